@@ -1,0 +1,162 @@
+// Package outfile reads and writes OpenFAST time-series output files: the
+// binary .outb format (FileFmtID 1, 2, 3 and 4, as written by WrBinFAST in
+// the NWTC Subroutine Library) and the tab-delimited text .out format.
+//
+// Layouts follow the team's solver brief §2.1 and §2.2 (from
+// OpenFAST v5.0.0 NWTC_IO.f90 and FAST_Subs.f90, and the openfast_toolbox
+// reader fast_output_file.py, whose conventions our writers honour: names
+// blank-padded, units wrapped in parentheses, little-endian stream layout
+// without Fortran record markers).
+//
+// Data are held column by column (File.Data[c][k] is channel c at row k)
+// because analysis code reads whole channels. Large files can be read row by
+// row without loading them whole (OutbReader, TextReader) and written row by
+// row during a simulation (StreamWriter).
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// FileID is the format identifier stored in the first two bytes of a .outb
+// file (NWTC_IO.f90 FileFmtID_*).
+type FileID int16
+
+// The four .outb format identifiers of the NWTC Subroutine Library.
+const (
+	// FileIDWithTime stores time as a packed int32 column scaled by a float64
+	// slope/offset; channels are int16 with float32 slope/offset.
+	FileIDWithTime FileID = 1
+	// FileIDWithoutTime stores first time and increment; channels int16,
+	// names and units fixed at 10 characters.
+	FileIDWithoutTime FileID = 2
+	// FileIDNoCompressWithoutTime stores channels as float64 (lossless);
+	// no slope/offset arrays.
+	FileIDNoCompressWithoutTime FileID = 3
+	// FileIDChanLenIn is FileIDWithoutTime plus an explicit name/unit width;
+	// OpenFAST v5 writes it for OutFileFmt bit 2.
+	FileIDChanLenIn FileID = 4
+)
+
+// String names the format as OpenFAST's constant does.
+func (id FileID) String() string {
+	switch id {
+	case FileIDWithTime:
+		return "FileFmtID_WithTime(1)"
+	case FileIDWithoutTime:
+		return "FileFmtID_WithoutTime(2)"
+	case FileIDNoCompressWithoutTime:
+		return "FileFmtID_NoCompressWithoutTime(3)"
+	case FileIDChanLenIn:
+		return "FileFmtID_ChanLen_In(4)"
+	}
+	return fmt.Sprintf("FileID(%d)", int16(id))
+}
+
+// Valid reports whether id is one of the four known identifiers.
+func (id FileID) Valid() bool { return id >= FileIDWithTime && id <= FileIDChanLenIn }
+
+// packed reports whether channels are stored as scaled int16.
+func (id FileID) packed() bool { return id != FileIDNoCompressWithoutTime }
+
+// elemBytes is the size of one stored channel value.
+func (id FileID) elemBytes() int {
+	if id.packed() {
+		return 2
+	}
+	return 8
+}
+
+// Channel is one output column: its name (e.g. "GenPwr") and unit without
+// the parentheses the files wrap it in (e.g. "kW").
+type Channel struct {
+	Name string
+	Unit string
+}
+
+// File is a whole output file held in memory, column by column.
+type File struct {
+	// Description is the free-text description: the .outb DescStr, or for a
+	// text file its header lines joined the way OpenFAST builds DescStr
+	// (see splitDescription).
+	Description string
+	// TimeChannel names the first column, normally {"Time", "s"}.
+	TimeChannel Channel
+	// Time holds the first column, one value per row.
+	Time []float64
+	// Channels lists the columns after time, in file order.
+	Channels []Channel
+	// Data[c][k] is channel c (index into Channels) at row k.
+	Data [][]float64
+	// FileID is the .outb format the file was read from (0 for text files).
+	FileID FileID
+}
+
+// NumRows returns the number of time rows.
+func (f *File) NumRows() int { return len(f.Time) }
+
+// Index returns the index in Channels of the channel with the given name
+// (case-insensitive, as OpenFAST treats OutList names), or -1.
+func (f *File) Index(name string) int {
+	for i, ch := range f.Channels {
+		if strings.EqualFold(ch.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Column returns the data of the named channel. The name "Time" (or the
+// file's time-channel name) returns the time column.
+func (f *File) Column(name string) ([]float64, bool) {
+	if i := f.Index(name); i >= 0 {
+		return f.Data[i], true
+	}
+	if strings.EqualFold(name, f.timeName()) {
+		return f.Time, true
+	}
+	return nil, false
+}
+
+func (f *File) timeName() string {
+	if f.TimeChannel.Name == "" {
+		return "Time"
+	}
+	return f.TimeChannel.Name
+}
+
+func (f *File) timeChannel() Channel {
+	tc := f.TimeChannel
+	if tc.Name == "" {
+		tc.Name = "Time"
+	}
+	if tc.Unit == "" {
+		tc.Unit = "s"
+	}
+	return tc
+}
+
+// Validate checks that the shape of f is consistent: one data column per
+// channel, every column as long as Time.
+func (f *File) Validate() error {
+	if len(f.Data) != len(f.Channels) {
+		return fmt.Errorf("outfile: %d channels but %d data columns", len(f.Channels), len(f.Data))
+	}
+	for c, col := range f.Data {
+		if len(col) != len(f.Time) {
+			return fmt.Errorf("outfile: channel %d (%s) has %d rows, time has %d", c, f.Channels[c].Name, len(col), len(f.Time))
+		}
+	}
+	return nil
+}
+
+// ErrNonFinite is returned when a packed (int16) format is asked to store NaN
+// or ±Inf: the per-channel scaling cannot represent them (OpenFAST itself
+// produces a corrupt channel then, NWTC_IO.f90 comment before the min/max
+// loop). FileIDNoCompressWithoutTime and text files store them fine.
+var ErrNonFinite = errors.New("non-finite value cannot be packed to int16")
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
