@@ -1,0 +1,19 @@
+package turbinesim
+
+import "context"
+
+// Dashboard is the overview shown on the landing page and returned by
+// GET /dashboard. Counts of resources whose tables do not exist yet are nil,
+// so that "not built" is never shown as "zero".
+type Dashboard struct {
+	Organization *Organization `json:"organization"`
+	MemberCount  int           `json:"member_count"`
+	TurbineCount *int          `json:"turbine_count"`
+	JobCount     *int          `json:"job_count"`
+}
+
+// DashboardService computes the dashboard of an organization.
+type DashboardService interface {
+	// Dashboard returns ENOTFOUND for an unknown organization.
+	Dashboard(ctx context.Context, orgID string) (*Dashboard, error)
+}

@@ -1,0 +1,127 @@
+// Package db implements the service interfaces of package turbinesim on
+// PostgreSQL with sqlx over lib/pq. SQL is written out in each method.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+	"github.com/pressly/goose/v3"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/migrations"
+)
+
+// DB is the one connection pool of the process, shared by the services,
+// the session store and the migrator.
+type DB struct {
+	*sqlx.DB
+}
+
+// Open opens a pool on dsn (a lib/pq URL or key=value string) and checks
+// that the server answers.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	sqlDB, err := sql.Open("postgres", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("db: opening: %w", err)
+	}
+	sqlDB.SetMaxOpenConns(25)
+	sqlDB.SetMaxIdleConns(25)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	db := New(sqlDB)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("db: connecting: %w", err)
+	}
+	return db, nil
+}
+
+// New wraps an open *sql.DB (for example one from pgtestdb).
+func New(sqlDB *sql.DB) *DB {
+	return &DB{DB: sqlx.NewDb(sqlDB, "postgres")}
+}
+
+// Migrate applies every pending embedded migration.
+func (db *DB) Migrate(ctx context.Context) ([]*goose.MigrationResult, error) {
+	p, err := goose.NewProvider(goose.DialectPostgres, db.DB.DB, migrations.FS)
+	if err != nil {
+		return nil, fmt.Errorf("db: loading migrations: %w", err)
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return res, fmt.Errorf("db: migrating: %w", err)
+	}
+	return res, nil
+}
+
+// Ready reports whether the database answers a trivial query.
+func (db *DB) Ready(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var one int
+	if err := db.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return translate(err, "checking the database")
+	}
+	return nil
+}
+
+// translate turns a driver error into an application error: connection
+// failures become EUNAVAILABLE (so that an outage is a 503, never a 401 or a
+// 404), a missing row ENOTFOUND, a unique violation ECONFLICT; anything else
+// is wrapped with what was being done and stays internal.
+func translate(err error, doing string) error {
+	if err == nil {
+		return nil
+	}
+	var appErr *turbinesim.Error
+	switch {
+	case errors.As(err, &appErr):
+		return err
+	case errors.Is(err, sql.ErrNoRows):
+		return turbinesim.WrapError(turbinesim.ENOTFOUND, "not found", err)
+	case isUnavailable(err):
+		return turbinesim.WrapError(turbinesim.EUNAVAILABLE, "database unavailable", fmt.Errorf("%s: %w", doing, err))
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) && pqErr.Code == "23505" {
+		return turbinesim.WrapError(turbinesim.ECONFLICT, "already exists", err)
+	}
+	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// isUnavailable recognises the ways a lost or refused connection surfaces
+// through database/sql and lib/pq.
+func isUnavailable(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return true
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) {
+		switch pqErr.Code.Class() {
+		case "08", // connection exception
+			"53", // insufficient resources (too many connections, out of memory, disk full)
+			"57": // operator intervention: admin shutdown, crash shutdown, cannot connect now
+			return true
+		}
+	}
+	return false
+}
+
+func isNotFound(err error) bool { return turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND }

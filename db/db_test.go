@@ -1,0 +1,237 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+	"time"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/dbtest"
+)
+
+// mustOrgUser creates an organization and a user with password "correct horse".
+func mustOrgUser(t *testing.T, d *db.DB, email string) (*turbinesim.Organization, *turbinesim.User) {
+	t.Helper()
+	ctx := context.Background()
+	org := &turbinesim.Organization{Name: "Org of " + email}
+	if err := db.NewOrganizationService(d).CreateOrganization(ctx, org); err != nil {
+		t.Fatal(err)
+	}
+	u := &turbinesim.User{OrganizationID: org.ID, Email: email}
+	if err := db.NewUserService(d).CreateUser(ctx, u, "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	return org, u
+}
+
+func TestOrganizationAndUser(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	org, u := mustOrgUser(t, d, "Ada@Example.com")
+	if org.Plan != turbinesim.PlanBeta || org.ID == "" {
+		t.Fatalf("created org = %+v, want an id and the beta plan", org)
+	}
+	if u.Email != "ada@example.com" || u.Role != turbinesim.RoleMember || !u.Active {
+		t.Fatalf("created user = %+v, want normalised address, member role, active", u)
+	}
+	users := db.NewUserService(d)
+	got, err := users.FindUserByEmail(ctx, " ADA@example.com ")
+	if err != nil || got.ID != u.ID {
+		t.Fatalf("FindUserByEmail = %+v, %v; want %s", got, err, u.ID)
+	}
+	if _, err := users.FindUserByID(ctx, "not-a-uuid"); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("malformed id: got %v, want ENOTFOUND", err)
+	}
+	dup := &turbinesim.User{OrganizationID: org.ID, Email: "ada@example.com"}
+	if err := users.CreateUser(ctx, dup, "another password"); turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("duplicate address: got %v, want ECONFLICT", err)
+	}
+	if err := users.CreateUser(ctx, &turbinesim.User{OrganizationID: org.ID, Email: "b@example.com"}, "short"); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+		t.Fatalf("short password: got %v, want EINVALID", err)
+	}
+	if n, err := users.CountMembers(ctx, org.ID); err != nil || n != 1 {
+		t.Fatalf("CountMembers = %d, %v; want 1", n, err)
+	}
+}
+
+func TestAuthenticateAndLoadAuth(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	org, u := mustOrgUser(t, d, "ada@example.com")
+	auth, err := db.NewAuthService(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := auth.Authenticate(ctx, "ADA@example.com", "correct horse"); err != nil || got.ID != u.ID {
+		t.Fatalf("right password: %+v, %v", got, err)
+	}
+	for name, tc := range map[string][2]string{
+		"wrong password":  {"ada@example.com", "wrong horse!"},
+		"unknown address": {"nobody@example.com", "correct horse"},
+	} {
+		_, err := auth.Authenticate(ctx, tc[0], tc[1])
+		if turbinesim.ErrorCode(err) != turbinesim.EUNAUTHORIZED || turbinesim.ErrorMessage(err) != "invalid email or password" {
+			t.Errorf("%s: got %v, want the one EUNAUTHORIZED message", name, err)
+		}
+	}
+
+	a, err := auth.LoadAuth(ctx, u.ID, turbinesim.AuthBearer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.User.ID != u.ID || a.Organization.ID != org.ID || a.Organization.Name != org.Name || a.Method != turbinesim.AuthBearer {
+		t.Fatalf("LoadAuth = %+v / %+v", a.User, a.Organization)
+	}
+
+	// Deactivation takes effect on the next load and the next login.
+	if _, err := d.ExecContext(ctx, `UPDATE users SET active = false WHERE id = $1`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := auth.LoadAuth(ctx, u.ID, turbinesim.AuthBearer); turbinesim.ErrorCode(err) != turbinesim.EUNAUTHORIZED {
+		t.Fatalf("deactivated user: got %v, want EUNAUTHORIZED", err)
+	}
+	if _, err := auth.Authenticate(ctx, "ada@example.com", "correct horse"); turbinesim.ErrorCode(err) != turbinesim.EUNAUTHORIZED {
+		t.Fatalf("deactivated login: got %v, want EUNAUTHORIZED", err)
+	}
+}
+
+// A closed pool stands in for an unreachable server: the error must be
+// EUNAVAILABLE, never EUNAUTHORIZED or ENOTFOUND.
+func TestDatabaseDownIsUnavailable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	_, u := mustOrgUser(t, d, "ada@example.com")
+	auth, err := db.NewAuthService(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pool on a port nobody listens on behaves like a server that is down.
+	sqlDB, err := sql.Open("postgres", "postgres://postgres@127.0.0.1:1/x?sslmode=disable&connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := db.New(sqlDB)
+	defer bad.Close()
+	badAuth, err := db.NewAuthService(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := badAuth.LoadAuth(ctx, u.ID, turbinesim.AuthSession); turbinesim.ErrorCode(err) != turbinesim.EUNAVAILABLE {
+		t.Fatalf("LoadAuth with the server down: got %v, want EUNAVAILABLE", err)
+	}
+	if _, err := badAuth.Authenticate(ctx, "ada@example.com", "correct horse"); turbinesim.ErrorCode(err) != turbinesim.EUNAVAILABLE {
+		t.Fatalf("Authenticate with the server down: got %v, want EUNAVAILABLE", err)
+	}
+	if _, _, err := db.NewSessionStore(bad).FindCtx(ctx, "tok"); turbinesim.ErrorCode(err) != turbinesim.EUNAVAILABLE {
+		t.Fatalf("session lookup with the server down: got %v, want EUNAVAILABLE", err)
+	}
+	if _, err := auth.LoadAuth(ctx, u.ID, turbinesim.AuthSession); err != nil {
+		t.Fatalf("the healthy pool must still work: %v", err)
+	}
+	if err := bad.Ready(ctx); turbinesim.ErrorCode(err) != turbinesim.EUNAVAILABLE {
+		t.Fatalf("Ready with the pool gone: got %v, want EUNAVAILABLE", err)
+	}
+}
+
+func TestDashboardCountsOnlyExistingTables(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	org, _ := mustOrgUser(t, d, "ada@example.com")
+	dash, err := db.NewDashboardService(d).Dashboard(ctx, org.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dash.Organization.Name != org.Name || dash.MemberCount != 1 || dash.TurbineCount != nil || dash.JobCount != nil {
+		t.Fatalf("dashboard = %+v, want 1 member and no turbine/job counts", dash)
+	}
+	// Once a turbines table exists, its rows of this organization count.
+	if _, err := d.ExecContext(ctx, `CREATE TABLE turbines (id serial, organization_id uuid)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ExecContext(ctx, `INSERT INTO turbines (organization_id) VALUES ($1), ($1), (gen_random_uuid())`, org.ID); err != nil {
+		t.Fatal(err)
+	}
+	dash, err = db.NewDashboardService(d).Dashboard(ctx, org.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dash.TurbineCount == nil || *dash.TurbineCount != 2 {
+		t.Fatalf("turbine count = %v, want 2", dash.TurbineCount)
+	}
+	if _, err := db.NewDashboardService(d).Dashboard(ctx, "00000000-0000-0000-0000-000000000000"); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("unknown org: got %v, want ENOTFOUND", err)
+	}
+}
+
+func TestSessionStore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	s := db.NewSessionStore(d)
+	if err := s.CommitCtx(ctx, "live", []byte("a"), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CommitCtx(ctx, "live", []byte("b"), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if data, found, err := s.FindCtx(ctx, "live"); err != nil || !found || string(data) != "b" {
+		t.Fatalf("Find(live) = %q, %v, %v; want b", data, found, err)
+	}
+	if _, found, err := s.FindCtx(ctx, "old"); err != nil || found {
+		t.Fatalf("an expired session was found (%v)", err)
+	}
+	if n, err := s.DeleteExpired(ctx); err != nil || n != 1 {
+		t.Fatalf("DeleteExpired = %d, %v; want 1", n, err)
+	}
+	if err := s.DeleteCtx(ctx, "live"); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, _ := s.FindCtx(ctx, "live"); found {
+		t.Fatal("deleted session still found")
+	}
+}
+
+func TestSeed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	res, err := db.Seed(ctx, d, db.SeedOptions{AdminEmail: "Boss@Example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || res.Email != "boss@example.com" || len(res.Password) < turbinesim.MinPasswordLength {
+		t.Fatalf("first seed = %+v", res)
+	}
+	auth, _ := db.NewAuthService(d)
+	u, err := auth.Authenticate(ctx, res.Email, res.Password)
+	if err != nil {
+		t.Fatalf("seeded account cannot log in: %v", err)
+	}
+	if u.Role != turbinesim.RoleAdmin || !u.Verified {
+		t.Fatalf("seeded admin = %+v, want verified org_admin", u)
+	}
+	again, err := db.Seed(ctx, d, db.SeedOptions{AdminEmail: "boss@example.com"})
+	if err != nil || again.Created || again.Password != "" {
+		t.Fatalf("second seed = %+v, %v; want nothing created and no password", again, err)
+	}
+	reset, err := db.Seed(ctx, d, db.SeedOptions{AdminEmail: "boss@example.com", AdminPassword: "a new password"})
+	if err != nil || !reset.Reset {
+		t.Fatalf("seed with a password = %+v, %v; want a reset", reset, err)
+	}
+	if _, err := auth.Authenticate(ctx, "boss@example.com", "a new password"); err != nil {
+		t.Fatalf("reset password does not work: %v", err)
+	}
+	var orgs int
+	if err := d.GetContext(ctx, &orgs, `SELECT count(*) FROM organizations`); err != nil || orgs != 1 {
+		t.Fatalf("organizations after three seeds = %d, %v; want 1", orgs, err)
+	}
+}
