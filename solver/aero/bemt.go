@@ -1,0 +1,327 @@
+package aero
+
+import "math"
+
+// BEMTOptions are the AeroDyn blade-element/momentum switches.
+type BEMTOptions struct {
+	TipLoss  bool    // Prandtl tip loss
+	HubLoss  bool    // Prandtl hub loss
+	TanInd   bool    // include tangential induction
+	AIDrag   bool    // drag term in the axial-induction equation
+	TIDrag   bool    // drag term in the tangential-induction equation
+	IndToler float64 // convergence tolerance on the inflow angle (rad); <=0: 5e-10
+	MaxIter  int     // iteration limit of the bracketed root solve; <=0: 500
+}
+
+// DefaultBEMTOptions are AeroDyn's defaults: all corrections on.
+func DefaultBEMTOptions() BEMTOptions {
+	return BEMTOptions{TipLoss: true, HubLoss: true, TanInd: true, AIDrag: true, TIDrag: true, IndToler: 5e-10, MaxIter: 500}
+}
+
+// NodeSection is the blade-element data the BEMT solve needs for one node.
+type NodeSection struct {
+	Chord     float64 // m
+	Theta     float64 // twist + pitch (rad); alpha = phi - Theta
+	RLocal    float64 // radius perpendicular to the rotor axis, used in the solidity (m)
+	TipConst  float64 // B (zTip - z) / (2 z): Prandtl tip-loss constant (0 at the tip)
+	HubConst  float64 // B (z - zHub) / (2 zHub): Prandtl hub-loss constant (0 at the root)
+	NumBlades int
+	Airfoil   *Airfoil
+	KinVisc   float64 // for the Reynolds number (m^2/s)
+	UserProp  float64
+}
+
+// NodeSolution is the converged state of one blade element.
+type NodeSolution struct {
+	Phi       float64 // inflow angle (rad), from the rotor plane toward the rotor axis
+	Alpha     float64 // angle of attack (rad)
+	AxInd     float64 // axial induction a
+	TanInd    float64 // tangential induction a'
+	Coefs     Coefs   // Cl, Cd, Cm at Alpha
+	W         float64 // relative speed including induction (m/s)
+	Re        float64 // Reynolds number
+	F         float64 // combined tip/hub loss factor
+	Iter      int     // root-solver iterations
+	Converged bool    // false when no bracket was found and the no-induction/best state was used
+}
+
+// bemtCase is the problem in the first-quadrant frame (Vx > 0, Vy > 0): the
+// other sign combinations are mirrored into it (see SolveNode).
+type bemtCase struct {
+	vx, vy   float64
+	sec      *NodeSection
+	opt      *BEMTOptions
+	mirrorCl bool    // airfoil seen mirrored: cl(alpha) -> -Cl(-alpha), cd -> Cd(-alpha)
+	theta    float64 // twist in the mirrored frame
+	re       float64
+}
+
+func (c *bemtCase) coefs(alpha float64) Coefs {
+	if c.mirrorCl {
+		k := c.sec.Airfoil.Coefs(-alpha, c.re, c.sec.UserProp)
+		return Coefs{Cl: -k.Cl, Cd: k.Cd, Cm: -k.Cm}
+	}
+	return c.sec.Airfoil.Coefs(alpha, c.re, c.sec.UserProp)
+}
+
+// lossFactor is Prandtl's tip and hub loss, F = (2/pi) acos(exp(-f)) with
+// f = B(R-r)/(2 r |sin phi|) (Ning 2014 eq. 7-8), floored at 1e-4 as AeroDyn does.
+func (c *bemtCase) lossFactor(sphi float64) float64 {
+	s := math.Abs(sphi)
+	if s < 1e-12 {
+		s = 1e-12
+	}
+	F := 1.0
+	if c.opt.TipLoss {
+		F *= 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-c.sec.TipConst/s)))
+	}
+	if c.opt.HubLoss {
+		F *= 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-c.sec.HubConst/s)))
+	}
+	if F < 1e-4 {
+		F = 1e-4
+	}
+	return F
+}
+
+// inductions returns a, a', the residual f(phi) and F for an inflow angle phi
+// (Ning 2014 §2: eqs. 15-21 and the Buhl high-induction branch).
+func (c *bemtCase) inductions(phi float64) (a, ap, f, F float64) {
+	sphi, cphi := math.Sincos(phi)
+	k0 := c.coefs(phi - c.theta)
+	cn := k0.Cl * cphi
+	ct := k0.Cl * sphi
+	if c.opt.AIDrag {
+		cn += k0.Cd * sphi
+	}
+	if c.opt.TIDrag {
+		ct -= k0.Cd * cphi
+	}
+	sigma := float64(c.sec.NumBlades) * c.sec.Chord / (2 * math.Pi * c.sec.RLocal)
+	F = c.lossFactor(sphi)
+	if math.Abs(sphi) < 1e-12 {
+		sphi = math.Copysign(1e-12, sphi)
+	}
+	if math.Abs(cphi) < 1e-12 {
+		cphi = math.Copysign(1e-12, cphi)
+	}
+	k := sigma * cn / (4 * F * sphi * sphi)
+	kp := sigma * ct / (4 * F * sphi * cphi)
+	if !c.opt.TanInd {
+		kp = 0
+	}
+	lambdaR := c.vy / c.vx
+	if phi > 0 {
+		if k <= 2.0/3 { // momentum region, a = k/(1+k)
+			a = k / (1 + k)
+		} else { // Buhl's empirical high-induction correction (Ning 2014 eq. 17)
+			g1 := 2*F*k - (10.0/9 - F)
+			g2 := math.Max(2*F*k-F*(4.0/3-F), 0)
+			g3 := 2*F*k - (25.0/9 - 2*F)
+			if math.Abs(g3) < 1e-6 {
+				a = 1 - 1/(2*math.Sqrt(math.Max(g2, 1e-12)))
+			} else {
+				a = (g1 - math.Sqrt(g2)) / g3
+			}
+		}
+		den := 1 - a
+		if math.Abs(den) < 1e-12 {
+			den = math.Copysign(1e-12, den)
+		}
+		f = sphi/den - cphi/lambdaR*(1-kp)
+	} else { // propeller-brake region (Ning 2014 eq. 19)
+		if k > 1 {
+			a = k / (k - 1)
+		}
+		f = sphi*(1-k) - cphi/lambdaR*(1-kp)
+	}
+	if math.Abs(1-kp) < 1e-12 {
+		ap = 0
+	} else {
+		ap = kp / (1 - kp)
+	}
+	if !c.opt.TanInd {
+		ap = 0
+	}
+	return a, ap, f, F
+}
+
+// SolveNode solves the BEMT equations of one blade element for the relative
+// velocity components Vx (normal to the rotor plane, positive downwind through
+// the rotor) and Vy (in the rotor plane, positive in the direction the air
+// moves relative to a blade rotating forward), following Ning (2014), "A simple
+// solution method for the blade element momentum equations with guaranteed
+// convergence", Wind Energy 17:1327-1345: a 1-D residual in phi, solved with
+// Brent's method in the brackets (0,pi/2], (-pi/4,0), (pi/2,pi) in that order.
+// Negative Vx or Vy are mirrored into the first quadrant (the airfoil is then
+// seen mirrored), so every inflow gives a finite answer.
+// When useInduction is false (WakeMod=0) the geometric inflow angle is used.
+func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction bool) NodeSolution {
+	if !finite(vx) {
+		vx = 0
+	}
+	if !finite(vy) {
+		vy = 0
+	}
+	w0 := math.Hypot(vx, vy)
+	re := 0.0
+	if sec.KinVisc > 0 {
+		re = w0 * sec.Chord / sec.KinVisc
+	}
+	// Degenerate inflow: no induction (AeroDyn does the same when Vx or Vy is 0).
+	const vtiny = 1e-6
+	fixed := !useInduction || math.Abs(vx) < vtiny || math.Abs(vy) < vtiny || sec.RLocal <= 0 ||
+		(opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0)
+	if fixed {
+		a := 0.0
+		if useInduction && ((opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0)) &&
+			math.Abs(vx) >= vtiny && math.Abs(vy) >= vtiny {
+			// F = 0 at the tip/root: the momentum balance drives a -> 1 there.
+			a = 1
+		}
+		return finish(vx, vy, a, 0, sec, re, 0, true)
+	}
+	c := bemtCase{vx: math.Abs(vx), vy: math.Abs(vy), sec: sec, opt: opt, theta: sec.Theta, re: re}
+	// Mirror x (reversed axial flow) and/or y (reversed rotation): in the
+	// mirrored frame the chord angle becomes -theta, pi-theta or theta-pi and
+	// the airfoil is seen from the other side once per mirror.
+	switch {
+	case vx < 0 && vy > 0:
+		c.theta, c.mirrorCl = -sec.Theta, true
+	case vx > 0 && vy < 0:
+		c.theta, c.mirrorCl = math.Pi-sec.Theta, true
+	case vx < 0 && vy < 0:
+		c.theta = sec.Theta - math.Pi
+	}
+	tol := opt.IndToler
+	if !(tol > 0) {
+		tol = 5e-10
+	}
+	maxIter := opt.MaxIter
+	if maxIter <= 0 {
+		maxIter = 500
+	}
+	const eps = 1e-6
+	brackets := [3][2]float64{{eps, math.Pi / 2}, {-math.Pi / 4, -eps}, {math.Pi/2 + eps, math.Pi - eps}}
+	resid := func(phi float64) float64 { _, _, f, _ := c.inductions(phi); return f }
+	for _, b := range brackets {
+		fa, fb := resid(b[0]), resid(b[1])
+		if fa*fb > 0 || !finite(fa) || !finite(fb) {
+			continue
+		}
+		phi, iter, ok := brent(resid, b[0], b[1], fa, fb, tol, maxIter)
+		a, ap, _, F := c.inductions(phi)
+		if phi < 0 && !(a > 1) { // brake region with k <= 1: no induction defined
+			a = 0
+		}
+		s := finishMirrored(vx, vy, a, ap, sec, re, F)
+		s.Iter, s.Converged = iter, ok
+		return s
+	}
+	// No sign change in any bracket (possible only for odd airfoil data): scan
+	// the whole range for the smallest residual so the state stays finite.
+	best, bestF := 0.0, math.Inf(1)
+	for i := 1; i < 720; i++ {
+		phi := -math.Pi/4 + (math.Pi+math.Pi/4)*float64(i)/720
+		if f := math.Abs(resid(phi)); f < bestF {
+			best, bestF = phi, f
+		}
+	}
+	a, ap, _, F := c.inductions(best)
+	if !finite(a) || !finite(ap) || a > 2 || a < -1 {
+		a, ap = 0, 0
+	}
+	s := finishMirrored(vx, vy, a, ap, sec, re, F)
+	s.Converged = false
+	return s
+}
+
+// finishMirrored builds the solution in the caller's frame: inductions are
+// frame-independent (Vx(1-a), Vy(1+a')).
+func finishMirrored(vx, vy, a, ap float64, sec *NodeSection, re, F float64) NodeSolution {
+	return finish(vx, vy, a, ap, sec, re, F, true)
+}
+
+func finish(vx, vy, a, ap float64, sec *NodeSection, re, F float64, ok bool) NodeSolution {
+	if !finite(a) {
+		a = 0
+	}
+	if !finite(ap) {
+		ap = 0
+	}
+	ux, uy := vx*(1-a), vy*(1+ap)
+	phi := math.Atan2(ux, uy)
+	alpha := WrapAngle(phi - sec.Theta)
+	w := math.Hypot(ux, uy)
+	re2 := re
+	if sec.KinVisc > 0 {
+		re2 = w * sec.Chord / sec.KinVisc
+	}
+	k := sec.Airfoil.Coefs(alpha, re2, sec.UserProp)
+	return NodeSolution{Phi: phi, Alpha: alpha, AxInd: a, TanInd: ap, Coefs: k, W: w, Re: re2, F: F, Converged: ok}
+}
+
+// brent finds a root of f in [a, b] given f(a), f(b) of opposite sign
+// (Brent 1973, "Algorithms for Minimization without Derivatives", ch. 4).
+func brent(f func(float64) float64, a, b, fa, fb, tol float64, maxIter int) (float64, int, bool) {
+	if fa == 0 {
+		return a, 0, true
+	}
+	if fb == 0 {
+		return b, 0, true
+	}
+	c, fc := a, fa
+	d := b - a
+	e := d
+	for it := 1; it <= maxIter; it++ {
+		if (fb > 0) == (fc > 0) {
+			c, fc = a, fa
+			d = b - a
+			e = d
+		}
+		if math.Abs(fc) < math.Abs(fb) {
+			a, b, c = b, c, b
+			fa, fb, fc = fb, fc, fb
+		}
+		tol1 := 2*1e-16*math.Abs(b) + 0.5*tol
+		xm := 0.5 * (c - b)
+		if math.Abs(xm) <= tol1 || fb == 0 {
+			return b, it, true
+		}
+		if math.Abs(e) >= tol1 && math.Abs(fa) > math.Abs(fb) {
+			s := fb / fa
+			var p, q float64
+			if a == c { // secant
+				p = 2 * xm * s
+				q = 1 - s
+			} else { // inverse quadratic interpolation
+				qq := fa / fc
+				r := fb / fc
+				p = s * (2*xm*qq*(qq-r) - (b-a)*(r-1))
+				q = (qq - 1) * (r - 1) * (s - 1)
+			}
+			if p > 0 {
+				q = -q
+			}
+			p = math.Abs(p)
+			if 2*p < math.Min(3*xm*q-math.Abs(tol1*q), math.Abs(e*q)) {
+				e = d
+				d = p / q
+			} else {
+				d = xm
+				e = d
+			}
+		} else {
+			d = xm
+			e = d
+		}
+		a, fa = b, fb
+		if math.Abs(d) > tol1 {
+			b += d
+		} else {
+			b += math.Copysign(tol1, xm)
+		}
+		fb = f(b)
+	}
+	return b, maxIter, false
+}

@@ -1,0 +1,597 @@
+package aero
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Vec3 is a vector in global components.
+type Vec3 = [3]float64
+
+// DCM is a direction-cosine matrix: local = DCM · global (rows are local axes).
+type DCM = [3][3]float64
+
+// Wake models (AeroDyn Wake_Mod / WakeMod).
+const (
+	WakeNone = 0 // no induction: geometric inflow
+	WakeBEMT = 1 // quasi-steady BEMT
+)
+
+// Tower-influence switches (AeroDyn TwrPotent and TwrShadow).
+const (
+	TwrPotentNone     = 0
+	TwrPotentBaseline = 1
+	TwrPotentBak      = 2
+	TwrShadowNone     = 0
+	TwrShadowPowles   = 1
+	TwrShadowEames    = 2
+)
+
+// BladeGeometry is one AeroDyn blade file: the node table, root to tip.
+type BladeGeometry struct {
+	Span      []float64 // BlSpn: distance along the pitch axis from the blade root (m)
+	CrvAC     []float64 // BlCrvAC: out-of-plane offset of the aerodynamic centre, positive downwind (m)
+	SwpAC     []float64 // BlSwpAC: in-plane offset, positive opposite to rotation (m)
+	CrvAng    []float64 // BlCrvAng: curvature angle, positive downwind (rad)
+	Twist     []float64 // BlTwist (rad), positive towards feather
+	Chord     []float64 // BlChord (m)
+	AirfoilID []int     // BlAFID, 0-based index into Params.Airfoils
+	UserProp  []float64 // optional user property per node (AFTabMod=3); nil = 0
+}
+
+// TowerGeometry is AeroDyn's tower table (tower nodes from base to top).
+type TowerGeometry struct {
+	Elev []float64 // TwrElev: height of each node (m)
+	Diam []float64 // TwrDiam (m)
+	Cd   []float64 // TwrCd (-)
+	TI   []float64 // TwrTI (-), used by the Eames shadow only
+}
+
+// Params configures a rotor (AeroDyn primary input + blade files + airfoils).
+type Params struct {
+	NumBlades int
+	HubRadius float64         // HubRad (m): blade root distance from the rotor axis along the pitch axis
+	Blades    []BladeGeometry // one per blade, or a single entry shared by all blades
+	Airfoils  []*Airfoil
+
+	AirDens float64 // kg/m^3
+	KinVisc float64 // m^2/s
+
+	WakeMod int         // WakeNone or WakeBEMT
+	BEMT    BEMTOptions // tip/hub loss, TanInd, AIDrag, TIDrag, IndToler, MaxIter
+
+	// SkewMod: 1 = Pitt/Peters redistribution of the axial induction
+	// (AeroDyn Skew_Mod=1 with SkewRedistr_Mod=1); 0 or -1 = none.
+	SkewMod           int
+	SkewRedistrFactor float64 // 0 = default 15*pi/32
+
+	UseBlCm bool // include the airfoil pitching moment
+
+	TwrPotent int  // TwrPotentNone, TwrPotentBaseline, TwrPotentBak
+	TwrShadow int  // TwrShadowNone, TwrShadowPowles, TwrShadowEames
+	TwrAero   bool // tower drag
+	Tower     *TowerGeometry
+}
+
+// BladeNodeMotion is the motion and inflow of one blade node at one instant.
+type BladeNodeMotion struct {
+	Position    Vec3 // aerodynamic centre, global (m)
+	Orientation DCM  // node frame: rows x_l, y_l, z_l in global components (see package doc)
+	Velocity    Vec3 // structural translational velocity, global (m/s)
+	Wind        Vec3 // undisturbed inflow at Position (m/s); tower influence is added here
+}
+
+// TowerNodeMotion is the motion and inflow of one tower node (same order as
+// Params.Tower). Position is the tower centreline point.
+type TowerNodeMotion struct {
+	Position Vec3
+	Velocity Vec3
+	Wind     Vec3
+}
+
+// Input is everything the rotor needs at one instant.
+type Input struct {
+	HubPosition    Vec3
+	HubOrientation DCM     // rows x_h (shaft, downwind), y_h, z_h
+	RotorSpeed     float64 // about +x_h (rad/s)
+	Azimuth        float64 // blade-1 azimuth (rad), for outputs only
+	Blades         [][]BladeNodeMotion
+	// Tower nodes (deflected). If nil, the undeflected tower from
+	// Params.Tower at x=y=0 is used with zero velocity and the wind of
+	// TowerWind (if non-nil) or zero.
+	Tower []TowerNodeMotion
+}
+
+// NodeOutput is the state and load of one blade node.
+type NodeOutput struct {
+	Force  Vec3 // aerodynamic force per unit length, global (N/m)
+	Moment Vec3 // aerodynamic moment per unit length, global (N·m/m)
+
+	Vx, Vy    float64 // relative velocity normal to / in the rotor plane, without induction (m/s)
+	Vrel      float64 // relative speed with induction (m/s)
+	Phi       float64 // inflow angle (rad)
+	Alpha     float64 // angle of attack (rad)
+	Theta     float64 // twist + pitch (rad)
+	AxInd     float64 // a
+	TanInd    float64 // a'
+	Cl, Cd    float64
+	Cm        float64
+	Cx, Cy    float64 // normal / tangential to the rotor plane
+	Cn, Ct    float64 // normal / tangential to the chord
+	Fx, Fy    float64 // per unit length, normal / tangential to the rotor plane (N/m); Fy positive in the direction of rotation
+	Fn, Ft    float64 // per unit length, normal / tangential to the chord (N/m)
+	Mm        float64 // pitching moment per unit length (N·m/m)
+	Re        float64 // Reynolds number
+	F         float64 // Prandtl loss factor
+	RLocal    float64 // distance from the rotor axis (m)
+	Converged bool
+}
+
+// TowerOutput is the drag load on one tower node.
+type TowerOutput struct {
+	Force Vec3 // per unit length, global (N/m)
+	Vrel  float64
+}
+
+// RotorOutput holds rotor-integrated quantities in the hub frame (AeroDyn
+// RtFld*/RtAero* channels).
+type RotorOutput struct {
+	Force  Vec3 // Fxh (thrust), Fyh, Fzh (N)
+	Moment Vec3 // Mxh (torque), Myh, Mzh about the hub centre (N·m)
+	Power  float64
+	Area   float64 // swept area pi R^2 (m^2)
+	Radius float64 // R used for Area and TSR (m)
+	VAvg   Vec3    // disk-averaged relative wind, hub frame (m/s)
+	Skew   float64 // skew angle of the averaged inflow (rad)
+	Speed  float64 // rad/s
+	TSR    float64
+	Cp, Ct float64
+	Cq     float64
+}
+
+// Output is filled by CalcOutput.
+type Output struct {
+	Blades [][]NodeOutput
+	Tower  []TowerOutput
+	Rotor  RotorOutput
+}
+
+// Rotor is an initialised aerodynamic rotor model.
+type Rotor struct {
+	p      Params
+	blades []BladeGeometry // one per blade
+	zTip   []float64       // per blade: HubRadius + last span
+}
+
+// New validates the parameters, prepares airfoil tables and returns a rotor.
+func New(p Params) (*Rotor, error) {
+	if p.NumBlades < 1 {
+		return nil, fmt.Errorf("aero: NumBlades = %d, need at least 1", p.NumBlades)
+	}
+	if !(p.AirDens > 0) {
+		return nil, fmt.Errorf("aero: AirDens = %g, must be positive", p.AirDens)
+	}
+	if p.KinVisc < 0 || !finite(p.KinVisc) {
+		return nil, fmt.Errorf("aero: KinVisc = %g invalid", p.KinVisc)
+	}
+	if p.HubRadius < 0 || !finite(p.HubRadius) {
+		return nil, fmt.Errorf("aero: HubRadius = %g invalid", p.HubRadius)
+	}
+	if p.WakeMod != WakeNone && p.WakeMod != WakeBEMT {
+		return nil, fmt.Errorf("aero: WakeMod = %d not supported (0 none, 1 BEMT)", p.WakeMod)
+	}
+	if p.SkewRedistrFactor == 0 {
+		p.SkewRedistrFactor = 15 * math.Pi / 32
+	}
+	if len(p.Airfoils) == 0 {
+		return nil, errors.New("aero: no airfoils")
+	}
+	for i, af := range p.Airfoils {
+		if err := af.Prepare(); err != nil {
+			return nil, fmt.Errorf("aero: airfoil %d: %w", i+1, err)
+		}
+	}
+	r := &Rotor{p: p}
+	switch len(p.Blades) {
+	case 1:
+		for k := 0; k < p.NumBlades; k++ {
+			r.blades = append(r.blades, p.Blades[0])
+		}
+	case p.NumBlades:
+		r.blades = p.Blades
+	default:
+		return nil, fmt.Errorf("aero: %d blade geometries for %d blades", len(p.Blades), p.NumBlades)
+	}
+	for k, b := range r.blades {
+		n := len(b.Span)
+		if n < 2 {
+			return nil, fmt.Errorf("aero: blade %d: %d nodes, need at least 2", k+1, n)
+		}
+		for name, col := range map[string][]float64{"BlCrvAC": b.CrvAC, "BlSwpAC": b.SwpAC, "BlCrvAng": b.CrvAng, "BlTwist": b.Twist, "BlChord": b.Chord} {
+			if len(col) != n {
+				return nil, fmt.Errorf("aero: blade %d: %s has %d values, BlSpn has %d", k+1, name, len(col), n)
+			}
+		}
+		if len(b.AirfoilID) != n {
+			return nil, fmt.Errorf("aero: blade %d: BlAFID has %d values, BlSpn has %d", k+1, len(b.AirfoilID), n)
+		}
+		if b.UserProp != nil && len(b.UserProp) != n {
+			return nil, fmt.Errorf("aero: blade %d: UserProp has %d values, BlSpn has %d", k+1, len(b.UserProp), n)
+		}
+		for j := 0; j < n; j++ {
+			if j > 0 && !(b.Span[j] > b.Span[j-1]) {
+				return nil, fmt.Errorf("aero: blade %d node %d: BlSpn %g not increasing", k+1, j+1, b.Span[j])
+			}
+			if b.AirfoilID[j] < 0 || b.AirfoilID[j] >= len(p.Airfoils) {
+				return nil, fmt.Errorf("aero: blade %d node %d: airfoil index %d outside 1..%d", k+1, j+1, b.AirfoilID[j]+1, len(p.Airfoils))
+			}
+			if !(b.Chord[j] >= 0) {
+				return nil, fmt.Errorf("aero: blade %d node %d: chord %g invalid", k+1, j+1, b.Chord[j])
+			}
+		}
+		r.zTip = append(r.zTip, p.HubRadius+b.Span[n-1])
+	}
+	if p.TwrPotent != TwrPotentNone || p.TwrShadow != TwrShadowNone || p.TwrAero {
+		t := p.Tower
+		if t == nil || len(t.Elev) < 2 {
+			return nil, errors.New("aero: tower influence or drag requested but the tower table has fewer than 2 nodes")
+		}
+		n := len(t.Elev)
+		if len(t.Diam) != n || len(t.Cd) != n || (t.TI != nil && len(t.TI) != n) {
+			return nil, errors.New("aero: tower table columns differ in length")
+		}
+		if p.TwrPotent < 0 || p.TwrPotent > 2 || p.TwrShadow < 0 || p.TwrShadow > 2 {
+			return nil, fmt.Errorf("aero: TwrPotent=%d / TwrShadow=%d not supported", p.TwrPotent, p.TwrShadow)
+		}
+		if p.TwrShadow == TwrShadowEames && t.TI == nil {
+			return nil, errors.New("aero: Eames tower shadow needs TwrTI")
+		}
+	}
+	return r, nil
+}
+
+// Params returns a copy of the parameters the rotor was built with.
+func (r *Rotor) Params() Params { return r.p }
+
+// NumNodes returns the number of nodes of blade k (0-based).
+func (r *Rotor) NumNodes(k int) int { return len(r.blades[k].Span) }
+
+// Blade returns the geometry of blade k (0-based).
+func (r *Rotor) Blade(k int) BladeGeometry { return r.blades[k] }
+
+// UpdateStates advances the aerodynamic states from t to t+dt. Quasi-steady
+// BEMT has no states, so it only checks the input; dynamic wake and unsteady
+// airfoil models will keep their states here.
+func (r *Rotor) UpdateStates(t, dt float64, in *Input) error {
+	return r.checkInput(in)
+}
+
+func (r *Rotor) checkInput(in *Input) error {
+	if in == nil {
+		return errors.New("aero: nil input")
+	}
+	if len(in.Blades) != r.p.NumBlades {
+		return fmt.Errorf("aero: input has %d blades, rotor has %d", len(in.Blades), r.p.NumBlades)
+	}
+	for k := range in.Blades {
+		if len(in.Blades[k]) != len(r.blades[k].Span) {
+			return fmt.Errorf("aero: blade %d input has %d nodes, geometry has %d", k+1, len(in.Blades[k]), len(r.blades[k].Span))
+		}
+	}
+	if in.Tower != nil && r.p.Tower != nil && len(in.Tower) != len(r.p.Tower.Elev) {
+		return fmt.Errorf("aero: input has %d tower nodes, tower table has %d", len(in.Tower), len(r.p.Tower.Elev))
+	}
+	return nil
+}
+
+// NewOutput allocates an Output sized for this rotor.
+func (r *Rotor) NewOutput() *Output {
+	out := &Output{Blades: make([][]NodeOutput, r.p.NumBlades)}
+	for k := range out.Blades {
+		out.Blades[k] = make([]NodeOutput, len(r.blades[k].Span))
+	}
+	if r.p.Tower != nil {
+		out.Tower = make([]TowerOutput, len(r.p.Tower.Elev))
+	}
+	return out
+}
+
+// CalcOutput computes the blade (and tower) loads for the input at time t.
+// out is resized as needed; reuse it between calls to avoid allocation.
+func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
+	if err := r.checkInput(in); err != nil {
+		return err
+	}
+	if out == nil {
+		return errors.New("aero: nil output")
+	}
+	if len(out.Blades) != r.p.NumBlades {
+		*out = *r.NewOutput()
+	}
+	for k := range out.Blades {
+		if len(out.Blades[k]) != len(r.blades[k].Span) {
+			*out = *r.NewOutput()
+			break
+		}
+	}
+	xh := unit(in.HubOrientation[0])
+	if norm(xh) == 0 {
+		return errors.New("aero: hub orientation has a zero x axis")
+	}
+	tower := r.towerNodes(in)
+
+	// Disk-averaged relative inflow, for the skew angle and the rotor coefficients.
+	var vAvg Vec3
+	nAvg := 0
+	rTip := 0.0
+	for k := range in.Blades {
+		for j := range in.Blades[k] {
+			m := &in.Blades[k][j]
+			vAvg = add(vAvg, sub(m.Wind, m.Velocity))
+			nAvg++
+		}
+		tip := in.Blades[k][len(in.Blades[k])-1].Position
+		rTip = math.Max(rTip, norm(perp(sub(tip, in.HubPosition), xh)))
+	}
+	vAvg = scale(vAvg, 1/float64(nAvg))
+	vAxial := dot(vAvg, xh)
+	vInPlane := sub(vAvg, scale(xh, vAxial))
+	chi0 := 0.0
+	if vm := norm(vAvg); vm > 1e-9 {
+		chi0 = math.Acos(clamp(vAxial/vm, -1, 1))
+	}
+	skewDir := unit(vInPlane)
+
+	q := r.p.AirDens / 2
+	for k := range in.Blades {
+		geo := &r.blades[k]
+		for j := range in.Blades[k] {
+			m := &in.Blades[k][j]
+			o := &out.Blades[k][j]
+			wind := m.Wind
+			if (r.p.TwrPotent != TwrPotentNone || r.p.TwrShadow != TwrShadowNone) && tower != nil {
+				wind = add(wind, r.towerDisturbance(m.Position, m.Wind, tower))
+			}
+			zl := unit(m.Orientation[2])
+			yl := m.Orientation[1]
+			// Frame without twist/pitch: y' tangential (perpendicular to the
+			// rotor axis and the blade axis), x' = y' × z_l.
+			yp := unit(cross(zl, xh))
+			if norm(yp) == 0 { // blade along the shaft: fall back to the node frame
+				yp = unit(yl)
+			}
+			xp := cross(yp, zl)
+			theta := math.Atan2(dot(yl, xp), dot(yl, yp))
+			vrel := sub(wind, m.Velocity)
+			vx, vy := dot(vrel, xp), dot(vrel, yp)
+			rad := sub(m.Position, in.HubPosition)
+			rloc := norm(perp(rad, xh))
+			z := r.p.HubRadius + geo.Span[j]
+			sec := NodeSection{
+				Chord: geo.Chord[j], Theta: theta, RLocal: rloc, NumBlades: r.p.NumBlades,
+				Airfoil: r.p.Airfoils[geo.AirfoilID[j]], KinVisc: r.p.KinVisc,
+			}
+			if geo.UserProp != nil {
+				sec.UserProp = geo.UserProp[j]
+			}
+			if z > 0 {
+				sec.TipConst = float64(r.p.NumBlades) * (r.zTip[k] - z) / (2 * z)
+			}
+			if r.p.HubRadius > 0 {
+				sec.HubConst = float64(r.p.NumBlades) * (z - r.p.HubRadius) / (2 * r.p.HubRadius)
+			} else {
+				sec.HubConst = math.Inf(1) // no hub: no hub loss
+			}
+			s := SolveNode(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT)
+			if r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 && s.Phi > 0 && s.AxInd < 1 {
+				// Pitt/Peters skewed-wake redistribution (AeroDyn theory,
+				// BEM_Mod=1): a <- a (1 + K tan(chi/2) (r/R) cos psi_s), chi =
+				// (0.6 a + 1) chi0, psi_s the node azimuth from the downwind side
+				// of the disk (the in-plane direction of the mean inflow).
+				chi := math.Min((0.6*s.AxInd+1)*chi0, math.Pi/2)
+				cpsi := dot(unit(perp(rad, xh)), skewDir)
+				a := s.AxInd * (1 + r.p.SkewRedistrFactor*math.Tan(chi/2)*(rloc/rTip)*cpsi)
+				s = finish(vx, vy, a, s.TanInd, &sec, s.Re, s.F, s.Converged)
+			}
+			sphi, cphi := math.Sincos(s.Phi)
+			sa, ca := math.Sincos(s.Alpha)
+			cl, cd, cm := s.Coefs.Cl, s.Coefs.Cd, s.Coefs.Cm
+			qc := q * s.W * s.W * sec.Chord
+			*o = NodeOutput{
+				Vx: vx, Vy: vy, Vrel: s.W, Phi: s.Phi, Alpha: s.Alpha, Theta: theta,
+				AxInd: s.AxInd, TanInd: s.TanInd, Cl: cl, Cd: cd, Cm: cm,
+				Cx: cl*cphi + cd*sphi, Cy: cl*sphi - cd*cphi,
+				Cn: cl*ca + cd*sa, Ct: cl*sa - cd*ca,
+				Re: s.Re, F: s.F, RLocal: rloc, Converged: s.Converged,
+			}
+			o.Fx, o.Fy = qc*o.Cx, qc*o.Cy
+			o.Fn, o.Ft = qc*o.Cn, qc*o.Ct
+			if r.p.UseBlCm {
+				o.Mm = qc * sec.Chord * cm
+			}
+			// Lift is normal to the relative wind, drag along it: in the
+			// (x', y') plane F = Fx x' - Fy y' (y' points against rotation).
+			o.Force = sub(scale(xp, o.Fx), scale(yp, o.Fy))
+			o.Moment = scale(zl, o.Mm)
+		}
+	}
+	// Tower drag.
+	if r.p.TwrAero && tower != nil {
+		if len(out.Tower) != len(tower) {
+			out.Tower = make([]TowerOutput, len(tower))
+		}
+		for i := range tower {
+			axis := towerAxis(tower, i)
+			v := perp(sub(tower[i].Wind, tower[i].Velocity), axis)
+			vm := norm(v)
+			out.Tower[i] = TowerOutput{Force: scale(v, q*r.p.Tower.Cd[i]*r.p.Tower.Diam[i]*vm), Vrel: vm}
+		}
+	}
+	r.integrate(in, out, xh, vAvg, chi0, rTip)
+	return nil
+}
+
+// integrate sums the distributed blade loads to the hub: each blade is a
+// linear (Line2) distribution along straight segments between nodes, as
+// OpenFAST's Line2-to-Point mesh mapping assumes.
+func (r *Rotor) integrate(in *Input, out *Output, xh, vAvg Vec3, chi0, rTip float64) {
+	var F, M Vec3
+	for k := range in.Blades {
+		nodes := in.Blades[k]
+		for j := 0; j+1 < len(nodes); j++ {
+			p0 := sub(nodes[j].Position, in.HubPosition)
+			p1 := sub(nodes[j+1].Position, in.HubPosition)
+			L := norm(sub(p1, p0))
+			f0, f1 := out.Blades[k][j].Force, out.Blades[k][j+1].Force
+			m0, m1 := out.Blades[k][j].Moment, out.Blades[k][j+1].Moment
+			F = add(F, scale(add(f0, f1), L/2))
+			// ∫ p(s) × f(s) ds for linear p and f over the segment.
+			mm := add(scale(add(cross(p0, f0), cross(p1, f1)), L/3), scale(add(cross(p0, f1), cross(p1, f0)), L/6))
+			M = add(M, add(mm, scale(add(m0, m1), L/2)))
+		}
+	}
+	ho := in.HubOrientation
+	ro := &out.Rotor
+	ro.Force = mulDCM(ho, F)
+	ro.Moment = mulDCM(ho, M)
+	ro.VAvg = mulDCM(ho, vAvg)
+	ro.Skew = chi0
+	ro.Speed = in.RotorSpeed
+	ro.Power = ro.Moment[0] * in.RotorSpeed
+	ro.Radius = rTip
+	ro.Area = math.Pi * rTip * rTip
+	u := ro.VAvg[0]
+	ro.TSR, ro.Cp, ro.Ct, ro.Cq = 0, 0, 0, 0
+	if math.Abs(u) > 1e-6 && rTip > 0 {
+		qa := r.p.AirDens / 2 * u * u * ro.Area
+		ro.TSR = in.RotorSpeed * rTip / u
+		ro.Cp = ro.Power / (qa * u)
+		ro.Ct = ro.Force[0] / qa
+		ro.Cq = ro.Moment[0] / (qa * rTip)
+	}
+}
+
+func (r *Rotor) towerNodes(in *Input) []TowerNodeMotion {
+	if r.p.Tower == nil {
+		return nil
+	}
+	if in.Tower != nil {
+		return in.Tower
+	}
+	t := make([]TowerNodeMotion, len(r.p.Tower.Elev))
+	for i, z := range r.p.Tower.Elev {
+		t[i].Position = Vec3{0, 0, z}
+	}
+	return t
+}
+
+func towerAxis(t []TowerNodeMotion, i int) Vec3 {
+	a, b := i, i+1
+	if b >= len(t) {
+		a, b = i-1, i
+	}
+	return unit(sub(t[b].Position, t[a].Position))
+}
+
+// towerDisturbance returns the velocity added at point p by the tower
+// (AeroDyn theory, tower influence): potential flow around a cylinder
+// u = (-x^2+y^2)/(x^2+y^2)^2, v = -2xy/(x^2+y^2)^2 in radii, Bak's variant,
+// and Powles' or Eames' downstream shadow, in a frame whose x axis is the
+// local wind direction perpendicular to the tower.
+func (r *Rotor) towerDisturbance(p, wind Vec3, tw []TowerNodeMotion) Vec3 {
+	tg := r.p.Tower
+	best, bestD := -1, math.Inf(1)
+	var bestS float64
+	for i := 0; i+1 < len(tw); i++ {
+		e := sub(tw[i+1].Position, tw[i].Position)
+		l2 := dot(e, e)
+		if l2 == 0 {
+			continue
+		}
+		s := dot(sub(p, tw[i].Position), e) / l2
+		if s < 0 || s > 1 {
+			continue
+		}
+		d := norm(sub(p, add(tw[i].Position, scale(e, s))))
+		if d < bestD {
+			best, bestD, bestS = i, d, s
+		}
+	}
+	if best < 0 {
+		return Vec3{}
+	}
+	e := sub(tw[best+1].Position, tw[best].Position)
+	zt := unit(e)
+	pt := add(tw[best].Position, scale(e, bestS))
+	lerp := func(v []float64) float64 { return v[best] + bestS*(v[best+1]-v[best]) }
+	radius := lerp(tg.Diam) / 2
+	if !(radius > 0) {
+		return Vec3{}
+	}
+	wh := perp(wind, zt)
+	u0 := norm(wh)
+	if u0 < 1e-9 {
+		return Vec3{}
+	}
+	xt := scale(wh, 1/u0)
+	yt := cross(zt, xt)
+	d := sub(p, pt)
+	xb, yb := dot(d, xt)/radius, dot(d, yt)/radius
+	cd := lerp(tg.Cd)
+	var u, v float64
+	switch r.p.TwrPotent {
+	case TwrPotentBaseline, TwrPotentBak:
+		x := xb
+		if r.p.TwrPotent == TwrPotentBak {
+			x += 0.1
+		}
+		r2 := math.Max(x*x+yb*yb, 1)
+		u = (-x*x + yb*yb) / (r2 * r2)
+		v = -2 * x * yb / (r2 * r2)
+		if r.p.TwrPotent == TwrPotentBak {
+			u += cd / (2 * math.Pi) * x / r2
+			v += cd / (2 * math.Pi) * yb / r2
+		}
+	}
+	switch r.p.TwrShadow {
+	case TwrShadowPowles:
+		if xb > 0 {
+			sr := math.Sqrt(math.Sqrt(xb*xb + yb*yb))
+			if math.Abs(yb) < sr {
+				c := math.Cos(math.Pi / 2 * yb / sr)
+				u -= cd / sr * c * c
+			}
+		}
+	case TwrShadowEames:
+		ti := lerp(tg.TI)
+		if xb > 0 && ti > 0 {
+			w := ti * xb
+			u -= cd / (w * math.Sqrt(2*math.Pi)) * math.Exp(-0.5*(yb/w)*(yb/w))
+		}
+	}
+	return add(scale(xt, u0*u), scale(yt, u0*v))
+}
+
+func add(a, b Vec3) Vec3           { return Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+func sub(a, b Vec3) Vec3           { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func scale(a Vec3, s float64) Vec3 { return Vec3{a[0] * s, a[1] * s, a[2] * s} }
+func dot(a, b Vec3) float64        { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func norm(a Vec3) float64          { return math.Sqrt(dot(a, a)) }
+func cross(a, b Vec3) Vec3 {
+	return Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+func unit(a Vec3) Vec3 {
+	n := norm(a)
+	if n == 0 || !finite(n) {
+		return Vec3{}
+	}
+	return scale(a, 1/n)
+}
+
+// perp removes the component of a along the unit vector e.
+func perp(a, e Vec3) Vec3 { return sub(a, scale(e, dot(a, e))) }
+func mulDCM(m DCM, v Vec3) Vec3 {
+	return Vec3{dot(m[0], v), dot(m[1], v), dot(m[2], v)}
+}
+func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
