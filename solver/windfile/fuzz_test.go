@@ -1,0 +1,58 @@
+package windfile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+)
+
+func addSharedSeeds(f *testing.F, pattern string, maxBytes int64) {
+	dir, ok := testshared.Locate()
+	if !ok {
+		return
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "fixtures", "openfast-io", pattern))
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || st.Size() > maxBytes {
+			continue
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+}
+
+// FuzzParseBTS checks that no input makes the .bts reader panic or allocate
+// without bound, and that accepted boxes are consistent and rewritable.
+func FuzzParseBTS(f *testing.F) {
+	ff := NewFullField(2, 3, 4, 1)
+	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 5, 5, 0.05, 8, 20, 15
+	for i := range ff.Grid {
+		ff.Grid[i] = float32(i % 7)
+	}
+	var buf bytes.Buffer
+	if err := WriteBTS(&buf, ff); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	addSharedSeeds(f, "*.bts", 64<<10)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		box, err := ParseBTS(b)
+		if err != nil {
+			return
+		}
+		if err := box.Validate(); err != nil {
+			t.Fatalf("accepted box is inconsistent: %v", err)
+		}
+		var out bytes.Buffer
+		if err := WriteBTS(&out, box); err != nil {
+			return // e.g. decoded values overflow float32 to Inf
+		}
+		if _, err := ParseBTS(out.Bytes()); err != nil {
+			t.Fatalf("rewrite of an accepted box does not read back: %v", err)
+		}
+	})
+}
