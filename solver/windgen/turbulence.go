@@ -1,0 +1,556 @@
+package windgen
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/dsp/fourier"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// TurbulenceModel selects the IEC turbulence model of a box.
+type TurbulenceModel int
+
+// Turbulence models (TurbSim IEC_WindType NTM, xETM, xEWM50, xEWM1).
+const (
+	NTM   TurbulenceModel = iota + 1 // normal turbulence model, IEC 61400-1 ed.3 §6.3.1.3
+	ETM                              // extreme turbulence model, §6.3.2.3
+	EWM50                            // turbulent extreme wind model, 50-year, §6.3.2.1
+	EWM1                             // turbulent extreme wind model, 1-year, §6.3.2.1
+)
+
+// String returns TurbSim's name of the model.
+func (m TurbulenceModel) String() string {
+	switch m {
+	case NTM:
+		return "NTM"
+	case ETM:
+		return "ETM"
+	case EWM50:
+		return "EWM50"
+	case EWM1:
+		return "EWM1"
+	}
+	return fmt.Sprintf("TurbulenceModel(%d)", int(m))
+}
+
+// ParseTurbulenceModel accepts NTM, ETM, EWM50, EWM1 (TurbSim's class
+// prefix, as in "1ETM", is not part of the name here: the class is a
+// separate field).
+func ParseTurbulenceModel(s string) (TurbulenceModel, error) {
+	switch s {
+	case "NTM", "ntm":
+		return NTM, nil
+	case "ETM", "etm":
+		return ETM, nil
+	case "EWM50", "ewm50":
+		return EWM50, nil
+	case "EWM1", "ewm1":
+		return EWM1, nil
+	}
+	return 0, fmt.Errorf("windgen: unknown turbulence model %q (want NTM, ETM, EWM50 or EWM1)", s)
+}
+
+// ScaleMode says whether the synthesised fluctuations are rescaled to the
+// target standard deviations afterwards (TurbSim's ScaleIEC input).
+//
+// Without scaling, a finite record only holds the spectrum above 1/T: for a
+// 600 s, class-B NTM box at 12 m/s the Kaimal variance below the first
+// frequency bin (≈ 1/1200 Hz) is 8.5 % of σ1², so the expected hub σ_u is
+// about 4 % below σ1. TurbSim's default (ScaleIEC = 0, as in its example
+// inputs and the reference box of this project) behaves the same way.
+type ScaleMode int
+
+// Scale modes, numbered as TurbSim's ScaleIEC.
+const (
+	ScaleNone       ScaleMode = 0 // no rescaling (TurbSim ScaleIEC = 0)
+	ScaleHub        ScaleMode = 1 // one factor per component from the hub point, applied to all points (ScaleIEC = 1)
+	ScaleIndividual ScaleMode = 2 // every point and component rescaled to its own target (ScaleIEC = 2)
+)
+
+// DefaultCoherenceTol is the default coherence below which the u-component
+// cross-spectral matrix is treated as diagonal (see TurbulenceSpec).
+const DefaultCoherenceTol = 1e-3
+
+// TurbulenceSpec is everything needed to generate one IEC Kaimal box.
+type TurbulenceSpec struct {
+	Class    TurbineClass
+	Category TurbulenceCategory
+	Model    TurbulenceModel
+	// VHub is the hub-height 10-min mean speed [m/s]; for EWM50 and EWM1 it
+	// is ignored and set to V_ref and 0.8·V_ref (IEC 61400-1 ed.3 eqs. 14-15).
+	VHub float64
+	// ETMc is the ETM parameter c [m/s]; zero means the IEC value 2 m/s.
+	ETMc float64
+	// ShearExponent is the power-law exponent of the mean profile; nil means
+	// 0.2 (NWP) for NTM/ETM and 0.11 for EWM.
+	ShearExponent *float64
+	Grid          GridSpec
+	Dt            float64 // time step [s]
+	Duration      float64 // length of the usable time series [s]
+	// Periodic boxes (TurbSim UsableTime = "ALL", .bts FileID 8) span
+	// exactly Duration; non-periodic ones are lengthened by Width/VHub so
+	// that InflowWind's Taylor shift of the box still covers Duration.
+	Periodic bool
+	Seed     uint64 // random seed; the same spec and seed give the same box
+	Scale    ScaleMode
+	// CoherenceTol: at frequencies where the IEC coherence of the two closest
+	// points is below this value every off-diagonal coherence is (coherence
+	// falls with distance), and the u cross-spectral matrix is taken as
+	// diagonal, which skips its Cholesky factorisation. The largest coherence
+	// error this makes is CoherenceTol. Zero means DefaultCoherenceTol; a
+	// negative value factorises at every frequency.
+	CoherenceTol float64
+	// Workers is the number of goroutines; zero means GOMAXPROCS.
+	Workers int
+}
+
+// TurbulenceTargets are the IEC quantities a spec resolves to.
+type TurbulenceTargets struct {
+	VHub    float64 // hub-height mean speed [m/s]
+	Sigma1  float64 // longitudinal standard deviation [m/s]
+	Lambda1 float64 // turbulence scale parameter Λ1 [m]
+	Alpha   float64 // power-law shear exponent
+	IRef    float64
+	Spectra Kaimal
+}
+
+// TI is the target hub-height turbulence intensity σ1/V_hub.
+func (t TurbulenceTargets) TI() float64 { return t.Sigma1 / t.VHub }
+
+// Targets resolves the IEC model of the spec: V_hub, σ1, Λ1, shear.
+func (s TurbulenceSpec) Targets() (TurbulenceTargets, error) {
+	var t TurbulenceTargets
+	vref, err := s.Class.VRef()
+	if err != nil {
+		return t, err
+	}
+	iref, err := s.Category.IRef()
+	if err != nil {
+		return t, err
+	}
+	t.IRef = iref
+	t.Alpha = NormalShearExponent
+	switch s.Model {
+	case NTM, ETM:
+		if !(s.VHub > 0) || math.IsInf(s.VHub, 0) {
+			return t, fmt.Errorf("windgen: hub speed %g m/s must be positive and finite", s.VHub)
+		}
+		t.VHub = s.VHub
+		if s.Model == NTM {
+			t.Sigma1 = NTMSigma(iref, s.VHub)
+		} else {
+			c := s.ETMc
+			if c == 0 {
+				c = 2
+			}
+			if !(c > 0) {
+				return t, fmt.Errorf("windgen: ETM c = %g m/s must be positive", c)
+			}
+			t.Sigma1 = ETMSigma(iref, 0.2*vref, s.VHub, c)
+		}
+	case EWM50, EWM1:
+		t.VHub = vref
+		if s.Model == EWM1 {
+			t.VHub = 0.8 * vref
+		}
+		t.Sigma1 = EWMSigma(t.VHub)
+		t.Alpha = ExtremeShearExponent
+	default:
+		return t, fmt.Errorf("windgen: unknown turbulence model %d", int(s.Model))
+	}
+	if s.ShearExponent != nil {
+		t.Alpha = *s.ShearExponent
+		if math.IsNaN(t.Alpha) || math.Abs(t.Alpha) > 2 {
+			return t, fmt.Errorf("windgen: shear exponent %g out of range [−2, 2]", t.Alpha)
+		}
+	}
+	t.Lambda1 = TurbulenceScale(s.Grid.HubHeight)
+	t.Spectra = NewKaimal(t.Sigma1, t.VHub, t.Lambda1)
+	return t, nil
+}
+
+// steps is the number of time steps simulated (even, for the real FFT).
+func (s TurbulenceSpec) steps(vHub float64) (int, error) {
+	if !(s.Dt > 0) || math.IsInf(s.Dt, 0) {
+		return 0, fmt.Errorf("windgen: time step %g s must be positive", s.Dt)
+	}
+	if !(s.Duration > 0) || math.IsInf(s.Duration, 0) {
+		return 0, fmt.Errorf("windgen: duration %g s must be positive", s.Duration)
+	}
+	length := s.Duration
+	if !s.Periodic {
+		length += s.Grid.Width / vHub
+	}
+	n := int(math.Ceil(length/s.Dt - 1e-9))
+	if n%2 == 1 {
+		n++
+	}
+	if n < 4 {
+		return 0, fmt.Errorf("windgen: %g s at dt %g s gives %d steps, fewer than 4", length, s.Dt, n)
+	}
+	if n > 1<<22 {
+		return 0, fmt.Errorf("windgen: %d time steps is more than this generator supports", n)
+	}
+	return n, nil
+}
+
+// FullField is a generated box: velocities on the y–z grid, the tower
+// points and the hub point, over NT steps of Dt. Velocities are total
+// (mean plus fluctuation) in the wind frame: u along the mean wind, v
+// lateral (positive to the left looking downwind, TurbSim's y), w up.
+type FullField struct {
+	NY, NZ    int
+	DY, DZ    float64
+	ZBottom   float64 // height of grid row 0 [m]
+	HubHeight float64 // [m]
+	URef      float64 // mean u at the hub, the box's advection speed [m/s]
+	Dt        float64
+	NT        int
+	Periodic  bool
+	TowerZ    []float64 // tower point heights, top (grid bottom) first
+	// Grid holds, per component (0 u, 1 v, 2 w), the series of grid point
+	// (iy, iz) at [(iz*NY+iy)*NT : (iz*NY+iy+1)*NT].
+	Grid [3][]float32
+	// Tower holds, per component, the series of tower point k at
+	// [k*NT : (k+1)*NT].
+	Tower [3][]float32
+	// Hub holds the series at the hub point (a copy of the grid series when
+	// the hub lies on the grid).
+	Hub [3][]float32
+	// Description says how the box was made (for file headers).
+	Description string
+}
+
+// GridSeries returns the series of component c at grid point (iy, iz).
+func (f *FullField) GridSeries(c, iy, iz int) []float32 {
+	i := (iz*f.NY + iy) * f.NT
+	return f.Grid[c][i : i+f.NT]
+}
+
+// HubStats returns the mean and standard deviation of each component at
+// the hub point.
+func (f *FullField) HubStats() (mean, sigma [3]float64) {
+	for c := range 3 {
+		mean[c], sigma[c] = meanStd(f.Hub[c])
+	}
+	return mean, sigma
+}
+
+func meanStd(x []float32) (mean, std float64) {
+	for _, v := range x {
+		mean += float64(v)
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		d := float64(v) - mean
+		std += d * d
+	}
+	return mean, math.Sqrt(std / float64(len(x)))
+}
+
+// GenerateTurbulence synthesises an IEC Kaimal box by the Veers (1988)
+// method: for every frequency f_k = k/(NT·dt) and component, Fourier
+// coefficients X(f_k) = H(f_k)·(√(2·S(f_k)·Δf)·e^{iθ}) with H the lower
+// Cholesky factor of the coherence matrix (u: IEC exponential coherence;
+// v, w: identity, as IEC 61400-1 ed.3 Annex B specifies) and θ independent
+// uniform phases; an inverse real FFT turns them into time series; the
+// power-law mean profile is added afterwards. Phases come from a PCG
+// generator seeded per (seed, component, frequency), so the result does not
+// depend on the number of workers.
+func GenerateTurbulence(ctx context.Context, spec TurbulenceSpec) (*FullField, error) {
+	tg, err := spec.Targets()
+	if err != nil {
+		return nil, fmt.Errorf("windgen: turbulence spec: %w", err)
+	}
+	if err := spec.Grid.Validate(); err != nil {
+		return nil, fmt.Errorf("windgen: turbulence spec: %w", err)
+	}
+	if spec.Scale < ScaleNone || spec.Scale > ScaleIndividual {
+		return nil, fmt.Errorf("windgen: turbulence spec: unknown scale mode %d", int(spec.Scale))
+	}
+	nt, err := spec.steps(tg.VHub)
+	if err != nil {
+		return nil, fmt.Errorf("windgen: turbulence spec: %w", err)
+	}
+	workers := spec.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	tol := spec.CoherenceTol
+	if tol == 0 {
+		tol = DefaultCoherenceTol
+	}
+
+	g := spec.Grid
+	lay := newPointLayout(g)
+	syn := &synthesis{
+		targets: tg,
+		points:  lay.points,
+		nt:      nt,
+		dt:      spec.Dt,
+		seed:    spec.Seed,
+		workers: workers,
+		tol:     tol,
+		minSep:  lay.minSeparation(),
+	}
+	// series[c][p*nt : (p+1)*nt] is the fluctuation of component c at
+	// simulation point p.
+	var series [3][]float32
+	for c := range 3 {
+		s, err := syn.component(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		series[c] = s
+	}
+	scales := scaleFactors(spec.Scale, series, lay, nt, tg)
+
+	ff := &FullField{
+		NY: g.NY, NZ: g.NZ, DY: g.DY(), DZ: g.DZ(), ZBottom: g.ZBottom(),
+		HubHeight: g.HubHeight, URef: tg.VHub, Dt: spec.Dt, NT: nt,
+		Periodic: spec.Periodic, TowerZ: g.TowerHeights(),
+		Description: fmt.Sprintf("windgen IEC 61400-1 ed.3 Kaimal, class %v%v %v, V_hub %.3g m/s, sigma1 %.4g m/s, alpha %.3g, seed %d",
+			spec.Class, spec.Category, spec.Model, tg.VHub, tg.Sigma1, tg.Alpha, spec.Seed),
+	}
+	meanU := func(z float64) float64 { return PowerLaw(tg.VHub, g.HubHeight, z, tg.Alpha) }
+	fill := func(dst []float32, c, p int, z float64) {
+		src := series[c][p*nt : (p+1)*nt]
+		k := scales[c][p]
+		mean := 0.0
+		if c == 0 {
+			mean = meanU(z)
+		}
+		for i, v := range src {
+			dst[i] = float32(mean + k*float64(v))
+		}
+	}
+	for c := range 3 {
+		ff.Grid[c] = make([]float32, len(lay.grid)*nt)
+		for i, p := range lay.grid {
+			fill(ff.Grid[c][i*nt:(i+1)*nt], c, p, lay.points[p].z)
+		}
+		ff.Tower[c] = make([]float32, len(lay.tower)*nt)
+		for k, p := range lay.tower {
+			fill(ff.Tower[c][k*nt:(k+1)*nt], c, p, lay.points[p].z)
+		}
+		ff.Hub[c] = make([]float32, nt)
+		fill(ff.Hub[c], c, lay.hub, g.HubHeight)
+	}
+	return ff, nil
+}
+
+// scaleFactors returns the factor applied to the fluctuation of each
+// component at each simulation point (TurbSim ScaleIEC semantics).
+func scaleFactors(mode ScaleMode, series [3][]float32, lay pointLayout, nt int, tg TurbulenceTargets) [3][]float64 {
+	var out [3][]float64
+	np := len(lay.points)
+	for c := range 3 {
+		out[c] = make([]float64, np)
+		target := tg.Spectra.Sigma[c]
+		switch mode {
+		case ScaleHub:
+			_, s := meanStd(series[c][lay.hub*nt : (lay.hub+1)*nt])
+			k := 1.0
+			if s > 0 {
+				k = target / s
+			}
+			for p := range out[c] {
+				out[c][p] = k
+			}
+		case ScaleIndividual:
+			for p := range out[c] {
+				_, s := meanStd(series[c][p*nt : (p+1)*nt])
+				out[c][p] = 1
+				if s > 0 {
+					out[c][p] = target / s
+				}
+			}
+		default:
+			for p := range out[c] {
+				out[c][p] = 1
+			}
+		}
+	}
+	return out
+}
+
+// synthesis holds what the per-component Veers synthesis needs.
+type synthesis struct {
+	targets TurbulenceTargets
+	points  []simPoint
+	nt      int
+	dt      float64
+	seed    uint64
+	workers int
+	tol     float64
+	minSep  float64
+}
+
+// phaseSource returns the generator of the phases of component c at
+// frequency index k: one PCG stream per (seed, c, k). The stream state is
+// hashed from the three numbers (SplitMix64 finaliser) because PCG streams
+// whose states differ by small integers are not independent enough.
+func (s *synthesis) phaseSource(c, k int) *rand.Rand {
+	h1 := splitMix64(s.seed ^ splitMix64(uint64(c+1)<<40|uint64(k)))
+	h2 := splitMix64(h1 ^ 0x6a09e667f3bcc909)
+	return rand.New(rand.NewPCG(h1, h2))
+}
+
+// splitMix64 is the SplitMix64 output function (Steele, Lea & Flood 2014).
+func splitMix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// component returns the fluctuations of component c at every simulation
+// point, [p*nt : (p+1)*nt], zero mean.
+func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
+	np := len(s.points)
+	nf := s.nt/2 + 1 // coefficient count of the real FFT, k = 0..nt/2
+	df := 1 / (float64(s.nt) * s.dt)
+	coeff := make([]complex128, np*nf) // [p*nf + k]
+
+	// Distances between simulation points, upper triangle, for the u
+	// coherence matrix.
+	var dist []float64
+	if c == 0 {
+		dist = make([]float64, np*np)
+		for i := range np {
+			for j := i + 1; j < np; j++ {
+				dist[i*np+j] = math.Hypot(s.points[i].y-s.points[j].y, s.points[i].z-s.points[j].z)
+			}
+		}
+	}
+	// Coherence is exp(−κ r); at κ·r_min ≥ ln(1/tol) the matrix is diagonal
+	// to within tol.
+	kappaDiagonal := math.Inf(1)
+	if s.tol > 0 && s.tol < 1 {
+		kappaDiagonal = math.Log(1/s.tol) / s.minSep
+	}
+
+	var next atomic.Int64
+	next.Store(1) // k = 0 (mean) stays zero
+	errs := make([]error, s.workers)
+	var wg sync.WaitGroup
+	for w := range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var chol []float64
+			z := make([]complex128, np)
+			x := make([]complex128, np)
+			for {
+				k := int(next.Add(1) - 1)
+				// The Nyquist coefficient (k = nt/2) is left at zero: its
+				// phase cannot be random for a real series.
+				if k >= nf-1 {
+					return
+				}
+				if k%64 == 0 {
+					if err := ctx.Err(); err != nil {
+						errs[w] = fmt.Errorf("windgen: turbulence synthesis cancelled: %w", err)
+						return
+					}
+				}
+				f := float64(k) * df
+				amp := math.Sqrt(2 * s.targets.Spectra.PSD(c, f) * df)
+				rng := s.phaseSource(c, k)
+				for p := range z {
+					theta := 2 * math.Pi * rng.Float64()
+					sn, cs := math.Sincos(theta)
+					z[p] = complex(amp*cs, amp*sn)
+				}
+				kappa := coherenceDecay(f, s.targets.VHub, s.targets.Lambda1)
+				if c != 0 || kappa >= kappaDiagonal {
+					copy(x, z)
+				} else {
+					if chol == nil {
+						chol = make([]float64, np*np)
+					}
+					if err := choleskyCoherence(chol, dist, np, kappa); err != nil {
+						errs[w] = fmt.Errorf("windgen: u coherence matrix at %.5g Hz: %w", f, err)
+						return
+					}
+					// x = Uᵀ z with U the upper Cholesky factor (A = UᵀU),
+					// i.e. x = L z with L = Uᵀ lower (Veers 1988 eq. 8).
+					clear(x)
+					for m := range np {
+						zm := z[m]
+						row := chol[m*np : (m+1)*np]
+						for j := m; j < np; j++ {
+							x[j] += complex(row[j], 0) * zm
+						}
+					}
+				}
+				// gonum's Sequence returns c_0 + 2·Re Σ c_k e^{2πi jk/n},
+				// so c_k = X_k/2 gives Re Σ X_k e^{2πi f_k t}.
+				for p := range np {
+					coeff[p*nf+k] = x[p] / 2
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	// Inverse FFT of every point.
+	out := make([]float32, np*s.nt)
+	var nextP atomic.Int64
+	for range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fft := fourier.NewFFT(s.nt)
+			buf := make([]float64, s.nt)
+			for {
+				p := int(nextP.Add(1) - 1)
+				if p >= np {
+					return
+				}
+				fft.Sequence(buf, coeff[p*nf:(p+1)*nf])
+				dst := out[p*s.nt : (p+1)*s.nt]
+				for i, v := range buf {
+					dst[i] = float32(v)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// choleskyCoherence fills a (row-major, upper triangle) with the IEC
+// coherence matrix exp(−κ·r_ij) and factorises it in place, A = UᵀU. If
+// rounding makes the matrix numerically indefinite a tiny diagonal load is
+// added and the factorisation retried.
+func choleskyCoherence(a, dist []float64, n int, kappa float64) error {
+	for _, load := range []float64{0, 1e-12, 1e-9, 1e-6} {
+		for i := range n {
+			row := a[i*n : (i+1)*n]
+			row[i] = 1 + load
+			d := dist[i*n : (i+1)*n]
+			for j := i + 1; j < n; j++ {
+				row[j] = math.Exp(-kappa * d[j])
+			}
+		}
+		sym := blas64.Symmetric{N: n, Stride: n, Data: a, Uplo: blas.Upper}
+		if _, ok := lapack64.Potrf(sym); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("coherence matrix of %d points is not positive definite", n)
+}
