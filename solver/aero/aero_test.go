@@ -275,3 +275,37 @@ func TestRigidGeometry(t *testing.T) {
 		}
 	}
 }
+
+func TestChannelNames(t *testing.T) {
+	af := thinAirfoil(0.01)
+	rot := simpleRotor(t, af)
+	var in Input
+	if err := rot.RigidInput(RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1}, uniformWind(8), &in); err != nil {
+		t.Fatal(err)
+	}
+	out := rot.NewOutput()
+	if err := rot.CalcOutput(0, &in, out); err != nil {
+		t.Fatal(err)
+	}
+	v, u, ok := Channel(out, "RtSpeed", nil)
+	if !ok || u != "rpm" || math.Abs(v-30/math.Pi) > 1e-12 {
+		t.Errorf("RtSpeed = %g %s %v", v, u, ok)
+	}
+	if v, _, ok := Channel(out, "RtAeroCp", nil); !ok || v != out.Rotor.Cp {
+		t.Errorf("RtAeroCp = %g", v)
+	}
+	if v, _, ok := Channel(out, "RtFldFxh", nil); !ok || v != out.Rotor.Force[0] {
+		t.Errorf("RtFldFxh = %g", v)
+	}
+	if v, u, ok := Channel(out, "B2N2Alpha", []int{3, 10}); !ok || u != "deg" || math.Abs(v-out.Blades[1][9].Alpha*180/math.Pi) > 1e-12 {
+		t.Errorf("B2N2Alpha = %g", v)
+	}
+	if v, _, ok := Channel(out, "AB1N007Cl", nil); !ok || v != out.Blades[0][6].Cl {
+		t.Errorf("AB1N007Cl = %g", v)
+	}
+	for _, bad := range []string{"B1N4Alpha", "B9N1Alpha", "AB1N099Cl", "RtFoo", "B1N1Bogus"} {
+		if _, _, ok := Channel(out, bad, []int{1, 2, 3}); ok {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

@@ -50,7 +50,11 @@ func (r *Rotor) RigidInput(st RigidState, wind WindFunc, in *Input) error {
 	ho := HubOrientation(st.Yaw, st.Tilt)
 	xh, yh, zh := ho[0], ho[1], ho[2]
 	in.HubPosition = st.HubPosition
-	in.HubOrientation = ho
+	// The hub frame rotates with the rotor (ElastoDyn's HubPtMotion): z_h
+	// along blade 1's radial direction, so hub-frame outputs such as
+	// RtFldFyh/RtFldFzh are in rotating axes, as OpenFAST writes them.
+	sa, ca := math.Sincos(st.Azimuth)
+	in.HubOrientation = DCM{xh, add(scale(yh, ca), scale(zh, sa)), sub(scale(zh, ca), scale(yh, sa))}
 	in.RotorSpeed = st.RotorSpeed
 	in.Azimuth = st.Azimuth
 	if len(in.Blades) != nb {

@@ -93,7 +93,7 @@ type TowerNodeMotion struct {
 // Input is everything the rotor needs at one instant.
 type Input struct {
 	HubPosition    Vec3
-	HubOrientation DCM     // rows x_h (shaft, downwind), y_h, z_h
+	HubOrientation DCM     // rows x_h (shaft, downwind), y_h, z_h; rotating with the rotor as ElastoDyn's hub mesh (only x_h enters the BEMT; y_h, z_h orient the RtFld*yh/zh outputs)
 	RotorSpeed     float64 // about +x_h (rad/s)
 	Azimuth        float64 // blade-1 azimuth (rad), for outputs only
 	Blades         [][]BladeNodeMotion
