@@ -1,0 +1,319 @@
+// Package deck reads, validates and writes OpenFAST input decks.
+//
+// It reads the OpenFAST 3.x, 4.x and 5.x dialects of the primary .fst file,
+// ElastoDyn (main, blade, tower), AeroDyn v15/v4+ (main, blade, airfoil
+// files), InflowWind, ServoDyn and ROSCO's DISCON.IN into typed structures,
+// and HydroDyn, SeaState, SubDyn, MoorDyn and MAP++ files into generic
+// key/value files. Lines are looked up by variable name (the way OpenFAST's
+// ParseVar family does), so lines added or removed between versions are
+// tolerated; absent lines get the newer version's default and are listed in
+// each structure's Meta.Absent.
+//
+// Units are those of the files (SI; the doc comment of each structure says
+// which angles are in degrees and which speeds in rpm). Write produces a
+// complete deck in OpenFAST v5 syntax; Validate checks consistency; Detect
+// reports dialect, active modules and referenced/missing files.
+package deck
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Deck is a loaded OpenFAST model: the primary file and everything it
+// references that is switched on.
+type Deck struct {
+	Path string // absolute path of the .fst file
+
+	Main       *Main
+	ElastoDyn  *ElastoDyn  // Blades and Tower filled
+	AeroDyn    *AeroDyn    // Blades and Airfoils filled; nil when CompAero != 2
+	InflowWind *InflowWind // nil when CompInflow != 1
+	ServoDyn   *ServoDyn   // nil when CompServo != 1
+	// Controller is the DISCON.IN named by ServoDyn's DLL_InFile, when the
+	// Bladed interface is used and the file exists; nil otherwise.
+	Controller *Discon
+	Offshore   Offshore
+
+	// Files lists every file reference found, loaded or not.
+	Files []FileRef
+}
+
+// Offshore holds the offshore-module files, read as generic key/value files.
+type Offshore struct {
+	SeaState *Generic // CompSeaSt = 1
+	HydroDyn *Generic // CompHydro = 1
+	SubDyn   *Generic // CompSub = 1
+	Mooring  *Generic // CompMooring = 1 (MAP++) or 3 (MoorDyn); see MooringKind
+	// MooringKind is "MAP++", "MoorDyn", "FEAMooring", "OrcaFlex" or "".
+	MooringKind string
+}
+
+// FileRef is one reference from an input file to another file.
+type FileRef struct {
+	Role   string // e.g. "ElastoDyn", "ElastoDyn blade 2", "AeroDyn airfoil 7"
+	Named  string // the name as written in the referencing file
+	Path   string // absolute path it resolves to
+	From   string // absolute path of the referencing file
+	Var    string // variable that names it
+	Line   int    // line of that variable in From
+	Used   bool   // the module or option that needs the file is switched on
+	Exists bool
+	Loaded bool // parsed into the Deck
+}
+
+// Missing returns the references that are needed but do not exist.
+func (d *Deck) Missing() []FileRef {
+	var out []FileRef
+	for _, f := range d.Files {
+		if f.Used && !f.Exists {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isNoFile reports whether a file name means "no file".
+func isNoFile(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	return n == "" || n == "unused" || n == "none" || n == "n/a" || n == "na"
+}
+
+// resolvePath makes name absolute relative to the directory of the file
+// that names it (OpenFAST GetPath/PathIsRelative). Backslashes are taken as
+// separators.
+func resolvePath(from, name string) string {
+	n := strings.ReplaceAll(name, `\`, "/")
+	if filepath.IsAbs(n) {
+		return filepath.Clean(n)
+	}
+	return filepath.Join(filepath.Dir(from), filepath.FromSlash(n))
+}
+
+type loader struct {
+	d       *Deck
+	strict  bool // missing needed files are errors
+	sources map[string]any
+}
+
+func (l *loader) ref(role, from, variable string, line int, named string, used bool) *FileRef {
+	if isNoFile(named) {
+		return nil
+	}
+	p := resolvePath(from, named)
+	ex := fileExists(p)
+	l.d.Files = append(l.d.Files, FileRef{Role: role, Named: named, Path: p, From: from, Var: variable, Line: line, Used: used, Exists: ex})
+	return &l.d.Files[len(l.d.Files)-1]
+}
+
+func (l *loader) missing(fr *FileRef, role, variable, named string, from string, line int) error {
+	if fr == nil {
+		return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("%s file is required but named %q", role, named), Err: ErrMissingFile}
+	}
+	return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("%s file %q not found (resolved to %s)", role, named, fr.Path), Err: ErrMissingFile}
+}
+
+// Load reads the .fst file at path and, recursively, every file of the
+// modules it switches on. A needed file that is missing or malformed is an
+// error (*Error) naming the file, line and variable.
+func Load(path string) (*Deck, error) {
+	return load(path, true)
+}
+
+func load(path string, strict bool) (*Deck, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	d := &Deck{Path: abs}
+	l := &loader{d: d, strict: strict, sources: map[string]any{}}
+	src, err := readSource(abs, false)
+	if err != nil {
+		return nil, err
+	}
+	m, err := parseMain(src)
+	if err != nil {
+		return nil, err
+	}
+	d.Main = m
+	var errs []error
+	step := func(err error) bool {
+		if err == nil {
+			return true
+		}
+		if strict {
+			errs = append(errs, err)
+			return false
+		}
+		var e *Error
+		if errors.As(err, &e) && errors.Is(err, ErrMissingFile) {
+			return true
+		}
+		errs = append(errs, err)
+		return true
+	}
+	if step(l.loadElastoDyn()) && step(l.loadInflow()) && step(l.loadAero()) && step(l.loadServo()) && step(l.loadOffshore()) {
+	}
+	for i := range m.BDBldFile {
+		l.ref(fmt.Sprintf("BeamDyn blade %d", i+1), abs, "BDBldFile", m.Meta.LineOf("BDBldFile"), m.BDBldFile[i], m.CompElast == 2)
+	}
+	if len(errs) > 0 {
+		return d, errs[0]
+	}
+	return d, nil
+}
+
+// readTyped loads (once per absolute path) a file with the given parser.
+func readTyped[T any](l *loader, p string, includes bool, parse func(*Source) (T, error)) (T, error) {
+	if v, ok := l.sources[p]; ok {
+		if t, ok := v.(T); ok {
+			return t, nil
+		}
+	}
+	var zero T
+	src, err := readSource(p, includes)
+	if err != nil {
+		return zero, err
+	}
+	t, err := parse(src)
+	if err != nil {
+		return zero, err
+	}
+	l.sources[p] = t
+	return t, nil
+}
+
+func (l *loader) loadElastoDyn() error {
+	m := l.d.Main
+	used := m.CompElast == 1 || m.CompElast == 2
+	fr := l.ref("ElastoDyn", l.d.Path, "EDFile", m.Meta.LineOf("EDFile"), m.EDFile, used)
+	if !used {
+		return nil
+	}
+	if fr == nil || !fr.Exists {
+		return l.missing(fr, "ElastoDyn", "EDFile", m.EDFile, l.d.Path, m.Meta.LineOf("EDFile"))
+	}
+	ed, err := readTyped(l, fr.Path, false, parseElastoDyn)
+	if err != nil {
+		return err
+	}
+	fr.Loaded = true
+	l.d.ElastoDyn = ed
+	if ed.NumBl < 1 || ed.NumBl > 3 {
+		return &Error{File: ed.Meta.Path, Line: ed.Meta.LineOf("NumBl"), Variable: "NumBl", Msg: fmt.Sprintf("expected 1, 2 or 3 blades, got %d", ed.NumBl)}
+	}
+	var firstErr error
+	keep := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	ed.Blades = make([]*EDBlade, ed.NumBl)
+	for i := 0; i < 3; i++ {
+		used := i < ed.NumBl
+		bf := l.ref(fmt.Sprintf("ElastoDyn blade %d", i+1), ed.Meta.Path, "BldFile", ed.Meta.LineOf(fmt.Sprintf("BldFile(%d)", i+1)), ed.BldFile[i], used)
+		if !used {
+			continue
+		}
+		if bf == nil || !bf.Exists {
+			keep(l.missing(bf, "ElastoDyn blade", fmt.Sprintf("BldFile(%d)", i+1), ed.BldFile[i], ed.Meta.Path, ed.Meta.LineOf(fmt.Sprintf("BldFile(%d)", i+1))))
+			continue
+		}
+		b, err := readTyped(l, bf.Path, false, parseEDBlade)
+		if err != nil {
+			keep(err)
+			continue
+		}
+		bf.Loaded = true
+		ed.Blades[i] = b
+	}
+	tf := l.ref("ElastoDyn tower", ed.Meta.Path, "TwrFile", ed.Meta.LineOf("TwrFile"), ed.TwrFile, true)
+	if tf == nil || !tf.Exists {
+		keep(l.missing(tf, "ElastoDyn tower", "TwrFile", ed.TwrFile, ed.Meta.Path, ed.Meta.LineOf("TwrFile")))
+	} else if t, err := readTyped(l, tf.Path, false, parseEDTower); err != nil {
+		keep(err)
+	} else {
+		tf.Loaded = true
+		ed.Tower = t
+	}
+	l.ref("ElastoDyn furling", ed.Meta.Path, "FurlFile", ed.Meta.LineOf("FurlFile"), ed.FurlFile, ed.Furling)
+	return firstErr
+}
+
+func (l *loader) loadAero() error {
+	m := l.d.Main
+	if m.CompAero == 1 && !isNoFile(m.AeroFile) {
+		// v5 CompAero=1 is AeroDisk; in v3 it meant AeroDyn v14.
+		l.ref("AeroDisk/AeroDyn14", l.d.Path, "AeroFile", m.Meta.LineOf("AeroFile"), m.AeroFile, true)
+		return &Error{File: l.d.Path, Line: m.Meta.LineOf("CompAero"), Variable: "CompAero", Msg: "CompAero=1 (AeroDisk in v5, AeroDyn v14 in older versions) is not supported; use CompAero=2 (AeroDyn)", Err: ErrUnsupported}
+	}
+	used := m.CompAero == 2
+	fr := l.ref("AeroDyn", l.d.Path, "AeroFile", m.Meta.LineOf("AeroFile"), m.AeroFile, used)
+	if !used {
+		return nil
+	}
+	if fr == nil || !fr.Exists {
+		return l.missing(fr, "AeroDyn", "AeroFile", m.AeroFile, l.d.Path, m.Meta.LineOf("AeroFile"))
+	}
+	ad, err := readTyped(l, fr.Path, false, parseAeroDyn)
+	if err != nil {
+		return err
+	}
+	fr.Loaded = true
+	l.d.AeroDyn = ad
+	var firstErr error
+	keep := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	numBl := 3
+	if l.d.ElastoDyn != nil {
+		numBl = l.d.ElastoDyn.NumBl
+	}
+	ad.Blades = make([]*ADBlade, numBl)
+	for i := 0; i < 3; i++ {
+		v := fmt.Sprintf("ADBlFile(%d)", i+1)
+		used := i < numBl
+		bf := l.ref(fmt.Sprintf("AeroDyn blade %d", i+1), ad.Meta.Path, "ADBlFile", ad.Meta.LineOf(v), ad.ADBlFile[i], used)
+		if !used {
+			continue
+		}
+		if bf == nil || !bf.Exists {
+			keep(l.missing(bf, "AeroDyn blade", v, ad.ADBlFile[i], ad.Meta.Path, ad.Meta.LineOf(v)))
+			continue
+		}
+		b, err := readTyped(l, bf.Path, false, parseADBlade)
+		if err != nil {
+			keep(err)
+			continue
+		}
+		bf.Loaded = true
+		ad.Blades[i] = b
+	}
+	ad.Airfoils = make([]*Airfoil, len(ad.AFNames))
+	afLine := ad.Meta.LineOf("AFNames")
+	for i, n := range ad.AFNames {
+		af := l.ref(fmt.Sprintf("AeroDyn airfoil %d", i+1), ad.Meta.Path, "AFNames", afLine+i, n, true)
+		if af == nil || !af.Exists {
+			keep(l.missing(af, fmt.Sprintf("airfoil %d", i+1), "AFNames", n, ad.Meta.Path, afLine+i))
+			continue
+		}
+		a, err := readTyped(l, af.Path, true, parseAirfoil)
+		if err != nil {
+			keep(err)
+			continue
+		}
+		if err := a.SetColumns(ad.InCol_Alfa, ad.InCol_Cl, ad.InCol_Cd, ad.InCol_Cm, ad.InCol_Cpmin); err != nil {
+			keep(err)
+		}
+		af.Loaded = true
+		ad.Airfoils[i] = a
+	}
+	l.ref("AeroDyn OLAF", ad.Meta.Path, "OLAFInputFileName", ad.Meta.LineOf("OLAFInputFileName"), ad.OLAFInputFileName, ad.Wake_Mod == 3)
+	l.ref("AeroAcoustics", ad.Meta.Path, "AA_InputFile", ad.Meta.LineOf("AA_InputFile"), ad.AA_InputFile, ad.CompAA)
+	l.ref("AeroDyn tail fin", ad.Meta.Path, "TFinFile", ad.Meta.LineOf("TFinFile"), ad.TFinFile, ad.TFinAero)
+	return firstErr
+}

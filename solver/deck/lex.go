@@ -1,0 +1,358 @@
+package deck
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// MaxFileSize bounds what the reader accepts for a single input file; real
+// OpenFAST input files (airfoil polars included) are far below it.
+const MaxFileSize = 64 << 20
+
+// maxIncludeDepth bounds nested "@file" includes (guards include cycles).
+const maxIncludeDepth = 8
+
+// Token is one word of a line, after comment stripping.
+type Token struct {
+	Text   string // text without surrounding quotes
+	Quoted bool   // the word was written in quotes
+}
+
+// Line is one physical line of an input file. Lines pulled in by an
+// "@file" include keep the file and line number they came from.
+type Line struct {
+	File string // file the line was read from
+	Num  int    // 1-based line number in File
+	Raw  string // the line as written, without the line terminator
+
+	toks []Token // words of the comment-stripped content
+	keys [3]key  // candidate labels (see labelCandidates)
+}
+
+// key is a candidate label of a line: the normalised name and the token
+// index it sits at.
+type key struct {
+	name string
+	pos  int
+}
+
+// Tokens returns the words of the line with comments removed.
+func (l *Line) Tokens() []Token { return l.toks }
+
+// IsBlank reports whether the line carries no data (empty or only a comment).
+func (l *Line) IsBlank() bool { return len(l.toks) == 0 }
+
+// Source is a file read into lines, includes expanded. It is kept beside each
+// typed structure so that nothing in the original file is lost.
+type Source struct {
+	Path  string // absolute path of the file
+	Lines []Line
+}
+
+// readSource reads a file and splits it into lines. includes=true expands
+// lines starting with '@' (the AirfoilInfo include directive), relative to
+// the including file.
+func readSource(path string, includes bool) (*Source, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	src := &Source{Path: abs}
+	if err := appendFile(src, abs, includes, 0); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+func readBytes(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, &Error{File: path, Msg: "file not found", Err: ErrMissingFile}
+		}
+		return nil, &Error{File: path, Msg: "cannot open", Err: err}
+	}
+	if fi.IsDir() {
+		return nil, &Error{File: path, Msg: "is a directory, expected an input file"}
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", fi.Size(), MaxFileSize)}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read", Err: err}
+	}
+	return b, nil
+}
+
+// checkText rejects binary content: NUL bytes or many control characters.
+// Latin-1 text (not valid UTF-8) is accepted, as OpenFAST accepts it.
+func checkText(path string, b []byte) error {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return errAt(path, 1+bytes.Count(b[:i], []byte{'\n'}), "", "binary data (NUL byte), expected a text input file")
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1a {
+			ctl++
+		}
+	}
+	if ctl > 16 && ctl*100 > len(b) {
+		return errAt(path, 0, "", "binary data (%d control characters), expected a text input file", ctl)
+	}
+	return nil
+}
+
+func appendFile(src *Source, path string, includes bool, depth int) error {
+	b, err := readBytes(path)
+	if err != nil {
+		return err
+	}
+	if err := checkText(path, b); err != nil {
+		return err
+	}
+	return appendText(src, path, b, includes, depth)
+}
+
+func appendText(src *Source, path string, b []byte, includes bool, depth int) error {
+	num := 0
+	for len(b) > 0 {
+		var raw []byte
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			raw, b = b[:i], b[i+1:]
+		} else {
+			raw, b = b, nil
+		}
+		num++
+		raw = bytes.TrimRight(raw, "\r")
+		text := string(raw)
+		if includes {
+			if t := strings.TrimLeft(text, " \t"); strings.HasPrefix(t, "@") {
+				if depth >= maxIncludeDepth {
+					return errAt(path, num, "", "includes nested deeper than %d levels (include cycle?)", maxIncludeDepth)
+				}
+				name := includeName(t[1:])
+				if name == "" {
+					return errAt(path, num, "", "'@' include without a file name")
+				}
+				inc := name
+				if !filepath.IsAbs(inc) {
+					inc = filepath.Join(filepath.Dir(path), inc)
+				}
+				if err := appendFile(src, inc, includes, depth+1); err != nil {
+					var e *Error
+					if ok := asError(err, &e); ok && e.Line == 0 {
+						return &Error{File: path, Line: num, Variable: "@include", Msg: fmt.Sprintf("included file %q: %s", name, e.Msg), Err: e.Err}
+					}
+					return err
+				}
+				continue
+			}
+		}
+		l := Line{File: path, Num: num, Raw: text}
+		l.toks = tokenize(stripComment(text))
+		l.keys = labelCandidates(l.toks)
+		src.Lines = append(src.Lines, l)
+	}
+	return nil
+}
+
+// includeName extracts the file name of an "@" include directive (quoted or
+// the first bare word).
+func includeName(s string) string {
+	t := tokenize(s)
+	if len(t) == 0 {
+		return ""
+	}
+	return t[0].Text
+}
+
+// stripComment removes everything from the first '!', '#' or '%' that is not
+// inside quotes (OpenFAST's CommChars; unlike OpenFAST the strip here is
+// quote-aware so that such characters inside file names survive).
+func stripComment(s string) string {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '!' || c == '#' || c == '%':
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// tokenize splits a line into words separated by blanks, tabs, commas and
+// semicolons (NWTC GetWords); quoted text is one word.
+func tokenize(s string) []Token {
+	var out []Token
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == ',' || c == ';' || c == '\f' || c == '\v' {
+			i++
+			continue
+		}
+		if c == '"' || c == '\'' {
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				out = append(out, Token{Text: s[i+1:], Quoted: true})
+				return out
+			}
+			out = append(out, Token{Text: s[i+1 : i+1+j], Quoted: true})
+			i += j + 2
+			continue
+		}
+		j := i
+		for j < len(s) {
+			d := s[j]
+			if d == ' ' || d == '\t' || d == ',' || d == ';' || d == '"' || d == '\'' || d == '\f' || d == '\v' {
+				break
+			}
+			j++
+		}
+		out = append(out, Token{Text: s[i:j]})
+		i = j
+	}
+	return out
+}
+
+// normName lower-cases a variable name and drops parentheses so that
+// "BldFile(1)" and "BldFile1" are the same label.
+func normName(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '(' || c == ')':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// labelCandidates finds the words that may be the variable name of a line:
+// the second word (value-then-name), the first bare word after a run of
+// numbers (array-then-name, "30, 60  LinTimes"), and the first word
+// (name-then-value, or a name alone such as "OutList").
+func labelCandidates(t []Token) [3]key {
+	var k [3]key
+	for i := range k {
+		k[i].pos = -1
+	}
+	if len(t) == 0 || isSeparator(t[0]) {
+		return k
+	}
+	if len(t) > 1 && !t[1].Quoted {
+		k[0] = key{normName(t[1].Text), 1}
+	}
+	if len(t) > 2 && isNumber(t[0].Text) && isNumber(t[1].Text) {
+		for i := 2; i < len(t); i++ {
+			if t[i].Quoted {
+				break
+			}
+			if !isNumber(t[i].Text) {
+				k[1] = key{normName(t[i].Text), i}
+				break
+			}
+		}
+	}
+	if !t[0].Quoted && !isNumber(t[0].Text) {
+		k[2] = key{normName(t[0].Text), 0}
+	}
+	return k
+}
+
+// isNumber reports whether s reads as a Fortran real number.
+func isNumber(s string) bool {
+	_, ok := parseReal(s)
+	return ok
+}
+
+// parseReal parses a number as Fortran list-directed input does: accepts a
+// 'D' or 'd' exponent and a trailing or leading '.', rejects words starting
+// with T/F (logicals).
+func parseReal(s string) (float64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	c := s[0]
+	if !(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.' {
+		return 0, false
+	}
+	if strings.ContainsAny(s, "dD") {
+		s = strings.Map(func(r rune) rune {
+			if r == 'd' || r == 'D' {
+				return 'e'
+			}
+			return r
+		}, s)
+	}
+	if strings.ContainsAny(s, "xXpP_") { // Go-only syntaxes (hex, underscores)
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return v, false
+		}
+		return 0, false
+	}
+	return v, true
+}
+
+// parseInt parses an integer; an integral real ("3.0") is accepted.
+func parseInt(s string) (int, bool) {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n, true
+	}
+	v, ok := parseReal(s)
+	if !ok || v != float64(int64(v)) || v > 1<<53 || v < -(1<<53) {
+		return 0, false
+	}
+	return int(v), true
+}
+
+// parseBool parses a Fortran logical: the first character after an optional
+// '.' is T or F (True, false, T, .TRUE.).
+func parseBool(s string) (bool, bool) {
+	s = strings.TrimPrefix(s, ".")
+	if s == "" {
+		return false, false
+	}
+	switch s[0] {
+	case 'T', 't':
+		return true, true
+	case 'F', 'f':
+		return false, true
+	}
+	return false, false
+}
+
+// isDefault reports whether a value word selects the default ("DEFAULT" at
+// the start, case-insensitive, as ParseVarWDefault).
+func isDefault(s string) bool {
+	return len(s) >= 7 && strings.EqualFold(s[:7], "default")
+}
+
+// isSeparator reports whether a first word starts a section line
+// ("------ TITLE ----" or "====== Title ====").
+func isSeparator(t Token) bool {
+	if t.Quoted || len(t.Text) < 2 {
+		return false
+	}
+	return strings.HasPrefix(t.Text, "--") || strings.HasPrefix(t.Text, "==")
+}
