@@ -1,0 +1,432 @@
+package structure
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// State is the continuous state: generalized coordinates and speeds, both of
+// length Model.NumDOF(). Disabled DOFs keep their values; when GenDOF is off
+// QD[DOFGeAz] is the fixed rotor speed.
+type State struct {
+	Q  []float64
+	QD []float64
+}
+
+// NewState returns a zero state of the model's size.
+func (m *Model) NewState() *State {
+	return &State{Q: make([]float64, m.nDOF), QD: make([]float64, m.nDOF)}
+}
+
+// CopyFrom copies o into s (same model).
+func (s *State) CopyFrom(o *State) {
+	copy(s.Q, o.Q)
+	copy(s.QD, o.QD)
+}
+
+// Inputs are the structural model's inputs (ElastoDyn's u): aerodynamic
+// point loads at the blade load stations, generator and brake torque from
+// the controller, blade pitch angles and the yaw moment.
+type Inputs struct {
+	BladeForce  [][][3]float64 // [blade][station], N, global frame
+	BladeMoment [][][3]float64 // [blade][station], N·m, global frame
+	GenTrq      float64        // generator torque on the HSS, N·m
+	HSSBrTrq    float64        // HSS brake torque, N·m
+	BlPitch     []float64      // rad
+	YawMom      float64        // yaw moment about the yaw axis, N·m
+}
+
+// NewInputs returns zero inputs sized for the model.
+func (m *Model) NewInputs() *Inputs {
+	u := &Inputs{
+		BladeForce:  make([][][3]float64, m.p.NumBl),
+		BladeMoment: make([][][3]float64, m.p.NumBl),
+		BlPitch:     make([]float64, m.p.NumBl),
+	}
+	for k := range u.BladeForce {
+		u.BladeForce[k] = make([][3]float64, len(m.loadR[k]))
+		u.BladeMoment[k] = make([][3]float64, len(m.loadR[k]))
+	}
+	return u
+}
+
+// CopyFrom copies o into u (same shape).
+func (u *Inputs) CopyFrom(o *Inputs) {
+	for k := range u.BladeForce {
+		copy(u.BladeForce[k], o.BladeForce[k])
+		copy(u.BladeMoment[k], o.BladeMoment[k])
+	}
+	copy(u.BlPitch, o.BlPitch)
+	u.GenTrq, u.HSSBrTrq, u.YawMom = o.GenTrq, o.HSSBrTrq, o.YawMom
+}
+
+// Blend sets u = a + f·(b − a): interpolation for 0 ≤ f ≤ 1, linear
+// extrapolation beyond (f = 2 extrapolates one step from a at t−dt and b at t).
+func (u *Inputs) Blend(a, b *Inputs, f float64) {
+	lin := func(x, y float64) float64 { return x + f*(y-x) }
+	for k := range u.BladeForce {
+		for i := range u.BladeForce[k] {
+			for c := 0; c < 3; c++ {
+				u.BladeForce[k][i][c] = lin(a.BladeForce[k][i][c], b.BladeForce[k][i][c])
+				u.BladeMoment[k][i][c] = lin(a.BladeMoment[k][i][c], b.BladeMoment[k][i][c])
+			}
+		}
+	}
+	for k := range u.BlPitch {
+		u.BlPitch[k] = lin(a.BlPitch[k], b.BlPitch[k])
+	}
+	u.GenTrq = lin(a.GenTrq, b.GenTrq)
+	u.HSSBrTrq = lin(a.HSSBrTrq, b.HSSBrTrq)
+	u.YawMom = lin(a.YawMom, b.YawMom)
+}
+
+// axialBody is a rigid body with inertia about one axis only (ElastoDyn's
+// hub, generator and nacelle-yaw inertias).
+type axialBody struct {
+	iner  float64
+	axis  vec3
+	spin  []float64 // partial spin rate about axis per DOF (relative to the shaft frame)
+	point vec3      // where its reaction moment acts (for bookkeeping only)
+}
+
+// System evaluates the equations of motion of a Model. It holds the work
+// buffers, so one System serves one simulation (not safe for concurrent use).
+type System struct {
+	m      *Model
+	active []int // enabled DOFs
+	moving []int // DOFs whose rate may be non-zero (active plus generator azimuth)
+
+	c0, cP, cM, cP2, cM2 *config
+	qTmp                 []float64
+
+	jac            []vec3   // [point*nDOF + dof] partial velocities
+	omS            []vec3   // partial angular velocities of the shaft (nacelle) frame
+	omJ            [][]vec3 // [blade][dof] partial angular velocities of the pitched blade frames
+	abias          []vec3   // acceleration of each point at zero generalized acceleration
+	omegaS, alphaS vec3
+
+	hubSpin, genSpin, noSpin []float64
+
+	mass  *mat.Dense
+	force *mat.VecDense
+	sol   *mat.VecDense
+	lu    mat.LU
+
+	qdd       []float64 // last generalized accelerations (all DOFs)
+	genEffFac float64
+}
+
+// NewSystem prepares the evaluation workspace.
+func NewSystem(m *Model) *System {
+	p := &m.p
+	nd := m.nDOF
+	s := &System{m: m}
+	on := map[int]bool{
+		DOFTFA1: p.DOF.TwFADOF1, DOFTFA2: p.DOF.TwFADOF2, DOFTSS1: p.DOF.TwSSDOF1, DOFTSS2: p.DOF.TwSSDOF2,
+		DOFYaw: p.DOF.YawDOF, DOFGeAz: p.DOF.GenDOF, DOFDrTr: p.DOF.DrTrDOF,
+	}
+	for k := 0; k < p.NumBl; k++ {
+		on[DOFBlade(k, ModeFlap1)] = p.DOF.FlapDOF1
+		on[DOFBlade(k, ModeFlap2)] = p.DOF.FlapDOF2
+		on[DOFBlade(k, ModeEdge1)] = p.DOF.EdgeDOF
+	}
+	for j := 0; j < nd; j++ {
+		if on[j] {
+			s.active = append(s.active, j)
+		}
+		if on[j] || j == DOFGeAz {
+			s.moving = append(s.moving, j)
+		}
+	}
+	s.c0, s.cP, s.cM, s.cP2, s.cM2 = m.newConfig(), m.newConfig(), m.newConfig(), m.newConfig(), m.newConfig()
+	s.qTmp = make([]float64, nd)
+	s.jac = make([]vec3, m.nPoints*nd)
+	s.omS = make([]vec3, nd)
+	s.omJ = make([][]vec3, p.NumBl)
+	for k := range s.omJ {
+		s.omJ[k] = make([]vec3, nd)
+	}
+	s.abias = make([]vec3, m.nPoints)
+	s.hubSpin = make([]float64, nd)
+	s.hubSpin[DOFGeAz], s.hubSpin[DOFDrTr] = 1, 1
+	s.genSpin = make([]float64, nd)
+	s.genSpin[DOFGeAz] = p.GBRatio
+	s.noSpin = make([]float64, nd)
+	na := len(s.active)
+	if na > 0 {
+		s.mass = mat.NewDense(na, na, nil)
+		s.force = mat.NewVecDense(na, nil)
+		s.sol = mat.NewVecDense(na, nil)
+	}
+	s.qdd = make([]float64, nd)
+	return s
+}
+
+// Model returns the model the system evaluates.
+func (s *System) Model() *Model { return s.m }
+
+// ActiveDOFs lists the enabled degrees of freedom.
+func (s *System) ActiveDOFs() []int { return s.active }
+
+func frameDiff(a, b *frame, inv float64) frame {
+	var d frame
+	for i := 0; i < 3; i++ {
+		d[i] = a[i].sub(b[i]).scale(inv)
+	}
+	return d
+}
+
+// kinematicCoefficients computes configurations, partial velocities and
+// velocity-dependent accelerations at state st.
+func (s *System) kinematicCoefficients(st *State, pitch []float64) {
+	m := s.m
+	nd := m.nDOF
+	q, qd := st.Q, st.QD
+	m.kinematics(q, pitch, s.c0, false)
+	const h = 1e-5
+	copy(s.qTmp, q)
+	for _, j := range s.moving {
+		s.qTmp[j] = q[j] + h
+		m.kinematics(s.qTmp, pitch, s.cP, false)
+		s.qTmp[j] = q[j] - h
+		m.kinematics(s.qTmp, pitch, s.cM, false)
+		s.qTmp[j] = q[j]
+		inv := 1 / (2 * h)
+		for i := 0; i < m.nPoints; i++ {
+			s.jac[i*nd+j] = s.cP.pos[i].sub(s.cM.pos[i]).scale(inv)
+		}
+		d := frameDiff(&s.cP.fs, &s.cM.fs, inv)
+		s.omS[j] = angularVelocity(&s.c0.fs, &d)
+		for k := range s.omJ {
+			d := frameDiff(&s.cP.fj[k], &s.cM.fj[k], inv)
+			s.omJ[k][j] = angularVelocity(&s.c0.fj[k], &d)
+		}
+	}
+	// Velocity-dependent accelerations: second directional difference of
+	// the positions along q̇ (Σ ∂²p/∂qⱼ∂qₖ q̇ⱼ q̇ₖ), and the shaft frame's
+	// angular acceleration at zero q̈.
+	vmax := 0.0
+	for _, j := range s.moving {
+		vmax = math.Max(vmax, math.Abs(qd[j]))
+	}
+	s.omegaS = vec3{}
+	for _, j := range s.moving {
+		s.omegaS = s.omegaS.axpy(qd[j], s.omS[j])
+	}
+	if vmax == 0 {
+		for i := range s.abias {
+			s.abias[i] = vec3{}
+		}
+		s.alphaS = vec3{}
+		return
+	}
+	ds := 1e-4 / vmax
+	shift := func(f float64, c *config, framesOnly bool) {
+		for i := range s.qTmp {
+			s.qTmp[i] = q[i] + f*ds*qd[i]
+		}
+		m.kinematics(s.qTmp, pitch, c, framesOnly)
+	}
+	shift(1, s.cP, false)
+	shift(-1, s.cM, false)
+	inv2 := 1 / (ds * ds)
+	for i := 0; i < m.nPoints; i++ {
+		s.abias[i] = s.cP.pos[i].add(s.cM.pos[i]).sub(s.c0.pos[i].scale(2)).scale(inv2)
+	}
+	shift(2, s.cP2, true)
+	shift(-2, s.cM2, true)
+	inv := 1 / (2 * ds)
+	dP := frameDiff(&s.cP2.fs, &s.c0.fs, inv)
+	dM := frameDiff(&s.c0.fs, &s.cM2.fs, inv)
+	wP := angularVelocity(&s.cP.fs, &dP)
+	wM := angularVelocity(&s.cM.fs, &dM)
+	s.alphaS = wP.sub(wM).scale(inv)
+}
+
+func (s *System) bodies() [3]axialBody {
+	p := &s.m.p
+	return [3]axialBody{
+		{iner: p.HubIner, axis: s.c0.fs[0], spin: s.hubSpin},
+		{iner: p.GenIner, axis: s.c0.fs[0], spin: s.genSpin},
+		{iner: s.m.nacIner, axis: s.c0.fn[2], spin: s.noSpin},
+	}
+}
+
+// Derivative evaluates the generalized accelerations q̈ (all DOFs, zero for
+// disabled ones) at state st with inputs u: it assembles Kane's equations
+// M q̈ = f over the enabled DOFs and solves them.
+func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	s.kinematicCoefficients(st, u.BlPitch)
+	for i := range qdd {
+		qdd[i] = 0
+	}
+	na := len(s.active)
+	if na == 0 {
+		copy(s.qdd, qdd)
+		return nil
+	}
+	M := s.mass.RawMatrix()
+	for i := range M.Data {
+		M.Data[i] = 0
+	}
+	f := s.force.RawVector().Data
+	for i := range f {
+		f[i] = 0
+	}
+	g := vec3{0, 0, -p.Gravity}
+	qd := st.QD
+	q := st.Q
+
+	// Point masses and point loads.
+	for i := 0; i < m.nPoints; i++ {
+		mi := m.ptMass[i]
+		var L vec3
+		if mi > 0 {
+			L = g.sub(s.abias[i]).scale(mi)
+		}
+		Ji := s.jac[i*nd : (i+1)*nd]
+		for a, ja := range s.active {
+			va := Ji[ja]
+			if va == (vec3{}) {
+				continue
+			}
+			f[a] += va.dot(L)
+			if mi > 0 {
+				row := M.Data[a*M.Stride:]
+				for b := 0; b <= a; b++ {
+					row[b] += mi * va.dot(Ji[s.active[b]])
+				}
+			}
+		}
+	}
+	for k := 0; k < p.NumBl; k++ {
+		fj := &s.c0.fj[k]
+		for i := range m.loadR[k] {
+			F := vec3(u.BladeForce[k][i])
+			Mo := vec3(u.BladeMoment[k][i])
+			Ji := s.jac[(m.ptLoad0[k]+i)*nd : (m.ptLoad0[k]+i+1)*nd]
+			sh := &m.loadShape[k][i]
+			for a, ja := range s.active {
+				f[a] += Ji[ja].dot(F)
+				om := s.omJ[k][ja]
+				if md := ja - DOFBlade(k, 0); md >= 0 && md < 3 {
+					// Section rotation from the mode slope (small angle).
+					om = om.axpy(-sh.sy[md], fj[0]).axpy(sh.sx[md], fj[1])
+				}
+				f[a] += om.dot(Mo)
+			}
+		}
+	}
+	// Rotating bodies with inertia about a single axis (hub, generator,
+	// nacelle): F*ⱼ = −I(Ωⱼ·a)(α·a) − I(ω·a)Ωⱼ·(ω×a) (Kane).
+	for _, b := range s.bodies() {
+		if b.iner == 0 {
+			continue
+		}
+		lam := s.omegaS.dot(b.axis)
+		for _, j := range s.moving {
+			lam += b.spin[j] * qd[j]
+		}
+		gyro := s.omegaS.cross(b.axis)
+		aBias := s.alphaS.dot(b.axis)
+		for a, ja := range s.active {
+			pa := s.omS[ja].dot(b.axis) + b.spin[ja]
+			f[a] -= b.iner * (pa*aBias + lam*s.omS[ja].dot(gyro))
+			row := M.Data[a*M.Stride:]
+			for c := 0; c <= a; c++ {
+				jc := s.active[c]
+				row[c] += b.iner * pa * (s.omS[jc].dot(b.axis) + b.spin[jc])
+			}
+		}
+	}
+	// Elastic, damping, drivetrain, generator and yaw generalized forces.
+	gf := make0(s.qTmp)
+	for k := 0; k < p.NumBl; k++ {
+		d0 := DOFBlade(k, 0)
+		for a := 0; a < 3; a++ {
+			for c := 0; c < 3; c++ {
+				gf[d0+a] -= m.bK[k][a][c]*q[d0+c] + m.bC[k][a][c]*qd[d0+c]
+			}
+		}
+	}
+	fa := [2]int{DOFTFA1, DOFTFA2}
+	ss := [2]int{DOFTSS1, DOFTSS2}
+	for a := 0; a < 2; a++ {
+		for c := 0; c < 2; c++ {
+			gf[fa[a]] -= m.kFA[a][c]*q[fa[c]] + m.cFA[a][c]*qd[fa[c]]
+			gf[ss[a]] -= m.kSS[a][c]*q[ss[c]] + m.cSS[a][c]*qd[ss[c]]
+		}
+	}
+	gf[DOFDrTr] -= p.DTTorSpr*q[DOFDrTr] + p.DTTorDmp*qd[DOFDrTr]
+	// Gearbox losses: the LSS carries GBRatio·T/η when power flows to the
+	// generator and GBRatio·T·η when it flows back (ElastoDyn GBoxEffFac).
+	hss := u.GenTrq + u.HSSBrTrq
+	s.genEffFac = p.GBoxEff
+	if hss*qd[DOFGeAz] < 0 {
+		s.genEffFac = 1 / p.GBoxEff
+	}
+	gf[DOFGeAz] -= p.GBRatio * hss / s.genEffFac
+	gf[DOFYaw] += u.YawMom
+	for a, ja := range s.active {
+		f[a] += gf[ja]
+	}
+	// Symmetric fill and solve.
+	for a := 0; a < na; a++ {
+		for b := a + 1; b < na; b++ {
+			M.Data[a*M.Stride+b] = M.Data[b*M.Stride+a]
+		}
+	}
+	s.lu.Factorize(s.mass)
+	if s.lu.Det() == 0 {
+		return fmt.Errorf("structure: singular mass matrix")
+	}
+	if err := s.lu.SolveVecTo(s.sol, false, s.force); err != nil {
+		return fmt.Errorf("structure: solving the equations of motion: %w", err)
+	}
+	x := s.sol.RawVector().Data
+	for a, ja := range s.active {
+		if math.IsNaN(x[a]) || math.IsInf(x[a], 0) {
+			return fmt.Errorf("structure: acceleration of %s is %v", DOFName(ja), x[a])
+		}
+		qdd[ja] = x[a]
+	}
+	copy(s.qdd, qdd)
+	return nil
+}
+
+func make0(b []float64) []float64 {
+	for i := range b {
+		b[i] = 0
+	}
+	return b
+}
+
+// DOFName is ElastoDyn's name of a degree of freedom.
+func DOFName(j int) string {
+	switch j {
+	case DOFTFA1:
+		return "TFA1"
+	case DOFTSS1:
+		return "TSS1"
+	case DOFTFA2:
+		return "TFA2"
+	case DOFTSS2:
+		return "TSS2"
+	case DOFYaw:
+		return "Yaw"
+	case DOFGeAz:
+		return "GeAz"
+	case DOFDrTr:
+		return "DrTr"
+	}
+	if j >= dofBlade0 {
+		k, md := (j-dofBlade0)/3, (j-dofBlade0)%3
+		return fmt.Sprintf("%s%d", [3]string{"BF1_", "BE1_", "BF2_"}[md], k+1)
+	}
+	return fmt.Sprintf("DOF%d", j)
+}

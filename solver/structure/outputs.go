@@ -1,0 +1,293 @@
+package structure
+
+import (
+	"math"
+)
+
+// Outputs are ElastoDyn-equivalent output quantities in SI units and
+// radians; the coupling layer converts them to OpenFAST's channel units.
+// Frames follow ElastoDyn: coned blade frame c (x out of plane, y in plane
+// toward the trailing edge, z radial), pitched blade frame b, rotating shaft
+// frame a, tower-top frame p (not yawing), tower-base frame t.
+type Outputs struct {
+	Azimuth  float64 // blade-1 azimuth, rad in [0, 2π)
+	RotSpeed float64 // LSS speed, rad/s
+	GenSpeed float64 // HSS speed, rad/s
+	RotAccel float64 // rad/s²
+	GenAccel float64 // rad/s²
+	BlPitch  []float64
+	NacYaw   float64
+	YawRate  float64
+
+	OoPDefl, IPDefl []float64 // blade-tip deflections in the coned frame, m
+	TipDzc          []float64
+	TTDspFA         float64 // tower-top displacement, m
+	TTDspSS         float64
+	TTDspTwst       float64 // rad (always 0: no tower torsion DOF)
+
+	RootFc, RootMc [][3]float64 // blade-root loads in the coned frame, N and N·m
+	RootMb         [][3]float64 // blade-root moments in the pitched frame
+
+	RotThrust, RotTorq float64    // LSS axial force and torque, N, N·m
+	LSSTipM            [3]float64 // moments at the apex, rotating frame a
+	LSSGagF, LSSGagM   [3]float64 // at the shaft strain gage, rotating frame a
+	RotPwr             float64    // W
+	HSShftTq           float64    // N·m
+
+	YawBrF, YawBrM [3]float64 // loads at the yaw bearing, frame p
+	YawBrTA        [3]float64 // tower-top acceleration, frame p, m/s²
+	TwrBsF, TwrBsM [3]float64 // loads at the tower base, frame t
+
+	Q, QD, QDD []float64
+}
+
+// NewOutputs allocates Outputs for the model.
+func (m *Model) NewOutputs() *Outputs {
+	nb := m.p.NumBl
+	return &Outputs{
+		BlPitch: make([]float64, nb), OoPDefl: make([]float64, nb), IPDefl: make([]float64, nb),
+		TipDzc: make([]float64, nb),
+		RootFc: make([][3]float64, nb), RootMc: make([][3]float64, nb), RootMb: make([][3]float64, nb),
+		Q: make([]float64, m.nDOF), QD: make([]float64, m.nDOF), QDD: make([]float64, m.nDOF),
+	}
+}
+
+// BladeMotion is the motion of one blade's load stations for the
+// aerodynamics: position, translational velocity and orientation. Orient[i]
+// holds the section axes as rows (x toward the suction side / out of plane,
+// y toward the trailing edge, z along the span) in global coordinates, i.e.
+// the direction-cosine matrix from global to local, like an OpenFAST mesh's
+// Orientation. Structural twist is not included.
+type BladeMotion struct {
+	Pos    [][3]float64
+	Vel    [][3]float64
+	Orient [][3][3]float64
+}
+
+// Motions are the structural motions the aerodynamics and inflow need.
+type Motions struct {
+	Blades     []BladeMotion
+	RootOrient [][3][3]float64 // pitched blade frame at each root (rows = axes)
+	RootPos    [][3]float64
+
+	HubPos    [3]float64
+	HubOrient [3][3]float64 // rows: shaft axis (downwind), ya, za (blade 1)
+	HubRotVel [3]float64    // rad/s, global
+
+	NacellePos    [3]float64 // tower top (yaw bearing)
+	NacelleOrient [3][3]float64
+	Azimuth       float64 // rad
+	RotSpeed      float64 // rad/s
+}
+
+// NewMotions allocates Motions for the model.
+func (m *Model) NewMotions() *Motions {
+	nb := m.p.NumBl
+	mo := &Motions{Blades: make([]BladeMotion, nb), RootOrient: make([][3][3]float64, nb), RootPos: make([][3]float64, nb)}
+	for k := range mo.Blades {
+		n := len(m.loadR[k])
+		mo.Blades[k] = BladeMotion{Pos: make([][3]float64, n), Vel: make([][3]float64, n), Orient: make([][3][3]float64, n)}
+	}
+	return mo
+}
+
+func rows(f *frame) [3][3]float64 { return [3][3]float64{f[0], f[1], f[2]} }
+
+// Azimuth returns the output azimuth (blade 1 up = AzimB1Up) in [0, 2π)
+// for generalized coordinates q.
+func (m *Model) Azimuth(q []float64) float64 {
+	return wrap2Pi(q[DOFGeAz] + q[DOFDrTr] + m.p.AzimB1Up + math.Pi/2)
+}
+
+func wrap2Pi(a float64) float64 {
+	a = math.Mod(a, 2*math.Pi)
+	if a < 0 {
+		a += 2 * math.Pi
+	}
+	return a
+}
+
+// Motions computes the load-station motions at state st and pitch angles.
+func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	s.kinematicCoefficients(st, pitch)
+	c := s.c0
+	for k := 0; k < p.NumBl; k++ {
+		fj := c.fj[k]
+		qb := st.Q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
+		b := &mo.Blades[k]
+		for i := range m.loadR[k] {
+			pi := m.ptLoad0[k] + i
+			b.Pos[i] = c.pos[pi]
+			var v vec3
+			for _, j := range s.moving {
+				v = v.axpy(st.QD[j], s.jac[pi*nd+j])
+			}
+			b.Vel[i] = v
+			sh := &m.loadShape[k][i]
+			var rx, ry float64
+			for md := 0; md < 3; md++ {
+				rx -= sh.sy[md] * qb[md]
+				ry += sh.sx[md] * qb[md]
+			}
+			sec := fj
+			if rx != 0 || ry != 0 {
+				// Rotate the pitched frame by the section's bending slope.
+				rot := rotationVector(fj[0].scale(rx).add(fj[1].scale(ry)))
+				for a := 0; a < 3; a++ {
+					sec[a] = rot.apply(fj[a])
+				}
+			}
+			b.Orient[i] = rows(&sec)
+		}
+		mo.RootOrient[k] = rows(&fj)
+		mo.RootPos[k] = c.apex.add(fj[2].scale(p.HubRad))
+	}
+	mo.HubPos = c.apex
+	mo.HubOrient = rows(&c.fh)
+	psiDot := st.QD[DOFGeAz] + st.QD[DOFDrTr]
+	mo.HubRotVel = s.omegaS.axpy(psiDot, c.fs[0])
+	mo.NacellePos = c.towerTop
+	mo.NacelleOrient = rows(&c.fn)
+	mo.Azimuth = m.Azimuth(st.Q)
+	mo.RotSpeed = psiDot
+}
+
+// Outputs evaluates the equations of motion at st with inputs u and fills
+// out with deflections, accelerations and section loads (Newton–Euler sums
+// of the applied, gravity and inertia loads outboard of each section).
+func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	if err := s.Derivative(st, u, out.QDD); err != nil {
+		return err
+	}
+	copy(out.Q, st.Q)
+	copy(out.QD, st.QD)
+	qdd := out.QDD
+	c := s.c0
+	g := vec3{0, 0, -p.Gravity}
+
+	out.Azimuth = m.Azimuth(st.Q)
+	out.RotSpeed = st.QD[DOFGeAz] + st.QD[DOFDrTr]
+	out.GenSpeed = st.QD[DOFGeAz] * p.GBRatio
+	out.RotAccel = qdd[DOFGeAz] + qdd[DOFDrTr]
+	out.GenAccel = qdd[DOFGeAz] * p.GBRatio
+	copy(out.BlPitch, u.BlPitch)
+	out.NacYaw = st.Q[DOFYaw]
+	out.YawRate = st.QD[DOFYaw]
+
+	accel := func(i int) vec3 {
+		a := s.abias[i]
+		for _, j := range s.active {
+			a = a.axpy(qdd[j], s.jac[i*nd+j])
+		}
+		return a
+	}
+	load := func(i int) vec3 {
+		mi := m.ptMass[i]
+		if mi == 0 {
+			return vec3{}
+		}
+		return g.sub(accel(i)).scale(mi)
+	}
+	// Shaft-frame angular acceleration and the reaction moments of the
+	// single-axis inertias: −dH/dt = −I·λ̇·a − I·λ·(ω×a).
+	alpha := s.alphaS
+	for _, j := range s.active {
+		alpha = alpha.axpy(qdd[j], s.omS[j])
+	}
+	bodyMoment := func(iner float64, axis vec3, spinRate, spinAcc float64) vec3 {
+		lam := s.omegaS.dot(axis) + spinRate
+		lamDot := alpha.dot(axis) + spinAcc
+		return axis.scale(-iner * lamDot).add(s.omegaS.cross(axis).scale(-iner * lam))
+	}
+
+	// Blades.
+	var FR, MR vec3
+	Q := c.apex
+	for k := 0; k < p.NumBl; k++ {
+		root := Q.add(c.fj[k][2].scale(p.HubRad))
+		var F, M vec3
+		i0 := m.ptBlade0 + k*(p.BldNodes+1)
+		for i := i0; i <= i0+p.BldNodes; i++ {
+			L := load(i)
+			F = F.add(L)
+			M = M.add(c.pos[i].sub(root).cross(L))
+		}
+		for i := range m.loadR[k] {
+			pi := m.ptLoad0[k] + i
+			L := vec3(u.BladeForce[k][i])
+			F = F.add(L)
+			M = M.add(c.pos[pi].sub(root).cross(L)).add(vec3(u.BladeMoment[k][i]))
+		}
+		out.RootFc[k] = c.fc[k].local(F)
+		out.RootMc[k] = c.fc[k].local(M)
+		out.RootMb[k] = c.fj[k].local(M)
+		FR = FR.add(F)
+		MR = MR.add(M).add(root.sub(Q).cross(F))
+
+		// Tip deflection relative to the undeflected tip, in the coned frame.
+		tip := c.pos[i0+p.BldNodes]
+		undeflected := Q.add(c.fj[k][2].scale(p.TipRad))
+		d := c.fc[k].local(tip.sub(undeflected))
+		out.OoPDefl[k], out.IPDefl[k], out.TipDzc[k] = d[0], d[1], d[2]
+	}
+	// Hub.
+	Lh := load(m.ptHub)
+	FR = FR.add(Lh)
+	MR = MR.add(c.pos[m.ptHub].sub(Q).cross(Lh))
+	psiDot := st.QD[DOFGeAz] + st.QD[DOFDrTr]
+	MR = MR.add(bodyMoment(p.HubIner, c.fs[0], psiDot, qdd[DOFGeAz]+qdd[DOFDrTr]))
+
+	xs := c.fs[0]
+	out.RotThrust = FR.dot(xs)
+	out.RotTorq = MR.dot(xs)
+	out.LSSTipM = c.fh.local(MR)
+	sgn := -1.0
+	if p.OverHang > 0 {
+		sgn = 1
+	}
+	gage := Q.sub(xs.scale(sgn * p.ShftGagL))
+	MG := MR.add(Q.sub(gage).cross(FR))
+	out.LSSGagF = c.fh.local(FR)
+	out.LSSGagM = c.fh.local(MG)
+	out.RotPwr = out.RotTorq * out.RotSpeed
+	out.HSShftTq = out.RotTorq * p.GBoxEff / p.GBRatio
+	if s.genEffFac != 0 {
+		out.HSShftTq = out.RotTorq * s.genEffFac / p.GBRatio
+	}
+
+	// Yaw bearing: rotor, nacelle mass, generator and nacelle inertias.
+	O := c.towerTop
+	Ln := load(m.ptNac)
+	FY := FR.add(Ln)
+	MY := MR.add(Q.sub(O).cross(FR)).add(c.pos[m.ptNac].sub(O).cross(Ln))
+	MY = MY.add(bodyMoment(p.GenIner, xs, p.GBRatio*st.QD[DOFGeAz], p.GBRatio*qdd[DOFGeAz]))
+	MY = MY.add(bodyMoment(m.nacIner, c.fn[2], 0, 0))
+	out.YawBrF = c.fb.local(FY)
+	out.YawBrM = c.fb.local(MY)
+	out.YawBrTA = c.fb.local(accel(m.ptYawBr))
+
+	// Tower base.
+	B := vec3{0, 0, p.TowerBsHt}
+	Lyb := load(m.ptYawBr)
+	FT := FY.add(Lyb)
+	MT := MY.add(O.sub(B).cross(FT))
+	for j := 0; j < p.TwrNodes; j++ {
+		L := load(j)
+		FT = FT.add(L)
+		MT = MT.add(c.pos[j].sub(B).cross(L))
+	}
+	out.TwrBsF = FT
+	out.TwrBsM = MT
+
+	top := &m.tShape[p.TwrNodes+1]
+	out.TTDspFA = top.fa[0]*st.Q[DOFTFA1] + top.fa[1]*st.Q[DOFTFA2]
+	out.TTDspSS = top.ss[0]*st.Q[DOFTSS1] + top.ss[1]*st.Q[DOFTSS2]
+	out.TTDspTwst = 0
+	return nil
+}
