@@ -1,0 +1,104 @@
+package control
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/control/baseline"
+	"github.com/turbinesim/turbinesim/solver/control/bladed"
+	"github.com/turbinesim/turbinesim/solver/control/rosco"
+)
+
+// ErrNoBuiltinController reports a DLL_FileName with no built-in equivalent.
+// Foreign shared libraries are never loaded.
+var ErrNoBuiltinController = errors.New("no built-in controller equivalent")
+
+// ControllerKind names a built-in controller.
+type ControllerKind string
+
+const (
+	KindBaseline ControllerKind = "nrel5mw-baseline"
+	KindROSCO    ControllerKind = "rosco-2.9.4"
+)
+
+// ClassifyController maps a ServoDyn DLL_FileName (and its DLL_InFile) to a
+// built-in controller. The rule, applied to the library's base name in lower
+// case without folder, extension (.dll, .so, .dylib), a leading "lib" and a
+// platform suffix (_win32, _win64, _x64, _gwin32, _gwin64, _glin32, _glin64):
+//
+//   - a name containing "rosco" → ROSCO-equivalent, configured from DLL_InFile;
+//   - the name "discon" (DISCON.dll, libdiscon.so, DISCON_gwin64.dll, …):
+//     ROSCO-equivalent when DLL_InFile is a ROSCO parameter file (it defines
+//     F_LPFType, VS_ControlMode and PC_GS_angles; this is how the IEA-15/22
+//     decks name their ROSCO build), otherwise the NREL 5 MW baseline
+//     controller of Jonkman et al. 2009 (that DISCON ignores its input file);
+//   - anything else (e.g. DISCON_OC3Hywind, DISCON_ITIBarge, vendor DLLs) →
+//     ErrNoBuiltinController.
+//
+// inFilePath is DLL_InFile resolved against the ServoDyn file's folder (it
+// may be empty or missing).
+func ClassifyController(dllFileName, inFilePath string) (ControllerKind, error) {
+	base := strings.ToLower(filepath.Base(strings.ReplaceAll(dllFileName, `\`, "/")))
+	for _, ext := range []string{".dll", ".so", ".dylib"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	base = strings.TrimPrefix(base, "lib")
+	for _, sfx := range []string{"_win32", "_win64", "_x64", "_gwin32", "_gwin64", "_glin32", "_glin64"} {
+		base = strings.TrimSuffix(base, sfx)
+	}
+	switch {
+	case strings.Contains(base, "rosco"):
+		return KindROSCO, nil
+	case base == "discon":
+		if isROSCOParameterFile(inFilePath) {
+			return KindROSCO, nil
+		}
+		return KindBaseline, nil
+	}
+	return "", fmt.Errorf("servodyn: DLL_FileName %q: %w (built-in: the NREL 5 MW baseline DISCON and ROSCO v2.9.4 configured from a DISCON.IN; a controller library is never loaded)",
+		dllFileName, ErrNoBuiltinController)
+}
+
+func isROSCOParameterFile(path string) bool {
+	if path == "" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	kv, err := rosco.ParseKeyValues(f)
+	if err != nil {
+		return false
+	}
+	for _, k := range []string{"F_LPFType", "VS_ControlMode", "PC_GS_angles"} {
+		if _, ok := kv[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// ResolveController classifies DLL_FileName (see ClassifyController) and
+// builds the built-in controller: the baseline with DefaultParams, or ROSCO
+// from the DISCON.IN at inFilePath (and its Cp table).
+func ResolveController(dllFileName, inFilePath string) (bladed.Controller, error) {
+	kind, err := ClassifyController(dllFileName, inFilePath)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case KindROSCO:
+		p, err := rosco.LoadParams(inFilePath)
+		if err != nil {
+			return nil, fmt.Errorf("servodyn: DLL_InFile for %s: %w", dllFileName, err)
+		}
+		return rosco.New(p)
+	default:
+		return baseline.New(baseline.DefaultParams())
+	}
+}
