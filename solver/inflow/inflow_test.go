@@ -1,0 +1,168 @@
+package inflow
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/windfile"
+)
+
+func near(t *testing.T, what string, got, want Vec3, tol float64) {
+	t.Helper()
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > tol {
+			t.Fatalf("%s: got %v want %v", what, got, want)
+		}
+	}
+}
+
+func TestSteadyShearDirectionUpflow(t *testing.T) {
+	f, err := NewSteady(10, 90, 0.2, Orientation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := f.Velocity(3, Vec3{5, -20, 45})
+	near(t, "power law", v, Vec3{10 * math.Pow(0.5, 0.2), 0, 0}, 1e-12)
+	if v, _ := f.Velocity(0, Vec3{0, 0, -1}); v != (Vec3{}) {
+		t.Errorf("below ground: %v", v)
+	}
+	// 30 deg propagation: wind turned from +x towards -y.
+	f2, _ := NewSteady(10, 90, 0, Orientation{PropagationDir: math.Pi / 6})
+	v, _ = f2.Velocity(0, Vec3{0, 0, 90})
+	near(t, "direction", v, Vec3{10 * math.Cos(math.Pi/6), -10 * math.Sin(math.Pi/6), 0}, 1e-12)
+	// 8 deg upflow.
+	up := 8 * math.Pi / 180
+	f3, _ := NewSteady(10, 90, 0, Orientation{VFlowAng: up})
+	v, _ = f3.Velocity(0, Vec3{0, 0, 90})
+	near(t, "upflow", v, Vec3{10 * math.Cos(up), 0, 10 * math.Sin(up)}, 1e-12)
+}
+
+func TestUniformInterpolationAndShears(t *testing.T) {
+	recs := []UniformRecord{
+		{Time: 0, HorSpd: 8},
+		{Time: 10, HorSpd: 12, VerSpd: 1, HorShr: 0.1, LinVShr: 0.2, GstSpd: 2},
+	}
+	u, err := NewUniform(recs, 100, Orientation{RefHt: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// t = 5: HorSpd 10, VerSpd 0.5, HorShr 0.05, LinVShr 0.1, GstSpd 1.
+	// At y = 20, z = 100: V1 = 10 (1 + (0.05*20 + 0.1*10)/100) + 1 = 11.2.
+	v, _ := u.Velocity(5, Vec3{0, 20, 100})
+	near(t, "uniform", v, Vec3{11.2, 0, 0.5}, 1e-12)
+	// Held constant outside the table.
+	v, _ = u.Velocity(-5, Vec3{0, 0, 90})
+	near(t, "before table", v, Vec3{8, 0, 0}, 1e-12)
+	pts := []Vec3{{0, 0, 90}, {0, 20, 100}}
+	out := make([]Vec3, 2)
+	if err := u.Velocities(5, pts, out); err != nil {
+		t.Fatal(err)
+	}
+	near(t, "vectorised", out[1], Vec3{11.2, 0, 0.5}, 1e-12)
+	if _, err := NewUniform([]UniformRecord{{Time: 1}, {Time: 1}}, 1, Orientation{RefHt: 90}); err == nil {
+		t.Error("non-increasing time accepted")
+	}
+}
+
+// linearBox fills a box with u = 10 + 0.1 y + 0.05 (z - 90) + 0.3 t_box,
+// v = y/10, w = -z/100, which trilinear interpolation reproduces exactly.
+func linearBox(periodic bool, nTwr int) *windfile.FullField {
+	b := windfile.NewFullField(5, 7, 40, nTwr)
+	b.DY, b.DZ, b.DT = 10, 10, 0.5
+	b.URef, b.ZHub, b.GridBottom = 10, 90, 60
+	b.Periodic = periodic
+	for it := 0; it < b.NT; it++ {
+		for iz := 0; iz < b.NZ; iz++ {
+			for iy := 0; iy < b.NY; iy++ {
+				y, z, tt := b.Y(iy), b.Z(iz), b.Time(it)
+				b.Grid[b.GridIndex(it, iz, iy, 0)] = float32(10 + 0.1*y + 0.05*(z-90) + 0.3*tt)
+				b.Grid[b.GridIndex(it, iz, iy, 1)] = float32(y / 10)
+				b.Grid[b.GridIndex(it, iz, iy, 2)] = float32(-z / 100)
+			}
+		}
+		for i := 0; i < nTwr; i++ {
+			z := b.TowerZ(i)
+			b.Tower[b.TowerIndex(it, i, 0)] = float32(5 + z/10)
+		}
+	}
+	return b
+}
+
+func TestGridTaylorAndTrilinear(t *testing.T) {
+	g, err := NewGrid(linearBox(false, 0), Orientation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Non-periodic: InitXPosition = HalfWidth = 20 m. Point x = 5 m at t = 3 s
+	// reads box time 3 + (20 - 5)/10 = 4.5 s.
+	y, z := 7.3, 83.1
+	v, err := g.Velocity(3, Vec3{5, y, z})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Vec3{10 + 0.1*y + 0.05*(z-90) + 0.3*4.5, y / 10, -z / 100}
+	near(t, "trilinear", v, want, 2e-5) // float32 storage
+	// Below the grid without tower points: linear to zero at the ground.
+	v, _ = g.Velocity(3, Vec3{5, y, 30})
+	wantB := 10 + 0.1*y + 0.05*(60-90) + 0.3*4.5
+	near(t, "below grid", v, Vec3{wantB / 2, y / 10 / 2, -0.6 / 2}, 2e-5)
+	// Outside the box: error unless BoxExceedAllow.
+	if _, err := g.Velocity(3, Vec3{0, 30, 90}); !errors.Is(err, ErrOutsideBox) {
+		t.Errorf("outside in y: %v", err)
+	}
+	if _, err := g.Velocity(100, Vec3{0, 0, 90}); !errors.Is(err, ErrOutsideBox) {
+		t.Errorf("outside in time: %v", err)
+	}
+	g.BoxExceedAllow = true
+	if _, err := g.Velocity(3, Vec3{0, 30, 90}); err != nil {
+		t.Errorf("BoxExceedAllow: %v", err)
+	}
+}
+
+func TestGridPeriodicAndTower(t *testing.T) {
+	b := linearBox(true, 4)
+	g, err := NewGrid(b, Orientation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Periodic: InitXPosition 0; box time wraps modulo NT*DT = 20 s.
+	v1, _ := g.Velocity(2.25, Vec3{0, 0, 90})
+	v2, _ := g.Velocity(22.25, Vec3{0, 0, 90})
+	near(t, "periodic wrap", v2, v1, 1e-6)
+	near(t, "periodic value", v1, Vec3{10 + 0.3*2.25, 0, -0.9}, 2e-5)
+	// Tower points at z = 60, 50, 40, 30 carry u = 5 + z/10: z = 45 -> 9.5.
+	v, _ := g.Velocity(1, Vec3{0, 0, 45})
+	if math.Abs(v[0]-9.5) > 1e-5 {
+		t.Errorf("tower interpolation: %v", v)
+	}
+	// Below the last tower point (z = 30, u = 8): linear to zero at ground.
+	v, _ = g.Velocity(1, Vec3{0, 0, 15})
+	if math.Abs(v[0]-4) > 1e-5 {
+		t.Errorf("below tower points: %v", v)
+	}
+}
+
+func TestGridTurbSimFixture(t *testing.T) {
+	p := testshared.Path(t, "fixtures", "openfast-io", "TurbSim_WithTwr.bts")
+	box, err := windfile.ReadBTSFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGrid(box, Orientation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A point exactly on grid node (iy, iz) in the rotor plane at the time
+	// that maps to box step it returns that node's stored value.
+	iy, iz, it := box.NY/2, box.NZ/2, 3
+	tt := box.Time(it) - box.InitXPosition()/box.URef
+	v, err := g.Velocity(tt, Vec3{0, box.Y(iy), box.Z(iz)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := box.Vel(it, iz, iy)
+	near(t, "grid node", v, Vec3{float64(w[0]), float64(w[1]), float64(w[2])}, 1e-5)
+	t.Logf("box %dx%dx%d, URef %.2f, node value %v", box.NY, box.NZ, box.NT, box.URef, v)
+}
