@@ -367,7 +367,7 @@ func encode(w *writer, v any) error {
 	bc, _ := v.(blockCodec)
 	for i := 0; i < rt.NumField(); i++ {
 		f := rt.Field(i)
-		if s := f.Tag.Get("sec"); s != "" {
+		if s, ok := f.Tag.Lookup("sec"); ok && s != "" {
 			w.section(s)
 		}
 		if b, ok := f.Tag.Lookup("block"); ok {

@@ -88,3 +88,60 @@ func TestLegacyAeroDynMatchesV5Conversion(t *testing.T) {
 		t.Errorf("v5 file reports legacy variables %v", v5.Meta.Legacy)
 	}
 }
+
+func TestNREL5MWInflowServo(t *testing.T) {
+	d := loadShared(t, sharedDecks[0])
+	w := d.InflowWind
+	if w.WindType != 1 || w.HWindSpeed != 8 || w.RefHt != 90 || w.PLExp != 0 || len(w.WindVziList) != 1 || w.WindVziList[0] != 90 || w.RefLength != 125.88 {
+		t.Errorf("IfW: %+v", w)
+	}
+	if len(w.OutList) != 3 || w.OutList[2] != "Wind1VelZ" {
+		t.Errorf("IfW OutList %v", w.OutList)
+	}
+	s := d.ServoDyn
+	if s.PCMode != 0 || s.VSContrl != 1 || s.GenEff != 94.4 || s.TimGenOn != 5 || s.VS_RtGnSp != 1162 || s.VS_RtTq != 47403 || s.VS_Rgn2K != 0.025576 || s.VS_SlPc != 10 || s.TEC_NPol != 9998 || s.NumBStC != 0 || s.BStCfiles != nil {
+		t.Errorf("SrvD: %+v", s)
+	}
+	if s.UsesDLL() || d.Controller != nil {
+		t.Errorf("simple VS deck must not use the DLL")
+	}
+}
+
+func TestIEA15Controller(t *testing.T) {
+	d := loadShared(t, sharedDecks[1])
+	s := d.ServoDyn
+	if !s.UsesDLL() || s.PCMode != 5 || s.VSContrl != 5 {
+		t.Fatalf("SrvD PCMode=%d VSContrl=%d", s.PCMode, s.VSContrl)
+	}
+	c := d.Controller
+	if c == nil {
+		t.Fatal("DISCON.IN not loaded")
+	}
+	if v, ok, err := c.Float("PC_RefSpd"); !ok || err != nil || v != 0.79168 {
+		t.Errorf("PC_RefSpd = %v %v %v", v, ok, err)
+	}
+	if v, ok, err := c.Int("VS_ControlMode"); !ok || err != nil || v != 2 {
+		t.Errorf("VS_ControlMode = %v %v %v", v, ok, err)
+	}
+	n, _, _ := c.Int("PS_BldPitchMin_N")
+	ws, ok, err := c.Floats("PS_WindSpeeds")
+	if !ok || err != nil || len(ws) != n || n != 60 || ws[0] != 3 || ws[1] != 3.262 {
+		t.Errorf("PS_WindSpeeds n=%d len=%d %v", n, len(ws), err)
+	}
+	if pf, _ := c.String("PerfFileName"); pf != "../IEA-15-240-RWT/Cp_Ct_Cq.IEA15MW.txt" {
+		t.Errorf("PerfFileName = %q", pf)
+	}
+	if e, _ := c.Entry("PC_RefSpd"); e.Line == 0 {
+		t.Errorf("entry line not recorded")
+	}
+	hd := d.Offshore.HydroDyn
+	if hd == nil || d.Offshore.SubDyn == nil {
+		t.Fatal("HydroDyn/SubDyn not loaded")
+	}
+	if wd, ok, err := hd.Float("WaveHs"); !ok || err != nil || wd <= 0 {
+		t.Errorf("HydroDyn WaveHs = %v %v %v", wd, ok, err)
+	}
+	if len(d.Missing()) != 0 {
+		t.Errorf("missing files: %+v", d.Missing())
+	}
+}

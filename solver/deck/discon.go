@@ -1,0 +1,204 @@
+package deck
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Discon is a ROSCO controller input file (DISCON.IN): lines of
+// "value(s) ! Name - description". ROSCO finds each parameter by the word
+// after the '!' anywhere in the file, so entries are kept by name, with
+// their line, in file order. Units are ROSCO's (rad, rad/s, N m, W, ...).
+type Discon struct {
+	Meta    Meta
+	Entries []DisconEntry
+	index   map[string]int // normalised name → index in Entries
+}
+
+// DisconEntry is one parameter line.
+type DisconEntry struct {
+	Name   string
+	Values []Token // value words before the '!'
+	Desc   string  // text after the name
+	Line   int
+}
+
+// ReadDiscon reads a DISCON.IN file.
+func ReadDiscon(path string) (*Discon, error) {
+	src, err := readSource(path, false)
+	if err != nil {
+		return nil, err
+	}
+	return parseDiscon(src)
+}
+
+func parseDiscon(src *Source) (*Discon, error) {
+	d := &Discon{index: map[string]int{}}
+	d.Meta = Meta{Path: src.Path, Src: src, Lines: map[string]int{}}
+	for i := range src.Lines {
+		l := &src.Lines[i]
+		cut := commentIndex(l.Raw)
+		if cut < 0 {
+			if len(l.toks) > 0 {
+				return nil, errAt(l.File, l.Num, "", "expected \"value(s) ! Name - description\", found no '!' on a line with data")
+			}
+			continue
+		}
+		vals := tokenize(l.Raw[:cut])
+		if len(vals) == 0 {
+			continue // comment or section line
+		}
+		rest := strings.TrimLeft(l.Raw[cut+1:], " \t")
+		name := rest
+		if j := strings.IndexAny(rest, " \t"); j >= 0 {
+			name = rest[:j]
+		}
+		if name == "" {
+			return nil, errAt(l.File, l.Num, "", "parameter value without a name after '!'")
+		}
+		desc := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[len(name):]), "-"))
+		d.add(DisconEntry{Name: name, Values: vals, Desc: desc, Line: l.Num})
+	}
+	return d, nil
+}
+
+func (d *Discon) add(e DisconEntry) {
+	if d.index == nil {
+		d.index = map[string]int{}
+	}
+	k := strings.ToLower(e.Name)
+	if _, dup := d.index[k]; !dup {
+		d.index[k] = len(d.Entries)
+	}
+	d.Entries = append(d.Entries, e)
+	if d.Meta.Lines == nil {
+		d.Meta.Lines = map[string]int{}
+	}
+	d.Meta.Lines[normName(e.Name)] = e.Line
+}
+
+// commentIndex returns the position of the first '!' outside quotes, or -1.
+func commentIndex(s string) int {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '!':
+			return i
+		}
+	}
+	return -1
+}
+
+// Entry returns the parameter (case-insensitive name; first occurrence).
+func (d *Discon) Entry(name string) (DisconEntry, bool) {
+	i, ok := d.index[strings.ToLower(name)]
+	if !ok {
+		return DisconEntry{}, false
+	}
+	return d.Entries[i], true
+}
+
+func (d *Discon) bad(e DisconEntry, want string) error {
+	got := "nothing"
+	if len(e.Values) > 0 {
+		got = strconv.Quote(e.Values[0].Text)
+	}
+	return &Error{File: d.Meta.Path, Line: e.Line, Variable: e.Name, Msg: fmt.Sprintf("expected %s, got %s", want, got)}
+}
+
+// Float returns a real parameter. ok is false when the name is absent.
+func (d *Discon) Float(name string) (v float64, ok bool, err error) {
+	e, ok := d.Entry(name)
+	if !ok {
+		return 0, false, nil
+	}
+	if len(e.Values) == 0 {
+		return 0, true, d.bad(e, "a real number")
+	}
+	x, good := parseReal(e.Values[0].Text)
+	if !good {
+		return 0, true, d.bad(e, "a real number")
+	}
+	return x, true, nil
+}
+
+// Int returns an integer parameter.
+func (d *Discon) Int(name string) (v int, ok bool, err error) {
+	e, ok := d.Entry(name)
+	if !ok {
+		return 0, false, nil
+	}
+	if len(e.Values) == 0 {
+		return 0, true, d.bad(e, "an integer")
+	}
+	n, good := parseInt(e.Values[0].Text)
+	if !good {
+		return 0, true, d.bad(e, "an integer")
+	}
+	return n, true, nil
+}
+
+// Floats returns an array parameter (all values on the line).
+func (d *Discon) Floats(name string) (v []float64, ok bool, err error) {
+	e, ok := d.Entry(name)
+	if !ok {
+		return nil, false, nil
+	}
+	out := make([]float64, len(e.Values))
+	for i, t := range e.Values {
+		x, good := parseReal(t.Text)
+		if !good {
+			return nil, true, &Error{File: d.Meta.Path, Line: e.Line, Variable: e.Name, Msg: fmt.Sprintf("value %d: expected a real number, got %q", i+1, t.Text)}
+		}
+		out[i] = x
+	}
+	return out, true, nil
+}
+
+// String returns a string parameter (quotes removed).
+func (d *Discon) String(name string) (v string, ok bool) {
+	e, ok := d.Entry(name)
+	if !ok || len(e.Values) == 0 {
+		return "", ok
+	}
+	return e.Values[0].Text, true
+}
+
+// Set replaces (or appends) a parameter's values; strings are quoted when
+// written if quoted is true.
+func (d *Discon) Set(name string, quoted bool, values ...string) {
+	toks := make([]Token, len(values))
+	for i, v := range values {
+		toks[i] = Token{Text: v, Quoted: quoted}
+	}
+	if i, ok := d.index[strings.ToLower(name)]; ok {
+		d.Entries[i].Values = toks
+		return
+	}
+	d.add(DisconEntry{Name: name, Values: toks})
+}
+
+func (d *Discon) encode() string {
+	var b strings.Builder
+	b.WriteString("! Controller parameter input file (ROSCO DISCON.IN format, written by turbinesim)\n")
+	for _, e := range d.Entries {
+		parts := make([]string, len(e.Values))
+		for i, t := range e.Values {
+			if t.Quoted {
+				parts[i] = quote(t.Text)
+			} else {
+				parts[i] = t.Text
+			}
+		}
+		fmt.Fprintf(&b, "%-20s ! %-18s - %s\n", strings.Join(parts, " "), e.Name, e.Desc)
+	}
+	return b.String()
+}
