@@ -272,7 +272,7 @@ func (c *Controller) windSpeedEstimator(first bool) {
 	if p.WEMode > 0 {
 		maxPitch = p.PerfTable.PitchDeg[len(p.PerfTable.PitchDeg)-1] * math.Pi / 180
 	}
-	inPitch := saturate(c.blPitchCMeas, c.pcMinPit, maxPitch)
+	inPitch := saturate(c.blPitchCMeas, p.PCMinPit, maxPitch)
 	inTorque := c.vsLastGenTrqF
 	if inTorque < 1e-4*p.VSRtTq {
 		inTorque = 1e-4 * p.VSRtTq
