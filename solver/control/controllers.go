@@ -10,6 +10,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/control/baseline"
 	"github.com/turbinesim/turbinesim/solver/control/bladed"
 	"github.com/turbinesim/turbinesim/solver/control/rosco"
+	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // ErrNoBuiltinController reports a DLL_FileName with no built-in equivalent.
@@ -66,17 +67,15 @@ func isROSCOParameterFile(path string) bool {
 	if path == "" {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return false
 	}
-	defer f.Close()
-	kv, err := rosco.ParseKeyValues(f)
+	d, err := deck.ReadDiscon(path)
 	if err != nil {
 		return false
 	}
 	for _, k := range []string{"F_LPFType", "VS_ControlMode", "PC_GS_angles"} {
-		if _, ok := kv[k]; !ok {
+		if _, ok := d.Entry(k); !ok {
 			return false
 		}
 	}

@@ -1,13 +1,12 @@
 package rosco
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // Params are the DISCON.IN parameters the ROSCO-equivalent controller uses
@@ -48,75 +47,9 @@ type Params struct {
 	PerfTable                        *PerfTable // loaded when WEMode > 0
 }
 
-// KeyValues holds the raw DISCON.IN entries: for each parameter name, the
-// value tokens written before it on its line.
-type KeyValues map[string][]string
-
-// ParseKeyValues reads a DISCON.IN-style file: each parameter line is
-// "value(s) ! Name - description"; the name is the first word after '!'.
-// Lines starting with '!' (section headers) carry no value and are skipped.
-// As in ROSCO, the last occurrence of a name does not override the first.
-func ParseKeyValues(r io.Reader) (KeyValues, error) {
-	kv := KeyValues{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		bang := strings.IndexByte(line, '!')
-		if bang <= 0 {
-			continue
-		}
-		values := tokens(line[:bang])
-		rest := strings.Fields(line[bang+1:])
-		if len(values) == 0 || len(rest) == 0 {
-			continue
-		}
-		name := rest[0]
-		if _, seen := kv[name]; !seen {
-			kv[name] = values
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return kv, nil
-}
-
-// tokens splits a value field on blanks, commas and tabs, keeping quoted
-// strings whole (quotes removed).
-func tokens(s string) []string {
-	var out []string
-	var cur strings.Builder
-	inQuote := false
-	flush := func() {
-		if cur.Len() > 0 {
-			out = append(out, cur.String())
-			cur.Reset()
-		}
-	}
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\'':
-			if inQuote {
-				out = append(out, cur.String())
-				cur.Reset()
-			} else {
-				flush()
-			}
-			inQuote = !inQuote
-		case !inQuote && (r == ' ' || r == '\t' || r == ','):
-			flush()
-		default:
-			cur.WriteRune(r)
-		}
-	}
-	flush()
-	return out
-}
-
 // reader collects the first error while pulling typed values out of KeyValues.
 type reader struct {
-	kv   KeyValues
+	d    *deck.Discon
 	file string
 	err  error
 }
@@ -128,9 +61,16 @@ func (r *reader) fail(name, format string, a ...any) {
 }
 
 func (r *reader) raw(name string, optional bool) []string {
-	v, ok := r.kv[name]
-	if !ok && !optional {
-		r.fail(name, "required parameter missing")
+	e, ok := r.d.Entry(name)
+	if !ok {
+		if !optional {
+			r.fail(name, "required parameter missing")
+		}
+		return nil
+	}
+	v := make([]string, len(e.Values))
+	for i, t := range e.Values {
+		v[i] = t.Text
 	}
 	return v
 }
@@ -188,16 +128,11 @@ func (r *reader) str(name string, optional bool) string {
 // it (WE_Mode > 0), the Cp/Ct/Cq table named by PerfFileName (relative to the
 // DISCON.IN folder).
 func LoadParams(path string) (Params, error) {
-	f, err := os.Open(path)
+	d, err := deck.ReadDiscon(path)
 	if err != nil {
 		return Params{}, fmt.Errorf("rosco: %w", err)
 	}
-	defer f.Close()
-	kv, err := ParseKeyValues(f)
-	if err != nil {
-		return Params{}, fmt.Errorf("rosco: %s: %w", path, err)
-	}
-	p, err := ParamsFromKeyValues(kv, path)
+	p, err := ParamsFromDiscon(d)
 	if err != nil {
 		return Params{}, err
 	}
@@ -219,10 +154,11 @@ func LoadParams(path string) (Params, error) {
 	return p, p.Validate()
 }
 
-// ParamsFromKeyValues converts raw entries into Params. file names the source
-// in error messages. Optional parameters (those ROSCO 2.9 defaults) read as 0.
-func ParamsFromKeyValues(kv KeyValues, file string) (Params, error) {
-	r := &reader{kv: kv, file: file}
+// ParamsFromDiscon converts the DISCON.IN entries read by solver/deck into
+// Params (without the Cp table; LoadParams adds it). Optional parameters
+// (those ROSCO 2.9 defaults) read as 0.
+func ParamsFromDiscon(d *deck.Discon) (Params, error) {
+	r := &reader{d: d, file: d.Meta.Path}
 	var p Params
 	p.FLPFType = r.int("F_LPFType", false)
 	p.IPCControlMode = r.int("IPC_ControlMode", true)
