@@ -56,3 +56,36 @@ func FuzzParseOutb(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadText checks that the text reader never panics and that what it
+// accepts is consistent and survives a rewrite.
+func FuzzReadText(f *testing.F) {
+	f.Add([]byte("\nPredictions were generated on x\n linked with y\n\nDescription from the FAST input file: z\n\nTime\tA\tB\n(s)\t(m)\t(kN)\n0.0\t1.0E+00\t-2.5E-01\n0.1\t NaN\t*****\n"))
+	f.Add([]byte("Time A\n(sec) (m)\n0.0 0.0e+01\n1.0 1.0-100\nThis output file was closed\n"))
+	var buf bytes.Buffer
+	if err := WriteText(&buf, synthetic(3, 4, 0.5), TextOptions{SpaceDelimited: true}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	addSharedSeeds(f, "*.out", 64<<10)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := ReadText(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		if err := file.Validate(); err != nil {
+			t.Fatalf("accepted file is inconsistent: %v", err)
+		}
+		var out bytes.Buffer
+		if err := WriteText(&out, file, TextOptions{ValueFormat: "ES15.6E3"}); err != nil {
+			t.Fatalf("cannot rewrite an accepted file: %v", err)
+		}
+		back, err := ReadText(&out)
+		if err != nil {
+			t.Fatalf("rewrite does not read back: %v\n%s", err, out.String())
+		}
+		if back.NumRows() != file.NumRows() || len(back.Channels) != len(file.Channels) {
+			t.Fatalf("rewrite has %d rows %d channels, original %d %d", back.NumRows(), len(back.Channels), file.NumRows(), len(file.Channels))
+		}
+	})
+}

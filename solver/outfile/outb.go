@@ -411,24 +411,55 @@ func (rd *OutbReader) ReadAll() (*File, error) {
 	for c := range f.Data {
 		f.Data[c] = make([]float64, h.NumRows)
 	}
-	row := make([]float64, len(h.Channels))
-	if err := rd.Seek(0); err != nil {
+	for k := range f.Time {
+		f.Time[k] = h.TimeAt(k)
+	}
+	if err := rd.decodeColumns(f.Data); err != nil {
 		return nil, err
 	}
-	for {
-		k, t, err := rd.Next(row)
-		if errors.Is(err, io.EOF) {
-			break
+	return f, nil
+}
+
+// columnBlockBytes sizes the blocks ReadAll decodes at once: small enough to
+// stay in cache while each channel's values are gathered from it.
+const columnBlockBytes = 256 << 10
+
+// decodeColumns fills cols (one slice of NumRows per channel) block by
+// block, channel by channel within a block, so that writes to each column
+// are sequential and reads stay in a cached block.
+func (rd *OutbReader) decodeColumns(cols [][]float64) error {
+	h := rd.Header
+	if h.rowBytes == 0 || h.NumRows == 0 {
+		return nil
+	}
+	rows := int(max(1, columnBlockBytes/h.rowBytes))
+	block := make([]byte, int64(rows)*h.rowBytes)
+	n := len(h.Channels)
+	for first := 0; first < h.NumRows; first += rows {
+		m := min(rows, h.NumRows-first)
+		buf := block[:int64(m)*h.rowBytes]
+		if _, err := rd.r.ReadAt(buf, h.dataOffset+int64(first)*h.rowBytes); err != nil {
+			return fmt.Errorf("outb: reading rows from %d: %w", first, err)
 		}
-		if err != nil {
-			return nil, err
-		}
-		f.Time[k] = t
-		for c, v := range row {
-			f.Data[c][k] = v
+		if h.FileID.packed() {
+			for c := 0; c < n; c++ {
+				off, scl := float64(h.Offset[c]), float64(h.Scale[c])
+				dst := cols[c][first : first+m]
+				for r := range dst {
+					p := int16(binary.LittleEndian.Uint16(buf[2*(r*n+c):]))
+					dst[r] = (float64(p) - off) / scl
+				}
+			}
+		} else {
+			for c := 0; c < n; c++ {
+				dst := cols[c][first : first+m]
+				for r := range dst {
+					dst[r] = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*(r*n+c):]))
+				}
+			}
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // ReadChannels decodes only the channels with the given indices (into

@@ -180,6 +180,19 @@ func joinDescription(lines []string) string {
 	return b.String()
 }
 
+// checkChannels refuses names and units a text file cannot carry: empty
+// names, or blanks inside a name or unit.
+func checkChannels(tc Channel, chans []Channel) error {
+	for _, ch := range append([]Channel{tc}, chans...) {
+		if ch.Name == "" || hasBlank(ch.Name) || hasBlank(ch.Unit) {
+			return fmt.Errorf("out: channel %q (%s): names must be non-empty and names and units free of blanks", ch.Name, ch.Unit)
+		}
+	}
+	return nil
+}
+
+func hasBlank(s string) bool { return strings.ContainsAny(s, " \t\r\n\v\f") }
+
 // textEncoder formats header and rows of a text output file.
 type textEncoder struct {
 	delim  string
@@ -258,6 +271,9 @@ func WriteText(w io.Writer, f *File, opt TextOptions) error {
 		}
 	}
 	tc := f.timeChannel()
+	if err := checkChannels(tc, f.Channels); err != nil {
+		return err
+	}
 	enc, err := newTextEncoder(opt, tmax, tc, f.Channels)
 	if err != nil {
 		return err
@@ -325,11 +341,11 @@ func NewTextReader(r io.Reader) (*TextReader, error) {
 		l := strings.TrimRight(sc.Text(), "\r")
 		if havePrev {
 			names, units := splitCells(prev), splitCells(l)
-			if len(names) > 0 && len(names) == len(units) && allParenthesised(units) {
-				tr.setChannels(names, units)
-				break
-			}
-			if n > 0 && len(names) > 0 && strings.EqualFold(names[0], "Time") && len(names) == len(units) {
+			if len(names) > 0 && len(names) == len(units) &&
+				(allParenthesised(units) || strings.EqualFold(names[0], "Time")) {
+				if err := checkCells(names, units); err != nil {
+					return nil, fmt.Errorf("out: line %d: %w", tr.line-1, err)
+				}
 				tr.setChannels(names, units)
 				break
 			}
@@ -368,6 +384,17 @@ func splitCells(l string) []string {
 		return out
 	}
 	return strings.Fields(l)
+}
+
+// checkCells rejects names and units with blanks inside: OpenFAST never
+// writes them, and a file with them could not be split back unambiguously.
+func checkCells(names, units []string) error {
+	for i := range names {
+		if hasBlank(names[i]) || hasBlank(units[i]) {
+			return fmt.Errorf("channel %q (%s) has a blank inside its name or unit", names[i], units[i])
+		}
+	}
+	return nil
 }
 
 func allParenthesised(cells []string) bool {
