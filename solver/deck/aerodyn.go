@@ -76,10 +76,10 @@ type AeroDyn struct {
 	VolHub    float64   `fst:"VolHub" opt:"0" sec:"Hub Properties" desc:"Hub volume (m^3)"`
 	HubCenBx  float64   `fst:"HubCenBx" opt:"0" desc:"Hub center of buoyancy x direction offset (m)"`
 	VolNac    float64   `fst:"VolNac" opt:"0" sec:"Nacelle Properties" desc:"Nacelle volume (m^3)"`
-	NacCenB   []float64 `fst:"NacCenB" opt:"" desc:"Position of nacelle center of buoyancy from yaw bearing in nacelle coordinates (m)"`
-	NacArea   []float64 `fst:"NacArea" opt:"" desc:"Projected area of the nacelle in X, Y, Z in the nacelle coordinate system (m^2)"`
-	NacCd     []float64 `fst:"NacCd" opt:"" desc:"Drag coefficient for the nacelle areas defined above (-)"`
-	NacDragAC []float64 `fst:"NacDragAC" opt:"" desc:"Position of aerodynamic center of nacelle drag in nacelle coordinates (m)"`
+	NacCenB   []float64 `fst:"NacCenB" opt:"0 0 0" desc:"Position of nacelle center of buoyancy from yaw bearing in nacelle coordinates (m)"`
+	NacArea   []float64 `fst:"NacArea" opt:"0 0 0" desc:"Projected area of the nacelle in X, Y, Z in the nacelle coordinate system (m^2)"`
+	NacCd     []float64 `fst:"NacCd" opt:"0 0 0" desc:"Drag coefficient for the nacelle areas defined above (-)"`
+	NacDragAC []float64 `fst:"NacDragAC" opt:"0 0 0" desc:"Position of aerodynamic center of nacelle drag in nacelle coordinates (m)"`
 	TFinAero  bool      `fst:"TFinAero" opt:"False" sec:"Tail Fin Aerodynamics" desc:"Calculate tail fin aerodynamics model (flag)"`
 	TFinFile  string    `fst:"TFinFile" opt:"unused" desc:"Input file for tail fin aerodynamics [used only when TFinAero=True]"`
 

@@ -3,6 +3,7 @@ package deck
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // Airfoil is an AirfoilInfo input file (AeroDyn v15+): one or more polar
@@ -51,8 +52,8 @@ type UAConstants struct {
 	Alpha0     DefReal `fst:"alpha0" opt:"default" desc:"0-lift angle of attack, depends on airfoil. (deg)"`
 	Alpha1     DefReal `fst:"alpha1" opt:"default" desc:"Angle of attack at f=0.7 for AOA>alpha0 (deg)"`
 	Alpha2     DefReal `fst:"alpha2" opt:"default" desc:"Angle of attack at f=0.7 for AOA<alpha0 (deg)"`
-	AlphaUpper DefReal `fst:"alphaUpper" opt:"default" desc:"Angle of attack at upper boundary of fully-attached region (deg)"`
-	AlphaLower DefReal `fst:"alphaLower" opt:"default" desc:"Angle of attack at lower boundary of fully-attached region (deg)"`
+	AlphaUpper DefReal `fst:"alphaUpper" opt:"default" wopt:"nondefault" desc:"Angle of attack at upper boundary of fully-attached region (deg)"`
+	AlphaLower DefReal `fst:"alphaLower" opt:"default" wopt:"nondefault" desc:"Angle of attack at lower boundary of fully-attached region (deg)"`
 	Eta_e      DefReal `fst:"eta_e" opt:"default" desc:"Recovery factor in the range [0.85 - 0.95] (-)"`
 	C_nalpha   DefReal `fst:"C_nalpha" opt:"default" desc:"Slope of the 2D normal force coefficient curve (1/rad)"`
 	T_f0       DefReal `fst:"T_f0" opt:"default" desc:"Initial value of the time constant associated with Df [default = 3]"`
@@ -81,7 +82,7 @@ type UAConstants struct {
 	K1_hat     DefReal `fst:"k1_hat" opt:"default" desc:"Constant in the expression of Cc due to leading edge vortex effects"`
 	X_cp_bar   DefReal `fst:"x_cp_bar" opt:"default" desc:"Constant in the expression of \\hat(x)_cp^v [default = 0.2]"`
 	UACutout   DefReal `fst:"UACutout" opt:"default" desc:"Angle of attack above which unsteady aerodynamics are disabled (deg) [default = 45]"`
-	UACutout_d DefReal `fst:"UACutout_delta" opt:"default" desc:"Delta angle of attack below UACutout where unsteady aerodynamics begin to turn off (deg) [default = 5]"`
+	UACutout_d DefReal `fst:"UACutout_delta" opt:"default" wopt:"nondefault" desc:"Delta angle of attack below UACutout where unsteady aerodynamics begin to turn off (deg) [default = 5]"`
 	FiltCutOff DefReal `fst:"filtCutOff" opt:"default" desc:"Reduced frequency cut-off for low-pass filtering the AoA input to UA (-) [default = 0.5]"`
 }
 
@@ -266,8 +267,9 @@ func parseAirfoil(src *Source) (*Airfoil, error) {
 	a := &Airfoil{}
 	r := newReader(src, &a.Meta)
 	for _, l := range src.Lines {
-		if l.File == src.Path && len(l.toks) == 0 && len(l.Raw) > 1 {
-			a.Title = l.Raw
+		t := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l.Raw), "!#%"))
+		if l.File == src.Path && len(l.toks) == 0 && t != "" && !strings.Contains(t, "----") {
+			a.Title = t
 			break
 		}
 	}

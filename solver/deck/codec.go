@@ -142,7 +142,7 @@ func decodeOne(r *reader, f reflect.StructField, fv reflect.Value, label string,
 		if def == "" {
 			return nil
 		}
-		return setValue(r, -1, label, fv, []Token{{Text: def}})
+		return setValue(r, -1, label, fv, tokenize(def))
 	}
 	return setValue(r, i, label, fv, vals)
 }
@@ -353,7 +353,7 @@ func fmtValue(fv reflect.Value) string {
 			parts[k] = fmtValue(fv.Index(k))
 		}
 		if len(parts) == 0 {
-			return "0"
+			return "" // an empty list: the line carries only its label
 		}
 		return strings.Join(parts, ", ")
 	}
@@ -381,6 +381,9 @@ func encode(w *writer, v any) error {
 			continue
 		}
 		fv := rv.Field(i)
+		if f.Tag.Get("wopt") == "nondefault" && fv.Type() == typDefReal && fv.Interface().(DefReal).Default {
+			continue
+		}
 		desc := f.Tag.Get("desc")
 		switch {
 		case fv.Type() == typOutList:
