@@ -44,7 +44,7 @@ func (c TurbineClass) VRef() (float64, error) {
 }
 
 // VAve is the annual average wind speed at hub height, 0.2·V_ref
-// (IEC 61400-1 ed.3 eq. 9).
+// (IEC 61400-1 ed.3 §6.3.1.1).
 func (c TurbineClass) VAve() (float64, error) {
 	v, err := c.VRef()
 	return 0.2 * v, err
@@ -150,7 +150,7 @@ func kaimalRatios() (sigma, scale [3]float64) {
 }
 
 // IEC exponential coherence constants for the u component (IEC 61400-1 ed.3
-// eq. B.2): Coh = exp(−a·√((f·r/V_hub)² + (b·r/L_c)²)), a = 12, b = 0.12,
+// Annex B): Coh = exp(−a·√((f·r/V_hub)² + (b·r/L_c)²)), a = 12, b = 0.12,
 // L_c = 8.1Λ1.
 const (
 	iecCoherenceA      = 12.0
@@ -159,32 +159,32 @@ const (
 )
 
 // TurbulenceScale is the longitudinal turbulence scale parameter Λ1 [m]:
-// 0.7·z_hub for z_hub ≤ 60 m, else 42 m (IEC 61400-1 ed.3 eq. 5).
+// 0.7·z_hub for z_hub ≤ 60 m, else 42 m (IEC 61400-1 ed.3 §6.3).
 func TurbulenceScale(hubHeight float64) float64 {
 	return 0.7 * math.Min(hubHeight, 60)
 }
 
 // NTMSigma is the normal turbulence model's design standard deviation
-// σ1 = I_ref·(0.75·V_hub + b), b = 5.6 m/s (IEC 61400-1 ed.3 eq. 11).
+// σ1 = I_ref·(0.75·V_hub + b), b = 5.6 m/s (IEC 61400-1 ed.3 §6.3.1.3).
 func NTMSigma(iRef, vHub float64) float64 {
 	return iRef * (0.75*vHub + 5.6)
 }
 
 // ETMSigma is the extreme turbulence model's standard deviation
 // σ1 = c·I_ref·(0.072·(V_ave/c + 3)·(V_hub/c − 4) + 10), normally c = 2 m/s
-// (IEC 61400-1 ed.3 eq. 19).
+// (IEC 61400-1 ed.3 §6.3.2.3).
 func ETMSigma(iRef, vAve, vHub, c float64) float64 {
 	return c * iRef * (0.072*(vAve/c+3)*(vHub/c-4) + 10)
 }
 
 // EWMSigma is the standard deviation of the turbulent extreme wind model,
-// σ1 = 0.11·V_hub (IEC 61400-1 ed.3 eq. 16).
+// σ1 = 0.11·V_hub (IEC 61400-1 ed.3 §6.3.2.1).
 func EWMSigma(vHub float64) float64 { return 0.11 * vHub }
 
 // ExtremeWindSpeeds returns the steady extreme wind model's hub-height
 // speeds with 50-year and 1-year recurrence, V_e50 = 1.4·V_ref and
-// V_e1 = 0.8·V_e50 (IEC 61400-1 ed.3 eqs. 17, 18), and the turbulent
-// model's 10-min means V_50 = V_ref and V_1 = 0.8·V_50 (eqs. 14, 15).
+// V_e1 = 0.8·V_e50 (IEC 61400-1 ed.3 §6.3.2.1), and the turbulent
+// model's 10-min means V_50 = V_ref and V_1 = 0.8·V_50 (same section).
 func ExtremeWindSpeeds(class TurbineClass) (ve50, ve1, v50, v1 float64, err error) {
 	vref, err := class.VRef()
 	if err != nil {
@@ -194,7 +194,7 @@ func ExtremeWindSpeeds(class TurbineClass) (ve50, ve1, v50, v1 float64, err erro
 }
 
 // PowerLaw returns V_hub·(z/z_hub)^α, the power-law wind profile
-// (IEC 61400-1 ed.3 eq. 10). Heights at or below zero give zero.
+// (IEC 61400-1 ed.3 §6.3.1.2). Heights at or below zero give zero.
 func PowerLaw(vHub, hubHeight, z, alpha float64) float64 {
 	if z <= 0 {
 		return 0
@@ -203,7 +203,7 @@ func PowerLaw(vHub, hubHeight, z, alpha float64) float64 {
 }
 
 // Kaimal is the IEC Kaimal spectral model for the three components at one
-// hub height and speed (IEC 61400-1 ed.3 eq. B.1).
+// hub height and speed (IEC 61400-1 ed.3 Annex B).
 type Kaimal struct {
 	VHub  float64    // hub-height mean speed [m/s]
 	Sigma [3]float64 // σ_u, σ_v, σ_w [m/s]
@@ -224,7 +224,7 @@ func NewKaimal(sigma1, vHub, lambda1 float64) Kaimal {
 
 // PSD is the one-sided power spectral density of component c (0 = u,
 // 1 = v, 2 = w) at frequency f [Hz], in (m/s)²/Hz:
-// S_k(f) = 4σ_k²(L_k/V)/(1 + 6f·L_k/V)^(5/3) (IEC 61400-1 ed.3 eq. B.1).
+// S_k(f) = 4σ_k²(L_k/V)/(1 + 6f·L_k/V)^(5/3) (IEC 61400-1 ed.3 Annex B).
 // Its integral over 0..∞ is σ_k².
 func (k Kaimal) PSD(c int, f float64) float64 {
 	t := k.L[c] / k.VHub
@@ -234,7 +234,7 @@ func (k Kaimal) PSD(c int, f float64) float64 {
 // IECCoherence is the IEC exponential coherence of the longitudinal
 // component between two points a distance r [m] apart at frequency f [Hz]:
 // exp(−12·√((f·r/V_hub)² + (0.12·r/L_c)²)), L_c = 8.1Λ1 (IEC 61400-1 ed.3
-// eq. B.2). It is the coherence magnitude |S_xy|/√(S_xx·S_yy), so the
+// Annex B). It is the coherence magnitude |S_xy|/√(S_xx·S_yy), so the
 // magnitude-squared coherence is its square.
 func IECCoherence(r, f, vHub, lambda1 float64) float64 {
 	return math.Exp(-coherenceDecay(f, vHub, lambda1) * r)

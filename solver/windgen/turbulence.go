@@ -85,7 +85,7 @@ type TurbulenceSpec struct {
 	Category TurbulenceCategory
 	Model    TurbulenceModel
 	// VHub is the hub-height 10-min mean speed [m/s]; for EWM50 and EWM1 it
-	// is ignored and set to V_ref and 0.8·V_ref (IEC 61400-1 ed.3 eqs. 14-15).
+	// is ignored and set to V_ref and 0.8·V_ref (IEC 61400-1 ed.3 §6.3.2.1).
 	VHub float64
 	// ETMc is the ETM parameter c [m/s]; zero means the IEC value 2 m/s.
 	ETMc float64
@@ -482,7 +482,7 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 						return
 					}
 					// x = Uᵀ z with U the upper Cholesky factor (A = UᵀU),
-					// i.e. x = L z with L = Uᵀ lower (Veers 1988 eq. 8).
+					// i.e. x = L z with L = Uᵀ lower (Veers 1988).
 					clear(x)
 					for m := range np {
 						zm := z[m]
