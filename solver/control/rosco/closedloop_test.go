@@ -156,3 +156,37 @@ func TestClosedLoopIEA15(t *testing.T) {
 		})
 	}
 }
+
+// TestKOmegaSquaredRegion2 switches the IEA-15 controller to VS_ControlMode 1
+// (K·ω² with PI transitions). On the rigid rotor at 8 m/s the settled speed
+// must be the root of Q_aero(ω) = K·ω² found independently by bisection on
+// the same Cp table (pitch at the peak-shaving minimum for 8 m/s, 0°).
+func TestKOmegaSquaredRegion2(t *testing.T) {
+	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady10_rosco", "IEA-15-240-RWT-Onshore")
+	p, err := LoadParams(dir + "/IEA-15-240-RWT-Onshore_DISCON.IN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.VSControlMode = 1
+	const wind, rho = 8.0, 1.225
+	got := runOneDOF(t, p, wind, 200, 150, 0.01)
+	R := p.WEBladeRadius
+	excess := func(w float64) float64 {
+		cp := p.PerfTable.CpAt(0, w*R/wind)
+		return 0.5*rho*math.Pi*R*R*wind*wind*wind*cp/w - p.VSRgn2K*w*w
+	}
+	lo, hi := 0.4, 0.78
+	for i := 0; i < 60; i++ {
+		if mid := 0.5 * (lo + hi); excess(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	wantRPM := lo * 30 / math.Pi
+	wantTq := p.VSRgn2K * lo * lo / 1000
+	t.Logf("K·ω² at 8 m/s: %.4f rpm, %.1f kN·m (bisection %.4f rpm, %.1f kN·m), pitch %.3f°", got.genSpeedRPM, got.genTorqueKNm, wantRPM, wantTq, got.pitchDeg)
+	if relErr(got.genSpeedRPM, wantRPM) > 1e-3 || relErr(got.genTorqueKNm, wantTq) > 2e-3 || math.Abs(got.pitchDeg) > 1e-6 {
+		t.Errorf("settled %.4f rpm / %.1f kN·m / %.4f°, want %.4f rpm / %.1f kN·m / 0°", got.genSpeedRPM, got.genTorqueKNm, got.pitchDeg, wantRPM, wantTq)
+	}
+}

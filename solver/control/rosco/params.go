@@ -35,6 +35,7 @@ type Params struct {
 	VSRefSpd                         float64
 	VSKP, VSKI                       []float64
 	VSTSRopt                         float64
+	VSPwrFiltF                       float64 // rad/s, VS_ControlMode 3
 	SSVSGain, SSPCGain               float64
 	WEBladeRadius, WEGamma           float64
 	WEGearboxRatio, WEJtot, WERhoAir float64
@@ -222,7 +223,8 @@ func ParamsFromDiscon(d *deck.Discon) (Params, error) {
 	nVS := r.int("VS_n", false)
 	p.VSKP = r.floats("VS_KP", nVS, false)
 	p.VSKI = r.floats("VS_KI", nVS, false)
-	p.VSTSRopt = r.float("VS_TSRopt", p.VSControlMode < 2)
+	p.VSTSRopt = r.float("VS_TSRopt", p.VSControlMode != 2)
+	p.VSPwrFiltF = r.float("VS_PwrFiltF", p.VSControlMode != 3)
 
 	p.SSVSGain = r.float("SS_VSGain", p.SSMode == 0)
 	p.SSPCGain = r.float("SS_PCGain", p.SSMode == 0)
@@ -301,6 +303,9 @@ func (p Params) Validate() error {
 	}
 	if len(p.PCGSAngles) == 0 || len(p.VSKP) == 0 || len(p.VSKI) == 0 {
 		return fmt.Errorf("rosco: PC_GS tables and VS_KP/VS_KI need at least one entry")
+	}
+	if p.VSControlMode == 3 && (p.VSPwrFiltF <= 0 || p.VSRgn2K <= 0) {
+		return fmt.Errorf("rosco: VS_ControlMode 3 needs VS_PwrFiltF > 0 and VS_Rgn2K > 0")
 	}
 	if p.VSControlMode >= 2 && (p.WEBladeRadius <= 0 || p.WEGearboxRatio <= 0) {
 		return fmt.Errorf("rosco: VS_ControlMode %d needs WE_BladeRadius > 0 and WE_GearboxRatio > 0", p.VSControlMode)

@@ -61,6 +61,7 @@ type Controller struct {
 	genSpeed, rotSpeed         float64
 	genSpeedF, rotSpeedF       float64
 	genTqMeas, genPwr          float64
+	genPwrF                    float64
 	horWindV, horWindVF        float64
 	nacVane                    float64
 	blPitch                    [3]float64
@@ -99,6 +100,7 @@ type Controller struct {
 	fLastGenTrq            lowPass2
 	fPitComT               lowPass2
 	fSetpoint              lowPass1
+	fGenPwr                lowPass1
 	fActuator1             [3]lowPass1
 	fActuator2             [3]lowPass2
 	piPitch, piTorque      piController
@@ -396,9 +398,10 @@ func (c *Controller) computeSetpoints() {
 		// TSR tracking: Ω_ref = λ_opt·v̂/R, on the HSS side.
 		ref = p.VSTSRopt * c.weVwF / p.WEBladeRadius * p.WEGearboxRatio
 	} else if p.VSControlMode == 3 {
-		// Power-based reference (cube root of P/K), v2.9 mode 3; the
-		// power filter is approximated by the measured power here.
-		ref = math.Cbrt(math.Max(c.genPwr, 0) / p.VSRgn2K)
+		// Power-based reference independent of the wind estimate: the speed
+		// at which K·ω² would absorb the filtered power, ω = (P_f/K)^(1/3).
+		c.genPwrF = c.fGenPwr.step(c.genPwr, c.dt, p.VSPwrFiltF, !c.started, c.genPwr)
+		ref = math.Cbrt(math.Max(c.genPwrF, 0) / p.VSRgn2K)
 	}
 	ref = saturate(ref, p.VSMinOMSpd, p.VSRefSpd)
 	if c.ssDelOmegaF > 0 {
