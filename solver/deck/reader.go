@@ -298,6 +298,11 @@ func (r *reader) headerTable(firstCol string, n int, variable string) ([]string,
 		r.cur = start + 1
 	}
 	r.meta.Lines[normName(variable)] = r.lineNum(hdr)
+	for _, c := range cols {
+		if k := normName(c); r.meta.Lines[k] == 0 {
+			r.meta.Lines[k] = r.lineNum(hdr)
+		}
+	}
 	return cols, rows, nil
 }
 
