@@ -52,6 +52,7 @@ func ParamsFromDeck(d *deck.Deck) (Params, error) {
 		NumBl: nb, TipRad: ed.TipRad, HubRad: ed.HubRad, HubCM: ed.HubCM,
 		AzimB1Up: ed.AzimB1Up * deg, OverHang: ed.OverHang, ShftGagL: ed.ShftGagL, ShftTilt: ed.ShftTilt * deg,
 		NacCMxn: ed.NacCMxn, NacCMyn: ed.NacCMyn, NacCMzn: ed.NacCMzn,
+		NcIMUxn: ed.NcIMUxn, NcIMUyn: ed.NcIMUyn, NcIMUzn: ed.NcIMUzn,
 		Twr2Shft: ed.Twr2Shft, TowerHt: ed.TowerHt, TowerBsHt: ed.TowerBsHt,
 		HubMass: ed.HubMass, HubIner: ed.HubIner, GenIner: ed.GenIner,
 		NacMass: ed.NacMass, NacYIner: ed.NacYIner, YawBrMass: ed.YawBrMass,

@@ -86,6 +86,7 @@ func (m *Model) kinematics(q, pitch []float64, c *config, framesOnly bool) {
 	c.pos[m.ptYawBr] = c.towerTop
 	c.pos[m.ptNac] = c.towerTop.add(c.fn.apply(vec3{p.NacCMxn, p.NacCMyn, p.NacCMzn}))
 	c.pos[m.ptHub] = c.apex.add(c.fs[0].scale(p.HubCM))
+	c.pos[m.ptIMU] = c.towerTop.add(c.fn.apply(vec3{p.NcIMUxn, p.NcIMUyn, p.NcIMUzn}))
 	for k := 0; k < p.NumBl; k++ {
 		qb := q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
 		fj := &c.fj[k]

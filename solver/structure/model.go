@@ -80,6 +80,7 @@ type Model struct {
 	ptYawBr  int
 	ptNac    int
 	ptHub    int
+	ptIMU    int // massless nacelle IMU point
 	ptBlade0 int // start of blade node points; blade k node J: ptBlade0+k*(BldNodes+1)+J, tip at J=BldNodes
 	ptLoad0  []int
 	ptMass   []float64
@@ -170,7 +171,8 @@ func NewModel(p Params, loadStations [][]float64) (*Model, error) {
 	m.ptYawBr = n
 	m.ptNac = n + 1
 	m.ptHub = n + 2
-	m.ptBlade0 = n + 3
+	m.ptIMU = n + 3
+	m.ptBlade0 = n + 4
 	n = m.ptBlade0 + p.NumBl*(p.BldNodes+1)
 	m.ptLoad0 = make([]int, p.NumBl)
 	for k := 0; k < p.NumBl; k++ {

@@ -36,6 +36,9 @@ type Outputs struct {
 
 	YawBrF, YawBrM [3]float64 // loads at the yaw bearing, frame p
 	YawBrTA        [3]float64 // tower-top acceleration, frame p, m/s²
+	NcIMUTA        [3]float64 // nacelle IMU acceleration, non-rotating shaft frame s, m/s²
+	NcIMUTV        [3]float64 // nacelle IMU velocity, frame s, m/s
+	TwrClrnc       []float64  // blade-tip to tower (yaw axis) clearance estimate, m
 	TwrBsF, TwrBsM [3]float64 // loads at the tower base, frame t
 
 	Q, QD, QDD []float64
@@ -46,7 +49,7 @@ func (m *Model) NewOutputs() *Outputs {
 	nb := m.p.NumBl
 	return &Outputs{
 		BlPitch: make([]float64, nb), OoPDefl: make([]float64, nb), IPDefl: make([]float64, nb),
-		TipDzc: make([]float64, nb),
+		TipDzc: make([]float64, nb), TwrClrnc: make([]float64, nb),
 		RootFc: make([][3]float64, nb), RootMc: make([][3]float64, nb), RootMb: make([][3]float64, nb),
 		Q: make([]float64, m.nDOF), QD: make([]float64, m.nDOF), QDD: make([]float64, m.nDOF),
 	}
@@ -271,6 +274,21 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	out.YawBrF = c.fb.local(FY)
 	out.YawBrM = c.fb.local(MY)
 	out.YawBrTA = c.fb.local(accel(m.ptYawBr))
+	out.NcIMUTA = c.fs.local(accel(m.ptIMU))
+	var vIMU vec3
+	for _, j := range s.moving {
+		vIMU = vIMU.axpy(st.QD[j], s.jac[m.ptIMU*nd+j])
+	}
+	out.NcIMUTV = c.fs.local(vIMU)
+	// Tip-to-tower clearance (ElastoDyn TwrClrnc): below the yaw bearing the
+	// distance from the yaw axis, above it the distance to the bearing.
+	for k := 0; k < p.NumBl; k++ {
+		d := c.pos[m.ptBlade0+k*(p.BldNodes+1)+p.BldNodes].sub(O)
+		if h := d.dot(c.fb[2]); h < 0 {
+			d = d.sub(c.fb[2].scale(h))
+		}
+		out.TwrClrnc[k] = math.Sqrt(d.dot(d))
+	}
 
 	// Tower base.
 	B := vec3{0, 0, p.TowerBsHt}

@@ -123,6 +123,9 @@ type Params struct {
 	NacCMxn   float64
 	NacCMyn   float64
 	NacCMzn   float64
+	NcIMUxn   float64 // nacelle IMU position from the tower top, nacelle axes
+	NcIMUyn   float64
+	NcIMUzn   float64
 	Twr2Shft  float64
 	TowerHt   float64
 	TowerBsHt float64

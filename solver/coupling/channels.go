@@ -1,0 +1,205 @@
+package coupling
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/aero"
+	"github.com/turbinesim/turbinesim/solver/control"
+	"github.com/turbinesim/turbinesim/solver/structure"
+)
+
+// channel is one output column: OpenFAST's name and unit and how to read it
+// from the simulation after a step.
+type channel struct {
+	Name string
+	Unit string
+	get  func(s *sim) float64
+}
+
+const (
+	deg   = math.Pi / 180
+	r2d   = 180 / math.Pi
+	rpm   = 30 / math.Pi
+	kilo  = 1e-3
+	unitN = "kN"
+	unitM = "kN-m"
+)
+
+// edChannels is the catalogue of ElastoDyn channels (OutListParameters,
+// ElastoDyn tab) that the structure provides, keyed by upper-case name.
+func edChannels(numBl, nBlGages, nTwGages int) map[string]channel {
+	c := map[string]channel{}
+	add := func(name, unit string, get func(s *sim) float64) {
+		c[strings.ToUpper(name)] = channel{Name: name, Unit: unit, get: get}
+	}
+	invalid := func(name string) {
+		c[strings.ToUpper(name)] = channel{Name: name, Unit: "INVALID", get: func(*sim) float64 { return 0 }}
+	}
+	o := func(s *sim) *structure.Outputs { return s.edOut }
+	add("Azimuth", "deg", func(s *sim) float64 { return o(s).Azimuth * r2d })
+	add("RotSpeed", "rpm", func(s *sim) float64 { return o(s).RotSpeed * rpm })
+	add("LSSTipVxa", "rpm", func(s *sim) float64 { return o(s).RotSpeed * rpm })
+	add("GenSpeed", "rpm", func(s *sim) float64 { return o(s).GenSpeed * rpm })
+	add("HSShftV", "rpm", func(s *sim) float64 { return o(s).GenSpeed * rpm })
+	add("RotAccel", "deg/s^2", func(s *sim) float64 { return o(s).RotAccel * r2d })
+	add("GenAccel", "deg/s^2", func(s *sim) float64 { return o(s).GenAccel * r2d })
+	add("NacYaw", "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
+	add("YawPzn", "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
+	add("NacYawV", "deg/s", func(s *sim) float64 { return o(s).YawRate * r2d })
+	add("TTDspFA", "m", func(s *sim) float64 { return o(s).TTDspFA })
+	add("TTDspSS", "m", func(s *sim) float64 { return o(s).TTDspSS })
+	add("TTDspTwst", "deg", func(s *sim) float64 { return 0 })
+	for i, n := range []string{"x", "y", "z"} {
+		i := i
+		add("NcIMUTA"+n+"s", "m/s^2", func(s *sim) float64 { return o(s).NcIMUTA[i] })
+		add("NcIMUTV"+n+"s", "m/s", func(s *sim) float64 { return o(s).NcIMUTV[i] })
+		add("YawBrTA"+n+"p", "m/s^2", func(s *sim) float64 { return o(s).YawBrTA[i] })
+		add("YawBrF"+n+"p", unitN, func(s *sim) float64 { return o(s).YawBrF[i] * kilo })
+		add("YawBrM"+n+"p", unitM, func(s *sim) float64 { return o(s).YawBrM[i] * kilo })
+		add("TwrBsF"+n+"t", unitN, func(s *sim) float64 { return o(s).TwrBsF[i] * kilo })
+		add("TwrBsM"+n+"t", unitM, func(s *sim) float64 { return o(s).TwrBsM[i] * kilo })
+	}
+	// Platform channels: platform DOFs are off on land, so they are zero.
+	for _, n := range []string{"PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmTDxi", "PtfmTDyi", "PtfmTDzi"} {
+		add(n, "m", func(*sim) float64 { return 0 })
+	}
+	for _, n := range []string{"PtfmRoll", "PtfmPitch", "PtfmYaw", "PtfmRDxi", "PtfmRDyi", "PtfmRDzi"} {
+		add(n, "deg", func(*sim) float64 { return 0 })
+	}
+	for _, n := range []string{"PtfmTVxt", "PtfmTVyt", "PtfmTVzt"} {
+		add(n, "m/s", func(*sim) float64 { return 0 })
+	}
+	for _, n := range []string{"PtfmRVxt", "PtfmRVyt", "PtfmRVzt"} {
+		add(n, "deg/s", func(*sim) float64 { return 0 })
+	}
+	for _, n := range []string{"PtfmTAxt", "PtfmTAyt", "PtfmTAzt"} {
+		add(n, "m/s^2", func(*sim) float64 { return 0 })
+	}
+	for _, n := range []string{"PtfmRAxt", "PtfmRAyt", "PtfmRAzt"} {
+		add(n, "deg/s^2", func(*sim) float64 { return 0 })
+	}
+	add("RotThrust", unitN, func(s *sim) float64 { return o(s).RotThrust * kilo })
+	add("LSShftFxa", unitN, func(s *sim) float64 { return o(s).RotThrust * kilo })
+	add("LSShftFxs", unitN, func(s *sim) float64 { return o(s).RotThrust * kilo })
+	add("RotTorq", unitM, func(s *sim) float64 { return o(s).RotTorq * kilo })
+	add("LSShftMxa", unitM, func(s *sim) float64 { return o(s).RotTorq * kilo })
+	add("LSShftMxs", unitM, func(s *sim) float64 { return o(s).RotTorq * kilo })
+	add("LSSTipMxa", unitM, func(s *sim) float64 { return o(s).RotTorq * kilo })
+	add("LSSTipMya", unitM, func(s *sim) float64 { return o(s).LSSTipM[1] * kilo })
+	add("LSSTipMza", unitM, func(s *sim) float64 { return o(s).LSSTipM[2] * kilo })
+	add("LSSGagFya", unitN, func(s *sim) float64 { return o(s).LSSGagF[1] * kilo })
+	add("LSSGagFza", unitN, func(s *sim) float64 { return o(s).LSSGagF[2] * kilo })
+	add("LSSGagMya", unitM, func(s *sim) float64 { return o(s).LSSGagM[1] * kilo })
+	add("LSSGagMza", unitM, func(s *sim) float64 { return o(s).LSSGagM[2] * kilo })
+	add("RotPwr", "kW", func(s *sim) float64 { return o(s).RotPwr * kilo })
+	add("LSShftPwr", "kW", func(s *sim) float64 { return o(s).RotPwr * kilo })
+	add("HSShftTq", unitM, func(s *sim) float64 { return o(s).HSShftTq * kilo })
+	add("HSShftPwr", "kW", func(s *sim) float64 { return o(s).HSShftTq * o(s).GenSpeed * kilo })
+	add("Q_GeAz", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFGeAz] })
+	add("QD_GeAz", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFGeAz] })
+	add("QD2_GeAz", "rad/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFGeAz] })
+	add("Q_DrTr", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFDrTr] })
+	add("QD_DrTr", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFDrTr] })
+	add("QD2_DrTr", "rad/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFDrTr] })
+	add("Q_Yaw", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFYaw] })
+	add("QD_Yaw", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFYaw] })
+	add("Q_TFA1", "m", func(s *sim) float64 { return s.st.Q[structure.DOFTFA1] })
+	add("Q_TSS1", "m", func(s *sim) float64 { return -s.st.Q[structure.DOFTSS1] })
+	add("Q_TFA2", "m", func(s *sim) float64 { return s.st.Q[structure.DOFTFA2] })
+	add("Q_TSS2", "m", func(s *sim) float64 { return -s.st.Q[structure.DOFTSS2] })
+	for k := 0; k < numBl; k++ {
+		k := k
+		b := strconv.Itoa(k + 1)
+		add("BldPitch"+b, "deg", func(s *sim) float64 { return o(s).BlPitch[k] * r2d })
+		add("PtchPMzc"+b, "deg", func(s *sim) float64 { return o(s).BlPitch[k] * r2d })
+		add("OoPDefl"+b, "m", func(s *sim) float64 { return o(s).OoPDefl[k] })
+		add("TipDxc"+b, "m", func(s *sim) float64 { return o(s).OoPDefl[k] })
+		add("IPDefl"+b, "m", func(s *sim) float64 { return o(s).IPDefl[k] })
+		add("TipDyc"+b, "m", func(s *sim) float64 { return o(s).IPDefl[k] })
+		add("TipDzc"+b, "m", func(s *sim) float64 { return o(s).TipDzc[k] })
+		// No blade torsion DOF: the tip twist is zero, as in ElastoDyn.
+		add("TwstDefl"+b, "deg", func(*sim) float64 { return 0 })
+		add("TipRDzc"+b, "deg", func(*sim) float64 { return 0 })
+		add("TwrClrnc"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
+		for i, ax := range []string{"x", "y", "z"} {
+			i := i
+			add("RootF"+ax+"c"+b, unitN, func(s *sim) float64 { return o(s).RootFc[k][i] * kilo })
+			add("RootM"+ax+"c"+b, unitM, func(s *sim) float64 { return o(s).RootMc[k][i] * kilo })
+			add("RootM"+ax+"b"+b, unitM, func(s *sim) float64 { return o(s).RootMb[k][i] * kilo })
+		}
+		add("Q_BF1"+"_"+b, "m", func(s *sim) float64 { return s.st.Q[structure.DOFBlade(k, 0)] })
+		add("Q_BE1"+"_"+b, "m", func(s *sim) float64 { return s.st.Q[structure.DOFBlade(k, 1)] })
+		add("Q_BF2"+"_"+b, "m", func(s *sim) float64 { return s.st.Q[structure.DOFBlade(k, 2)] })
+		// Blade strain-gage channels are INVALID when the gage does not exist.
+		for g := nBlGages + 1; g <= 9; g++ {
+			for _, q := range []string{"MLx", "MLy", "MLz", "FLx", "FLy", "FLz"} {
+				invalid(fmt.Sprintf("Spn%d%sb%s", g, q, b))
+			}
+		}
+	}
+	for g := nTwGages + 1; g <= 9; g++ {
+		for _, q := range []string{"MLxt", "MLyt", "MLzt", "FLxt", "FLyt", "FLzt"} {
+			invalid(fmt.Sprintf("TwHt%d%s", g, q))
+		}
+	}
+	return c
+}
+
+// aeroChannel resolves an AeroDyn channel through the aero package.
+func aeroChannel(name string, blOutNd []int, probe *aero.Output) (channel, bool) {
+	_, unit, ok := aero.Channel(probe, name, blOutNd)
+	if !ok {
+		return channel{}, false
+	}
+	return channel{Name: name, Unit: unit, get: func(s *sim) float64 {
+		v, _, _ := aero.Channel(s.aeroOut, name, blOutNd)
+		return v
+	}}, true
+}
+
+// servoChannel resolves a ServoDyn channel through the control package.
+func servoChannel(name string) (channel, bool) {
+	for _, c := range control.OutputChannels() {
+		if strings.EqualFold(c.Name, name) {
+			return channel{Name: name, Unit: c.Unit, get: func(s *sim) float64 {
+				v, _ := s.srvOut.Channel(name)
+				return v
+			}}, true
+		}
+	}
+	return channel{}, false
+}
+
+// inflowChannel resolves Wind<n>Vel<X|Y|Z> for the InflowWind output points.
+func inflowChannel(name string, nPoints int) (channel, bool) {
+	u := strings.ToUpper(name)
+	if !strings.HasPrefix(u, "WIND") || len(u) != len("WIND1VELX") || u[5:8] != "VEL" {
+		return channel{}, false
+	}
+	i := int(u[4] - '1')
+	ax := strings.IndexByte("XYZ", u[8])
+	if i < 0 || i >= 9 || ax < 0 {
+		return channel{}, false
+	}
+	if i >= nPoints {
+		return channel{Name: name, Unit: "INVALID", get: func(*sim) float64 { return 0 }}, true
+	}
+	return channel{Name: name, Unit: "m/s", get: func(s *sim) float64 { return s.probeVel[i][ax] }}, true
+}
+
+// validNames lists the available channel names for error messages.
+func validNames(ed map[string]channel, extra []string) string {
+	var names []string
+	for _, c := range ed {
+		if c.Unit != "INVALID" {
+			names = append(names, c.Name)
+		}
+	}
+	sort.Strings(names)
+	names = append(names, extra...)
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,436 @@
+// Package coupling is the solver's glue code: it builds the structural
+// (ElastoDyn-equivalent), inflow, aerodynamic and control modules from a
+// loaded OpenFAST deck and marches them in time with OpenFAST's loose
+// coupling (ModCoupling = 1, solver-brief §3.1), writing the requested output
+// channels under OpenFAST's names and units to a .outb file (FileID 4).
+package coupling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/turbinesim/turbinesim/solver/aero"
+	"github.com/turbinesim/turbinesim/solver/control"
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/inflow"
+	"github.com/turbinesim/turbinesim/solver/outfile"
+	"github.com/turbinesim/turbinesim/solver/structure"
+	"github.com/turbinesim/turbinesim/solver/windfile"
+)
+
+// Options adjust a run.
+type Options struct {
+	// OutPath is the .outb file to write. Empty: the .fst path with the
+	// extension replaced by .outb. "-" writes no file (Result.Data only).
+	OutPath string
+	// TMax overrides the deck's TMax when positive.
+	TMax float64
+	// Channels replaces the deck's OutLists when non-nil (names as in an
+	// OutList; Time is always first and must not be listed).
+	Channels []string
+	// SkipUnsupported drops requested channels this solver does not
+	// compute (listed in Result.Dropped) instead of failing.
+	SkipUnsupported bool
+	// KeepData keeps the output table in Result.Data.
+	KeepData bool
+}
+
+// Result describes a finished run.
+type Result struct {
+	OutPath  string            // file written, or "" when none
+	Channels []outfile.Channel // output columns after Time
+	Time     []float64         // output times (only with KeepData)
+	Data     [][]float64       // Data[c][k] (only with KeepData)
+	Steps    int               // time steps taken
+	SimTime  float64           // simulated time, s
+	Wall     time.Duration
+	Dropped  []string // requested channels that were skipped
+	Notes    []string // modelling simplifications reported by the modules
+}
+
+// SimError is a failure inside the physics: which module, at what time.
+type SimError struct {
+	Time   float64
+	Module string
+	Err    error
+}
+
+func (e *SimError) Error() string {
+	return fmt.Sprintf("simulation failed at t=%.6g s in %s: %v", e.Time, e.Module, e.Err)
+}
+
+func (e *SimError) Unwrap() error { return e.Err }
+
+// RunPath loads the deck at path and runs it (see Run).
+func RunPath(ctx context.Context, path string, opts Options, progress func(simTime, tMax float64)) (*Result, error) {
+	d, err := deck.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("coupling: loading %s: %w", path, err)
+	}
+	return Run(ctx, d, opts, progress)
+}
+
+// Run simulates the deck from t = 0 to TMax. progress, if non-nil, is called
+// after every output row with the simulated time. Cancelling ctx stops the
+// run within one time step; the output file is then not written (it is
+// written atomically at the end). Errors from the physics are *SimError.
+func Run(ctx context.Context, d *deck.Deck, opts Options, progress func(simTime, tMax float64)) (res *Result, err error) {
+	start := time.Now()
+	s, cols, notes, dropped, err := build(d, opts)
+	if err != nil {
+		return nil, fmt.Errorf("coupling: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			err = &SimError{Time: s.t, Module: s.stage, Err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	m := d.Main
+	dtOut := m.DT_Out.Or(s.dt)
+	decim := int(math.Round(dtOut / s.dt))
+	if decim < 1 || math.Abs(float64(decim)*s.dt-dtOut) > 1e-6*s.dt {
+		return nil, fmt.Errorf("coupling: DT_Out=%g is not a positive multiple of DT=%g", dtOut, s.dt)
+	}
+	nSteps := int(math.Round(s.tMax / s.dt))
+	if math.Abs(float64(nSteps)*s.dt-s.tMax) > 1e-6*s.dt {
+		nSteps = int(math.Floor(s.tMax/s.dt + 1e-9))
+	}
+	chans := make([]outfile.Channel, len(cols))
+	for i, c := range cols {
+		chans[i] = outfile.Channel{Name: c.Name, Unit: c.Unit}
+	}
+	res = &Result{Channels: chans, Dropped: dropped, Notes: notes}
+	outPath := opts.OutPath
+	if outPath == "" {
+		outPath = strings.TrimSuffix(d.Path, filepath.Ext(d.Path)) + ".outb"
+	}
+	var times []float64
+	data := make([][]float64, len(cols))
+	row := make([]float64, len(cols))
+	record := func(t float64) error {
+		if t < m.TStart-1e-9*s.dt {
+			return nil
+		}
+		for i, c := range cols {
+			v := c.get(s)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &SimError{Time: t, Module: "output", Err: fmt.Errorf("channel %s is %v", c.Name, v)}
+			}
+			row[i] = v
+		}
+		times = append(times, t)
+		for i := range cols {
+			data[i] = append(data[i], row[i])
+		}
+		if progress != nil {
+			progress(t, s.tMax)
+		}
+		return nil
+	}
+	if err := s.initialize(); err != nil {
+		return nil, &SimError{Time: 0, Module: s.stage, Err: err}
+	}
+	if err := record(0); err != nil {
+		return nil, err
+	}
+	for n := 0; n < nSteps; n++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("coupling: run cancelled at t=%.6g s: %w", float64(n)*s.dt, err)
+		}
+		if err := s.step(n); err != nil {
+			return nil, &SimError{Time: s.t, Module: s.stage, Err: err}
+		}
+		if (n+1)%decim == 0 {
+			if err := record(float64(n+1) * s.dt); err != nil {
+				return nil, err
+			}
+		}
+	}
+	res.Steps = nSteps
+	res.SimTime = float64(nSteps) * s.dt
+	if opts.KeepData {
+		res.Time, res.Data = times, data
+	}
+	if outPath != "-" {
+		f := &outfile.File{
+			Description: "Predictions were generated by turbinesim (OpenFAST v5-compatible loose coupling) on " + time.Now().UTC().Format("02-Jan-2006 at 15:04:05") + " using the deck " + filepath.Base(d.Path),
+			TimeChannel: outfile.Channel{Name: "Time", Unit: "s"},
+			Time:        times, Channels: chans, Data: data,
+		}
+		if err := outfile.WriteOutbFile(outPath, f, outfile.OutbOptions{FileID: outfile.FileIDChanLenIn, TimeStep: dtOut}); err != nil {
+			return nil, fmt.Errorf("coupling: writing %s: %w", outPath, err)
+		}
+		res.OutPath = outPath
+	}
+	res.Wall = time.Since(start)
+	return res, nil
+}
+
+// build creates the modules and resolves the output channels.
+func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, error) {
+	if d == nil || d.Main == nil {
+		return nil, nil, nil, nil, errors.New("no deck")
+	}
+	m := d.Main
+	switch {
+	case m.CompElast != 1:
+		return nil, nil, nil, nil, fmt.Errorf("CompElast=%d is not supported (1 = ElastoDyn)", m.CompElast)
+	case m.CompAero != 2:
+		return nil, nil, nil, nil, fmt.Errorf("CompAero=%d is not supported (2 = AeroDyn)", m.CompAero)
+	case m.CompInflow != 1:
+		return nil, nil, nil, nil, fmt.Errorf("CompInflow=%d is not supported (1 = InflowWind)", m.CompInflow)
+	case m.CompHydro != 0 || m.CompSub != 0 || m.CompMooring != 0 || m.CompIce != 0 || m.CompSeaSt != 0 || m.CompSoil != 0:
+		return nil, nil, nil, nil, errors.New("offshore modules (CompSeaSt/CompHydro/CompSub/CompMooring/CompIce/CompSoil) are not supported")
+	case m.MHK != 0:
+		return nil, nil, nil, nil, errors.New("MHK turbines are not supported")
+	case m.ModCoupling != 1:
+		// Tight coupling changes only the numerical scheme; it is run loosely.
+	}
+	if !(m.DT > 0) {
+		return nil, nil, nil, nil, fmt.Errorf("DT must be positive, got %v", m.DT)
+	}
+	var notes []string
+	if m.ModCoupling != 1 {
+		notes = append(notes, fmt.Sprintf("ModCoupling=%d: run with loose coupling (ModCoupling=1)", m.ModCoupling))
+	}
+	if m.NumCrctn != 0 {
+		notes = append(notes, fmt.Sprintf("NumCrctn=%d: correction iterations are not performed", m.NumCrctn))
+	}
+	sp, err := structure.ParamsFromDeck(d)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if math.Abs(sp.DT-m.DT) > 1e-9*m.DT {
+		return nil, nil, nil, nil, fmt.Errorf("ElastoDyn DT=%g differs from the glue DT=%g (sub-stepping is not supported)", sp.DT, m.DT)
+	}
+	ap, aNotes, err := aero.ParamsFromDeck(d)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	for _, n := range aNotes {
+		notes = append(notes, "aero: "+n)
+	}
+	rotor, err := aero.New(ap)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	stations := make([][]float64, sp.NumBl)
+	twist := make([][]float64, sp.NumBl)
+	crv := make([][]float64, sp.NumBl)
+	swp := make([][]float64, sp.NumBl)
+	for k := range stations {
+		g := rotor.Blade(k)
+		stations[k] = append([]float64(nil), g.Span...)
+		twist[k] = append([]float64(nil), g.Twist...)
+		crv[k] = make([]float64, len(g.Span))
+		swp[k] = make([]float64, len(g.Span))
+		for i := range g.Span {
+			if g.CrvAC != nil {
+				crv[k][i] = g.CrvAC[i]
+			}
+			if g.SwpAC != nil {
+				swp[k][i] = g.SwpAC[i]
+			}
+			if g.CrvAng != nil && g.CrvAng[i] != 0 {
+				return nil, nil, nil, nil, fmt.Errorf("AeroDyn blade %d node %d: BlCrvAng is not supported", k+1, i+1)
+			}
+		}
+	}
+	if ap.TwrAero {
+		return nil, nil, nil, nil, errors.New("AeroDyn TwrAero=True (tower drag loads on the structure) is not supported yet")
+	}
+	model, err := structure.NewModel(sp, stations)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	st, err := model.InitialState()
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	sys := structure.NewSystem(model)
+	s := &sim{
+		dt: m.DT, tMax: m.TMax,
+		model: model, sys: sys, integ: structure.NewIntegrator(sys), st: st,
+		uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
+		edOut: model.NewOutputs(), motion: model.NewMotions(),
+		rotor: rotor, aeroIn: &aero.Input{}, aeroOut: rotor.NewOutput(),
+		twist: twist, span: stations, crvAC: crv, swpAC: swp,
+		airDens: ap.AirDens,
+	}
+	if opts.TMax > 0 {
+		s.tMax = opts.TMax
+	}
+	s.aeroIn.Blades = make([][]aero.BladeNodeMotion, sp.NumBl)
+	nNodes := 0
+	for k := range s.aeroIn.Blades {
+		s.aeroIn.Blades[k] = make([]aero.BladeNodeMotion, len(stations[k]))
+		nNodes += len(stations[k])
+	}
+	s.arms = make([][][3]float64, sp.NumBl)
+	for k := range s.arms {
+		s.arms[k] = make([][3]float64, len(stations[k]))
+	}
+	s.windPts = make([]inflow.Vec3, nNodes)
+	s.windVel = make([]inflow.Vec3, nNodes)
+	wind, probes, err := inflowFromDeck(d)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	s.wind = wind
+	s.probePts = probes
+	s.probeVel = make([]inflow.Vec3, len(probes))
+	if m.CompServo == 1 {
+		if d.ServoDyn == nil {
+			return nil, nil, nil, nil, errors.New("CompServo=1 but no ServoDyn input was loaded")
+		}
+		opt := control.DeckOptions{GlueDT: m.DT, NumBl: sp.NumBl}
+		for k := 0; k < sp.NumBl && k < 3; k++ {
+			opt.InitialPitch[k] = sp.Init.BlPitch[k]
+		}
+		srv, err := control.NewFromDeck(d.ServoDyn, opt)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		s.servo = srv
+	}
+	cols, dropped, err := resolveChannels(d, s, opts)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return s, cols, notes, dropped, nil
+}
+
+// inflowFromDeck builds the wind field of the InflowWind input and the
+// output points of its WindV*List.
+func inflowFromDeck(d *deck.Deck) (inflow.Field, []inflow.Vec3, error) {
+	iw := d.InflowWind
+	if iw == nil {
+		return nil, nil, errors.New("no InflowWind input was loaded")
+	}
+	var probes []inflow.Vec3
+	for i := 0; i < iw.NWindVel && i < len(iw.WindVxiList) && i < len(iw.WindVyiList) && i < len(iw.WindVziList); i++ {
+		probes = append(probes, inflow.Vec3{iw.WindVxiList[i], iw.WindVyiList[i], iw.WindVziList[i]})
+	}
+	o := inflow.Orientation{PropagationDir: iw.PropagationDir * deg, VFlowAng: iw.VFlowAng * deg}
+	switch iw.WindType {
+	case 1:
+		o.RefHt = iw.RefHt
+		f, err := inflow.NewSteady(iw.HWindSpeed, iw.RefHt, iw.PLExp, o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("InflowWind steady wind: %w", err)
+		}
+		return f, probes, nil
+	case 3:
+		path := iw.FileName_BTS
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(inflowPath(d)), path)
+		}
+		ff, err := windfile.ReadBTSFile(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("InflowWind TurbSim file: %w", err)
+		}
+		g, err := inflow.NewGrid(ff, o)
+		if err != nil {
+			return nil, nil, fmt.Errorf("InflowWind TurbSim field: %w", err)
+		}
+		return g, probes, nil
+	}
+	return nil, nil, fmt.Errorf("InflowWind WindType=%d is not supported (1 steady, 3 TurbSim)", iw.WindType)
+}
+
+// inflowPath is the InflowWind file's path (relative names in it are
+// relative to its folder).
+func inflowPath(d *deck.Deck) string {
+	p := d.Main.InflowFile
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(d.Path), p)
+	}
+	return p
+}
+
+// resolveChannels turns the requested OutLists into channels in OpenFAST's
+// file order: glue-code channels, InflowWind, ElastoDyn, AeroDyn, ServoDyn.
+func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, error) {
+	p := s.model.Params()
+	ed := d.ElastoDyn
+	edCat := edChannels(p.NumBl, ed.NBlGages, ed.NTwGages)
+	nProbe := len(s.probePts)
+	var blOutNd []int
+	if d.AeroDyn != nil && d.AeroDyn.NBlOuts > 0 {
+		blOutNd = d.AeroDyn.BlOutNd
+		if len(blOutNd) > d.AeroDyn.NBlOuts {
+			blOutNd = blOutNd[:d.AeroDyn.NBlOuts]
+		}
+	}
+	probe := s.rotor.NewOutput()
+	lookup := func(name string) (channel, bool) {
+		if c, ok := edCat[strings.ToUpper(name)]; ok {
+			return c, true
+		}
+		if c, ok := inflowChannel(name, nProbe); ok {
+			return c, true
+		}
+		if c, ok := aeroChannel(name, blOutNd, probe); ok {
+			return c, true
+		}
+		if c, ok := servoChannel(name); ok {
+			return c, true
+		}
+		return channel{}, false
+	}
+	// v5 glue-code channels: zero for loose coupling (no convergence loop).
+	cols := []channel{
+		{Name: "ConvIter", Unit: "-", get: func(*sim) float64 { return 0 }},
+		{Name: "ConvError", Unit: "-", get: func(*sim) float64 { return 0 }},
+		{Name: "NumUJac", Unit: "-", get: func(*sim) float64 { return 0 }},
+	}
+	var requested []string
+	if opts.Channels != nil {
+		requested = opts.Channels
+	} else {
+		if d.InflowWind != nil {
+			requested = append(requested, d.InflowWind.OutList...)
+		}
+		requested = append(requested, ed.OutList...)
+		if d.AeroDyn != nil {
+			requested = append(requested, d.AeroDyn.OutList...)
+		}
+		if d.ServoDyn != nil {
+			requested = append(requested, d.ServoDyn.OutList...)
+		}
+	}
+	var dropped, unknown []string
+	for _, name := range requested {
+		c, ok := lookup(name)
+		if !ok {
+			if opts.SkipUnsupported {
+				dropped = append(dropped, name)
+				continue
+			}
+			unknown = append(unknown, name)
+			continue
+		}
+		cols = append(cols, c)
+	}
+	if len(unknown) > 0 {
+		var extra []string
+		for i := 1; i <= nProbe; i++ {
+			extra = append(extra, fmt.Sprintf("Wind%dVelX, Wind%dVelY, Wind%dVelZ", i, i, i))
+		}
+		extra = append(extra, "AeroDyn: RtSpeed, RtTSR, RtVAvgxh/yh/zh, RtSkew, RtFldFxh/Fyh/Fzh, RtFldMxh/Myh/Mzh, RtFldPwr, RtArea, RtFldCp/Cq/Ct, B<b>N<k><Q>, AB<b>N<nnn><Q>")
+		var srv []string
+		for _, c := range control.OutputChannels() {
+			srv = append(srv, c.Name)
+		}
+		extra = append(extra, "ServoDyn: "+strings.Join(srv, ", "))
+		return nil, nil, fmt.Errorf("unknown output channel(s) %s; valid channels: %s", strings.Join(unknown, ", "), validNames(edCat, extra))
+	}
+	return cols, dropped, nil
+}

@@ -1,0 +1,314 @@
+package coupling
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/turbinesim/turbinesim/solver/aero"
+	"github.com/turbinesim/turbinesim/solver/control"
+	"github.com/turbinesim/turbinesim/solver/inflow"
+	"github.com/turbinesim/turbinesim/solver/structure"
+)
+
+// sim is one running simulation: the modules, their input histories and
+// the latest outputs (OpenFAST's glue-code data for a land-based turbine
+// with ElastoDyn, InflowWind, AeroDyn and ServoDyn).
+type sim struct {
+	dt   float64
+	tMax float64
+
+	model *structure.Model
+	sys   *structure.System
+	integ *structure.Integrator
+	st    *structure.State
+
+	// ElastoDyn input history: uPrev at t−dt, uCur at t, uNext at t+dt.
+	uPrev, uCur, uNext *structure.Inputs
+	edOut              *structure.Outputs
+	motion             *structure.Motions
+
+	rotor   *aero.Rotor
+	aeroIn  *aero.Input
+	aeroOut *aero.Output
+	twist   [][]float64 // aerodynamic twist per blade node (rad)
+	span    [][]float64
+	// Aerodynamic-centre offsets from the pitch axis (AeroDyn BlCrvAC
+	// out of plane, BlSwpAC in plane), carried by the blade section as
+	// rigid arms (OpenFAST's line-to-line motion mapping).
+	crvAC, swpAC [][]float64
+	arms         [][][3]float64
+
+	wind      inflow.Field
+	windPts   []inflow.Vec3 // blade node positions, flattened
+	windVel   []inflow.Vec3
+	hubWind   inflow.Vec3
+	probePts  []inflow.Vec3 // InflowWind WindV*List points
+	probeVel  []inflow.Vec3
+	hubHeight float64
+
+	servo    *control.ServoDyn
+	srvIn    control.Inputs
+	srvOut   control.Outputs
+	airDens  float64
+	fixedYaw float64
+
+	// Where a failure happened, for error messages.
+	stage string
+	t     float64
+}
+
+// finite reports whether every component is a finite number.
+func finite3(v [3]float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// sampleWind evaluates the inflow at every blade node and the probe points.
+func (s *sim) sampleWind(t float64) error {
+	s.stage = "inflow"
+	n := 0
+	for k := range s.motion.Blades {
+		for _, p := range s.motion.Blades[k].Pos {
+			s.windPts[n] = p
+			n++
+		}
+	}
+	if err := s.wind.Velocities(t, s.windPts, s.windVel); err != nil {
+		return fmt.Errorf("wind at the blade nodes: %w", err)
+	}
+	hv, err := s.wind.Velocity(t, s.motion.HubPos)
+	if err != nil {
+		return fmt.Errorf("wind at the hub: %w", err)
+	}
+	s.hubWind = hv
+	if len(s.probePts) > 0 {
+		if err := s.wind.Velocities(t, s.probePts, s.probeVel); err != nil {
+			return fmt.Errorf("wind at the InflowWind output points: %w", err)
+		}
+	}
+	return nil
+}
+
+// aeroLoads moves the aerodynamic nodes with the structure at time t,
+// computes the loads and lumps them onto the structural load stations (the
+// Line2-to-point transfer OpenFAST does from AeroDyn to ElastoDyn: a linear
+// distribution on each element is consistently lumped to its two nodes,
+// which keeps the resultant force and moment).
+func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
+	s.stage = "structure"
+	s.sys.Motions(s.st, u.BlPitch, s.motion)
+	if err := s.sampleWind(t); err != nil {
+		return err
+	}
+	s.stage = "aero"
+	in := s.aeroIn
+	in.HubPosition = s.motion.HubPos
+	in.HubOrientation = s.motion.HubOrient
+	in.RotorSpeed = s.motion.RotSpeed
+	in.Azimuth = s.motion.Azimuth
+	n := 0
+	w := s.motion.HubRotVel
+	for k := range in.Blades {
+		bm := &s.motion.Blades[k]
+		for i := range in.Blades[k] {
+			node := &in.Blades[k][i]
+			o := &bm.Orient[i]
+			var arm [3]float64
+			for c := 0; c < 3; c++ {
+				arm[c] = s.crvAC[k][i]*o[0][c] + s.swpAC[k][i]*o[1][c]
+			}
+			s.arms[k][i] = arm
+			node.Position = add3(bm.Pos[i], arm)
+			node.Velocity = add3(bm.Vel[i], cross3(w, arm))
+			node.Orientation = twistAbout(*o, s.twist[k][i])
+			node.Wind = s.windVel[n]
+			n++
+		}
+	}
+	if err := s.rotor.UpdateStates(t, s.dt, in); err != nil {
+		return err
+	}
+	if err := s.rotor.CalcOutput(t, in, s.aeroOut); err != nil {
+		return err
+	}
+	for k := range u.BladeForce {
+		F, M := u.BladeForce[k], u.BladeMoment[k]
+		for i := range F {
+			F[i] = [3]float64{}
+			M[i] = [3]float64{}
+		}
+		nodes := s.aeroOut.Blades[k]
+		sp := s.span[k]
+		for i := 0; i+1 < len(sp); i++ {
+			L := sp[i+1] - sp[i]
+			a, b := &nodes[i], &nodes[i+1]
+			for c := 0; c < 3; c++ {
+				F[i][c] += L * (2*a.Force[c] + b.Force[c]) / 6
+				F[i+1][c] += L * (a.Force[c] + 2*b.Force[c]) / 6
+				M[i][c] += L * (2*a.Moment[c] + b.Moment[c]) / 6
+				M[i+1][c] += L * (a.Moment[c] + 2*b.Moment[c]) / 6
+			}
+		}
+		for i := range F {
+			// Moment of the force about the station on the pitch axis.
+			M[i] = add3(M[i], cross3(s.arms[k][i], F[i]))
+			if !finite3(F[i]) || !finite3(M[i]) {
+				return fmt.Errorf("load on blade %d node %d is not finite (force %v, moment %v)", k+1, i+1, F[i], M[i])
+			}
+		}
+	}
+	return nil
+}
+
+func add3(a, b [3]float64) [3]float64 { return [3]float64{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+
+func cross3(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+// twistAbout rotates a node frame (rows x, y, z) about its own z axis by the
+// aerodynamic twist, positive toward feather like pitch (the leading edge,
+// −y, turns into the wind).
+func twistAbout(o [3][3]float64, tw float64) [3][3]float64 {
+	if tw == 0 {
+		return o
+	}
+	c, sn := math.Cos(tw), math.Sin(tw)
+	var r [3][3]float64
+	for i := 0; i < 3; i++ {
+		r[0][i] = c*o[0][i] - sn*o[1][i]
+		r[1][i] = sn*o[0][i] + c*o[1][i]
+		r[2][i] = o[2][i]
+	}
+	return r
+}
+
+// servoInputs maps ElastoDyn and InflowWind outputs to ServoDyn inputs.
+func (s *sim) servoInputs(o *structure.Outputs, u *control.Inputs) {
+	for k := 0; k < len(o.BlPitch) && k < 3; k++ {
+		u.BlPitch[k] = o.BlPitch[k]
+		u.RootMyc[k] = o.RootMc[k][1]
+		u.RootMxc[k] = o.RootMc[k][0]
+	}
+	u.Yaw = o.NacYaw
+	u.YawRate = o.YawRate
+	u.HSSSpd = o.GenSpeed
+	u.LSSSpd = o.RotSpeed
+	u.RotPwr = o.RotPwr
+	u.HorWindV = math.Hypot(s.hubWind[0], s.hubWind[1])
+	u.WindDir = math.Atan2(s.hubWind[1], s.hubWind[0])
+	u.YawErr = u.WindDir - o.NacYaw
+	u.Azimuth = o.Azimuth
+	u.TwrTopAccFA = o.YawBrTA[0]
+	u.TwrTopAccSS = o.YawBrTA[1]
+	u.LSSTipMya = o.LSSTipM[1]
+	u.LSSTipMza = o.LSSTipM[2]
+	u.LSSTorque = o.RotTorq
+	u.LSSForce = o.LSSGagF
+	u.LSSForce[0] = o.RotThrust
+	u.AirDensity = s.airDens
+}
+
+// applyServo copies ServoDyn's commands into ElastoDyn inputs.
+func (s *sim) applyServo(y *control.Outputs, u *structure.Inputs) error {
+	s.stage = "control"
+	u.GenTrq = y.GenTrq
+	u.HSSBrTrq = y.HSSBrTrqC
+	u.YawMom = y.YawMom
+	for k := range u.BlPitch {
+		u.BlPitch[k] = y.BlPitchCom[k]
+	}
+	for _, v := range []float64{y.GenTrq, y.HSSBrTrqC, y.YawMom, y.BlPitchCom[0], y.BlPitchCom[1], y.BlPitchCom[2]} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("command is not finite: GenTrq=%v HSSBrTrq=%v YawMom=%v BlPitchCom=%v", y.GenTrq, y.HSSBrTrqC, y.YawMom, y.BlPitchCom)
+		}
+	}
+	return nil
+}
+
+// initialize solves the outputs at t = 0 (OpenFAST FAST_Solution0).
+func (s *sim) initialize() error {
+	p := s.model.Params()
+	for k := range s.uCur.BlPitch {
+		s.uCur.BlPitch[k] = p.Init.BlPitch[k]
+	}
+	if err := s.aeroLoads(0, s.uCur); err != nil {
+		return err
+	}
+	s.stage = "structure"
+	if err := s.sys.Outputs(s.st, s.uCur, s.edOut); err != nil {
+		return err
+	}
+	if s.servo != nil {
+		s.servoInputs(s.edOut, &s.srvIn)
+		s.stage = "control"
+		y, err := s.servo.Init(0, s.srvIn)
+		if err != nil {
+			return err
+		}
+		s.srvOut = y
+		if err := s.applyServo(&s.srvOut, s.uCur); err != nil {
+			return err
+		}
+		// Aerodynamics again with the commanded pitch, then outputs.
+		if err := s.aeroLoads(0, s.uCur); err != nil {
+			return err
+		}
+		s.stage = "structure"
+		if err := s.sys.Outputs(s.st, s.uCur, s.edOut); err != nil {
+			return err
+		}
+	}
+	s.uPrev.CopyFrom(s.uCur)
+	return nil
+}
+
+// step advances every module from t to t+dt in OpenFAST's loose-coupling
+// order (solver-brief §3.1): inputs extrapolated to t+dt; ServoDyn updates
+// and outputs its commands at t+dt; ElastoDyn integrates t→t+dt with its
+// inputs at t and t+dt; InflowWind and AeroDyn compute the loads at t+dt
+// with the new motion; ElastoDyn's outputs at t+dt are recomputed with
+// those loads and mapped to ServoDyn's inputs.
+func (s *sim) step(n int) error {
+	t := float64(n) * s.dt
+	tNext := float64(n+1) * s.dt
+	s.t = t
+	// Linear extrapolation of ElastoDyn's inputs (InterpOrder 1).
+	s.uNext.Blend(s.uPrev, s.uCur, 2)
+	if s.servo != nil {
+		s.stage = "control"
+		if err := s.servo.UpdateStates(t, s.srvIn); err != nil {
+			return err
+		}
+		y, err := s.servo.CalcOutput(tNext, s.srvIn)
+		if err != nil {
+			return err
+		}
+		s.srvOut = y
+		if err := s.applyServo(&s.srvOut, s.uNext); err != nil {
+			return err
+		}
+	}
+	s.stage = "structure"
+	if err := s.integ.Step(t, s.st, s.uCur, s.uNext); err != nil {
+		return err
+	}
+	s.t = tNext
+	if err := s.aeroLoads(tNext, s.uNext); err != nil {
+		return err
+	}
+	s.stage = "structure"
+	if err := s.sys.Outputs(s.st, s.uNext, s.edOut); err != nil {
+		return err
+	}
+	if s.servo != nil {
+		s.servoInputs(s.edOut, &s.srvIn)
+	}
+	// Shift the input history.
+	s.uPrev, s.uCur, s.uNext = s.uCur, s.uNext, s.uPrev
+	return nil
+}
