@@ -286,3 +286,79 @@ func TestCancelledContextStopsSynthesis(t *testing.T) {
 		t.Fatal("cancelled context: no error")
 	}
 }
+
+func TestTargetsOfExtremeModels(t *testing.T) {
+	spec := validationSpec(1)
+	spec.Category = CategoryA
+	spec.Model = ETM
+	tg, err := spec.Targets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Class I (V_ave 10), A, 12 m/s, c = 2: σ1 = 3.56864 m/s, α = 0.2.
+	near(t, "ETM σ1", tg.Sigma1, 3.56864, 1e-12)
+	near(t, "ETM α", tg.Alpha, 0.2, 0)
+	spec.Model = EWM50
+	spec.Class = ClassII
+	tg, err = spec.Targets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// V_hub = V_ref = 42.5 m/s, σ1 = 0.11·42.5 = 4.675 m/s, α = 0.11.
+	near(t, "EWM50 V", tg.VHub, 42.5, 0)
+	near(t, "EWM50 σ1", tg.Sigma1, 4.675, 1e-12)
+	near(t, "EWM50 α", tg.Alpha, 0.11, 0)
+	spec.Model = EWM1
+	tg, err = spec.Targets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "EWM1 V", tg.VHub, 34, 1e-12)
+	near(t, "EWM1 σ1", tg.Sigma1, 3.74, 1e-12)
+	zero := 0.0
+	spec.ShearExponent = &zero
+	tg, _ = spec.Targets()
+	near(t, "explicit α", tg.Alpha, 0, 0)
+}
+
+func TestNonPeriodicLengthAndOffGridHub(t *testing.T) {
+	// 4 × 4 grid: the hub (y = 0, z = 90 m) is not a grid point and is
+	// simulated as an extra point; non-periodic boxes get Width/V_hub more
+	// time: 20 s + 30 m/12 m/s = 22.5 s = 450 steps.
+	spec := validationSpec(9)
+	spec.Duration = 20
+	spec.Periodic = false
+	spec.Grid = GridSpec{NY: 4, NZ: 4, Width: 30, Height: 30, HubHeight: 90}
+	ff, err := GenerateTurbulence(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ff.NT != 450 || ff.Periodic {
+		t.Errorf("NT %d periodic %v, want 450 false", ff.NT, ff.Periodic)
+	}
+	mean, sigma := ff.HubStats()
+	near(t, "off-grid hub mean", mean[0], 12, 1e-4)
+	if sigma[0] <= 0 || sigma[1] <= 0 || sigma[2] <= 0 {
+		t.Errorf("off-grid hub σ %v", sigma)
+	}
+	// Mean profile: the top row at 105 m has 12·(105/90)^0.2 on average
+	// over the (periodic) record.
+	m, _ := meanStd(ff.GridSeries(0, 0, 3))
+	near(t, "top-row mean", m, 12*math.Pow(105.0/90, 0.2), 1e-4)
+}
+
+func TestCaseSeedsDiffer(t *testing.T) {
+	seen := map[uint64]bool{}
+	for _, v := range []float64{4, 6, 8, 10, 12} {
+		for i := range 6 {
+			s := CaseSeed(1, v, i)
+			if seen[s] {
+				t.Fatalf("seed collision at %g m/s, index %d", v, i)
+			}
+			seen[s] = true
+		}
+	}
+	if CaseSeed(7, 12, 3) != CaseSeed(7, 12, 3) {
+		t.Error("CaseSeed is not deterministic")
+	}
+}
