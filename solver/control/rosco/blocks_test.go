@@ -3,6 +3,7 @@ package rosco
 import (
 	"math"
 	"math/cmplx"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -155,5 +156,53 @@ func TestLoadParamsIEA15(t *testing.T) {
 	p.IPCControlMode = 1
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "IPC_ControlMode") {
 		t.Errorf("IPC accepted: %v", err)
+	}
+}
+
+// Floating feedback: a tower-top acceleration A·sin(ωt) between the high-pass
+// and low-pass corners integrates to a velocity of amplitude A/ω·|H_LP·H_HP|
+// (bilinear responses), and the pitch increment is Fl_Kp times it.
+func TestFloatFeedbackGain(t *testing.T) {
+	p := Params{FFlCornerFreq: [2]float64{5, 1}, FFlHighPassFreq: 0.01, FlKp: []float64{-0.15}}
+	const dt, w, A = 0.01, 0.5, 0.2
+	var f floatFeedback
+	amp := 0.0
+	for i := 0; i < int(1500/dt); i++ {
+		tm := float64(i) * dt
+		_, pitch := f.step(&p, A*math.Sin(w*tm), 12, dt, i == 0)
+		if tm > 1200 {
+			amp = math.Max(amp, math.Abs(pitch))
+		}
+	}
+	z := cmplx.Exp(complex(0, w*dt))
+	s := complex(2/dt, 0) * (z - 1) / (z + 1)
+	wn, zeta, wh := 5.0, 1.0, 0.01
+	hLP := complex(wn*wn, 0) / (s*s + complex(2*zeta*wn, 0)*s + complex(wn*wn, 0))
+	hHP := s / (s + complex(wh, 0))
+	// Forward-Euler integration of a sinusoid: gain dt/|1−z⁻¹|.
+	hInt := complex(dt, 0) / (1 - 1/z)
+	want := 0.15 * A * cmplx.Abs(hLP*hHP*hInt)
+	if math.Abs(amp-want) > 0.01*want {
+		t.Errorf("pitch amplitude %.6f rad, want %.6f (≈ Kp·A/ω = %.6f)", amp, want, 0.15*A/w)
+	}
+}
+
+// Every DISCON.IN shipped with the reference decks (IEA-15 monopile and
+// semi-submersible, IEA-22 monopile and semi) is accepted, with its Cp table.
+func TestReferenceDeckDISCONsLoad(t *testing.T) {
+	root := testshared.Path(t, "reference-decks")
+	files, err := filepath.Glob(filepath.Join(root, "*", "*", "*DISCON*.IN"))
+	if err != nil || len(files) < 4 {
+		t.Fatalf("found %d DISCON.IN files (%v)", len(files), err)
+	}
+	for _, f := range files {
+		p, err := LoadParams(f)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		if _, err := New(p); err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+		}
 	}
 }

@@ -46,6 +46,12 @@ type Params struct {
 	PACornerFreq, PADamping          float64
 	SDMaxPit, SDCornerFreq           float64
 	PerfTable                        *PerfTable // loaded when WEMode > 0
+
+	// Floating feedback (Fl_Mode 1, 2) and tower-top notches.
+	FFlCornerFreq   [2]float64 // natural frequency (rad/s) and damping of the 2nd-order LPF
+	FFlHighPassFreq float64    // rad/s
+	FTwrTopNotchInd []int      // 1-based indices into FNotchFreqs
+	FlKp, FlU       []float64
 }
 
 // reader collects the first error while pulling typed values out of KeyValues.
@@ -195,6 +201,14 @@ func ParamsFromDiscon(d *deck.Discon) (Params, error) {
 	for _, x := range r.floats("F_GenSpdNotch_Ind", nGenNotch, nGenNotch == 0) {
 		p.FGenSpdNotchInd = append(p.FGenSpdNotchInd, int(x))
 	}
+	nTwrNotch := r.int("F_TwrTopNotch_N", true)
+	for _, x := range r.floats("F_TwrTopNotch_Ind", nTwrNotch, nTwrNotch == 0) {
+		p.FTwrTopNotchInd = append(p.FTwrTopNotchInd, int(x))
+	}
+	if fl := r.floats("F_FlCornerFreq", 2, p.FlMode == 0); len(fl) == 2 {
+		p.FFlCornerFreq = [2]float64{fl[0], fl[1]}
+	}
+	p.FFlHighPassFreq = r.float("F_FlHighPassFreq", p.FlMode == 0)
 	p.FSSCornerFreq = r.float("F_SSCornerFreq", p.SSMode == 0)
 	p.FWECornerFreq = r.float("F_WECornerFreq", true)
 
@@ -247,6 +261,14 @@ func ParamsFromDiscon(d *deck.Discon) (Params, error) {
 	p.PSWindSpeeds = r.floats("PS_WindSpeeds", nPS, p.PSMode == 0)
 	p.PSBldPitchMin = r.floats("PS_BldPitchMin", nPS, p.PSMode == 0)
 
+	nFl := r.int("Fl_n", true)
+	if nFl < 1 {
+		nFl = 1
+	}
+	p.FlKp = r.floats("Fl_Kp", nFl, p.FlMode == 0)
+	if nFl > 1 {
+		p.FlU = r.floats("Fl_U", nFl, p.FlMode == 0)
+	}
 	p.PACornerFreq = r.float("PA_CornerFreq", p.PAMode == 0)
 	p.PADamping = r.float("PA_Damping", p.PAMode != 2)
 	p.SDMaxPit = r.float("SD_MaxPit", true)
@@ -265,7 +287,7 @@ func (p Params) Validate() error {
 		v    int
 	}{
 		{"IPC_ControlMode", p.IPCControlMode}, {"Y_ControlMode", p.YControlMode},
-		{"PRC_Mode", p.PRCMode}, {"SD_Mode", p.SDMode}, {"Fl_Mode", p.FlMode},
+		{"PRC_Mode", p.PRCMode}, {"SD_Mode", p.SDMode},
 		{"TD_Mode", p.TDMode}, {"TRA_Mode", p.TRAMode}, {"Flp_Mode", p.FlpMode},
 		{"OL_Mode", p.OLMode}, {"PF_Mode", p.PFMode}, {"AWC_Mode", p.AWCMode},
 		{"Ext_Mode", p.ExtMode}, {"ZMQ_Mode", p.ZMQMode}, {"CC_Mode", p.CCMode},
@@ -283,7 +305,7 @@ func (p Params) Validate() error {
 		{"F_LPFType", p.FLPFType, 2}, {"VS_ControlMode", p.VSControlMode, 3},
 		{"VS_ConstPower", p.VSConstPower, 1}, {"PC_ControlMode", p.PCControlMode, 1},
 		{"SS_Mode", p.SSMode, 1}, {"WE_Mode", p.WEMode, 2}, {"PS_Mode", p.PSMode, 1},
-		{"PA_Mode", p.PAMode, 2},
+		{"PA_Mode", p.PAMode, 2}, {"Fl_Mode", p.FlMode, 2},
 	}
 	for _, r := range ranges {
 		if r.v < 0 || r.v > r.max {
@@ -296,9 +318,17 @@ func (p Params) Validate() error {
 	if p.FLPFCornerFreq <= 0 {
 		return fmt.Errorf("rosco: F_LPFCornerFreq must be > 0, got %g", p.FLPFCornerFreq)
 	}
-	for _, k := range p.FGenSpdNotchInd {
+	for _, k := range append(append([]int{}, p.FGenSpdNotchInd...), p.FTwrTopNotchInd...) {
 		if k < 1 || k > len(p.FNotchFreqs) {
-			return fmt.Errorf("rosco: F_GenSpdNotch_Ind %d outside 1..F_NumNotchFilts (%d)", k, len(p.FNotchFreqs))
+			return fmt.Errorf("rosco: notch index %d (F_GenSpdNotch_Ind / F_TwrTopNotch_Ind) outside 1..F_NumNotchFilts (%d)", k, len(p.FNotchFreqs))
+		}
+	}
+	if p.FlMode > 0 {
+		if len(p.FlKp) == 0 || p.FFlCornerFreq[0] <= 0 || p.FFlHighPassFreq <= 0 {
+			return fmt.Errorf("rosco: Fl_Mode %d needs Fl_Kp, F_FlCornerFreq > 0 and F_FlHighPassFreq > 0", p.FlMode)
+		}
+		if len(p.FlKp) > 1 && len(p.FlU) != len(p.FlKp) {
+			return fmt.Errorf("rosco: Fl_U needs %d values (Fl_n)", len(p.FlKp))
 		}
 	}
 	if len(p.PCGSAngles) == 0 || len(p.VSKP) == 0 || len(p.VSKI) == 0 {

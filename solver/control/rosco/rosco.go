@@ -12,9 +12,10 @@
 // variable-speed torque control (VS_ControlMode 0/1: K·ω² with PI
 // transitions in regions 1½ and 2½; 2/3: PI TSR tracking on the estimated
 // wind); gain-scheduled collective pitch PI on the filtered commanded pitch;
-// peak shaving / minimum pitch (PS_Mode); pitch and torque saturation and
-// rate limits; the pitch actuator model (PA_Mode). Individual pitch, yaw,
-// floating feedback, tower damping, shutdown, power reference, open loop and
+// peak shaving / minimum pitch (PS_Mode); nacelle-velocity (floating)
+// feedback (Fl_Mode 1, 2) with tower-top notches; pitch and torque saturation
+// and rate limits; the pitch actuator model (PA_Mode). Individual pitch, yaw,
+// tower damping, shutdown, power reference, open loop and
 // the other optional modes are rejected by Params.Validate.
 package rosco
 
@@ -64,6 +65,7 @@ type Controller struct {
 	genPwrF                    float64
 	horWindV, horWindVF        float64
 	nacVane                    float64
+	flAcc, flAccF, flPitCom    float64
 	blPitch                    [3]float64
 	blPitchCMeas               float64
 	numBl                      int
@@ -95,6 +97,7 @@ type Controller struct {
 	fGenSpeed1, fRotSpeed1 lowPass1
 	fGenSpeed2, fRotSpeed2 lowPass2
 	fGenNotch              []notch
+	fFloat                 floatFeedback
 	fWindEst               lowPass1
 	fHorWind               lowPass1
 	fLastGenTrq            lowPass2
@@ -116,6 +119,7 @@ func New(p Params) (*Controller, error) {
 	c.vsMinOMTq = p.VSRgn2K * p.VSMinOMSpd * p.VSMinOMSpd
 	c.vsMaxOMTq = p.VSRgn2K * p.VSRefSpd * p.VSRefSpd
 	c.fGenNotch = make([]notch, len(p.FGenSpdNotchInd))
+	c.fFloat.notches = make([]notch, len(p.FTwrTopNotchInd))
 	return c, nil
 }
 
@@ -197,6 +201,15 @@ func (c *Controller) readRecords(s *bladed.Swap, first bool) error {
 	c.genPwr = s[bladed.RecElecPower]
 	c.genTqMeas = s[bladed.RecGenTorque]
 	c.nacVane = s[bladed.RecYawError]
+	switch c.p.FlMode {
+	case 1:
+		c.flAcc = s[bladed.RecTwrTopAccFA]
+	case 2:
+		c.flAcc = s[bladed.RecNacNodAcc]
+	}
+	if first && c.time == 0 {
+		c.flAcc = 0 // ROSCO forces the acceleration signals to start at 0
+	}
 	c.horWindV = s[bladed.RecHubWind]
 	c.numBl = int(math.Round(s[bladed.RecNumBlades]))
 	if c.numBl < 1 || c.numBl > 3 {
@@ -524,6 +537,11 @@ func (c *Controller) pitchControl(s *bladed.Swap, first bool) {
 		c.pcMinPit = math.Max(interp1(p.PSWindSpeeds, p.PSBldPitchMin, c.weVwF), p.PCFinePit)
 	} else {
 		c.pcMinPit = p.PCFinePit
+	}
+	// Nacelle-velocity feedback (Fl_Mode 1, 2), added before saturation.
+	if p.FlMode > 0 {
+		c.flAccF, c.flPitCom = c.fFloat.step(&c.p, c.flAcc, c.weVwF, c.dt, first)
+		c.pcPitComT += c.flPitCom
 	}
 
 	c.pcPitComT = saturate(c.pcPitComT, c.pcMinPit, p.PCMaxPit)
