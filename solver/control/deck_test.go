@@ -2,6 +2,7 @@ package control
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,5 +72,40 @@ func TestNewFromDeckIEA15(t *testing.T) {
 	}
 	if got := y.ElecPwr; math.Abs(got-y.GenTrq*w*0.95756) > 1e-6*got {
 		t.Errorf("power %g", got)
+	}
+}
+
+// Every ServoDyn file of the reference decks builds a module; those naming a
+// controller library get the built-in ROSCO (the IEA decks' libdiscon.so
+// comes with a ROSCO DISCON.IN).
+func TestReferenceDeckServoDynFilesBuild(t *testing.T) {
+	root := testshared.Path(t, "reference-decks")
+	var files []string
+	for _, pat := range []string{"*/*/*ServoDyn*.dat", "*/*ServoDyn*.dat"} {
+		m, _ := filepath.Glob(filepath.Join(root, pat))
+		files = append(files, m...)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.Contains(filepath.Base(f), "StC") { // structural-control input, not a ServoDyn file
+			continue
+		}
+		sd, err := deck.ReadServoDyn(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		s, err := NewFromDeck(sd, DeckOptions{GlueDT: 0.01, NumBl: 3})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if sd.VSContrl == ModeDLL && !strings.Contains(s.ControllerName(), "ROSCO") {
+			t.Errorf("%s: controller %q, want ROSCO", f, s.ControllerName())
+		}
+		n++
+	}
+	if n < 5 {
+		t.Errorf("only %d ServoDyn files checked", n)
 	}
 }
