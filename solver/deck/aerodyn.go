@@ -18,7 +18,7 @@ type AeroDyn struct {
 	DTAero       DefReal `fst:"DTAero" desc:"Time interval for aerodynamic calculations {or \"default\"} (s)"`
 	Wake_Mod     int     `fst:"Wake_Mod" opt:"1" desc:"Wake/induction model (switch) {0=none, 1=BEMT, 3=OLAF}"`
 	TwrPotent    int     `fst:"TwrPotent" desc:"Type tower influence on wind based on potential flow around the tower (switch) {0=none, 1=baseline potential flow, 2=potential flow with Bak correction}"`
-	TwrShadow    int     `fst:"TwrShadow" desc:"Calculate tower influence on wind based on downstream tower shadow (switch) {0=none, 1=Powles model, 2=Eames model}"`
+	TwrShadow    int     `fst:"TwrShadow" flagok:"1" desc:"Calculate tower influence on wind based on downstream tower shadow (switch) {0=none, 1=Powles model, 2=Eames model}"`
 	TwrAero      bool    `fst:"TwrAero" desc:"Calculate tower aerodynamic loads? (flag)"`
 	CavitCheck   bool    `fst:"CavitCheck" opt:"False" desc:"Perform cavitation check? (flag) [UA_Mod must be 0 when CavitCheck=true]"`
 	NacelleDrag  bool    `fst:"NacelleDrag" opt:"False" desc:"Include Nacelle Drag effects? (flag)"`

@@ -144,6 +144,19 @@ func decodeOne(r *reader, f reflect.StructField, fv reflect.Value, label string,
 		}
 		return setValue(r, -1, label, fv, tokenize(def))
 	}
+	if f.Tag.Get("flagok") != "" && fv.Kind() == reflect.Int && len(vals) > 0 {
+		// older dialects wrote this switch as a flag: False → 0, True → 1
+		if _, isInt := parseInt(vals[0].Text); !isInt {
+			if b, ok := parseBool(vals[0].Text); ok {
+				if b {
+					fv.SetInt(1)
+				} else {
+					fv.SetInt(0)
+				}
+				return nil
+			}
+		}
+	}
 	return setValue(r, i, label, fv, vals)
 }
 

@@ -19,14 +19,14 @@ type InflowWind struct {
 	WindVziList    []float64 `fst:"WindVziList" opt:"" desc:"List of coordinates in the inertial Z direction (m)"`
 
 	HWindSpeed float64 `fst:"HWindSpeed" sec:"Parameters for Steady Wind Conditions [used only for WindType = 1]" desc:"Horizontal wind speed (m/s)"`
-	RefHt      float64 `fst:"RefHt" desc:"Reference height for horizontal wind speed (m)"`
+	RefHt      float64 `fst:"RefHt" alt:"RefHtT1" desc:"Reference height for horizontal wind speed (m)"`
 	PLExp      float64 `fst:"PLExp" desc:"Power law exponent (-)"`
 
-	FileName_Uni string  `fst:"FileName_Uni" alt:"Filename" sec:"Parameters for Uniform wind file [used only for WindType = 2]" desc:"Filename of time series data for uniform wind field (-)"`
-	RefHt_Uni    float64 `fst:"RefHt_Uni" desc:"Reference height for horizontal wind speed (m)"`
+	FileName_Uni string  `fst:"FileName_Uni" alt:"FilenameT2|Filename" sec:"Parameters for Uniform wind file [used only for WindType = 2]" desc:"Filename of time series data for uniform wind field (-)"`
+	RefHt_Uni    float64 `fst:"RefHt_Uni" alt:"RefHtT2" desc:"Reference height for horizontal wind speed (m)"`
 	RefLength    float64 `fst:"RefLength" desc:"Reference length for linear horizontal and vertical sheer (-)"`
 
-	FileName_BTS string `fst:"FileName_BTS" alt:"Filename" sec:"Parameters for Binary TurbSim Full-Field files [used only for WindType = 3]" desc:"Name of the Full field wind file to use (.bts)"`
+	FileName_BTS string `fst:"FileName_BTS" alt:"FilenameT3|Filename" sec:"Parameters for Binary TurbSim Full-Field files [used only for WindType = 3]" desc:"Name of the Full field wind file to use (.bts)"`
 
 	FileNameRoot string `fst:"FileNameRoot" alt:"FilenameRoot" sec:"Parameters for Binary Bladed-style Full-Field files [used only for WindType = 4 or WindType = 7]" desc:"WindType=4: Rootname of the full-field wind file to use (.wnd, .sum); WindType=7: name of the intermediate file with wind scaling values"`
 	TowerFile    bool   `fst:"TowerFile" opt:"False" desc:"Have tower file (.twr) (flag) ignored when WindType = 7"`
