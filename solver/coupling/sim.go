@@ -47,7 +47,9 @@ type sim struct {
 	hubHeight float64
 
 	servo    *control.ServoDyn
-	srvIn    control.Inputs
+	srvIn    control.Inputs // from ElastoDyn's outputs at t
+	srvPrev  control.Inputs // at t−dt
+	srvNext  control.Inputs // extrapolated to t+dt
 	srvOut   control.Outputs
 	airDens  float64
 	fixedYaw float64
@@ -213,6 +215,40 @@ func (s *sim) servoInputs(o *structure.Outputs, u *control.Inputs) {
 	u.AirDensity = s.airDens
 }
 
+// extrapolateServo sets next = 2·cur − prev for ServoDyn's inputs (OpenFAST
+// extrapolates every module's inputs to t+dt before the step, InterpOrder
+// 1); the azimuth is unwrapped first. Without this the yaw spring and the
+// generator torque would act one step late, which destabilises the stiff
+// yaw spring/damper of ServoDyn.
+func extrapolateServo(next, prev, cur *control.Inputs) {
+	lin := func(a, b float64) float64 { return 2*b - a }
+	*next = *cur
+	for k := 0; k < 3; k++ {
+		next.BlPitch[k] = lin(prev.BlPitch[k], cur.BlPitch[k])
+		next.BlPRate[k] = lin(prev.BlPRate[k], cur.BlPRate[k])
+		next.RootMyc[k] = lin(prev.RootMyc[k], cur.RootMyc[k])
+		next.RootMxc[k] = lin(prev.RootMxc[k], cur.RootMxc[k])
+	}
+	next.Yaw = lin(prev.Yaw, cur.Yaw)
+	next.YawRate = lin(prev.YawRate, cur.YawRate)
+	next.HSSSpd = lin(prev.HSSSpd, cur.HSSSpd)
+	next.LSSSpd = lin(prev.LSSSpd, cur.LSSSpd)
+	next.RotPwr = lin(prev.RotPwr, cur.RotPwr)
+	next.HorWindV = lin(prev.HorWindV, cur.HorWindV)
+	next.WindDir = lin(prev.WindDir, cur.WindDir)
+	next.YawErr = lin(prev.YawErr, cur.YawErr)
+	d := math.Remainder(cur.Azimuth-prev.Azimuth, 2*math.Pi)
+	next.Azimuth = math.Mod(cur.Azimuth+d+2*math.Pi, 2*math.Pi)
+	next.TwrTopAccFA = lin(prev.TwrTopAccFA, cur.TwrTopAccFA)
+	next.TwrTopAccSS = lin(prev.TwrTopAccSS, cur.TwrTopAccSS)
+	next.LSSTipMya = lin(prev.LSSTipMya, cur.LSSTipMya)
+	next.LSSTipMza = lin(prev.LSSTipMza, cur.LSSTipMza)
+	next.LSSTorque = lin(prev.LSSTorque, cur.LSSTorque)
+	for c := 0; c < 3; c++ {
+		next.LSSForce[c] = lin(prev.LSSForce[c], cur.LSSForce[c])
+	}
+}
+
 // applyServo copies ServoDyn's commands into ElastoDyn inputs.
 func (s *sim) applyServo(y *control.Outputs, u *structure.Inputs) error {
 	s.stage = "control"
@@ -281,10 +317,14 @@ func (s *sim) step(n int) error {
 	s.uNext.Blend(s.uPrev, s.uCur, 2)
 	if s.servo != nil {
 		s.stage = "control"
-		if err := s.servo.UpdateStates(t, s.srvIn); err != nil {
+		if n == 0 {
+			s.srvPrev = s.srvIn
+		}
+		extrapolateServo(&s.srvNext, &s.srvPrev, &s.srvIn)
+		if err := s.servo.UpdateStates(t, s.srvNext); err != nil {
 			return err
 		}
-		y, err := s.servo.CalcOutput(tNext, s.srvIn)
+		y, err := s.servo.CalcOutput(tNext, s.srvNext)
 		if err != nil {
 			return err
 		}
@@ -306,6 +346,7 @@ func (s *sim) step(n int) error {
 		return err
 	}
 	if s.servo != nil {
+		s.srvPrev = s.srvIn
 		s.servoInputs(s.edOut, &s.srvIn)
 	}
 	// Shift the input history.

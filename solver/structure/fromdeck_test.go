@@ -57,6 +57,22 @@ func TestNREL5MWCoefficientsMatchElastoDyn(t *testing.T) {
 	check("CTFA(1,1)", m.cFA[0][0], 6.420569660348690e3, 1e-9)
 	check("CTFA(2,1)", m.cFA[1][0], 9.772015298550068e3, 1e-9)
 	check("AxRedTFA(1,1,top)", m.tShape[p.TwrNodes+1].axFA[0][0], 1.417295499349627e-02, 1e-9)
+	// Blade values from the same source (test_ED_blade_params_NoBldAdj;
+	// stiffness and shapes do not depend on AdjBlMs). Mode order here is
+	// flap 1, edge 1, flap 2.
+	check("KBF(1,1)", m.bK[0][0][0], 1.669817537559324e4, 1e-9)
+	check("KBF(1,2)", m.bK[0][0][2], -1.453663035386739e3, 1e-9)
+	check("KBF(2,2)", m.bK[0][2][2], 8.495748847887896e4, 1e-9)
+	check("KBE(1,1)", m.bK[0][1][1], 6.682208061735689e4, 1e-9)
+	tip := &m.bShape[0][p.BldNodes+1]
+	check("TwistedSF flap1 x tip", tip.dx[ModeFlap1], 9.910328208697139e-01, 1e-9)
+	check("TwistedSF flap1 x' tip", tip.sx[ModeFlap1], 3.815332774490886e-02, 1e-9)
+	check("TwistedSF edge1 x tip", tip.dx[ModeEdge1], 0.167501776715005, 1e-9)
+	check("TwistedSF flap1 x mid", m.bShape[0][9].dx[ModeFlap1], 1.400789659935833e-01, 1e-9)
+	check("AxRedBld(BF1,BF1,tip)", tip.axRed[ModeFlap1][ModeFlap1], 2.722873037538838e-02, 1e-9)
+	check("AxRedBld(BF2,BF1,tip)", tip.axRed[ModeFlap2][ModeFlap1], 4.273914168364583e-02, 1e-9)
+	check("AxRedBld(BE1,BF1,tip)", tip.axRed[ModeEdge1][ModeFlap1], 8.556785740654360e-04, 1e-9)
+	check("CBE(1,1)", m.bC[0][1][1], 91.32399596067735*math.Sqrt(p.Blades[0].AdjBlMs), 1e-9)
 	t.Logf("blade mass %.1f kg, flap %.3f/%.3f Hz, edge %.3f Hz, tower FA %.3f/%.3f Hz, SS %.3f/%.3f Hz",
 		bladeMass, m.FreqBF[0], m.FreqBF[1], m.FreqBE, m.FreqTFA[0], m.FreqTFA[1], m.FreqTSS[0], m.FreqTSS[1])
 }
