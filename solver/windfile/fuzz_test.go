@@ -56,3 +56,30 @@ func FuzzParseBTS(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseBladed feeds arbitrary .wnd bytes (with a fixed, valid summary)
+// and arbitrary summary text to the Bladed readers.
+func FuzzParseBladed(f *testing.F) {
+	f.Add(handWND([]int16{1000, 500, -200, -1000, 0, 400, 0, 0, 0, 2000, -500, 0}), []byte(turbsimStyleSummary))
+	ff := NewFullField(3, 2, 5, 0)
+	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 4, 4, 0.1, 10, 30, 28
+	for i := range ff.Grid {
+		ff.Grid[i] = float32(i%5) + 8
+	}
+	var wnd, sum bytes.Buffer
+	if err := WriteBladed(&wnd, &sum, ff); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(wnd.Bytes(), sum.Bytes())
+	f.Fuzz(func(t *testing.T, wndBytes, sumText []byte) {
+		// The summary scan must return a value or an error, never panic.
+		_, _ = ReadBladedSummary(bytes.NewReader(sumText))
+		box, _, err := ParseBladed(wndBytes, &BladedSummary{HubHeight: 90, UBar: 10, TI: [3]float64{10, 8, 5}, LeftHandRule: true})
+		if err != nil {
+			return
+		}
+		if err := box.Validate(); err != nil {
+			t.Fatalf("accepted box is inconsistent: %v", err)
+		}
+	})
+}
