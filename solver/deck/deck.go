@@ -138,6 +138,9 @@ func load(path string, strict bool) (*Deck, error) {
 		return nil, err
 	}
 	d.Main = m
+	if err := checkSwitches(m); err != nil {
+		return d, err
+	}
 	var errs []error
 	step := func(err error) bool {
 		if err == nil {
@@ -316,4 +319,40 @@ func (l *loader) loadAero() error {
 	l.ref("AeroAcoustics", ad.Meta.Path, "AA_InputFile", ad.Meta.LineOf("AA_InputFile"), ad.AA_InputFile, ad.CompAA)
 	l.ref("AeroDyn tail fin", ad.Meta.Path, "TFinFile", ad.Meta.LineOf("TFinFile"), ad.TFinFile, ad.TFinAero)
 	return firstErr
+}
+
+// checkSwitches rejects module switches outside the documented values (and
+// the documented ones this package cannot load), naming the line.
+func checkSwitches(m *Main) error {
+	for _, c := range []struct {
+		name    string
+		val     int
+		allowed []int
+	}{
+		{"CompElast", m.CompElast, []int{1, 2, 3}},
+		{"CompInflow", m.CompInflow, []int{0, 1, 2}},
+		{"CompAero", m.CompAero, []int{0, 1, 2, 3}},
+		{"CompServo", m.CompServo, []int{0, 1}},
+		{"CompSeaSt", m.CompSeaSt, []int{0, 1}},
+		{"CompHydro", m.CompHydro, []int{0, 1}},
+		{"CompSub", m.CompSub, []int{0, 1, 2}},
+		{"CompMooring", m.CompMooring, []int{0, 1, 2, 3, 4}},
+		{"CompIce", m.CompIce, []int{0, 1, 2}},
+		{"CompSoil", m.CompSoil, []int{0, 1}},
+	} {
+		ok := false
+		for _, a := range c.allowed {
+			ok = ok || c.val == a
+		}
+		if !ok {
+			return &Error{File: m.Meta.Path, Line: m.Meta.LineOf(c.name), Variable: c.name, Msg: fmt.Sprintf("unknown switch value %d (expected one of %v)", c.val, c.allowed)}
+		}
+	}
+	if m.CompElast == 3 {
+		return &Error{File: m.Meta.Path, Line: m.Meta.LineOf("CompElast"), Variable: "CompElast", Msg: "CompElast=3 (Simplified ElastoDyn) is not supported; use 1 (ElastoDyn)", Err: ErrUnsupported}
+	}
+	if m.CompAero == 3 {
+		return &Error{File: m.Meta.Path, Line: m.Meta.LineOf("CompAero"), Variable: "CompAero", Msg: "CompAero=3 (ExtLoads) is not supported; use 2 (AeroDyn)", Err: ErrUnsupported}
+	}
+	return nil
 }

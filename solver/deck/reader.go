@@ -231,6 +231,9 @@ func (r *reader) rowFloats(j, ncol int, variable string, cols []string) ([]float
 			if c < len(cols) {
 				col = cols[c]
 			}
+			if col == variable {
+				return nil, r.errLine(j, variable, "expected a real number, got %q", l.toks[c].Text)
+			}
 			return nil, r.errLine(j, variable, "%s: expected a real number, got %q", col, l.toks[c].Text)
 		}
 		row[c] = x
@@ -282,6 +285,9 @@ func (r *reader) headerTable(firstCol string, n int, variable string) ([]string,
 	}
 	rows := make([][]float64, n)
 	for k, j := range idx {
+		if t := r.src.Lines[j].toks; isSeparator(t[0]) || !isNumber(t[0].Text) {
+			return nil, nil, r.errLine(j, variable, "table truncated: expected %d rows, found %d before a line that is not a table row (%q)", n, k, strings.TrimSpace(r.src.Lines[j].Raw))
+		}
 		ncol := len(cols)
 		if got := len(r.src.Lines[j].toks); got < ncol {
 			ncol = got
