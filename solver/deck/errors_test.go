@@ -77,7 +77,6 @@ func TestErrorWrongType(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-
 func TestErrorBadLogicalAndInteger(t *testing.T) {
 	p := copyDeck(t)
 	ed := filepath.Join(filepath.Dir(p), "onshore", "ElastoDyn.dat")
