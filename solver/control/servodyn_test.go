@@ -276,3 +276,35 @@ func TestControllerPathBaseline(t *testing.T) {
 		t.Errorf("power %g", y.ElecPwr)
 	}
 }
+
+// Generator timing: with GenTiStr false the generator connects when the HSS
+// speed reaches SpdGenOn; with GenTiStp false it disconnects for good once
+// the electrical power falls to zero (ServoDyn's Off4Good).
+func TestGeneratorOnOffBySpeedAndPower(t *testing.T) {
+	p := nrel5MWSimpleVS()
+	p.GenTiStr, p.GenTiStp, p.SpdGenOn = false, false, 50
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, _ := s.Init(0, Inputs{HSSSpd: 40})
+	if y.GenTrq != 0 || s.GenOnLine() {
+		t.Fatalf("below SpdGenOn: torque %g, online %v", y.GenTrq, s.GenOnLine())
+	}
+	steps := []struct {
+		w      float64
+		online bool
+	}{{60, true}, {100, true}, {0, false}, {100, false}}
+	for i, st := range steps {
+		if err := s.UpdateStates(float64(i)*p.DT, Inputs{HSSSpd: st.w}); err != nil {
+			t.Fatal(err)
+		}
+		y, _ = s.CalcOutput(float64(i+1)*p.DT, Inputs{HSSSpd: st.w})
+		if s.GenOnLine() != st.online {
+			t.Errorf("step %d (ω=%g): online %v, want %v", i, st.w, s.GenOnLine(), st.online)
+		}
+		if !st.online && y.GenTrq != 0 {
+			t.Errorf("step %d: torque %g while off", i, y.GenTrq)
+		}
+	}
+}
