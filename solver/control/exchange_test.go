@@ -98,3 +98,32 @@ func TestControllerExchangeTiming(t *testing.T) {
 		t.Errorf("filtered pitch %g, want %g", y.BlPitchCom[0], want)
 	}
 }
+
+// DLL_Ramp: between calls (DLL_DT = 4·DT) the pitch command moves linearly
+// from the previous demand to the latest one, reaching it one DLL_DT after
+// the call (ServoDyn's documented time shift).
+func TestDLLRamp(t *testing.T) {
+	p := nrel5MWSimpleVS()
+	p.DT, p.TimGenOn = 0.01, 0
+	p.PCMode, p.VSContrl, p.DLLDT, p.DLLRamp = 5, 5, 0.04, true
+	c := &scriptedController{pitch: 0}
+	s, err := New(p, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := Inputs{HSSSpd: 100}
+	if _, err := s.Init(0, u); err != nil {
+		t.Fatal(err)
+	}
+	c.pitch = 0.08 // demanded from the call at t = 0.04 on
+	want := map[int]float64{4: 0, 5: 0.02, 6: 0.04, 7: 0.06, 8: 0.08}
+	for i := 0; i < 8; i++ {
+		if err := s.UpdateStates(float64(i)*p.DT, u); err != nil {
+			t.Fatal(err)
+		}
+		y, _ := s.CalcOutput(float64(i+1)*p.DT, u)
+		if w, ok := want[i+1]; ok && math.Abs(y.BlPitchCom[0]-w) > 1e-9 {
+			t.Errorf("t=%.2f: pitch %g, want %g", float64(i+1)*p.DT, y.BlPitchCom[0], w)
+		}
+	}
+}

@@ -263,7 +263,7 @@ func (s *ServoDyn) pitchOutput(t float64, u Inputs, y *Outputs) {
 				// Linear ramp from the previous to the latest demand over
 				// one DLL_DT (introduces a DLL_DT time shift, as in ServoDyn).
 				prev := s.prevCmd.BladePitch(k, s.set.PitchIndividual)
-				frac := saturate01((t - s.lastCallTime + p.DLLDT) / p.DLLDT)
+				frac := saturate01((t - s.lastCallTime) / p.DLLDT)
 				com = prev + frac*(s.cmd.BladePitch(k, s.set.PitchIndividual)-prev)
 			}
 		} else {
