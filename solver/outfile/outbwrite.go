@@ -100,7 +100,7 @@ func newOutbLayout(id FileID, desc string, timeCh Channel, chans []Channel) (*ou
 	all := append([]Channel{timeCh}, chans...)
 	for _, ch := range all {
 		l.names = append(l.names, strings.TrimSpace(ch.Name))
-		l.units = append(l.units, "("+strings.TrimSpace(ch.Unit)+")")
+		l.units = append(l.units, unitField(ch.Unit))
 	}
 	if id == FileIDChanLenIn {
 		// LenName = longest trimmed name or parenthesised unit, Time included.
@@ -117,6 +117,20 @@ func newOutbLayout(id FileID, desc string, timeCh Channel, chans []Channel) (*ou
 		return nil, fmt.Errorf("outb: description or channel count too large")
 	}
 	return l, nil
+}
+
+// InvalidUnit is the unit OpenFAST gives OutList entries it does not
+// recognise; it writes it without parentheses.
+const InvalidUnit = "INVALID"
+
+// unitField wraps a unit in parentheses as OpenFAST's unit strings are
+// stored, except OpenFAST's bare "INVALID" marker.
+func unitField(u string) string {
+	u = strings.TrimSpace(u)
+	if u == InvalidUnit {
+		return u
+	}
+	return "(" + u + ")"
 }
 
 // fixedField pads (or, for the 10-character FileIDs 1-3, truncates, as a
