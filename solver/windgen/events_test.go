@@ -1,8 +1,11 @@
 package windgen
 
 import (
+	"bytes"
 	"math"
 	"testing"
+
+	"github.com/turbinesim/turbinesim/solver/windfile"
 )
 
 // eventSite: class I, category A, 90 m hub, 126 m rotor, 12 m/s.
@@ -166,4 +169,29 @@ func TestEventsRejectBadInput(t *testing.T) {
 	if _, _, err := EWS(eventSite(), EventTiming{Start: -1, Length: 30, Dt: 0.1}, true, 1); err == nil {
 		t.Error("EWS with negative start accepted")
 	}
+}
+
+func TestEventUniformFileRoundTrip(t *testing.T) {
+	site := eventSite()
+	rows, info, err := ECD(site, EventTiming{Start: 5, Length: 30, Dt: 0.5}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteUniform(&buf, rows, info, site); err != nil {
+		t.Fatal(err)
+	}
+	u, err := windfile.ReadUniform(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Rows) != len(rows) {
+		t.Fatalf("%d rows read back, %d written", len(u.Rows), len(rows))
+	}
+	// Halfway through the gust (t = 10 s): 7.5 m/s gust, −30°.
+	mid := u.At(10)
+	near(t, "gust read back", mid.GustSpeed, 7.5, 1e-12)
+	near(t, "direction read back", mid.Direction, -30, 1e-12)
+	near(t, "speed read back", mid.HorSpeed, 12, 0)
+	near(t, "shear exponent read back", mid.PowerLawExp, 0.2, 0)
 }
