@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -424,7 +423,8 @@ func (rd *OutbReader) ReadAll() (*File, error) {
 // stay in cache while each channel's values are gathered from it.
 const columnBlockBytes = 256 << 10
 
-// decodeColumns fills cols (one slice of NumRows per channel) block by
+// decodeColumns fills cols (one slice of NumRows per channel, nil for
+// channels not wanted) block by
 // block, channel by channel within a block, so that writes to each column
 // are sequential and reads stay in a cached block.
 func (rd *OutbReader) decodeColumns(cols [][]float64) error {
@@ -443,6 +443,9 @@ func (rd *OutbReader) decodeColumns(cols [][]float64) error {
 		}
 		if h.FileID.packed() {
 			for c := 0; c < n; c++ {
+				if cols[c] == nil {
+					continue // channel not requested
+				}
 				off, scl := float64(h.Offset[c]), float64(h.Scale[c])
 				dst := cols[c][first : first+m]
 				for r := range dst {
@@ -452,6 +455,9 @@ func (rd *OutbReader) decodeColumns(cols [][]float64) error {
 			}
 		} else {
 			for c := 0; c < n; c++ {
+				if cols[c] == nil {
+					continue
+				}
 				dst := cols[c][first : first+m]
 				for r := range dst {
 					dst[r] = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*(r*n+c):]))
@@ -463,8 +469,8 @@ func (rd *OutbReader) decodeColumns(cols [][]float64) error {
 }
 
 // ReadChannels decodes only the channels with the given indices (into
-// Header.Channels), streaming through the file once. It returns the time
-// column and one column per requested index.
+// Header.Channels) in one pass over the file. It returns the time column
+// and one column per requested index.
 func (rd *OutbReader) ReadChannels(idx []int) ([]float64, [][]float64, error) {
 	h := rd.Header
 	for _, c := range idx {
@@ -473,28 +479,32 @@ func (rd *OutbReader) ReadChannels(idx []int) ([]float64, [][]float64, error) {
 		}
 	}
 	t := make([]float64, h.NumRows)
-	cols := make([][]float64, len(idx))
-	for i := range cols {
-		cols[i] = make([]float64, h.NumRows)
+	for k := range t {
+		t[k] = h.TimeAt(k)
 	}
-	row := make([]float64, len(h.Channels))
-	if err := rd.Seek(0); err != nil {
+	cols := make([][]float64, len(h.Channels))
+	out := make([][]float64, len(idx))
+	for i, c := range idx {
+		if cols[c] == nil {
+			cols[c] = make([]float64, h.NumRows)
+		}
+		out[i] = cols[c]
+	}
+	if err := rd.decodeColumns(cols); err != nil {
 		return nil, nil, err
 	}
-	for {
-		k, tk, err := rd.Next(row)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		t[k] = tk
-		for i, c := range idx {
-			cols[i][k] = row[c]
+	return t, out, nil
+}
+
+// Index returns the index in Header.Channels of the named channel
+// (case-insensitive), or -1.
+func (rd *OutbReader) Index(name string) int {
+	for i, ch := range rd.Header.Channels {
+		if strings.EqualFold(ch.Name, name) {
+			return i
 		}
 	}
-	return t, cols, nil
+	return -1
 }
 
 // ReadOutb reads a whole .outb file from r.

@@ -225,21 +225,19 @@ func ParseBTS(b []byte) (*FullField, error) {
 	ff.Tower = make([]float32, 3*nTwr*nt)
 	gridPerStep := 3 * ny * nz
 	pos := 0
+	// decode fills dst (u, v, w triplets) from the next stored values.
+	decode := func(dst []float32) {
+		src := data[pos : pos+2*len(dst)]
+		for i := 0; i+2 < len(dst); i += 3 {
+			dst[i] = (float32(int16(le.Uint16(src[2*i:]))) - offset[0]) / slope[0]
+			dst[i+1] = (float32(int16(le.Uint16(src[2*i+2:]))) - offset[1]) / slope[1]
+			dst[i+2] = (float32(int16(le.Uint16(src[2*i+4:]))) - offset[2]) / slope[2]
+		}
+		pos += 2 * len(dst)
+	}
 	for it := 0; it < nt; it++ {
-		g := ff.Grid[it*gridPerStep : (it+1)*gridPerStep]
-		for i := range g {
-			raw := int16(le.Uint16(data[pos:]))
-			pos += 2
-			c := i % 3
-			g[i] = (float32(raw) - offset[c]) / slope[c]
-		}
-		tw := ff.Tower[it*3*nTwr : (it+1)*3*nTwr]
-		for i := range tw {
-			raw := int16(le.Uint16(data[pos:]))
-			pos += 2
-			c := i % 3
-			tw[i] = (float32(raw) - offset[c]) / slope[c]
-		}
+		decode(ff.Grid[it*gridPerStep : (it+1)*gridPerStep])
+		decode(ff.Tower[it*3*nTwr : (it+1)*3*nTwr])
 	}
 	return ff, nil
 }
