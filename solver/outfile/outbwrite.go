@@ -45,7 +45,9 @@ func PackScale(lo, hi float64) (scale, offset float32) {
 // in double precision (x is double in OpenFAST's double build), rounded to
 // single, clamped to the int16 range and rounded half away from zero (NINT).
 func PackValue(x float64, scale, offset float32) int16 {
-	v := float32(float64(scale)*x + float64(offset))
+	// The explicit conversion of the product forbids fusing it with the
+	// addition (Go spec, floating-point operators), keeping two roundings.
+	v := float32(float64(float64(scale)*x) + float64(offset))
 	v = min(max(v, intMin), intMax)
 	return int16(math.Round(float64(v)))
 }

@@ -285,7 +285,7 @@ func BTSScale(lo, hi float32) (slope, offset float32) {
 }
 
 func btsPack(v, slope, offset float32) int16 {
-	x := v*slope + offset
+	x := float32(v*slope) + offset // conversion prevents a fused multiply-add
 	x = min(max(x, btsIntMin), btsIntMax)
 	return int16(math.Round(float64(x)))
 }
