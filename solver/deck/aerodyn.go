@@ -226,14 +226,14 @@ func parseAeroDyn(src *Source) (*AeroDyn, error) {
 		return nil, &Error{File: src.Path, Line: 1, Msg: "AeroDyn v14 input file: only AeroDyn v15 and later are read", Err: ErrUnsupported}
 	}
 	a := &AeroDyn{}
-	r := newReader(src, &a.Meta)
+	r := newReader(src, &a.Meta).skipHeader()
 	a.Title = titleOf(src)
 	if err := decode(r, a); err != nil {
 		return nil, err
 	}
 	var leg adLegacy
 	lm := Meta{}
-	if err := decode(newReader(src, &lm), &leg); err != nil {
+	if err := decode(newReader(src, &lm).skipHeader(), &leg); err != nil {
 		return nil, err
 	}
 	a.Meta.Legacy = map[string]string{}
@@ -479,7 +479,7 @@ func ReadADBlade(path string) (*ADBlade, error) {
 
 func parseADBlade(src *Source) (*ADBlade, error) {
 	b := &ADBlade{}
-	r := newReader(src, &b.Meta)
+	r := newReader(src, &b.Meta).skipHeader()
 	b.Title = titleOf(src)
 	if err := decode(r, b); err != nil {
 		return nil, err

@@ -240,7 +240,7 @@ func ReadElastoDyn(path string) (*ElastoDyn, error) {
 
 func parseElastoDyn(src *Source) (*ElastoDyn, error) {
 	e := &ElastoDyn{}
-	r := newReader(src, &e.Meta)
+	r := newReader(src, &e.Meta).skipHeader()
 	e.Title = titleOf(src)
 	if err := decode(r, e); err != nil {
 		return nil, err
@@ -375,7 +375,7 @@ func ReadEDBlade(path string) (*EDBlade, error) {
 
 func parseEDBlade(src *Source) (*EDBlade, error) {
 	b := &EDBlade{}
-	r := newReader(src, &b.Meta)
+	r := newReader(src, &b.Meta).skipHeader()
 	b.Title = titleOf(src)
 	if err := decode(r, b); err != nil {
 		return nil, err
@@ -461,7 +461,7 @@ func ReadEDTower(path string) (*EDTower, error) {
 
 func parseEDTower(src *Source) (*EDTower, error) {
 	t := &EDTower{}
-	r := newReader(src, &t.Meta)
+	r := newReader(src, &t.Meta).skipHeader()
 	t.Title = titleOf(src)
 	if err := decode(r, t); err != nil {
 		return nil, err

@@ -106,7 +106,7 @@ func ReadMain(path string) (*Main, error) {
 
 func parseMain(src *Source) (*Main, error) {
 	m := &Main{}
-	r := newReader(src, &m.Meta)
+	r := newReader(src, &m.Meta).skipHeader()
 	m.Title = titleOf(src)
 	if err := decode(r, m); err != nil {
 		return nil, err

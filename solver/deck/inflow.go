@@ -84,7 +84,7 @@ func ReadInflowWind(path string) (*InflowWind, error) {
 
 func parseInflowWind(src *Source) (*InflowWind, error) {
 	w := &InflowWind{}
-	r := newReader(src, &w.Meta)
+	r := newReader(src, &w.Meta).skipHeader()
 	w.Title = titleOf(src)
 	if err := decode(r, w); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package deck
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,6 +64,22 @@ func readSource(path string, includes bool) (*Source, error) {
 	}
 	src := &Source{Path: abs}
 	if err := appendFile(src, abs, includes, 0); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// sourceFromBytes builds a Source from text already in memory (uploads,
+// tests). Includes are resolved relative to name when includes is true.
+func sourceFromBytes(name string, b []byte, includes bool) (*Source, error) {
+	if len(b) > MaxFileSize {
+		return nil, errAt(name, 0, "", "input is %d bytes, larger than the %d-byte limit", len(b), MaxFileSize)
+	}
+	if err := checkText(name, b); err != nil {
+		return nil, err
+	}
+	src := &Source{Path: name}
+	if err := appendText(src, name, b, includes, 0); err != nil {
 		return nil, err
 	}
 	return src, nil
@@ -305,11 +322,8 @@ func parseReal(s string) (float64, bool) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return v, false
-		}
-		return 0, false
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false // overflow, "Inf", "NaN": not usable input
 	}
 	return v, true
 }

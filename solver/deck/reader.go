@@ -49,6 +49,17 @@ func newReader(src *Source, meta *Meta) *reader {
 	return &reader{src: src, lo: 0, hi: len(src.Lines), cur: 0, meta: meta}
 }
 
+// skipHeader excludes the first two lines of the file (header and free-text
+// title, which OpenFAST never parses) from the search.
+func (r *reader) skipHeader() *reader {
+	n := 0
+	for n < len(r.src.Lines) && r.src.Lines[n].Num <= 2 && r.src.Lines[n].File == r.src.Path {
+		n++
+	}
+	r.lo, r.cur = n, n
+	return r
+}
+
 // sub returns a reader limited to lines [lo,hi) sharing the same Meta.
 func (r *reader) sub(lo, hi int) *reader {
 	return &reader{src: r.src, lo: lo, hi: hi, cur: lo, meta: r.meta}

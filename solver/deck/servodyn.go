@@ -236,7 +236,7 @@ func ReadServoDyn(path string) (*ServoDyn, error) {
 
 func parseServoDyn(src *Source) (*ServoDyn, error) {
 	s := &ServoDyn{}
-	r := newReader(src, &s.Meta)
+	r := newReader(src, &s.Meta).skipHeader()
 	s.Title = titleOf(src)
 	if err := decode(r, s); err != nil {
 		return nil, err
