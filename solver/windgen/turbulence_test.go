@@ -258,11 +258,16 @@ func TestTurbulenceIsReproducibleAndWorkerIndependent(t *testing.T) {
 
 func TestCoherenceToleranceAgreesWithExactFactorisation(t *testing.T) {
 	// With the default tolerance the u matrix is taken as diagonal above
-	// about 1.4 Hz for 5 m spacing; the exact run factorises everywhere.
+	// about 1.4 Hz for 5 m spacing and banded (coherences below 1e-3
+	// dropped) where that is narrow; the exact run factorises the whole
+	// matrix everywhere.
 	// The phases are the same, so the series differ only by the neglected
 	// coherence (< 1e-3): compare the high-frequency content sample-wise.
+	// A 15 × 15 grid at 5 m so that the banded factorisation of the
+	// truncated matrix is used at the higher frequencies.
 	spec := validationSpec(5)
 	spec.Duration = 30
+	spec.Grid = GridSpec{NY: 15, NZ: 15, Width: 70, Height: 70, HubHeight: 90, TowerPoints: true}
 	approx, err := GenerateTurbulence(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
