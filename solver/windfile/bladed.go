@@ -379,9 +379,10 @@ func ParseBladed(wnd []byte, sum *BladedSummary) (*FullField, *BladedHeader, err
 	return ff, h, nil
 }
 
-// ReadBladedFiles reads <root>.wnd and <root>.sum; path may name the .wnd
-// or the root without extension, as InflowWind's FilenameRoot does.
-func ReadBladedFiles(path string) (*FullField, *BladedSummary, error) {
+// ReadBladedFiles reads <root>.wnd and <root>.sum, and with withTower the
+// tower file <root>.twr (InflowWind's TowerFile flag); path may name the
+// .wnd or the root without extension, as InflowWind's FilenameRoot does.
+func ReadBladedFiles(path string, withTower bool) (*FullField, *BladedSummary, error) {
 	root := strings.TrimSuffix(path, ".wnd")
 	sf, err := os.Open(root + ".sum")
 	if err != nil {
@@ -400,7 +401,67 @@ func ReadBladedFiles(path string) (*FullField, *BladedSummary, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s.wnd: %w", root, err)
 	}
+	if withTower {
+		twr, err := os.ReadFile(root + ".twr")
+		if err != nil {
+			return nil, nil, fmt.Errorf("bladed tower: %w", err)
+		}
+		if err := ParseBladedTower(twr, ff); err != nil {
+			return nil, nil, fmt.Errorf("%s.twr: %w", root, err)
+		}
+	}
 	return ff, sum, nil
+}
+
+// bladedTowerHeaderBytes: float32 dz, dx, zmax; int32 steps, points;
+// float32 UHub, TI(3).
+const bladedTowerHeaderBytes = 36
+
+// ParseBladedTower reads a TurbSim .twr tower file into ff, a box read from
+// the matching .wnd (Bladed_ReadTower): the header must agree with the box
+// to 1e-4 in dz, time step, top height (= grid bottom) and mean speed, and
+// exactly in the number of steps. Each stored int16 n becomes
+// V = UHub·(offset + 1e-5·TI·n) with offset (1, 0, 0) and the header's TI
+// (percent); as in InflowWind, no left-hand-rule sign change is applied.
+// Tower point i lies at GridBottom - i·DZ.
+func ParseBladedTower(twr []byte, ff *FullField) error {
+	if len(twr) < bladedTowerHeaderBytes {
+		return fmt.Errorf("twr: %d bytes, shorter than the %d-byte header", len(twr), bladedTowerHeaderBytes)
+	}
+	le := binary.LittleEndian
+	f32 := func(off int) float64 { return float64(math.Float32frombits(le.Uint32(twr[off:]))) }
+	dz, dx, zmax := f32(0), f32(4), f32(8)
+	steps, nz := int(int32(le.Uint32(twr[12:]))), int(int32(le.Uint32(twr[16:])))
+	uHub := f32(20)
+	ti := [3]float64{f32(24), f32(28), f32(32)}
+	const tol = 1e-4
+	switch {
+	case math.Abs(dz/ff.DZ-1) > tol:
+		return fmt.Errorf("twr: dz %g does not match the box's %g", dz, ff.DZ)
+	case math.Abs(dx/ff.URef/ff.DT-1) > tol:
+		return fmt.Errorf("twr: time step %g does not match the box's %g", dx/ff.URef, ff.DT)
+	case math.Abs(zmax/ff.GridBottom-1) > tol:
+		return fmt.Errorf("twr: top point at %g m, grid bottom at %g m", zmax, ff.GridBottom)
+	case steps != ff.NT:
+		return fmt.Errorf("twr: %d steps, box has %d", steps, ff.NT)
+	case math.Abs(uHub/ff.URef-1) > tol:
+		return fmt.Errorf("twr: mean speed %g does not match the box's %g", uHub, ff.URef)
+	case nz < 0:
+		return fmt.Errorf("twr: %d tower points", nz)
+	}
+	data := twr[bladedTowerHeaderBytes:]
+	if int64(nz)*3*2*int64(steps) != int64(len(data)) {
+		return fmt.Errorf("twr: %d data bytes, %d steps of %d points need %d", len(data), steps, nz, int64(nz)*6*int64(steps))
+	}
+	offset := [3]float64{1, 0, 0}
+	tower := make([]float32, 3*nz*steps)
+	for i := range tower {
+		c := i % 3
+		n := float64(int16(le.Uint16(data[2*i:])))
+		tower[i] = float32(uHub * (offset[c] + 0.00001*ti[c]*n))
+	}
+	ff.NTower, ff.Tower = nz, tower
+	return nil
 }
 
 // WriteBladed writes ff as a Bladed-style .wnd (new header -99, turbulence

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -203,4 +204,72 @@ func TestBladedRoundTripReferenceBox(t *testing.T) {
 	}
 	ff.NTower, ff.Tower = 0, nil
 	checkBladedRoundTrip(t, ff)
+}
+
+func TestParseBladedTower(t *testing.T) {
+	raw := []int16{1000, 500, -200, -1000, 0, 400, 0, 0, 0, 2000, -500, 0}
+	ff, _, err := ParseBladed(handWND(raw), &BladedSummary{HubHeight: 90, UBar: 10, TI: [3]float64{10, 8, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twr := func(steps, points int32, zmax float32, vals []int16) []byte {
+		var b bytes.Buffer
+		binary.Write(&b, binary.LittleEndian, [3]float32{5, 2, zmax}) // dz, dx, zmax
+		binary.Write(&b, binary.LittleEndian, [2]int32{steps, points})
+		binary.Write(&b, binary.LittleEndian, [4]float32{10, 10, 8, 5}) // UHub, TI
+		binary.Write(&b, binary.LittleEndian, vals)
+		return b.Bytes()
+	}
+	// V = UHub·(offset + 1e-5·TI·n): u = 10·(1 + 1e-4·1000) = 11,
+	// v = 10·(8e-5·-500) = -0.4, w = 10·(5e-5·200) = 0.1.
+	good := twr(2, 1, 90, []int16{1000, -500, 200, 0, 0, 0})
+	if err := ParseBladedTower(good, ff); err != nil {
+		t.Fatal(err)
+	}
+	got := ff.TowerVel(0, 0)
+	want := [3]float64{11, -0.4, 0.1}
+	for c := range want {
+		if math.Abs(float64(got[c])-want[c]) > 1e-6 {
+			t.Errorf("tower velocity %v, want %v", got, want)
+		}
+	}
+	for name, bad := range map[string][]byte{
+		"steps":  twr(3, 1, 90, []int16{0, 0, 0, 0, 0, 0, 0, 0, 0}),
+		"height": twr(2, 1, 80, []int16{0, 0, 0, 0, 0, 0}),
+		"short":  twr(2, 1, 90, []int16{0, 0, 0}),
+		"header": good[:20],
+	} {
+		if err := ParseBladedTower(bad, ff); err == nil {
+			t.Errorf("%s mismatch accepted", name)
+		}
+	}
+}
+
+func TestReadBladedFiles(t *testing.T) {
+	dir := t.TempDir()
+	ff := NewFullField(3, 3, 6, 0)
+	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 4, 4, 0.1, 10, 30, 26
+	for i := range ff.Grid {
+		ff.Grid[i] = float32(i%7) - 3
+	}
+	var wnd, sum bytes.Buffer
+	if err := WriteBladed(&wnd, &sum, ff); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/box.wnd", wnd.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/box.sum", sum.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, s, err := ReadBladedFiles(dir+"/box.wnd", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.NT != 6 || s.HubHeight != 30 || !s.LeftHandRule {
+		t.Errorf("NT %d summary %+v", back.NT, *s)
+	}
+	if _, _, err := ReadBladedFiles(dir+"/box", true); err == nil {
+		t.Error("missing .twr accepted")
+	}
 }
