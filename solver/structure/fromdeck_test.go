@@ -76,3 +76,64 @@ func TestNREL5MWCoefficientsMatchElastoDyn(t *testing.T) {
 	t.Logf("blade mass %.1f kg, flap %.3f/%.3f Hz, edge %.3f Hz, tower FA %.3f/%.3f Hz, SS %.3f/%.3f Hz",
 		bladeMass, m.FreqBF[0], m.FreqBF[1], m.FreqBE, m.FreqTFA[0], m.FreqTFA[1], m.FreqTSS[0], m.FreqTSS[1])
 }
+
+// The centrifugal stiffening that the kinematics produce (axial shortening
+// of the deflected blade in the centrifugal field) must agree with
+// ElastoDyn's KBFCent(1,1) = Σ FMomAbvNd·Ω²·Δr·φ'² (Coeff), the classical
+// geometric stiffness of a rotating beam.
+func TestCentrifugalStiffeningMatchesKBFCent(t *testing.T) {
+	d := loadFlexDeck(t)
+	p, err := ParamsFromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Gravity = 0
+	p.DOF = DOFFlags{FlapDOF1: true}
+	p.Init.RotSpeed = 1 // rad/s, fixed (GenDOF off)
+	for k := range p.PreCone {
+		p.PreCone[k] = 0
+	}
+	m, err := NewModel(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := NewSystem(m)
+	st, _ := m.InitialState()
+	u := m.NewInputs()
+	qdd0 := make([]float64, m.NumDOF())
+	qdd1 := make([]float64, m.NumDOF())
+	if err := sys.Derivative(st, u, qdd0); err != nil {
+		t.Fatal(err)
+	}
+	const delta = 1e-3
+	st.Q[DOFBlade(0, ModeFlap1)] = delta
+	if err := sys.Derivative(st, u, qdd1); err != nil {
+		t.Fatal(err)
+	}
+	// Generalized mass of blade 1 flap 1 from the assembled matrix.
+	M := sys.mass.At(0, 0)
+	j := DOFBlade(0, ModeFlap1)
+	kTotal := -M * (qdd1[j] - qdd0[j]) / delta
+	kCent := kTotal - m.bK[0][0][0]
+	// ElastoDyn's KBFCent with the untwisted slope and FMomAbvNd.
+	b := &p.Blades[0]
+	N := p.BldNodes
+	fmom := make([]float64, N)
+	for J := N - 1; J >= 0; J-- {
+		fmom[J] = 0.5 * m.bElmMass[0][J] * (p.HubRad + m.rNodes[J] + 0.5*m.bldDR)
+		if J == N-1 {
+			fmom[J] += p.TipMass[0] * p.TipRad
+		} else {
+			fmom[J] += fmom[J+1] + 0.5*m.bElmMass[0][J+1]*(p.HubRad+m.rNodes[J+1]-0.5*m.bldDR)
+		}
+	}
+	want := 0.0
+	for J := 0; J < N; J++ {
+		s := shp(&b.BldFl1Sh, m.rNodes[J]/m.bldFlexL, m.bldFlexL, 1)
+		want += fmom[J] * m.bldDR * s * s
+	}
+	t.Logf("generalized mass %.2f kg, centrifugal stiffness %.1f N/m, ElastoDyn KBFCent %.1f N/m", M, kCent, want)
+	if math.Abs(kCent-want) > 0.03*want {
+		t.Fatalf("centrifugal stiffening %.1f N/m differs from KBFCent %.1f N/m by more than 3%%", kCent, want)
+	}
+}
