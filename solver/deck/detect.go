@@ -3,6 +3,8 @@ package deck
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 )
 
 // Dialect names the OpenFAST version family an input file is written for.
@@ -39,6 +41,8 @@ type Detection struct {
 	Modules []Module
 	Refs    []FileRef
 	Missing []FileRef // referenced, needed, absent
+	// Offshore describes the loaded offshore-module files, by kind.
+	Offshore map[string][]string
 }
 
 // Detect reads a deck leniently (missing files do not stop it) and reports
@@ -62,6 +66,14 @@ func DetectDeck(d *Deck) *Detection {
 		return det
 	}
 	det.Modules = modules(m)
+	for _, g := range []*Generic{d.Offshore.SeaState, d.Offshore.HydroDyn, d.Offshore.SubDyn, d.Offshore.Mooring} {
+		if g != nil {
+			if det.Offshore == nil {
+				det.Offshore = map[string][]string{}
+			}
+			det.Offshore[g.Kind] = g.Describe()
+		}
+	}
 	add := func(meta *Meta, fd FileDialect) {
 		fd.File = meta.Path
 		det.Files = append(det.Files, fd)
@@ -178,6 +190,14 @@ func (det *Detection) String() string {
 		if m.Enabled {
 			s += fmt.Sprintf("\n  %s = %d (%s)", m.Switch, m.Value, m.Meaning)
 		}
+	}
+	kinds := make([]string, 0, len(det.Offshore))
+	for k := range det.Offshore {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, kind := range kinds {
+		s += fmt.Sprintf("\n  %s: %s", kind, strings.Join(det.Offshore[kind], ", "))
 	}
 	for _, f := range det.Missing {
 		s += fmt.Sprintf("\n  missing %s: %q named in %s (%s)", f.Role, f.Named, filepath.Base(f.From), f.Var)

@@ -14,6 +14,7 @@ type Discon struct {
 	Meta    Meta
 	Entries []DisconEntry
 	index   map[string]int // normalised name → index in Entries
+	tail    []string       // comment lines after the last entry
 }
 
 // DisconEntry is one parameter line.
@@ -22,6 +23,9 @@ type DisconEntry struct {
 	Values []Token // value words before the '!'
 	Desc   string  // text after the name
 	Line   int
+	// Before holds the comment and section lines that precede the entry in
+	// the file (kept so that a written file keeps ROSCO's layout).
+	Before []string
 }
 
 // ReadDiscon reads a DISCON.IN file.
@@ -36,6 +40,7 @@ func ReadDiscon(path string) (*Discon, error) {
 func parseDiscon(src *Source) (*Discon, error) {
 	d := &Discon{index: map[string]int{}}
 	d.Meta = Meta{Path: src.Path, Src: src, Lines: map[string]int{}}
+	var before []string
 	for i := range src.Lines {
 		l := &src.Lines[i]
 		cut := commentIndex(l.Raw)
@@ -43,11 +48,13 @@ func parseDiscon(src *Source) (*Discon, error) {
 			if len(l.toks) > 0 {
 				return nil, errAt(l.File, l.Num, "", "expected \"value(s) ! Name - description\", found no '!' on a line with data")
 			}
+			before = append(before, strings.TrimSpace(l.Raw))
 			continue
 		}
 		vals := tokenize(l.Raw[:cut])
 		if len(vals) == 0 {
-			continue // comment or section line
+			before = append(before, strings.TrimSpace(l.Raw)) // comment or section line
+			continue
 		}
 		rest := strings.TrimLeft(l.Raw[cut+1:], " \t")
 		name := rest
@@ -58,8 +65,10 @@ func parseDiscon(src *Source) (*Discon, error) {
 			return nil, errAt(l.File, l.Num, "", "parameter value without a name after '!'")
 		}
 		desc := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[len(name):]), "-"))
-		d.add(DisconEntry{Name: name, Values: vals, Desc: desc, Line: l.Num})
+		d.add(DisconEntry{Name: name, Values: vals, Desc: desc, Line: l.Num, Before: before})
+		before = nil
 	}
+	d.tail = before
 	return d, nil
 }
 
@@ -188,8 +197,14 @@ func (d *Discon) Set(name string, quoted bool, values ...string) {
 
 func (d *Discon) encode() string {
 	var b strings.Builder
-	b.WriteString("! Controller parameter input file (ROSCO DISCON.IN format, written by turbinesim)\n")
+	if len(d.Entries) == 0 || len(d.Entries[0].Before) == 0 {
+		b.WriteString("! Controller parameter input file (ROSCO DISCON.IN format, written by turbinesim)\n")
+	}
 	for _, e := range d.Entries {
+		for _, c := range e.Before {
+			b.WriteString(commentOnly(c))
+			b.WriteByte('\n')
+		}
 		parts := make([]string, len(e.Values))
 		for i, t := range e.Values {
 			if t.Quoted {
@@ -200,5 +215,17 @@ func (d *Discon) encode() string {
 		}
 		fmt.Fprintf(&b, "%-20s ! %-18s - %s\n", strings.Join(parts, " "), e.Name, e.Desc)
 	}
+	for _, c := range d.tail {
+		b.WriteString(commentOnly(c))
+		b.WriteByte('\n')
+	}
 	return b.String()
+}
+
+// commentOnly makes sure a kept line cannot be read as data.
+func commentOnly(s string) string {
+	if s == "" || strings.HasPrefix(s, "!") {
+		return s
+	}
+	return "! " + s
 }

@@ -147,6 +147,7 @@ func Validate(d *Deck) []Problem {
 	validateAeroDyn(v, d)
 	validateInflow(v, d)
 	validateServo(v, d)
+	validateOffshore(v, d)
 	return v.probs
 }
 

@@ -1,0 +1,80 @@
+package deck
+
+import (
+	"fmt"
+	"strings"
+)
+
+// offshoreKeys are the variables Describe reports per kind (when present).
+var offshoreKeys = map[string][]string{
+	"HydroDyn": {"WtrDens", "WtrDpth", "MSL2SWL", "WaveMod", "WaveHs", "WaveTp", "WaveDir", "WaveTMax", "WaveDT", "CurrMod", "PotMod", "ExctnMod", "RdtnMod", "PotFile", "NBody", "PtfmVol0", "NJoints", "NMembers"},
+	"SeaState": {"WtrDens", "WtrDpth", "MSL2SWL", "WaveMod", "WaveStMod", "WaveTMax", "WaveDT", "WaveHs", "WaveTp", "WaveDir", "CurrMod", "NWaveElev"},
+	"SubDyn":   {"IntMethod", "SttcSolve", "FEMMod", "NDiv", "CBMod", "Nmodes", "JDampings", "GuyanDampMod", "NJoints", "NReact", "NInterf", "NMembers", "NPropSets"},
+	"MoorDyn":  {"NTypes", "NConnects", "NLines", "dtM", "kbot", "cbot", "WtrDpth", "TmaxIC"},
+	"MAP++":    {"LineType", "Option"},
+}
+
+// Describe returns "Name = value (line N)" for the main variables of an
+// offshore-module file that are present, for display and upload checks.
+func (g *Generic) Describe() []string {
+	var out []string
+	for _, k := range offshoreKeys[g.Kind] {
+		v, line, ok := g.Lookup(k)
+		if !ok || len(v) == 0 {
+			continue
+		}
+		vals := make([]string, 0, len(v))
+		for _, t := range v {
+			vals = append(vals, t.Text)
+		}
+		out = append(out, fmt.Sprintf("%s = %s (line %d)", k, strings.Join(vals, " "), line))
+	}
+	return out
+}
+
+func validateOffshore(v *validator, d *Deck) {
+	m := d.Main
+	o := d.Offshore
+	gint := func(g *Generic, name string, allowed ...int) {
+		n, ok, err := g.Int(name)
+		_, line, _ := g.Lookup(name)
+		if !ok {
+			return
+		}
+		if err != nil {
+			v.probs = append(v.probs, Problem{File: g.Meta.Path, Line: line, Variable: name, Message: err.(*Error).Msg})
+			return
+		}
+		for _, a := range allowed {
+			if n == a {
+				return
+			}
+		}
+		v.probs = append(v.probs, Problem{File: g.Meta.Path, Line: line, Variable: name, Message: fmt.Sprintf("value %d not allowed (expected one of %v)", n, allowed)})
+	}
+	if (m.CompHydro == 1 || m.CompSub == 1 || m.CompMooring > 0) && m.WtrDpth <= 0 && m.MHK == 0 {
+		v.add(&m.Meta, "WtrDpth", true, "offshore modules are on but WtrDpth=%g m", m.WtrDpth)
+	}
+	if h := o.HydroDyn; h != nil {
+		gint(h, "WaveMod", 0, 1, 2, 3, 4, 5, 6, 7)
+		gint(h, "PotMod", 0, 1, 2)
+		gint(h, "ExctnMod", 0, 1, 2)
+		gint(h, "RdtnMod", 0, 1, 2)
+	}
+	if s := o.SeaState; s != nil {
+		gint(s, "WaveMod", 0, 1, 2, 3, 4, 5, 6, 7)
+	}
+	if s := o.SubDyn; s != nil {
+		gint(s, "IntMethod", 1, 2, 3, 4)
+		if n, ok, err := s.Int("Nmodes"); ok && err == nil && n < 0 {
+			_, line, _ := s.Lookup("Nmodes")
+			v.probs = append(v.probs, Problem{File: s.Meta.Path, Line: line, Variable: "Nmodes", Message: fmt.Sprintf("must be >= 0, got %d", n)})
+		}
+	}
+	if md := o.Mooring; md != nil && o.MooringKind == "MoorDyn" {
+		if x, ok, err := md.Float("dtM"); ok && err == nil && x <= 0 {
+			_, line, _ := md.Lookup("dtM")
+			v.probs = append(v.probs, Problem{File: md.Meta.Path, Line: line, Variable: "dtM", Message: fmt.Sprintf("must be > 0, got %g", x)})
+		}
+	}
+}
