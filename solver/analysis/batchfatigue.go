@@ -1,0 +1,154 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// FatigueInput is one run of a fatigue batch (e.g. DLC 1.2: wind speeds ×
+// seeds × yaw cases).
+type FatigueInput struct {
+	ID string
+	// WindSpeed is the run's bin speed: the nominal grid speed of the
+	// inflow, or the run's mean hub-height speed. Runs with the same speed
+	// (within 1e-6) share their bin's probability equally.
+	WindSpeed float64
+	Record    *Record
+	Window    Window // analysis window, after the transient
+}
+
+// RunDELs are one run's short-term DELs of one channel.
+type RunDELs struct {
+	ID        string  `json:"id"`
+	WindSpeed float64 `json:"wind_speed"`
+	Duration  float64 `json:"duration"` // s
+	DELs      []DEL   `json:"dels"`     // one per exponent
+}
+
+// ChannelFatigue is the fatigue summary of one channel over a batch.
+type ChannelFatigue struct {
+	Channel  string        `json:"channel"`
+	Unit     string        `json:"unit,omitempty"`
+	Runs     []RunDELs     `json:"runs"`
+	Lifetime []LifetimeDEL `json:"lifetime"` // one per exponent
+}
+
+// BatchDEL computes, for each named channel, the short-term DEL of every run
+// for every Wöhler exponent and their damage-consistent lifetime aggregate
+// (AggregateDEL) for the wind distribution. It needs the f_eq convention
+// (opt.EquivalentCycles must be 0): with f_eq fixed, DELⱼᵐ is run j's damage
+// rate, so the runs may have different durations.
+func BatchDEL(runs []FatigueInput, channels []string, opt DELOptions, dist WindDistribution) ([]ChannelFatigue, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("batch DEL: no runs")
+	}
+	if len(channels) == 0 {
+		return nil, errors.New("batch DEL: no channels")
+	}
+	if opt.EquivalentCycles > 0 {
+		return nil, errors.New("batch DEL: use an equivalent frequency, not a fixed number of equivalent cycles, so runs of different lengths combine by damage rate")
+	}
+	out := make([]ChannelFatigue, len(channels))
+	for ci, name := range channels {
+		cf := ChannelFatigue{Channel: name, Runs: make([]RunDELs, len(runs))}
+		for ri, r := range runs {
+			if err := r.Record.Validate(); err != nil {
+				return nil, fmt.Errorf("batch DEL: run %q: %w", r.ID, err)
+			}
+			c, err := r.Record.Index(name)
+			if err != nil {
+				return nil, fmt.Errorf("batch DEL: run %q: %w", r.ID, err)
+			}
+			if cf.Unit == "" {
+				cf.Unit = r.Record.Unit(c)
+			}
+			lo, hi, err := r.Window.Range(r.Record.Time)
+			if err != nil {
+				return nil, fmt.Errorf("batch DEL: run %q: %w", r.ID, err)
+			}
+			dels, err := ChannelDEL(r.Record, name, r.Window, opt)
+			if err != nil {
+				return nil, fmt.Errorf("batch DEL: run %q: %w", r.ID, err)
+			}
+			cf.Runs[ri] = RunDELs{ID: r.ID, WindSpeed: r.WindSpeed, Duration: r.Record.Time[hi-1] - r.Record.Time[lo], DELs: dels}
+		}
+		for k, m := range opt.Exponents {
+			fr := make([]FatigueRun, len(runs))
+			for ri, rd := range cf.Runs {
+				fr[ri] = FatigueRun{ID: rd.ID, WindSpeed: rd.WindSpeed, DEL: rd.DELs[k].Value}
+			}
+			agg, err := AggregateDEL(fr, m, dist)
+			if err != nil {
+				return nil, fmt.Errorf("batch DEL: channel %q: %w", name, err)
+			}
+			cf.Lifetime = append(cf.Lifetime, agg)
+		}
+		out[ci] = cf
+	}
+	return out, nil
+}
+
+// Markov is a rainflow matrix: Counts[i][j] cycles (half cycles as 0.5) with
+// range in [RangeEdges[i], RangeEdges[i+1]) and mean in [MeanEdges[j],
+// MeanEdges[j+1]); the last bin of each axis includes its upper edge. It is
+// the "Markov matrix" of a certification fatigue-load report.
+type Markov struct {
+	RangeEdges []float64   `json:"range_edges"`
+	MeanEdges  []float64   `json:"mean_edges"`
+	Counts     [][]float64 `json:"counts"`
+}
+
+// MarkovMatrix bins cycles into rangeBins equal range bins from 0 to the
+// largest range and meanBins equal mean bins from the smallest to the
+// largest mean.
+func MarkovMatrix(cycles []Cycle, rangeBins, meanBins int) (Markov, error) {
+	if rangeBins < 1 || meanBins < 1 {
+		return Markov{}, fmt.Errorf("markov matrix: bin counts %d × %d must be at least 1", rangeBins, meanBins)
+	}
+	if len(cycles) == 0 {
+		return Markov{}, errors.New("markov matrix: no cycles")
+	}
+	rMax := 0.0
+	mLo, mHi := math.Inf(1), math.Inf(-1)
+	for _, c := range cycles {
+		rMax = math.Max(rMax, c.Range)
+		mLo, mHi = math.Min(mLo, c.Mean), math.Max(mHi, c.Mean)
+	}
+	if rMax == 0 {
+		rMax = 1 // all ranges zero: one meaningful bin [0, 1)
+	}
+	if mHi == mLo {
+		mLo, mHi = mLo-0.5, mHi+0.5
+	}
+	mk := Markov{RangeEdges: linspace(0, rMax, rangeBins+1), MeanEdges: linspace(mLo, mHi, meanBins+1), Counts: make([][]float64, rangeBins)}
+	for i := range mk.Counts {
+		mk.Counts[i] = make([]float64, meanBins)
+	}
+	for _, c := range cycles {
+		i := binIndex(c.Range, 0, rMax, rangeBins)
+		j := binIndex(c.Mean, mLo, mHi, meanBins)
+		mk.Counts[i][j] += c.Count
+	}
+	return mk, nil
+}
+
+func linspace(a, b float64, n int) []float64 {
+	e := make([]float64, n)
+	for i := range e {
+		e[i] = a + (b-a)*float64(i)/float64(n-1)
+	}
+	e[n-1] = b
+	return e
+}
+
+func binIndex(v, lo, hi float64, n int) int {
+	i := int(math.Floor((v - lo) / (hi - lo) * float64(n)))
+	if i >= n {
+		i = n - 1
+	}
+	if i < 0 {
+		i = 0
+	}
+	return i
+}
