@@ -153,6 +153,34 @@ func (f *File) Validate() error {
 	return nil
 }
 
+// NewFile returns an empty file with the given channels (after time),
+// ready for AppendRow; capacity preallocates that many rows.
+func NewFile(description string, channels []Channel, capacity int) *File {
+	f := &File{
+		Description: description,
+		TimeChannel: Channel{Name: "Time", Unit: "s"},
+		Channels:    append([]Channel(nil), channels...),
+		Time:        make([]float64, 0, capacity),
+		Data:        make([][]float64, len(channels)),
+	}
+	for c := range f.Data {
+		f.Data[c] = make([]float64, 0, capacity)
+	}
+	return f
+}
+
+// AppendRow adds one row: a time and one value per channel.
+func (f *File) AppendRow(t float64, row []float64) error {
+	if len(row) != len(f.Channels) || len(f.Data) != len(f.Channels) {
+		return fmt.Errorf("outfile: row of %d values for %d channels", len(row), len(f.Channels))
+	}
+	f.Time = append(f.Time, t)
+	for c, v := range row {
+		f.Data[c] = append(f.Data[c], v)
+	}
+	return nil
+}
+
 // ErrNonFinite is returned when a packed (int16) format is asked to store NaN
 // or ±Inf: the per-channel scaling cannot represent them (OpenFAST itself
 // produces a corrupt channel then, NWTC_IO.f90 comment before the min/max

@@ -205,3 +205,21 @@ func TestOutbReaderRandomAccess(t *testing.T) {
 		}
 	}
 }
+
+func TestNewFileAppendRow(t *testing.T) {
+	f := NewFile("d", []Channel{{"A", "m"}, {"B", "-"}}, 4)
+	for k := 0; k < 3; k++ {
+		if err := f.AppendRow(float64(k), []float64{float64(k), -float64(k)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.AppendRow(3, []float64{1}); err == nil {
+		t.Error("short row accepted")
+	}
+	if err := f.Validate(); err != nil || f.NumRows() != 3 || f.Data[1][2] != -2 {
+		t.Errorf("file %+v, %v", f, err)
+	}
+	if col, ok := f.Column("time"); !ok || col[2] != 2 {
+		t.Errorf("time column %v", col)
+	}
+}
