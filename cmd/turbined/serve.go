@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/handlers"
+)
+
+// runServe: `turbined serve`. It runs until ctx ends (SIGINT/SIGTERM), then
+// drains requests, closes the pool and stops the private cluster.
+func runServe(ctx context.Context, env *Env, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("serve takes no arguments; configure it with environment variables")
+	}
+	cfg, err := loadConfig(env.Getenv)
+	if err != nil {
+		return err
+	}
+	d, err := openDatabase(ctx, env, cfg)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := d.Close(); err != nil {
+			env.Log.Error("closing the database", "err", err)
+		} else {
+			env.Log.Info("database closed")
+		}
+	}()
+
+	res, err := d.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		env.Log.Info("migration applied", "file", r.Source.Path)
+	}
+	seed, err := db.Seed(ctx, d.DB, db.SeedOptions{
+		OrganizationName: cfg.OrgName, AdminEmail: cfg.AdminEmail, AdminPassword: cfg.AdminPassword,
+	})
+	if err != nil {
+		return err
+	}
+	secret, err := cfg.jwtSecret()
+	if err != nil {
+		return err
+	}
+
+	authSvc, err := db.NewAuthService(d.DB)
+	if err != nil {
+		return err
+	}
+	sessions := db.NewSessionStore(d.DB)
+	srv, err := handlers.New(handlers.Config{
+		JWTSecret:      secret,
+		BodyLimit:      cfg.BodyLimit,
+		SecureCookies:  strings.HasPrefix(cfg.BaseURL, "https://"),
+		TrustedProxies: cfg.TrustedProxies,
+		Logger:         env.Log,
+	}, handlers.Services{
+		Auth:          authSvc,
+		Users:         db.NewUserService(d.DB),
+		Organizations: db.NewOrganizationService(d.DB),
+		Dashboard:     db.NewDashboardService(d.DB),
+		Sessions:      sessions,
+		Ready:         d.Ready,
+	})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(cfg.Port))
+	if err != nil {
+		return fmt.Errorf("listening on port %d: %w", cfg.Port, err)
+	}
+	httpSrv := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       5 * time.Minute, // uploads of input decks
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    1 << 20,
+	}
+
+	bgCtx, stopBackground := context.WithCancel(context.Background())
+	defer stopBackground()
+	go sessions.CleanupLoop(bgCtx, 10*time.Minute, env.Log)
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(ln) }()
+
+	printBanner(env, cfg, seed)
+
+	select {
+	case <-ctx.Done():
+		env.Log.Info("shutting down")
+	case err := <-serveErr:
+		return fmt.Errorf("serving: %w", err)
+	case <-d.Died():
+		err = errors.New("the private PostgreSQL server exited; see " + cfg.DataDir + "/postgres.log")
+		_ = httpSrv.Close()
+		return err
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
+		env.Log.Warn("requests still running at shutdown were cut", "err", err)
+	}
+	return nil
+}
+
+func printBanner(env *Env, cfg *Config, seed *db.SeedResult) {
+	w := env.Stdout
+	fmt.Fprintf(w, "\nTurbine simulation service listening on %s\n", cfg.BaseURL)
+	switch {
+	case seed.Created:
+		fmt.Fprintf(w, "  created the first account:  %s\n", seed.Email)
+		fmt.Fprintf(w, "  password:                   %s\n", seed.Password)
+	case seed.Reset:
+		fmt.Fprintf(w, "  account:   %s\n  password:  %s (from ADMIN_PASSWORD)\n", seed.Email, seed.Password)
+	default:
+		fmt.Fprintf(w, "  accounts exist already (the first one was printed at first start;\n")
+		fmt.Fprintf(w, "  set ADMIN_EMAIL and ADMIN_PASSWORD to set that account's password)\n")
+	}
+	fmt.Fprintf(w, "  log in at %s/login — press Ctrl-C to stop\n\n", cfg.BaseURL)
+}

@@ -1,0 +1,169 @@
+package handlers
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// The OpenAPI 3.1 description of the JSON API, written by hand next to the
+// routes. TestOpenAPIMatchesRoutes fails when a JSON route is registered
+// without an entry here, or an entry has no route.
+
+type apiOperation struct {
+	method, path string
+	summary      string
+	tag          string
+	public       bool   // no credentials needed
+	request      string // schema name of the JSON body, "" for none
+	// responses maps a status to the schema name of its JSON body ("" for
+	// an empty body); error statuses use the Error schema.
+	responses map[int]string
+}
+
+// apiOperations lists every documented JSON operation.
+func apiOperations() []apiOperation {
+	errs := func(m map[int]string, statuses ...int) map[int]string {
+		for _, s := range statuses {
+			m[s] = "Error"
+		}
+		return m
+	}
+	return []apiOperation{
+		{method: "GET", path: "/", summary: "Service index: where the API description lives", tag: "meta", public: true,
+			responses: map[int]string{200: "Index"}},
+		{method: "GET", path: "/healthz", summary: "Liveness: the process answers", tag: "meta", public: true,
+			responses: map[int]string{200: "Status"}},
+		{method: "GET", path: "/readyz", summary: "Readiness: the database answers (503 with Retry-After otherwise)", tag: "meta", public: true,
+			responses: errs(map[int]string{200: "Status"}, 503)},
+		{method: "GET", path: "/openapi.json", summary: "This document", tag: "meta", public: true,
+			responses: map[int]string{200: ""}},
+		{method: "POST", path: "/auth/login", summary: "Exchange e-mail and password for a token pair (access 15 min, refresh 30 days)", tag: "auth", public: true,
+			request: "LoginRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 403, 413, 415, 422, 429, 503)},
+		{method: "GET", path: "/dashboard", summary: "Overview of the caller's organization", tag: "account",
+			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
+		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
+			responses: errs(map[int]string{200: "Account"}, 401, 503)},
+	}
+}
+
+// apiSchemas are the components/schemas of the document.
+func apiSchemas() map[string]any {
+	str := map[string]any{"type": "string"}
+	dt := map[string]any{"type": "string", "format": "date-time"}
+	obj := func(required []string, props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "required": required, "properties": props}
+	}
+	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+	nullableInt := map[string]any{"type": []string{"integer", "null"}, "description": "null until the resource exists"}
+	return map[string]any{
+		"Error":  obj([]string{"detail"}, map[string]any{"detail": str}),
+		"Status": obj([]string{"status"}, map[string]any{"status": str}),
+		"Index":  obj([]string{"service", "openapi"}, map[string]any{"service": str, "openapi": str}),
+		"LoginRequest": obj([]string{"email", "password"}, map[string]any{
+			"email": str, "password": map[string]any{"type": "string", "format": "password"},
+			"otp_code": map[string]any{"type": "string", "description": "6-digit TOTP or a recovery code, when MFA is enabled"},
+		}),
+		"TokenPair": obj([]string{"access_token", "refresh_token", "token_type", "expires_in"}, map[string]any{
+			"access_token": str, "refresh_token": str,
+			"token_type": map[string]any{"type": "string", "const": "bearer"},
+			"expires_in": map[string]any{"type": "integer", "description": "seconds; 900"},
+		}),
+		"Organization": obj([]string{"id", "name", "plan"}, map[string]any{
+			"id": str, "name": str,
+			"plan":       map[string]any{"type": "string", "enum": []string{"beta", "pro", "academic", "enterprise"}},
+			"created_at": dt, "updated_at": dt,
+		}),
+		"User": obj([]string{"id", "org_id", "email", "role", "verified", "active"}, map[string]any{
+			"id": str, "org_id": str, "email": str, "name": str,
+			"role":     map[string]any{"type": "string", "enum": []string{"org_member", "org_admin"}},
+			"verified": map[string]any{"type": "boolean"}, "active": map[string]any{"type": "boolean"},
+			"created_at": dt, "updated_at": dt,
+		}),
+		"Dashboard": obj([]string{"organization", "member_count", "turbine_count", "job_count"}, map[string]any{
+			"organization": ref("Organization"), "member_count": map[string]any{"type": "integer"},
+			"turbine_count": nullableInt, "job_count": nullableInt,
+		}),
+		"Account": obj([]string{"user", "organization", "auth_method"}, map[string]any{
+			"user": ref("User"), "organization": ref("Organization"),
+			"auth_method": map[string]any{"type": "string", "enum": []string{"session", "bearer", "api_key"}},
+		}),
+	}
+}
+
+// openAPIDocument assembles the document.
+func openAPIDocument() map[string]any {
+	paths := map[string]any{}
+	for _, op := range apiOperations() {
+		item, _ := paths[op.path].(map[string]any)
+		if item == nil {
+			item = map[string]any{}
+			paths[op.path] = item
+		}
+		responses := map[string]any{}
+		for status, schema := range op.responses {
+			r := map[string]any{"description": strings.ToLower(http.StatusText(status))}
+			if schema != "" {
+				r["content"] = map[string]any{"application/json": map[string]any{
+					"schema": map[string]any{"$ref": "#/components/schemas/" + schema}}}
+			}
+			responses[strconv.Itoa(status)] = r
+		}
+		o := map[string]any{"summary": op.summary, "tags": []string{op.tag}, "responses": responses,
+			"operationId": strings.ToLower(op.method) + strings.NewReplacer("/", "_", "{", "", "}", "", ".", "_", "-", "_").Replace(op.path)}
+		if op.public {
+			o["security"] = []any{}
+		}
+		if op.request != "" {
+			o["requestBody"] = map[string]any{"required": true, "content": map[string]any{
+				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + op.request}}}}
+		}
+		item[strings.ToLower(op.method)] = o
+	}
+	return map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{
+			"title":       "Turbine Simulation Service API",
+			"version":     "0.1",
+			"description": "Every error is {\"detail\": \"...\"}. Browsers use the same paths and get HTML by content negotiation.",
+		},
+		"paths": paths,
+		"components": map[string]any{
+			"schemas": apiSchemas(),
+			"securitySchemes": map[string]any{
+				"bearer":  map[string]any{"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": "turbinesim_session"},
+			},
+		},
+		"security": []any{map[string]any{"bearer": []string{}}, map[string]any{"session": []string{}}},
+	}
+}
+
+// openAPI: GET /openapi.json.
+func (s *Server) openAPI(c echo.Context) error {
+	return c.JSON(http.StatusOK, openAPIDocument())
+}
+
+// documentedRoutes returns "METHOD /path" keys in Echo's path syntax.
+func documentedRoutes() []string {
+	var keys []string
+	for _, op := range apiOperations() {
+		keys = append(keys, op.method+" "+echoPath(op.path))
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// echoPath turns /turbines/{id} into /turbines/:id.
+func echoPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+			parts[i] = ":" + part[1:len(part)-1]
+		}
+	}
+	return strings.Join(parts, "/")
+}

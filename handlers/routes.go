@@ -1,0 +1,85 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/assets"
+)
+
+// routes registers every route of the service in one place. JSON routes
+// must be documented in openapi.go (TestOpenAPIMatchesRoutes enforces it);
+// routes that serve browsers only are listed in htmlOnlyRoutes.
+func (s *Server) routes() {
+	e := s.echo
+	e.Use(withRequestID, requestLogger(s.log), recoverPanics(s.log), securityHeaders, s.bodyLimit)
+	e.Use(s.loadSession, s.crossOrigin())
+
+	// Public.
+	e.GET("/", s.index)
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/openapi.json", s.openAPI)
+	e.GET("/login", s.loginPage, s.optionalAuth)
+	e.POST("/auth/login", s.login)
+	e.POST("/logout", s.logout)
+	e.GET("/assets/*", echo.StaticDirectoryHandler(assets.FS, !e.EnablePathUnescapingStaticFiles), cacheAssets)
+
+	// Authenticated by session cookie or Bearer JWT.
+	// (Per route rather than an Echo group: a group with middleware also
+	// catches unknown paths under its prefix, which would turn every 404
+	// into a 401.)
+	authed := []echo.MiddlewareFunc{s.requireAuth, noStore}
+	e.GET("/dashboard", s.dashboard, authed...)
+	e.GET("/account", s.account, authed...)
+	e.GET("/turbines", s.coming("Turbines", "turbines"), authed...)
+	e.GET("/jobs", s.coming("Jobs", "jobs"), authed...)
+	e.GET("/studies", s.coming("Studies", "studies"), authed...)
+}
+
+// htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI
+// document. The three section placeholders answer JSON callers with 501
+// until their resources are built; the JSON contract for those paths is
+// documented together with its implementation.
+var htmlOnlyRoutes = map[string]bool{
+	"GET /login":    true,
+	"POST /logout":  true,
+	"GET /assets/*": true,
+	"GET /turbines": true,
+	"GET /jobs":     true,
+	"GET /studies":  true,
+}
+
+// bodyLimit refuses bodies over the configured size with 413: up front from
+// Content-Length, and while reading for chunked bodies (MaxBytesReader; the
+// error maps to 413 in statusAndDetail).
+func (s *Server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.ContentLength > s.cfg.BodyLimit {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge,
+				"request body larger than "+strconv.FormatInt(s.cfg.BodyLimit, 10)+" bytes")
+		}
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, s.cfg.BodyLimit)
+		return next(c)
+	}
+}
+
+// loadSession loads the browser session (scs) for requests that carry a
+// session cookie; asset and probe requests skip it.
+func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	withSession := echo.WrapMiddleware(s.sessions.LoadAndSave)(next)
+	return func(c echo.Context) error {
+		switch p := c.Request().URL.Path; {
+		case p == "/healthz", p == "/readyz", len(p) >= 8 && p[:8] == "/assets/":
+			return next(c)
+		}
+		return withSession(c)
+	}
+}
+
+// notImplemented is the JSON answer of an announced but unbuilt resource.
+var notImplemented = turbinesim.Errorf(turbinesim.ENOTIMPLEMENTED, "not implemented yet")

@@ -1,0 +1,137 @@
+// Package handlers is the HTTP face of the service: one set of Echo handlers
+// serves browsers (full pages, htmx fragments) and scripts (JSON) at the same
+// paths, by content negotiation. Handlers only parse and render; the work is
+// done by the service interfaces of package turbinesim.
+package handlers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// Services are the domain services the handlers call.
+type Services struct {
+	Auth          turbinesim.AuthService
+	Users         turbinesim.UserService
+	Organizations turbinesim.OrganizationService
+	Dashboard     turbinesim.DashboardService
+	// Sessions stores browser sessions (db.SessionStore in production).
+	Sessions scs.Store
+	// Ready reports whether the database answers; /readyz calls it.
+	Ready func(context.Context) error
+}
+
+// Config is the HTTP-level configuration.
+type Config struct {
+	// JWTSecret signs access and refresh tokens (HS256); at least 32 bytes.
+	JWTSecret []byte
+	// BodyLimit caps request bodies in bytes; larger bodies get 413.
+	BodyLimit int64
+	// SecureCookies marks the session cookie Secure and names it with the
+	// __Host- prefix; set it whenever the service is reached over HTTPS.
+	SecureCookies bool
+	// TrustedProxies lists the CIDR ranges of reverse proxies whose
+	// X-Forwarded-For may name the client; empty means the socket peer is
+	// the client.
+	TrustedProxies []string
+	// SessionLifetime is the absolute lifetime of a browser session.
+	SessionLifetime time.Duration
+	Logger          *slog.Logger
+	// Now is the clock for token issue and expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the HTTP application.
+type Server struct {
+	echo     *echo.Echo
+	svc      Services
+	cfg      Config
+	log      *slog.Logger
+	sessions *scs.SessionManager
+	tokens   *Tokens
+	authn    authChain
+}
+
+// New builds the application with its middleware and routes.
+func New(cfg Config, svc Services) (*Server, error) {
+	if len(cfg.JWTSecret) < 32 {
+		return nil, errors.New("handlers: JWT secret shorter than 32 bytes")
+	}
+	if svc.Auth == nil || svc.Users == nil || svc.Organizations == nil || svc.Dashboard == nil || svc.Sessions == nil || svc.Ready == nil {
+		return nil, errors.New("handlers: every service must be set")
+	}
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = DefaultBodyLimit
+	}
+	if cfg.SessionLifetime <= 0 {
+		cfg.SessionLifetime = 12 * time.Hour
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{svc: svc, cfg: cfg, log: cfg.Logger}
+	s.tokens = NewTokens(cfg.JWTSecret, cfg.Now)
+
+	s.sessions = scs.New()
+	s.sessions.Store = svc.Sessions
+	s.sessions.Lifetime = cfg.SessionLifetime
+	s.sessions.IdleTimeout = 2 * time.Hour
+	s.sessions.Cookie.Name = "turbinesim_session"
+	if cfg.SecureCookies {
+		s.sessions.Cookie.Name = "__Host-turbinesim_session"
+	}
+	s.sessions.Cookie.Secure = cfg.SecureCookies
+	s.sessions.Cookie.HttpOnly = true
+	s.sessions.Cookie.SameSite = http.SameSiteLaxMode
+	s.sessions.Cookie.Path = "/"
+	// A session store failure (database down) must answer in the error
+	// contract, like every other error.
+	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		s.writeError(w, r, err)
+	}
+
+	// Credential kinds tried in order; the first one present decides. The
+	// API-key authenticator slots in here (before the session) later.
+	s.authn = authChain{
+		bearerAuthenticator{tokens: s.tokens, auth: svc.Auth},
+		sessionAuthenticator{sessions: s.sessions, auth: svc.Auth},
+	}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	ipx, err := ipExtractor(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	e.IPExtractor = ipx
+	s.echo = e
+	s.routes()
+	return s, nil
+}
+
+// DefaultBodyLimit caps request bodies when Config.BodyLimit is zero.
+const DefaultBodyLimit = 32 << 20
+
+// ServeHTTP makes the Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Echo exposes the router, for route listings and tests.
+func (s *Server) Echo() *echo.Echo { return s.echo }
+
+// Tokens exposes the JWT issuer, for the identity endpoints and tests.
+func (s *Server) Tokens() *Tokens { return s.tokens }
+
+// Sessions exposes the browser session manager.
+func (s *Server) Sessions() *scs.SessionManager { return s.sessions }

@@ -1,0 +1,59 @@
+// Package views holds the templ components of the web application: the
+// layout with navigation, pages and the fragments htmx swaps in. Components
+// take plain values; they never query anything.
+package views
+
+import (
+	"encoding/json"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// Page carries what the layout needs around every page.
+type Page struct {
+	Title  string
+	Active string // key of the navigation entry to highlight
+	// Auth is the signed-in caller, nil on the login page and on errors
+	// seen before authentication.
+	Auth *turbinesim.Auth
+	// CSRF is the session's anti-forgery token; the layout sends it as the
+	// X-CSRF-Token header on every htmx request and forms embed it.
+	CSRF string
+	// Charts loads ECharts on the page.
+	Charts bool
+}
+
+// NavItem is one entry of the main navigation.
+type NavItem struct {
+	Key, Label, Href string
+}
+
+// Nav lists the main navigation in display order.
+func Nav() []NavItem {
+	return []NavItem{
+		{"dashboard", "Dashboard", "/dashboard"},
+		{"turbines", "Turbines", "/turbines"},
+		{"jobs", "Jobs", "/jobs"},
+		{"studies", "Studies", "/studies"},
+		{"account", "Account", "/account"},
+	}
+}
+
+// csrfHeaders is the hx-headers value carrying the anti-forgery token.
+func csrfHeaders(token string) string {
+	b, _ := json.Marshal(map[string]string{"X-CSRF-Token": token})
+	return string(b)
+}
+
+func navClass(active bool) string {
+	if active {
+		return "rounded-md bg-sky-700 px-3 py-2 text-sm font-medium text-white"
+	}
+	return "rounded-md px-3 py-2 text-sm font-medium text-sky-100 hover:bg-sky-600 hover:text-white"
+}
+
+// htmxConfig makes htmx swap error responses too (htmx 2 ignores 4xx/5xx
+// bodies by default), so a failed form shows its message; the server
+// retargets generic errors to the #flash slot. Scripts stay out of the page
+// (no inline JavaScript), and htmx's eval-based features are off.
+const htmxConfig = `{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}],"allowEval":false,"selfRequestsOnly":true}`
