@@ -450,3 +450,13 @@ func RotorHarmonics(meanRotorSpeedRPM float64, orders ...int) ([]Harmonic, error
 	}
 	return out, nil
 }
+
+// ChannelHarmonics returns the rotor harmonics for the mean of a rotor-speed
+// channel in rpm (OpenFAST RotSpeed) over the window.
+func ChannelHarmonics(rec *Record, rotorSpeed string, w Window, orders ...int) ([]Harmonic, error) {
+	st, err := Statistics(rec, []string{rotorSpeed}, w)
+	if err != nil {
+		return nil, fmt.Errorf("rotor harmonics: %w", err)
+	}
+	return RotorHarmonics(st[0].Mean, orders...)
+}
