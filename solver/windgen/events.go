@@ -295,3 +295,33 @@ func (row UniformWindRow) SpeedAt(y, z, refHeight, refLength float64) float64 {
 	return row.Speed*(math.Pow(z/refHeight, row.PowerLaw)+
 		(row.HorizShear*y+row.LinVShear*(z-refHeight))/refLength) + row.Gust
 }
+
+// EventKind names a deterministic IEC event for GenerateEvent.
+type EventKind string
+
+// Event kinds.
+const (
+	EventEOG  EventKind = "EOG"
+	EventEDC  EventKind = "EDC"
+	EventECD  EventKind = "ECD"
+	EventEWSV EventKind = "EWS-V" // vertical extreme wind shear
+	EventEWSH EventKind = "EWS-H" // horizontal extreme wind shear
+)
+
+// GenerateEvent dispatches to EOG, EDC, ECD or EWS; sgn (+1 or −1) is the
+// direction of EDC, ECD and EWS and is ignored for EOG.
+func GenerateEvent(kind EventKind, site EventSite, tm EventTiming, sgn int) ([]UniformWindRow, EventInfo, error) {
+	switch kind {
+	case EventEOG:
+		return EOG(site, tm)
+	case EventEDC:
+		return EDC(site, tm, sgn)
+	case EventECD:
+		return ECD(site, tm, sgn)
+	case EventEWSV:
+		return EWS(site, tm, true, sgn)
+	case EventEWSH:
+		return EWS(site, tm, false, sgn)
+	}
+	return nil, EventInfo{}, fmt.Errorf("windgen: unknown event %q (want EOG, EDC, ECD, EWS-V or EWS-H)", string(kind))
+}

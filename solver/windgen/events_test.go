@@ -195,3 +195,23 @@ func TestEventUniformFileRoundTrip(t *testing.T) {
 	near(t, "speed read back", mid.HorSpeed, 12, 0)
 	near(t, "shear exponent read back", mid.PowerLawExp, 0.2, 0)
 }
+
+func TestGenerateEventDispatch(t *testing.T) {
+	tm := EventTiming{Start: 5, Length: 30, Dt: 0.5}
+	for kind, want := range map[EventKind]float64{
+		EventEOG: 5.929846153846, EventEDC: -34.065588492243, EventECD: -60,
+		EventEWSV: -6.435166584649, EventEWSH: -6.435166584649,
+	} {
+		_, info, err := GenerateEvent(kind, eventSite(), tm, -1)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if info.Name != string(kind) {
+			t.Errorf("%s: info name %q", kind, info.Name)
+		}
+		near(t, string(kind)+" amplitude", info.Amplitude, want, 1e-9)
+	}
+	if _, _, err := GenerateEvent("EWM", eventSite(), tm, 1); err == nil {
+		t.Error("unknown event accepted")
+	}
+}
