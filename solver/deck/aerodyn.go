@@ -87,10 +87,13 @@ type AeroDyn struct {
 	TwrElev   []float64 `fst:"-"` // m
 	TwrDiam   []float64 `fst:"-"` // m
 	TwrCd     []float64 `fst:"-"` // -
-	TwrTI     []float64 `fst:"-"` // -, nil when the column is absent (older files)
-	TwrCb     []float64 `fst:"-"` // -, nil when absent
-	TwrCp     []float64 `fst:"-"` // -, nil when absent
-	TwrCa     []float64 `fst:"-"` // -, nil when absent
+	// TwrTI (turbulence intensity, used by TwrShadow=2), TwrCb, TwrCp and
+	// TwrCa (buoyancy, pressure and added-mass coefficients, MHK only) are
+	// zero where older files lack the column.
+	TwrTI []float64 `fst:"-"`
+	TwrCb []float64 `fst:"-"`
+	TwrCp []float64 `fst:"-"`
+	TwrCa []float64 `fst:"-"`
 	_         struct{}  `block:"tower"`
 
 	SumPrint bool    `fst:"SumPrint" sec:"Outputs" desc:"Generate a summary file listing input options and interpolated properties to \"<rootname>.AD.sum\"? (flag)"`
@@ -162,6 +165,7 @@ func (a *AeroDyn) decodeBlock(name string, r *reader) error {
 		}{{"TwrElev", &a.TwrElev, true}, {"TwrDiam", &a.TwrDiam, true}, {"TwrCd", &a.TwrCd, true},
 			{"TwrTI", &a.TwrTI, false}, {"TwrCb", &a.TwrCb, false}, {"TwrCp", &a.TwrCp, false}, {"TwrCa", &a.TwrCa, false}} {
 			if !c.req && colIndex(cols, c.name) < 0 {
+				*c.dst = make([]float64, len(rows))
 				continue
 			}
 			if err := takeColumn(r, cols, rows, c.name, c.dst); err != nil {
@@ -188,18 +192,17 @@ func (a *AeroDyn) encodeBlock(name string, w *writer) error {
 		cols := []string{"TwrElev", "TwrDiam", "TwrCd", "TwrTI", "TwrCb", "TwrCp", "TwrCa"}
 		units := []string{"(m)", "(m)", "(-)", "(-)", "(-)", "(-)", "(-)"}
 		data := [][]float64{a.TwrElev, a.TwrDiam, a.TwrCd, a.TwrTI, a.TwrCb, a.TwrCp, a.TwrCa}
-		// keep only the optional columns the structure carries
-		k := 3
-		for c := 3; c < len(cols); c++ {
-			if data[c] != nil {
-				cols[k], units[k], data[k] = cols[c], units[c], data[c]
-				k++
+		n := a.NumTwrNds
+		if n < 0 {
+			n = 0
+		}
+		// v5 reads all seven columns: absent ones are written as zeros
+		for c := 3; c < len(data); c++ {
+			if data[c] == nil {
+				data[c] = make([]float64, n)
 			}
 		}
-		if a.NumTwrNds <= 0 {
-			return writeTable(w, cols[:k], units[:k], nil, 0)
-		}
-		return writeTable(w, cols[:k], units[:k], data[:k], a.NumTwrNds)
+		return writeTable(w, cols, units, data, n)
 	case "nodal":
 		if a.Nodal.Present {
 			w.section("Outputs for all blade stations (same ending as above for B1N1....)")
@@ -285,13 +288,17 @@ func (a *AeroDyn) convertLegacy(l *adLegacy, r *reader) error {
 		}
 	}
 	if has("SkewMod") && !a.Meta.Has("Skew_Mod") {
-		switch {
-		case l.SkewMod <= 0:
+		switch l.SkewMod {
+		case 0:
 			a.Skew_Mod = -1
-		case l.SkewMod == 1:
+		case 1:
 			a.Skew_Mod = 0
-		default:
+		case 2:
 			a.Skew_Mod = 1
+		default:
+			// OpenFAST v4+ rejects other legacy values (3 = coupled):
+			// carried over so that Validate reports it
+			a.Skew_Mod = l.SkewMod
 		}
 	}
 	if !a.Meta.Has("UA_Mod") {
@@ -306,6 +313,10 @@ func (a *AeroDyn) convertLegacy(l *adLegacy, r *reader) error {
 			}
 		}
 		a.UA_Mod = ua
+	}
+	// AoA34 missing: legacy behaviour follows AFAeroMod (UA off → False)
+	if !a.Meta.Has("AoA34") && has("AFAeroMod") && l.AFAeroMod == 1 {
+		a.AoA34 = false
 	}
 	return nil
 }

@@ -287,7 +287,9 @@ func (a *Airfoil) encode() (text, coords string, err error) {
 	w.line("! " + oneLine(a.Title))
 	// InterpOrd .. NumCoords by hand to place the include correctly
 	w.kv(fmtValue(reflectValue(&a.InterpOrd)), "InterpOrd", "Interpolation order to use for quasi-steady table lookup {1=linear; 3=cubic spline; \"default\"} [default=1]")
-	w.kv(fmtValue(reflectValue(&a.RelThickness)), "RelThickness", "The non-dimensional thickness of the airfoil (thickness/chord) [only used if UA_Mod=7] [default=0.2]")
+	if !a.RelThickness.Default { // optional line: written only when set
+		w.kv(fmtValue(reflectValue(&a.RelThickness)), "RelThickness", "The non-dimensional thickness of the airfoil (thickness/chord) [only used if UA_Mod=7] [default=0.2]")
+	}
 	w.kv(fmtReal(a.NonDimArea), "NonDimArea", "The non-dimensional area of the airfoil (area/chord^2) (set to 1.0 if unsure or unneeded)")
 	if a.CoordsFile != "" && a.NumCoords > 0 {
 		w.line(fmt.Sprintf("@%s", quote(a.CoordsFile)))

@@ -257,7 +257,7 @@ func validateAeroDyn(v *validator, d *Deck) {
 	m := &ad.Meta
 	v.legacyOneOf(ad, "Wake_Mod", "WakeMod", ad.Wake_Mod, 0, 1, 3)
 	v.oneOf(m, "BEM_Mod", ad.BEM_Mod, 1, 2)
-	v.oneOf(m, "Skew_Mod", ad.Skew_Mod, -1, 0, 1)
+	v.legacyOneOf(ad, "Skew_Mod", "SkewMod", ad.Skew_Mod, -1, 0, 1)
 	v.oneOf(m, "DBEMT_Mod", ad.DBEMT_Mod, -1, 0, 1, 2, 3)
 	v.legacyOneOf(ad, "UA_Mod", "UAMod", ad.UA_Mod, 0, 2, 3, 4, 5, 6, 7)
 	v.oneOf(m, "TwrPotent", ad.TwrPotent, 0, 1, 2)
