@@ -94,7 +94,7 @@ type AeroDyn struct {
 	TwrCb []float64 `fst:"-"`
 	TwrCp []float64 `fst:"-"`
 	TwrCa []float64 `fst:"-"`
-	_         struct{}  `block:"tower"`
+	_     struct{}  `block:"tower"`
 
 	SumPrint bool    `fst:"SumPrint" sec:"Outputs" desc:"Generate a summary file listing input options and interpolated properties to \"<rootname>.AD.sum\"? (flag)"`
 	NBlOuts  int     `fst:"NBlOuts" desc:"Number of blade node outputs [0 - 9] (-)"`
