@@ -44,9 +44,12 @@ type CurveOptions struct {
 	// atmosphere at sea level, the IEC 61400-12-1 reference and the value in
 	// the NREL 5 MW and IEA 15 MW AeroDyn inputs).
 	AirDensity float64
-	// RotorRadius R in m; A = πR². Give the swept radius (tip radius ×
-	// cos(precone) if precone matters; 63 m × cos 2.5° = 62.94 m for the
-	// NREL 5 MW). 0 leaves Cp and Ct at 0.
+	// RotorRadius R in m; A = πR². Give the swept radius, tip radius ×
+	// cos(precone): 63 m × cos 2.5° = 62.94 m for the NREL 5 MW, whose
+	// AeroDyn RtArea output is 12445.3 m². 0 leaves Cp and Ct at 0. With
+	// WindSpeed from RtVAvgxh, power from RtFldPwr and thrust from RtFldFxh
+	// the bins reproduce OpenFAST's RtFldCp and RtFldCt (checked against the
+	// v5.0.0 reference runs to 1e-6).
 	RotorRadius float64
 }
 
