@@ -274,3 +274,58 @@ func TestReferencePowerCurveCpCt(t *testing.T) {
 		approx(t, "Ct vs RtFldCt", b.Ct, wantCt[i], 1e-6)
 	}
 }
+
+// Extreme table over two reference runs against a naive scan, and the
+// plotting envelope of the same channel keeping the true extremes.
+func TestReferenceExtremesAndEnvelope(t *testing.T) {
+	names := []string{"nrel5mw_steady8_full", "nrel5mw_turb12_full"}
+	var runs []ExtremeRun
+	for _, cs := range names {
+		runs = append(runs, ExtremeRun{ID: cs, DLC: "1.1", Record: readReference(t, cs), Window: After(30)})
+	}
+	ex, err := Extremes(runs, ExtremeOptions{Channels: []string{"RootMyc1"}, Concurrent: []string{"RootMxc1", "RotSpeed"}, SafetyFactors: map[string]float64{"1.1": 1.25}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bestMax, bestMin := math.Inf(-1), math.Inf(1)
+	var maxRun, minRun int
+	var maxRow, minRow int
+	for ri, r := range runs {
+		y, _ := r.Record.Channel("RootMyc1")
+		for i, tt := range r.Record.Time {
+			if tt < 30-1e-9 {
+				continue
+			}
+			if y[i] > bestMax {
+				bestMax, maxRun, maxRow = y[i], ri, i
+			}
+			if y[i] < bestMin {
+				bestMin, minRun, minRow = y[i], ri, i
+			}
+		}
+	}
+	check := func(e Extreme, value float64, run, row int) {
+		r := runs[run].Record
+		mx, _ := r.Channel("RootMxc1")
+		rs, _ := r.Channel("RotSpeed")
+		if e.Characteristic != value || e.RunID != runs[run].ID || e.Time != r.Time[row] ||
+			e.Concurrent[0].Value != mx[row] || e.Concurrent[1].Value != rs[row] || e.Design != 1.25*value {
+			t.Errorf("%s row %+v, want %g in %s at %g (RootMxc1 %g, RotSpeed %g)", e.Kind, e, value, runs[run].ID, r.Time[row], mx[row], rs[row])
+		}
+	}
+	check(ex[0], bestMax, maxRun, maxRow)
+	check(ex[1], bestMin, minRun, minRow)
+
+	env, err := Envelope(runs[1].Record, []string{"RootMyc1"}, After(30), 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := Statistics(runs[1].Record, []string{"RootMyc1"}, After(30))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range env[0].Values {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if len(env[0].Values) > 40 || lo != st[0].Min || hi != st[0].Max {
+		t.Errorf("envelope of %d points spans [%g, %g], statistics [%g, %g]", len(env[0].Values), lo, hi, st[0].Min, st[0].Max)
+	}
+}
