@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -112,10 +115,18 @@ type System struct {
 	mass  *mat.Dense
 	force *mat.VecDense
 	sol   *mat.VecDense
-	lu    mat.LU
+	// Diagonal of the last assembled mass matrix (the factorization
+	// overwrites it), for diagnostics and tests.
+	massDiag []float64
 
-	qdd       []float64 // last generalized accelerations (all DOFs)
-	genEffFac float64
+	qdd        []float64 // last generalized accelerations (all DOFs)
+	geAzMoving bool
+
+	// The state and pitch the kinematic coefficients were last computed
+	// for: Motions and Outputs at the same instant share them.
+	keyQ, keyQD, keyPitch []float64
+	keyValid              bool
+	genEffFac             float64
 }
 
 // NewSystem prepares the evaluation workspace.
@@ -140,6 +151,11 @@ func NewSystem(m *Model) *System {
 			s.moving = append(s.moving, j)
 		}
 	}
+	for _, j := range s.moving {
+		if j == DOFGeAz {
+			s.geAzMoving = true
+		}
+	}
 	s.c0, s.cP, s.cM, s.cP2, s.cM2 = m.newConfig(), m.newConfig(), m.newConfig(), m.newConfig(), m.newConfig()
 	s.qTmp = make([]float64, nd)
 	s.jac = make([]vec3, m.nPoints*nd)
@@ -159,6 +175,7 @@ func NewSystem(m *Model) *System {
 		s.mass = mat.NewDense(na, na, nil)
 		s.force = mat.NewVecDense(na, nil)
 		s.sol = mat.NewVecDense(na, nil)
+		s.massDiag = make([]float64, na)
 	}
 	s.qdd = make([]float64, nd)
 	return s
@@ -184,10 +201,48 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	m := s.m
 	nd := m.nDOF
 	q, qd := st.Q, st.QD
+	if s.keyValid && equalSlices(q, s.keyQ) && equalSlices(qd, s.keyQD) && equalSlices(pitch, s.keyPitch) {
+		return
+	}
+	s.keyQ = append(s.keyQ[:0], q...)
+	s.keyQD = append(s.keyQD[:0], qd...)
+	s.keyPitch = append(s.keyPitch[:0], pitch...)
+	s.keyValid = true
 	m.kinematics(q, pitch, s.c0, false)
 	const h = 1e-5
 	copy(s.qTmp, q)
+	p := &m.p
 	for _, j := range s.moving {
+		if j >= dofBlade0 {
+			// Blade modes move only their own blade, linearly in the
+			// shapes plus the axial shortening: ∂p/∂qₘ = Φxₘ j1 + Φyₘ j2 − Σ Aₘₙ qₙ j3.
+			k, md := (j-dofBlade0)/3, (j-dofBlade0)%3
+			qb := q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
+			fj := &s.c0.fj[k]
+			partial := func(pt int, sh *bladeShape) {
+				ax := sh.axRed[md][0]*qb[0] + sh.axRed[md][1]*qb[1] + sh.axRed[md][2]*qb[2]
+				s.jac[pt*nd+j] = fj.apply(vec3{sh.dx[md], sh.dy[md], -ax})
+			}
+			i0 := m.ptBlade0 + k*(p.BldNodes+1)
+			for jn := 0; jn <= p.BldNodes; jn++ {
+				partial(i0+jn, &m.bShape[k][jn+1])
+			}
+			for i := range m.loadR[k] {
+				partial(m.ptLoad0[k]+i, &m.loadShape[k][i])
+			}
+			continue
+		}
+		if j == DOFDrTr && s.geAzMoving {
+			// The rotor azimuth is q_GeAz + q_DrTr: the same partials.
+			for i := 0; i < m.nPoints; i++ {
+				s.jac[i*nd+j] = s.jac[i*nd+DOFGeAz]
+			}
+			s.omS[j] = s.omS[DOFGeAz]
+			for k := range s.omJ {
+				s.omJ[k][j] = s.omJ[k][DOFGeAz]
+			}
+			continue
+		}
 		s.qTmp[j] = q[j] + h
 		m.kinematics(s.qTmp, pitch, s.cP, false)
 		s.qTmp[j] = q[j] - h
@@ -381,13 +436,18 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 			M.Data[a*M.Stride+b] = M.Data[b*M.Stride+a]
 		}
 	}
-	s.lu.Factorize(s.mass)
-	if s.lu.Det() == 0 {
-		return fmt.Errorf("structure: singular mass matrix")
+	// M is symmetric positive definite: Cholesky factorization and solve
+	// in place (LAPACK dpotrf/dpotrs through gonum), without allocation.
+	for a := 0; a < na; a++ {
+		s.massDiag[a] = M.Data[a*M.Stride+a]
 	}
-	if err := s.lu.SolveVecTo(s.sol, false, s.force); err != nil {
-		return fmt.Errorf("structure: solving the equations of motion: %w", err)
+	sym := blas64.Symmetric{N: na, Stride: M.Stride, Data: M.Data, Uplo: blas.Lower}
+	tri, ok := lapack64.Potrf(sym)
+	if !ok {
+		return fmt.Errorf("structure: mass matrix is not positive definite")
 	}
+	copy(s.sol.RawVector().Data, f)
+	lapack64.Potrs(tri, blas64.General{Rows: na, Cols: 1, Stride: 1, Data: s.sol.RawVector().Data})
 	x := s.sol.RawVector().Data
 	for a, ja := range s.active {
 		if math.IsNaN(x[a]) || math.IsInf(x[a], 0) {
@@ -397,6 +457,18 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	}
 	copy(s.qdd, qdd)
 	return nil
+}
+
+func equalSlices(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func make0(b []float64) []float64 {
