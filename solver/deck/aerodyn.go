@@ -32,23 +32,23 @@ type AeroDyn struct {
 	Pvap     DefReal `fst:"Pvap" opt:"default" desc:"Vapour pressure of working fluid (Pa) [used only when CavitCheck=True]"`
 
 	BEM_Mod           int     `fst:"BEM_Mod" opt:"1" sec:"Blade-Element/Momentum Theory Options" desc:"BEM model {1=legacy NoSweepPitchTwist, 2=polar} (switch)"`
-	Skew_Mod          int     `fst:"Skew_Mod" opt:"1" desc:"Skew model {0=No skew model, -1=Remove non-normal component for linearization, 1=skew model active}"`
+	Skew_Mod          int     `pre:"--- Skew correction" fst:"Skew_Mod" opt:"1" desc:"Skew model {0=No skew model, -1=Remove non-normal component for linearization, 1=skew model active}"`
 	SkewMomCorr       bool    `fst:"SkewMomCorr" opt:"False" desc:"Turn the skew momentum correction on or off [used only when Skew_Mod=1]"`
 	SkewRedistr_Mod   DefInt  `fst:"SkewRedistr_Mod" opt:"1" desc:"Type of skewed-wake correction model (switch) {0=no redistribution, 1=Glauert/Pitt/Peters, default=1} [used only when Skew_Mod=1]"`
 	SkewRedistrFactor DefReal `fst:"SkewRedistrFactor" alt:"SkewModFactor" opt:"default" desc:"Constant used in Pitt/Peters skewed wake model {or \"default\" is 15/32*pi} (-) [used only when Skew_Mod=1 and SkewRedistr_Mod=1]"`
-	TipLoss           bool    `fst:"TipLoss" desc:"Use the Prandtl tip-loss model? (flag) [unused when Wake_Mod=0 or 3]"`
+	TipLoss           bool    `pre:"--- BEM algorithm" fst:"TipLoss" desc:"Use the Prandtl tip-loss model? (flag) [unused when Wake_Mod=0 or 3]"`
 	HubLoss           bool    `fst:"HubLoss" desc:"Use the Prandtl hub-loss model? (flag) [unused when Wake_Mod=0 or 3]"`
 	TanInd            bool    `fst:"TanInd" desc:"Include tangential induction in BEMT calculations? (flag) [unused when Wake_Mod=0 or 3]"`
 	AIDrag            bool    `fst:"AIDrag" desc:"Include the drag term in the axial-induction calculation? (flag) [unused when Wake_Mod=0 or 3]"`
 	TIDrag            bool    `fst:"TIDrag" desc:"Include the drag term in the tangential-induction calculation? (flag) [unused when Wake_Mod=0,3 or TanInd=FALSE]"`
 	IndToler          DefReal `fst:"IndToler" desc:"Convergence tolerance for BEMT nonlinear solve residual equation {or \"default\"} (-) [unused when Wake_Mod=0 or 3]"`
 	MaxIter           int     `fst:"MaxIter" desc:"Maximum number of iteration steps (-) [unused when Wake_Mod=0]"`
-	SectAvg           bool    `fst:"SectAvg" opt:"False" desc:"Use sector averaging (flag)"`
+	SectAvg           bool    `pre:"--- Shear correction" fst:"SectAvg" opt:"False" desc:"Use sector averaging (flag)"`
 	SectAvgWeighting  DefInt  `fst:"SectAvgWeighting" opt:"1" desc:"Weighting function for sector average {1=Uniform, default=1} (switch) [used only when SectAvg=True]"`
 	SectAvgNPoints    DefInt  `fst:"SectAvgNPoints" opt:"5" desc:"Number of points per sectors (-) {default=5} [used only when SectAvg=True]"`
 	SectAvgPsiBwd     DefReal `fst:"SectAvgPsiBwd" opt:"-60" desc:"Backward azimuth relative to blade where the sector starts (<=0) {default=-60} (deg) [used only when SectAvg=True]"`
 	SectAvgPsiFwd     DefReal `fst:"SectAvgPsiFwd" opt:"60" desc:"Forward azimuth relative to blade where the sector ends (>=0) {default=60} (deg) [used only when SectAvg=True]"`
-	DBEMT_Mod         int     `fst:"DBEMT_Mod" opt:"0" desc:"Type of dynamic BEMT (DBEMT) model {0=No Dynamic Wake, -1=Frozen Wake for linearization, 1:constant tau1, 2=time-dependent tau1, 3=constant tau1 with continuous formulation} (-)"`
+	DBEMT_Mod         int     `pre:"--- Dynamic wake/inflow" fst:"DBEMT_Mod" opt:"0" desc:"Type of dynamic BEMT (DBEMT) model {0=No Dynamic Wake, -1=Frozen Wake for linearization, 1:constant tau1, 2=time-dependent tau1, 3=constant tau1 with continuous formulation} (-)"`
 	Tau1_const        float64 `fst:"tau1_const" opt:"0" desc:"Time constant for DBEMT (s) [used only when DBEMT_Mod=1 or 3]"`
 
 	OLAFInputFileName string `fst:"OLAFInputFileName" opt:"unused" sec:"OLAF -- cOnvecting LAgrangian Filaments (Free Vortex Wake) Theory Options" desc:"Input file for OLAF [used only when Wake_Mod=3]"`

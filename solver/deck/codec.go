@@ -57,6 +57,7 @@ type blockCodec interface {
 //	desc:"..."      writer: description after the label
 //	block:"name"    custom block handled by the parent's blockCodec
 //	w:"-"           read, but never written (legacy)
+//	pre:"text"      writer: a literal line before this field (sub-section)
 var (
 	typDefReal = reflect.TypeOf(DefReal{})
 	typDefInt  = reflect.TypeOf(DefInt{})
@@ -382,6 +383,9 @@ func encode(w *writer, v any) error {
 		f := rt.Field(i)
 		if s, ok := f.Tag.Lookup("sec"); ok && s != "" {
 			w.section(s)
+		}
+		if s := f.Tag.Get("pre"); s != "" {
+			w.line(s) // a comment line the positional reader expects here
 		}
 		if b, ok := f.Tag.Lookup("block"); ok {
 			if err := bc.encodeBlock(b, w); err != nil {

@@ -2,6 +2,7 @@ package deck
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -106,5 +107,34 @@ func TestRoundTripSharedDecks(t *testing.T) {
 				t.Errorf("second round trip differs at %s", s)
 			}
 		})
+	}
+}
+
+// A deck built in memory (no source paths) is written with the layout its
+// file names imply, and reads back equal.
+func TestWriteInMemoryDeck(t *testing.T) {
+	d := loadShared(t, sharedDecks[1])
+	mem := *d
+	mem.Path = ""
+	mem.Files = nil
+	p, err := Write(t.TempDir(), &mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(p) != "deck.fst" {
+		t.Errorf("main written as %s", p)
+	}
+	// the ROSCO Cp table is not part of the structures (no source path is
+	// known to copy it from): it must be the only missing file
+	d2, err := load(p, false)
+	if err != nil {
+		t.Fatalf("load(written): %v", err)
+	}
+	miss := d2.Missing()
+	if len(miss) != 1 || miss[0].Var != "PerfFileName" {
+		t.Errorf("missing files %+v, want only PerfFileName", miss)
+	}
+	if s := diff("Deck", reflect.ValueOf(&mem), reflect.ValueOf(d2)); s != "" {
+		t.Errorf("in-memory round trip differs at %s", s)
 	}
 }
