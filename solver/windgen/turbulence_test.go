@@ -421,3 +421,27 @@ func TestCaseSeedsDiffer(t *testing.T) {
 		t.Error("CaseSeed is not deterministic")
 	}
 }
+
+func TestScaleIndividualSetsEveryPointSigma(t *testing.T) {
+	spec := validationSpec(11)
+	spec.Duration = 60
+	spec.Grid.TowerPoints = true
+	spec.Scale = ScaleIndividual
+	ff, err := GenerateTurbulence(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [3]float64{2.044, 0.8 * 2.044, 0.5 * 2.044}
+	for c := range 3 {
+		for _, pt := range [][2]int{{0, 0}, {4, 4}, {1, 3}} {
+			_, s := meanStd(ff.GridSeries(c, pt[0], pt[1]))
+			if math.Abs(s/want[c]-1) > 1e-5 {
+				t.Errorf("component %d point %v: σ %.6f, want %.6f", c, pt, s, want[c])
+			}
+		}
+		_, s := meanStd(ff.Tower[c][:ff.NT])
+		if math.Abs(s/want[c]-1) > 1e-5 {
+			t.Errorf("component %d tower top: σ %.6f, want %.6f", c, s, want[c])
+		}
+	}
+}
