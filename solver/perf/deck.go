@@ -1,0 +1,67 @@
+package perf
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/aero"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// FromDeck loads the OpenFAST deck at fstPath and computes its performance
+// surface: the AeroDyn rotor (airfoils, blades, BEMT switches, air density)
+// on the ElastoDyn geometry (hub height, overhang, tilt, precone), rigid,
+// quasi-steady BEMT, without tower influence or skewed-wake redistribution
+// (as ROSCO's CCBlade tables). opts.WindSpeed must be set (ROSCO uses the
+// rated wind speed).
+func FromDeck(ctx context.Context, fstPath string, opts Options) (*Surface, error) {
+	d, err := deck.Load(fstPath)
+	if err != nil {
+		return nil, fmt.Errorf("perf: %w", err)
+	}
+	rot, g, err := RotorFromDeck(d)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Compute(ctx, rot, g, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.Name = strings.TrimSuffix(filepath.Base(fstPath), filepath.Ext(fstPath))
+	return s, nil
+}
+
+// RotorFromDeck builds the steady-performance rotor and its geometry from a
+// loaded deck.
+func RotorFromDeck(d *deck.Deck) (*aero.Rotor, Geometry, error) {
+	p, _, err := aero.ParamsFromDeck(d)
+	if err != nil {
+		return nil, Geometry{}, fmt.Errorf("perf: %w", err)
+	}
+	p.WakeMod = aero.WakeBEMT
+	p.TwrPotent, p.TwrShadow, p.TwrAero = aero.TwrPotentNone, aero.TwrShadowNone, false
+	p.SkewMod = 0
+	rot, err := aero.New(p)
+	if err != nil {
+		return nil, Geometry{}, fmt.Errorf("perf: %w", err)
+	}
+	st, err := aero.RigidStateFromDeck(d, 0, 0, 0)
+	if err != nil {
+		return nil, Geometry{}, fmt.Errorf("perf: %w", err)
+	}
+	ed := d.ElastoDyn
+	// Performance tables are for the rotor aligned with the wind: no yaw.
+	st.Yaw = 0
+	st.HubPosition[0] = ed.OverHang * math.Cos(st.Tilt)
+	st.HubPosition[1] = 0
+	g := Geometry{
+		State:      st,
+		TipRadius:  ed.TipRad,
+		DiskRadius: ed.TipRad * math.Cos(ed.PreCone[0]*math.Pi/180),
+		AirDens:    p.AirDens,
+	}
+	return rot, g, nil
+}
