@@ -203,3 +203,36 @@ func validNames(ed map[string]channel, extra []string) string {
 	names = append(names, extra...)
 	return strings.Join(names, ", ")
 }
+
+// edNodalChannel builds ElastoDyn's all-blade-node channel B<b>N<nnn><Q>.
+func edNodalChannel(q string, k, j int) (channel, bool) {
+	name := fmt.Sprintf("B%dN%03d%s", k+1, j+1, q)
+	var get func(n *structure.NodeOutputs) float64
+	unit := ""
+	switch strings.ToUpper(q) {
+	case "TDX", "TDY", "TDZ":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = "m", func(n *structure.NodeOutputs) float64 { return n.TD[i] }
+	case "RDX", "RDY", "RDZ":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = "deg", func(n *structure.NodeOutputs) float64 { return n.RD[i] * r2d }
+	case "ALX", "ALY", "ALZ":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = "m/s^2", func(n *structure.NodeOutputs) float64 { return n.AL[i] }
+	case "FLX", "FLY", "FLZ":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = unitN, func(n *structure.NodeOutputs) float64 { return n.FL[i] * kilo }
+	case "MLX", "MLY", "MLZ":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = unitM, func(n *structure.NodeOutputs) float64 { return n.ML[i] * kilo }
+	case "FLXNT", "FLYNT":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = unitN, func(n *structure.NodeOutputs) float64 { return n.FLNT[i] * kilo }
+	case "MLXNT", "MLYNT":
+		i := int(strings.ToUpper(q)[2] - 'X')
+		unit, get = unitM, func(n *structure.NodeOutputs) float64 { return n.MLNT[i] * kilo }
+	default:
+		return channel{}, false
+	}
+	return channel{Name: name, Unit: unit, get: func(s *sim) float64 { return get(&s.edOut.Nodes[k][j]) }}, true
+}

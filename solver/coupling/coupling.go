@@ -246,7 +246,20 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	if ap.TwrAero {
 		return nil, nil, nil, nil, errors.New("AeroDyn TwrAero=True (tower drag loads on the structure) is not supported yet")
 	}
-	model, err := structure.NewModel(sp, stations)
+	// Load stations: the AeroDyn nodes (for their motion) followed by
+	// ElastoDyn's element-centre nodes, where OpenFAST's line-to-point
+	// transfer delivers the aerodynamic loads.
+	nAD := make([]int, sp.NumBl)
+	edR := make([]float64, sp.BldNodes)
+	for j := range edR {
+		edR[j] = (float64(j) + 0.5) * (sp.TipRad - sp.HubRad) / float64(sp.BldNodes)
+	}
+	all := make([][]float64, sp.NumBl)
+	for k := range stations {
+		nAD[k] = len(stations[k])
+		all[k] = append(append([]float64(nil), stations[k]...), edR...)
+	}
+	model, err := structure.NewModel(sp, all)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -261,7 +274,7 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),
 		rotor: rotor, aeroIn: &aero.Input{}, aeroOut: rotor.NewOutput(),
-		twist: twist, span: stations, crvAC: crv, swpAC: swp,
+		twist: twist, span: stations, crvAC: crv, swpAC: swp, nAD: nAD, edR: edR,
 		airDens: ap.AirDens,
 	}
 	if opts.TMax > 0 {
@@ -370,9 +383,19 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		}
 	}
 	probe := s.rotor.NewOutput()
+	needNodes := 0
 	lookup := func(name string) (channel, bool) {
 		if c, ok := edCat[strings.ToUpper(name)]; ok {
 			return c, true
+		}
+		// ElastoDyn blade-node channels B<b>N<nnn><Q>.
+		var kb, jn int
+		var q string
+		if n, _ := fmt.Sscanf(name, "B%1dN%3d%s", &kb, &jn, &q); n == 3 && kb >= 1 && kb <= p.NumBl && jn >= 1 && jn <= p.BldNodes {
+			if c, ok := edNodalChannel(q, kb-1, jn-1); ok {
+				needNodes = max(needNodes, kb)
+				return c, true
+			}
 		}
 		if c, ok := inflowChannel(name, nProbe); ok {
 			return c, true
@@ -382,6 +405,11 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		}
 		if c, ok := servoChannel(name); ok {
 			return c, true
+		}
+		// AeroDyn's selected-node channels B<b>N<k><Q> for k beyond NBlOuts
+		// are written as zeros with unit INVALID, as OpenFAST does.
+		if n, _ := fmt.Sscanf(name, "B%1dN%1d%s", &kb, &jn, &q); n == 3 && jn > len(blOutNd) && jn <= 9 {
+			return channel{Name: name, Unit: "INVALID", get: func(*sim) float64 { return 0 }}, true
 		}
 		return channel{}, false
 	}
@@ -399,8 +427,26 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 			requested = append(requested, d.InflowWind.OutList...)
 		}
 		requested = append(requested, ed.OutList...)
+		if ed.Nodal.Present && ed.Nodal.BladesOut > 0 {
+			for _, q := range ed.Nodal.OutList {
+				for k := 0; k < ed.Nodal.BladesOut && k < p.NumBl; k++ {
+					for j := 0; j < p.BldNodes; j++ {
+						requested = append(requested, fmt.Sprintf("B%dN%03d%s", k+1, j+1, q))
+					}
+				}
+			}
+		}
 		if d.AeroDyn != nil {
 			requested = append(requested, d.AeroDyn.OutList...)
+			if nd := d.AeroDyn.Nodal; nd.Present && nd.BladesOut > 0 {
+				for _, q := range nd.OutList {
+					for k := 0; k < nd.BladesOut && k < p.NumBl; k++ {
+						for j := 0; j < s.rotor.NumNodes(k); j++ {
+							requested = append(requested, fmt.Sprintf("AB%dN%03d%s", k+1, j+1, q))
+						}
+					}
+				}
+			}
 		}
 		if d.ServoDyn != nil {
 			requested = append(requested, d.ServoDyn.OutList...)
@@ -418,6 +464,9 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 			continue
 		}
 		cols = append(cols, c)
+	}
+	if needNodes > 0 {
+		s.edOut = s.model.NewOutputsWithNodes(needNodes)
 	}
 	if len(unknown) > 0 {
 		var extra []string

@@ -37,6 +37,14 @@ type sim struct {
 	// rigid arms (OpenFAST's line-to-line motion mapping).
 	crvAC, swpAC [][]float64
 	arms         [][][3]float64
+	// nAD[k] load stations of blade k are AeroDyn nodes; ElastoDyn's
+	// element-centre nodes (radii edR) follow them.
+	nAD []int
+	edR []float64
+	// Scratch for the line-to-point load transfer.
+	augR, augP []float64
+	augF, augM [][3]float64
+	augPos     [][3]float64
 
 	wind      inflow.Field
 	windPts   []inflow.Vec3 // blade node positions, flattened
@@ -74,7 +82,7 @@ func (s *sim) sampleWind(t float64) error {
 	s.stage = "inflow"
 	n := 0
 	for k := range s.motion.Blades {
-		for _, p := range s.motion.Blades[k].Pos {
+		for _, p := range s.motion.Blades[k].Pos[:s.nAD[k]] {
 			s.windPts[n] = p
 			n++
 		}
@@ -138,29 +146,8 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 		return err
 	}
 	for k := range u.BladeForce {
-		F, M := u.BladeForce[k], u.BladeMoment[k]
-		for i := range F {
-			F[i] = [3]float64{}
-			M[i] = [3]float64{}
-		}
-		nodes := s.aeroOut.Blades[k]
-		sp := s.span[k]
-		for i := 0; i+1 < len(sp); i++ {
-			L := sp[i+1] - sp[i]
-			a, b := &nodes[i], &nodes[i+1]
-			for c := 0; c < 3; c++ {
-				F[i][c] += L * (2*a.Force[c] + b.Force[c]) / 6
-				F[i+1][c] += L * (a.Force[c] + 2*b.Force[c]) / 6
-				M[i][c] += L * (2*a.Moment[c] + b.Moment[c]) / 6
-				M[i+1][c] += L * (a.Moment[c] + 2*b.Moment[c]) / 6
-			}
-		}
-		for i := range F {
-			// Moment of the force about the station on the pitch axis.
-			M[i] = add3(M[i], cross3(s.arms[k][i], F[i]))
-			if !finite3(F[i]) || !finite3(M[i]) {
-				return fmt.Errorf("load on blade %d node %d is not finite (force %v, moment %v)", k+1, i+1, F[i], M[i])
-			}
+		if err := s.transferLoads(k, u.BladeForce[k], u.BladeMoment[k]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -352,4 +339,100 @@ func (s *sim) step(n int) error {
 	// Shift the input history.
 	s.uPrev, s.uCur, s.uNext = s.uCur, s.uNext, s.uPrev
 	return nil
+}
+
+// transferLoads maps blade k's AeroDyn line loads (per unit length at the
+// aerodynamic nodes) onto ElastoDyn's element-centre nodes the way OpenFAST's
+// Line2-to-Point load transfer does: the line is split at the projections
+// of the structural nodes, each piece's linear distribution is lumped
+// consistently onto its two ends, and every lumped load moves to the nearest
+// structural node together with the moment of its offset. The resultant
+// force and moment are preserved.
+func (s *sim) transferLoads(k int, F, M [][3]float64) error {
+	n := s.nAD[k]
+	sp := s.span[k]
+	nodes := s.aeroOut.Blades[k]
+	bm := &s.motion.Blades[k]
+	for i := range F {
+		F[i] = [3]float64{}
+		M[i] = [3]float64{}
+	}
+	// Augmented stations: AeroDyn nodes plus structural radii inside the line.
+	s.augR = append(s.augR[:0], sp...)
+	for _, r := range s.edR {
+		if r > sp[0] && r < sp[n-1] {
+			s.augR = append(s.augR, r)
+		}
+	}
+	sortFloats(s.augR)
+	na := len(s.augR)
+	if cap(s.augF) < na {
+		s.augF = make([][3]float64, na)
+		s.augM = make([][3]float64, na)
+		s.augPos = make([][3]float64, na)
+		s.augP = make([]float64, na)
+	}
+	augF, augM, augPos := s.augF[:na], s.augM[:na], s.augPos[:na]
+	// Per-length loads and positions at the augmented stations (linear in span).
+	fAt := func(r float64) (f, m, pos [3]float64) {
+		i := 0
+		for i < n-2 && sp[i+1] < r {
+			i++
+		}
+		t := 0.0
+		if sp[i+1] > sp[i] {
+			t = (r - sp[i]) / (sp[i+1] - sp[i])
+		}
+		a, b := &nodes[i], &nodes[i+1]
+		pa, pb := add3(bm.Pos[i], s.arms[k][i]), add3(bm.Pos[i+1], s.arms[k][i+1])
+		for c := 0; c < 3; c++ {
+			f[c] = a.Force[c] + t*(b.Force[c]-a.Force[c])
+			m[c] = a.Moment[c] + t*(b.Moment[c]-a.Moment[c])
+			pos[c] = pa[c] + t*(pb[c]-pa[c])
+		}
+		return
+	}
+	var fPrev, mPrev [3]float64
+	for i, r := range s.augR {
+		f, m, pos := fAt(r)
+		augPos[i] = pos
+		augF[i], augM[i] = [3]float64{}, [3]float64{}
+		if i > 0 {
+			L := r - s.augR[i-1]
+			for c := 0; c < 3; c++ {
+				augF[i-1][c] += L * (2*fPrev[c] + f[c]) / 6
+				augF[i][c] += L * (fPrev[c] + 2*f[c]) / 6
+				augM[i-1][c] += L * (2*mPrev[c] + m[c]) / 6
+				augM[i][c] += L * (mPrev[c] + 2*m[c]) / 6
+			}
+		}
+		fPrev, mPrev = f, m
+	}
+	// Move each lumped load to the nearest structural node.
+	for i, r := range s.augR {
+		J := 0
+		for J+1 < len(s.edR) && math.Abs(s.edR[J+1]-r) < math.Abs(s.edR[J]-r) {
+			J++
+		}
+		d := n + J
+		q := bm.Pos[d]
+		F[d] = add3(F[d], augF[i])
+		arm := [3]float64{augPos[i][0] - q[0], augPos[i][1] - q[1], augPos[i][2] - q[2]}
+		M[d] = add3(add3(M[d], augM[i]), cross3(arm, augF[i]))
+	}
+	for i := n; i < len(F); i++ {
+		if !finite3(F[i]) || !finite3(M[i]) {
+			return fmt.Errorf("load on blade %d structural node %d is not finite (force %v, moment %v)", k+1, i-n+1, F[i], M[i])
+		}
+	}
+	return nil
+}
+
+// sortFloats sorts a short slice in place (insertion sort, no allocation).
+func sortFloats(a []float64) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
 }

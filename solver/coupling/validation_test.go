@@ -99,16 +99,17 @@ func TestRigidSteady11MatchesOpenFAST(t *testing.T) {
 }
 
 // The flexible case: rotor channels, blade, tower and load channels.
-// Tolerances are those this implementation meets today (see the report);
-// the blade deflections differ by up to 2 %.
+// Tolerances are those this implementation meets today (see the report):
+// blade-tip deflections within 1 %, the mean side-to-side tower-base moment
+// (small beside its ±3300 kN·m 1P swing) within 1.6 %.
 func TestFlexSteady8MatchesOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long run")
 	}
 	ch := append(append([]string{}, rotorChannels...), "OoPDefl1", "IPDefl1", "TTDspFA", "RootMyc1", "RootMxc1", "TwrBsMyt", "TwrBsMxt")
 	tol := uniform(ch, tolerance{0.01, 0.05})
-	tol["OoPDefl1"] = tolerance{0.025, 0.25}
-	tol["IPDefl1"] = tolerance{0.02, 0.05}
-	tol["TwrBsMxt"] = tolerance{0.025, 0.05}
+	tol["OoPDefl1"] = tolerance{0.012, 0.25}
+	tol["IPDefl1"] = tolerance{0.01, 0.05}
+	tol["TwrBsMxt"] = tolerance{0.02, 0.05}
 	compareWithReference(t, "nrel5mw_steady8_flex_bem", ch, tol)
 }

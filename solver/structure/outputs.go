@@ -42,6 +42,23 @@ type Outputs struct {
 	TwrBsF, TwrBsM [3]float64 // loads at the tower base, frame t
 
 	Q, QD, QDD []float64
+
+	// Nodes holds ElastoDyn's blade-node outputs for the first len(Nodes)
+	// blades (allocated by NewOutputsWithNodes), nil otherwise.
+	Nodes [][]NodeOutputs
+}
+
+// NodeOutputs are ElastoDyn's all-blade-node outputs at one structural node
+// (ElastoDyn_AllBldNdOuts): deflection and rotation relative to the
+// undeflected node in the pitched blade frame, absolute acceleration and
+// the section loads from everything outboard of the node in the local
+// element frame (with structural twist) and in the untwisted frame (NT).
+type NodeOutputs struct {
+	TD         [3]float64 // m, frame j
+	RD         [3]float64 // rad about j1, j2 (j3 always 0: no torsion)
+	AL         [3]float64 // m/s², element frame n
+	FL, ML     [3]float64 // N, N·m, element frame n
+	FLNT, MLNT [3]float64 // N, N·m, element frame without structural twist
 }
 
 // NewOutputs allocates Outputs for the model.
@@ -81,6 +98,20 @@ type Motions struct {
 	NacelleOrient [3][3]float64
 	Azimuth       float64 // rad
 	RotSpeed      float64 // rad/s
+}
+
+// NewOutputsWithNodes allocates Outputs that also carry the blade-node
+// outputs of the first nBlades blades.
+func (m *Model) NewOutputsWithNodes(nBlades int) *Outputs {
+	o := m.NewOutputs()
+	if nBlades > m.p.NumBl {
+		nBlades = m.p.NumBl
+	}
+	o.Nodes = make([][]NodeOutputs, nBlades)
+	for k := range o.Nodes {
+		o.Nodes[k] = make([]NodeOutputs, m.p.BldNodes)
+	}
+	return o
 }
 
 // NewMotions allocates Motions for the model.
@@ -303,9 +334,70 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	out.TwrBsF = FT
 	out.TwrBsM = MT
 
+	for k := range out.Nodes {
+		s.nodeOutputs(k, st, u, load, accel, out.Nodes[k])
+	}
 	top := &m.tShape[p.TwrNodes+1]
 	out.TTDspFA = top.fa[0]*st.Q[DOFTFA1] + top.fa[1]*st.Q[DOFTFA2]
 	out.TTDspSS = top.ss[0]*st.Q[DOFTSS1] + top.ss[1]*st.Q[DOFTSS2]
 	out.TTDspTwst = 0
 	return nil
+}
+
+// nodeOutputs fills the blade-node outputs of blade k. Section loads at
+// node J follow ElastoDyn: elements outboard of J, half of element J (its
+// load acting a quarter element outboard), the tip mass, and the
+// aerodynamic point loads outboard of the node.
+func (s *System) nodeOutputs(k int, st *State, u *Inputs, load func(int) vec3, accel func(int) vec3, nodes []NodeOutputs) {
+	m := s.m
+	p := &m.p
+	c := s.c0
+	fj := c.fj[k]
+	qb := st.Q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
+	i0 := m.ptBlade0 + k*(p.BldNodes+1)
+	b := &p.Blades[k]
+	for J := range nodes {
+		sh := &m.bShape[k][J+1]
+		no := &nodes[J]
+		off := bladeOffset(sh, qb, 0)
+		no.TD = [3]float64(off)
+		var rx, ry float64
+		for md := 0; md < 3; md++ {
+			rx -= sh.sy[md] * qb[md]
+			ry += sh.sx[md] * qb[md]
+		}
+		no.RD = [3]float64{rx, ry, 0}
+		// Element frame: structural twist about j3 (like pitch), then the
+		// bending slope.
+		tw := interp(m.rNodes[J]/m.bldFlexL, b.BlFract, b.StrcTwst)
+		nt := fj
+		if rx != 0 || ry != 0 {
+			rot := rotationVector(fj[0].scale(rx).add(fj[1].scale(ry)))
+			for a := 0; a < 3; a++ {
+				nt[a] = rot.apply(fj[a])
+			}
+		}
+		n := nt.rotZ(-tw)
+		pJ := c.pos[i0+J]
+		no.AL = [3]float64(n.local(accel(i0 + J)))
+		var F, M vec3
+		for i := J + 1; i <= p.BldNodes; i++ {
+			L := load(i0 + i)
+			F = F.add(L)
+			M = M.add(c.pos[i0+i].sub(pJ).cross(L))
+		}
+		half := load(i0 + J).scale(0.5)
+		F = F.add(half)
+		M = M.add(fj[2].scale(0.25 * m.bldDR).cross(half))
+		for i, r := range m.loadR[k] {
+			if r <= m.rNodes[J] {
+				continue
+			}
+			L := vec3(u.BladeForce[k][i])
+			F = F.add(L)
+			M = M.add(c.pos[m.ptLoad0[k]+i].sub(pJ).cross(L)).add(vec3(u.BladeMoment[k][i]))
+		}
+		no.FL, no.ML = [3]float64(n.local(F)), [3]float64(n.local(M))
+		no.FLNT, no.MLNT = [3]float64(nt.local(F)), [3]float64(nt.local(M))
+	}
 }

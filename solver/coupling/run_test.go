@@ -1,0 +1,127 @@
+package coupling
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/outfile"
+)
+
+func loadRigid(t *testing.T) *deck.Deck {
+	t.Helper()
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_rigid_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestUnknownChannelIsAnErrorListingValidOnes(t *testing.T) {
+	d := loadRigid(t)
+	_, err := Run(context.Background(), d, Options{OutPath: "-", TMax: 0.1, Channels: []string{"RotSpeed", "NoSuchChannel"}}, nil)
+	if err == nil {
+		t.Fatal("expected an error for an unknown channel")
+	}
+	msg := err.Error()
+	for _, want := range []string{"NoSuchChannel", "RotSpeed", "TwrBsMyt", "GenPwr", "RtFldCp"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not mention %s", msg, want)
+		}
+	}
+	res, err := Run(context.Background(), d, Options{OutPath: "-", TMax: 0.1, Channels: []string{"RotSpeed", "NoSuchChannel"}, SkipUnsupported: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dropped) != 1 || res.Dropped[0] != "NoSuchChannel" {
+		t.Fatalf("dropped %v", res.Dropped)
+	}
+}
+
+func TestCancellationStopsWithoutWritingAFile(t *testing.T) {
+	d := loadRigid(t)
+	out := filepath.Join(t.TempDir(), "run.outb")
+	ctx, cancel := context.WithCancel(context.Background())
+	var last float64
+	_, err := Run(ctx, d, Options{OutPath: out, TMax: 60}, func(simTime, tMax float64) {
+		last = simTime
+		if simTime >= 1 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	// Stopped within one output step of the cancellation.
+	if last > 1+0.1+1e-9 {
+		t.Fatalf("progress continued to t=%g after cancelling at 1 s", last)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("output file exists after cancellation (stat err %v)", err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	if len(entries) != 0 {
+		t.Fatalf("leftover files after cancellation: %v", entries)
+	}
+}
+
+// A numerically unstable setup (drivetrain torsion with a 0.2-s step)
+// must end in a SimError that names the module and the time.
+func TestDivergenceBecomesSimError(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_flex_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Main.DT = 0.2
+	d.Main.DT_Out = deck.DefReal{Value: 0.2}
+	_, err = Run(context.Background(), d, Options{OutPath: "-", TMax: 60, Channels: []string{"RotSpeed"}}, nil)
+	var se *SimError
+	if !errors.As(err, &se) {
+		t.Fatalf("want *SimError, got %v", err)
+	}
+	if se.Time <= 0 || se.Module == "" {
+		t.Fatalf("SimError lacks time or module: %+v", se)
+	}
+	t.Logf("%v", se)
+}
+
+// The written .outb (FileID 4) reads back with the requested channels, the
+// DT_Out decimation and OpenFAST's units.
+func TestOutbWrittenWithOpenFASTNamesAndUnits(t *testing.T) {
+	d := loadRigid(t)
+	out := filepath.Join(t.TempDir(), "rigid.outb")
+	res, err := Run(context.Background(), d, Options{OutPath: out, TMax: 2, Channels: []string{"RotSpeed", "GenPwr", "RotThrust", "Azimuth", "Wind1VelX"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := outfile.ReadOutbFile(res.OutPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.FileID != outfile.FileIDChanLenIn {
+		t.Fatalf("FileID %v", f.FileID)
+	}
+	want := map[string]string{"ConvIter": "-", "RotSpeed": "rpm", "GenPwr": "kW", "RotThrust": "kN", "Azimuth": "deg", "Wind1VelX": "m/s"}
+	for _, c := range f.Channels {
+		if u, ok := want[c.Name]; ok && u != c.Unit {
+			t.Errorf("%s unit %q, want %q", c.Name, c.Unit, u)
+		}
+	}
+	if n := f.NumRows(); n != 21 { // 0..2 s at DT_Out = 0.1 s
+		t.Fatalf("%d rows, want 21", n)
+	}
+	rs, _ := f.Column("RotSpeed")
+	if math.Abs(rs[0]-10) > 0.01 { // initial RotSpeed of the deck
+		t.Fatalf("RotSpeed at t=0 is %g rpm, want 10", rs[0])
+	}
+	w, _ := f.Column("Wind1VelX")
+	if math.Abs(w[5]-8) > 0.01 {
+		t.Fatalf("Wind1VelX %g, want 8", w[5])
+	}
+}
