@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"fmt"
 	"strconv"
 )
 
@@ -195,6 +196,9 @@ func (a *AeroDyn) encodeBlock(name string, w *writer) error {
 		n := a.NumTwrNds
 		if n < 0 {
 			n = 0
+		}
+		if len(a.TwrElev) < n {
+			return fmt.Errorf("deck: AeroDyn tower table has %d rows, NumTwrNds=%d", len(a.TwrElev), n)
 		}
 		// v5 reads all seven columns: absent ones are written as zeros
 		for c := 3; c < len(data); c++ {

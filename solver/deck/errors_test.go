@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,5 +199,23 @@ func TestErrorAeroDyn14Deck(t *testing.T) {
 	expectError(t, err, "AeroDyn.dat:1", "AeroDyn v14")
 	if !errors.Is(err, ErrUnsupported) {
 		t.Errorf("want ErrUnsupported")
+	}
+}
+
+// Row counts come from the file: a huge count must give a clear error, not
+// a huge allocation.
+func TestHugeRowCount(t *testing.T) {
+	s := strings.Replace(seedBlade, "3 NBlInpSt", "2000000000 NBlInpSt", 1)
+	src, err := sourceFromBytes("blade.dat", []byte(s), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = parseEDBlade(src)
+	runtime.ReadMemStats(&after)
+	expectError(t, err, "blade.dat:", "BlFract: table truncated: expected 2000000000 rows")
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("parsing allocated %d bytes", got)
 	}
 }

@@ -216,7 +216,11 @@ func (r *reader) outList(name string) ([]string, bool, error) {
 // dataLines returns the indices of the next n lines carrying data, starting
 // after line index after. Blank and comment-only lines are skipped.
 func (r *reader) dataLines(after, n int, variable string) ([]int, error) {
-	out := make([]int, 0, n)
+	if n < 0 {
+		return nil, r.errLine(after, variable, "row count must be >= 0, got %d", n)
+	}
+	// the count comes from the file: never allocate more than the lines left
+	out := make([]int, 0, min(n, max(r.hi-after, 0)))
 	for j := after + 1; j < r.hi && len(out) < n; j++ {
 		if len(r.src.Lines[j].toks) > 0 {
 			out = append(out, j)
