@@ -19,6 +19,9 @@ type Auth struct {
 	User         *User
 	Organization *Organization
 	Method       AuthMethod
+	// ClientID is the API key's Client ID when Method is AuthAPIKey; it
+	// names the key in the audit log.
+	ClientID string
 }
 
 // AuthService checks credentials and loads the caller of a request.

@@ -74,9 +74,10 @@ func (s *AuthService) LoadAuth(ctx context.Context, userID string, method turbin
 		OrgPlan      turbinesim.Plan `db:"org_plan"`
 		OrgCreatedAt sqlTime         `db:"org_created_at"`
 		OrgUpdatedAt sqlTime         `db:"org_updated_at"`
+		OrgActive    bool            `db:"org_active"`
 	}
 	err := s.db.GetContext(ctx, &row, `
-		SELECT u.id, u.organization_id, u.email, u.name, u.role, u.verified, u.active, u.deleted_at,
+		SELECT o.active AS org_active, u.id, u.organization_id, u.email, u.name, u.role, u.verified, u.active, u.deleted_at,
 		       u.created_at, u.updated_at,
 		       o.name AS org_name, o.plan AS org_plan, o.created_at AS org_created_at, o.updated_at AS org_updated_at
 		  FROM users u
@@ -92,6 +93,9 @@ func (s *AuthService) LoadAuth(ctx context.Context, userID string, method turbin
 	}
 	if !row.User.CanSignIn() {
 		return nil, turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "account is deactivated")
+	}
+	if !row.OrgActive {
+		return nil, turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "organization is deactivated")
 	}
 	u := row.User
 	return &turbinesim.Auth{

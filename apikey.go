@@ -1,0 +1,76 @@
+package turbinesim
+
+import (
+	"context"
+	"time"
+)
+
+// APIKeyPrefix starts every API key secret; ClientIDLength characters of the
+// key (prefix included) form its public Client ID (contract, "API key").
+const (
+	APIKeyPrefix   = "ofk_"
+	ClientIDLength = 12
+)
+
+// APIKey is the stored, non-secret part of an API key. The secret itself is
+// shown once, in NewAPIKey, and kept only as a SHA-256 hash.
+type APIKey struct {
+	ID             string     `json:"id" db:"id"`
+	ClientID       string     `json:"client_id" db:"client_id"`
+	Name           string     `json:"name" db:"name"`
+	UserID         string     `json:"user_id" db:"user_id"`
+	OrganizationID string     `json:"org_id" db:"organization_id"`
+	Active         bool       `json:"active" db:"active"`
+	RevokedAt      *time.Time `json:"revoked_at" db:"revoked_at"`
+	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
+	LastUsedAt     *time.Time `json:"last_used_at" db:"last_used_at"`
+}
+
+// NewAPIKey is the answer to a key creation: the key's metadata plus the
+// full secret, which no later response repeats.
+type NewAPIKey struct {
+	APIKey
+	Key string `json:"key"`
+}
+
+// APIKeyService creates, lists and checks API keys. Keys belong to their
+// creating user; every method that takes an owner returns ENOTFOUND for a
+// key of another user, so that keys of others are indistinguishable from
+// absent ones.
+type APIKeyService interface {
+	// CreateAPIKey makes a key for user u (EINVALID for a bad name).
+	CreateAPIKey(ctx context.Context, u *User, name string) (*NewAPIKey, error)
+	// ListAPIKeys lists the keys of userID, newest first (revoked ones too).
+	ListAPIKeys(ctx context.Context, userID string) ([]*APIKey, error)
+	// RevokeAPIKey revokes a key for good.
+	RevokeAPIKey(ctx context.Context, userID, keyID string) error
+	// SetAPIKeyActive deactivates or reactivates a key; a revoked key
+	// cannot be reactivated (ECONFLICT).
+	SetAPIKeyActive(ctx context.Context, userID, keyID string, active bool) (*APIKey, error)
+	// AuthenticateAPIKey checks a presented secret and returns the caller
+	// it acts as (the creator, in the creator's organization), reloaded
+	// for this request: EUNAUTHORIZED for an unknown, wrong, revoked or
+	// inactive key or an inactive user; EUNAVAILABLE when the database is
+	// down.
+	AuthenticateAPIKey(ctx context.Context, secret string) (*Auth, error)
+}
+
+// AuditEntry records one key-authenticated write.
+type AuditEntry struct {
+	ID             int64     `json:"id" db:"id"`
+	OrganizationID string    `json:"org_id" db:"organization_id"`
+	UserID         string    `json:"user_id" db:"user_id"`
+	ClientID       string    `json:"client_id" db:"client_id"`
+	Method         string    `json:"method" db:"method"`
+	Path           string    `json:"path" db:"path"`
+	Status         int       `json:"status" db:"status"`
+	CreatedAt      time.Time `json:"created_at" db:"created_at"`
+}
+
+// AuditService stores and reads the audit log.
+type AuditService interface {
+	RecordAudit(ctx context.Context, e *AuditEntry) error
+	// ListAudit returns one page (1-based) of an organization's log, newest
+	// first, and the total count.
+	ListAudit(ctx context.Context, orgID string, page, pageSize int) ([]*AuditEntry, int, error)
+}

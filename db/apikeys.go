@@ -1,0 +1,207 @@
+package db
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// APIKeyService implements turbinesim.APIKeyService and
+// turbinesim.AuditService.
+type APIKeyService struct{ db *DB }
+
+var (
+	_ turbinesim.APIKeyService = (*APIKeyService)(nil)
+	_ turbinesim.AuditService  = (*APIKeyService)(nil)
+)
+
+// NewAPIKeyService returns the PostgreSQL API-key store.
+func NewAPIKeyService(db *DB) *APIKeyService { return &APIKeyService{db: db} }
+
+const apiKeyColumns = `id, client_id, name, user_id, organization_id, active, revoked_at, created_at, last_used_at`
+
+// maxAPIKeyLength bounds what is hashed and looked up; our keys are 56.
+const maxAPIKeyLength = 128
+
+// newAPIKeySecret returns "ofk_" and two rand.Text values: 52 base32
+// characters, 260 bits from crypto/rand. The Client ID is its first 12
+// characters (40 random bits), unique by constraint.
+func newAPIKeySecret() string { return turbinesim.APIKeyPrefix + rand.Text() + rand.Text() }
+
+func secretHash(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
+}
+
+// CreateAPIKey implements turbinesim.APIKeyService.
+func (s *APIKeyService) CreateAPIKey(ctx context.Context, u *turbinesim.User, name string) (*turbinesim.NewAPIKey, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > 100 {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "key name must be 1 to 100 characters")
+	}
+	// A Client ID collision (40 random bits) is retried with a new key.
+	for attempt := 0; ; attempt++ {
+		secret := newAPIKeySecret()
+		k := &turbinesim.NewAPIKey{Key: secret}
+		err := s.db.GetContext(ctx, &k.APIKey, `
+			INSERT INTO api_keys (client_id, secret_hash, name, user_id, organization_id)
+			VALUES ($1, $2, $3, $4, $5)
+			RETURNING `+apiKeyColumns,
+			secret[:turbinesim.ClientIDLength], secretHash(secret), name, u.ID, u.OrganizationID)
+		err = translate(err, "creating API key")
+		if turbinesim.ErrorCode(err) == turbinesim.ECONFLICT && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return k, nil
+	}
+}
+
+// ListAPIKeys implements turbinesim.APIKeyService.
+func (s *APIKeyService) ListAPIKeys(ctx context.Context, userID string) ([]*turbinesim.APIKey, error) {
+	keys := []*turbinesim.APIKey{}
+	if !isUUID(userID) {
+		return keys, nil
+	}
+	err := s.db.SelectContext(ctx, &keys, `
+		SELECT `+apiKeyColumns+` FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC, id`, userID)
+	return keys, translate(err, "listing API keys")
+}
+
+var errKeyNotFound = turbinesim.Errorf(turbinesim.ENOTFOUND, "API key not found")
+
+// RevokeAPIKey implements turbinesim.APIKeyService.
+func (s *APIKeyService) RevokeAPIKey(ctx context.Context, userID, keyID string) error {
+	if !isUUID(userID) || !isUUID(keyID) {
+		return errKeyNotFound
+	}
+	res, err := s.db.ExecContext(ctx, `
+		UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), active = false
+		 WHERE id = $1 AND user_id = $2`, keyID, userID)
+	if err != nil {
+		return translate(err, "revoking API key")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errKeyNotFound
+	}
+	return nil
+}
+
+// SetAPIKeyActive implements turbinesim.APIKeyService.
+func (s *APIKeyService) SetAPIKeyActive(ctx context.Context, userID, keyID string, active bool) (*turbinesim.APIKey, error) {
+	if !isUUID(userID) || !isUUID(keyID) {
+		return nil, errKeyNotFound
+	}
+	var k turbinesim.APIKey
+	err := s.db.GetContext(ctx, &k, `
+		UPDATE api_keys SET active = $3
+		 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+		RETURNING `+apiKeyColumns, keyID, userID, active)
+	if err = translate(err, "changing API key"); err == nil {
+		return &k, nil
+	} else if turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		return nil, err
+	}
+	// Absent, someone else's, or revoked: only the last is a conflict.
+	var revoked bool
+	err = s.db.GetContext(ctx, &revoked, `SELECT true FROM api_keys WHERE id = $1 AND user_id = $2`, keyID, userID)
+	if err = translate(err, "finding API key"); err == nil && revoked {
+		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "API key is revoked; create a new one")
+	} else if err != nil && turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		return nil, err
+	}
+	return nil, errKeyNotFound
+}
+
+var errBadKey = turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "invalid, revoked or inactive API key")
+
+// AuthenticateAPIKey implements turbinesim.APIKeyService: lookup by the
+// Client ID, constant-time comparison of the SHA-256 of the whole key, and
+// the creator and organization reloaded in the same query.
+func (s *APIKeyService) AuthenticateAPIKey(ctx context.Context, secret string) (*turbinesim.Auth, error) {
+	if len(secret) <= turbinesim.ClientIDLength || len(secret) > maxAPIKeyLength ||
+		!strings.HasPrefix(secret, turbinesim.APIKeyPrefix) {
+		return nil, errBadKey
+	}
+	var row struct {
+		turbinesim.User
+		KeyID        string          `db:"key_id"`
+		SecretHash   []byte          `db:"secret_hash"`
+		KeyUsable    bool            `db:"key_usable"`
+		OrgName      string          `db:"org_name"`
+		OrgPlan      turbinesim.Plan `db:"org_plan"`
+		OrgActive    bool            `db:"org_active"`
+		OrgCreatedAt sqlTime         `db:"org_created_at"`
+		OrgUpdatedAt sqlTime         `db:"org_updated_at"`
+	}
+	err := s.db.GetContext(ctx, &row, `
+		SELECT k.id AS key_id, k.secret_hash, k.active AND k.revoked_at IS NULL AS key_usable,
+		       u.id, u.organization_id, u.email, u.name, u.role, u.verified, u.active, u.deleted_at,
+		       u.created_at, u.updated_at,
+		       o.name AS org_name, o.plan AS org_plan, o.active AS org_active,
+		       o.created_at AS org_created_at, o.updated_at AS org_updated_at
+		  FROM api_keys k
+		  JOIN users u ON u.id = k.user_id
+		  JOIN organizations o ON o.id = u.organization_id
+		 WHERE k.client_id = $1`, secret[:turbinesim.ClientIDLength])
+	if err = translate(err, "finding API key"); err != nil {
+		if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+			return nil, errBadKey
+		}
+		return nil, err
+	}
+	if subtle.ConstantTimeCompare(secretHash(secret), row.SecretHash) != 1 || !row.KeyUsable ||
+		!row.User.CanSignIn() || !row.OrgActive || row.User.OrganizationID == "" {
+		return nil, errBadKey
+	}
+	// last_used_at at most once a minute per key: a busy key does not turn
+	// every read into a write.
+	if _, err := s.db.ExecContext(ctx, `
+		UPDATE api_keys SET last_used_at = now()
+		 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, row.KeyID); err != nil {
+		return nil, translate(err, "recording API key use")
+	}
+	u := row.User
+	return &turbinesim.Auth{
+		User: &u,
+		Organization: &turbinesim.Organization{
+			ID: u.OrganizationID, Name: row.OrgName, Plan: row.OrgPlan,
+			CreatedAt: row.OrgCreatedAt.Time, UpdatedAt: row.OrgUpdatedAt.Time,
+		},
+		Method:   turbinesim.AuthAPIKey,
+		ClientID: secret[:turbinesim.ClientIDLength],
+	}, nil
+}
+
+// RecordAudit implements turbinesim.AuditService.
+func (s *APIKeyService) RecordAudit(ctx context.Context, e *turbinesim.AuditEntry) error {
+	err := s.db.QueryRowxContext(ctx, `
+		INSERT INTO audit_log (organization_id, user_id, client_id, method, path, status)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`,
+		e.OrganizationID, e.UserID, e.ClientID, e.Method, e.Path, e.Status).Scan(&e.ID, &e.CreatedAt)
+	return translate(err, "recording audit entry")
+}
+
+// ListAudit implements turbinesim.AuditService.
+func (s *APIKeyService) ListAudit(ctx context.Context, orgID string, page, pageSize int) ([]*turbinesim.AuditEntry, int, error) {
+	entries := []*turbinesim.AuditEntry{}
+	if !isUUID(orgID) {
+		return entries, 0, nil
+	}
+	var total int
+	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM audit_log WHERE organization_id = $1`, orgID); err != nil {
+		return nil, 0, translate(err, "counting audit entries")
+	}
+	err := s.db.SelectContext(ctx, &entries, `
+		SELECT id, organization_id, user_id, client_id, method, path, status, created_at
+		  FROM audit_log WHERE organization_id = $1
+		 ORDER BY id DESC LIMIT $2 OFFSET $3`, orgID, pageSize, (page-1)*pageSize)
+	return entries, total, translate(err, "listing audit entries")
+}

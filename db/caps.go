@@ -1,0 +1,143 @@
+package db
+
+import (
+	"context"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// CapService implements turbinesim.CapService: monthly spend and token
+// caps per organization.
+type CapService struct {
+	db  *DB
+	now func() time.Time
+}
+
+var _ turbinesim.CapService = (*CapService)(nil)
+
+// NewCapService returns the PostgreSQL cap ledger; now is the clock that
+// picks the calendar month (nil means time.Now).
+func NewCapService(db *DB, now func() time.Time) *CapService {
+	if now == nil {
+		now = time.Now
+	}
+	return &CapService{db: db, now: now}
+}
+
+func monthOf(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// Charge implements turbinesim.CapService on the pool.
+func (s *CapService) Charge(ctx context.Context, orgID string, amountCents, tokens int64) (*turbinesim.Usage, error) {
+	return s.ChargeTx(ctx, s.db, orgID, amountCents, tokens)
+}
+
+// ChargeTx charges inside the caller's transaction (or on any sqlx
+// executor), so that a job insert and its charge commit or roll back
+// together. The check and the charge are one conditional UPDATE: under
+// READ COMMITTED a concurrent charge waits for the row lock and then
+// re-checks the caps against the committed total, so the total never
+// passes a cap.
+func (s *CapService) ChargeTx(ctx context.Context, q sqlx.ExtContext, orgID string, amountCents, tokens int64) (*turbinesim.Usage, error) {
+	if amountCents < 0 || tokens < 0 {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "charge must not be negative")
+	}
+	if !isUUID(orgID) {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	}
+	month := monthOf(s.now())
+	if err := ensureUsageRow(ctx, q, orgID, month); err != nil {
+		return nil, err
+	}
+	var u turbinesim.Usage
+	err := sqlx.GetContext(ctx, q, &u, `
+		UPDATE org_usage AS u
+		   SET spent_cents = u.spent_cents + $3, tokens = u.tokens + $4
+		  FROM org_caps AS c
+		 WHERE u.organization_id = $1 AND u.month = $2 AND c.organization_id = u.organization_id
+		   AND u.spent_cents + $3 <= c.spend_cap_cents AND u.tokens + $4 <= c.token_cap
+		RETURNING u.organization_id, u.month, u.spent_cents, u.tokens, c.spend_cap_cents, c.token_cap`,
+		orgID, month, amountCents, tokens)
+	if err = translate(err, "charging"); err == nil {
+		return &u, nil
+	} else if turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		return nil, err
+	}
+	// Refused: say which cap (read after the fact; only for the message).
+	cur, err := currentUsage(ctx, q, orgID, month)
+	if err != nil {
+		return nil, err
+	}
+	if cur.SpentCents+amountCents > cur.SpendCapCents {
+		return nil, turbinesim.Errorf(turbinesim.EPAYMENT,
+			"monthly spend cap reached: %d of %d cents spent, this charge needs %d", cur.SpentCents, cur.SpendCapCents, amountCents)
+	}
+	return nil, turbinesim.Errorf(turbinesim.EPAYMENT,
+		"monthly token cap reached: %d of %d tokens used, this charge needs %d", cur.Tokens, cur.TokenCap, tokens)
+}
+
+// ensureUsageRow creates the organization's caps (plan defaults) and this
+// month's usage row when absent.
+func ensureUsageRow(ctx context.Context, q sqlx.ExtContext, orgID string, month time.Time) error {
+	var plan turbinesim.Plan
+	if err := sqlx.GetContext(ctx, q, &plan, `SELECT plan FROM organizations WHERE id = $1`, orgID); err != nil {
+		err = translate(err, "finding organization plan")
+		if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+			return turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+		}
+		return err
+	}
+	caps := plan.DefaultCaps()
+	if _, err := q.ExecContext(ctx, `
+		INSERT INTO org_caps (organization_id, spend_cap_cents, token_cap) VALUES ($1, $2, $3)
+		ON CONFLICT (organization_id) DO NOTHING`, orgID, caps.SpendCapCents, caps.TokenCap); err != nil {
+		return translate(err, "creating caps")
+	}
+	if _, err := q.ExecContext(ctx, `
+		INSERT INTO org_usage (organization_id, month) VALUES ($1, $2)
+		ON CONFLICT (organization_id, month) DO NOTHING`, orgID, month); err != nil {
+		return translate(err, "creating usage row")
+	}
+	return nil
+}
+
+func currentUsage(ctx context.Context, q sqlx.ExtContext, orgID string, month time.Time) (*turbinesim.Usage, error) {
+	var u turbinesim.Usage
+	err := sqlx.GetContext(ctx, q, &u, `
+		SELECT u.organization_id, u.month, u.spent_cents, u.tokens, c.spend_cap_cents, c.token_cap
+		  FROM org_usage u JOIN org_caps c ON c.organization_id = u.organization_id
+		 WHERE u.organization_id = $1 AND u.month = $2`, orgID, month)
+	return &u, translate(err, "reading usage")
+}
+
+// CurrentUsage implements turbinesim.CapService.
+func (s *CapService) CurrentUsage(ctx context.Context, orgID string) (*turbinesim.Usage, error) {
+	if !isUUID(orgID) {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	}
+	month := monthOf(s.now())
+	if err := ensureUsageRow(ctx, s.db, orgID, month); err != nil {
+		return nil, err
+	}
+	return currentUsage(ctx, s.db, orgID, month)
+}
+
+// SetCaps implements turbinesim.CapService.
+func (s *CapService) SetCaps(ctx context.Context, orgID string, caps turbinesim.Caps) error {
+	if caps.SpendCapCents < 0 || caps.TokenCap < 0 {
+		return turbinesim.Errorf(turbinesim.EINVALID, "caps must not be negative")
+	}
+	if !isUUID(orgID) {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	}
+	_, err := s.db.ExecContext(ctx, `
+		INSERT INTO org_caps (organization_id, spend_cap_cents, token_cap) VALUES ($1, $2, $3)
+		ON CONFLICT (organization_id) DO UPDATE SET spend_cap_cents = $2, token_cap = $3`,
+		orgID, caps.SpendCapCents, caps.TokenCap)
+	return translate(err, "setting caps")
+}

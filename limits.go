@@ -1,0 +1,83 @@
+package turbinesim
+
+import (
+	"context"
+	"time"
+)
+
+// RateLimits are the requests per minute a plan allows (contract, "Rate
+// limits"). API keys count against their creator and their organization.
+type RateLimits struct {
+	PerUser int `json:"per_user"`
+	PerOrg  int `json:"per_org"`
+}
+
+// Caps are the monthly spend and token budgets of an organization. The
+// contract does not fix the amounts; these defaults per plan are the
+// service's choice, and an administrator can lower or raise them.
+type Caps struct {
+	SpendCapCents int64 `json:"spend_cap_cents" db:"spend_cap_cents"`
+	TokenCap      int64 `json:"token_cap" db:"token_cap"`
+}
+
+// Limits returns the rate limits of plan p.
+func (p Plan) Limits() RateLimits {
+	switch p {
+	case PlanPro, PlanAcademic:
+		return RateLimits{PerUser: 300, PerOrg: 600}
+	case PlanEnterprise:
+		return RateLimits{PerUser: 1000, PerOrg: 2000}
+	}
+	return RateLimits{PerUser: 30, PerOrg: 60}
+}
+
+// DefaultCaps returns the monthly caps an organization of plan p starts with.
+func (p Plan) DefaultCaps() Caps {
+	switch p {
+	case PlanPro:
+		return Caps{SpendCapCents: 100_000, TokenCap: 50_000_000}
+	case PlanAcademic:
+		return Caps{SpendCapCents: 50_000, TokenCap: 20_000_000}
+	case PlanEnterprise:
+		return Caps{SpendCapCents: 2_000_000, TokenCap: 1_000_000_000}
+	}
+	return Caps{SpendCapCents: 5_000, TokenCap: 1_000_000}
+}
+
+// RateDecision is the outcome of counting one request.
+type RateDecision struct {
+	Allowed bool
+	// Limit and Remaining describe the bucket closest to exhaustion (user
+	// or organization); Reset is the time until the window ends.
+	Limit     int
+	Remaining int
+	Reset     time.Duration
+	// Scope names the exhausted bucket ("user" or "organization") when
+	// Allowed is false.
+	Scope string
+}
+
+// RateLimiter counts requests in fixed one-minute windows shared by every
+// server process (the counters live in PostgreSQL). A refused request
+// consumes no quota.
+type RateLimiter interface {
+	Allow(ctx context.Context, userID, orgID string, limits RateLimits, now time.Time) (*RateDecision, error)
+}
+
+// Usage is an organization's consumption in one calendar month (UTC).
+type Usage struct {
+	OrganizationID string    `json:"org_id" db:"organization_id"`
+	Month          time.Time `json:"month" db:"month"`
+	SpentCents     int64     `json:"spent_cents" db:"spent_cents"`
+	Tokens         int64     `json:"tokens" db:"tokens"`
+	Caps
+}
+
+// CapService charges spend and tokens against an organization's monthly
+// caps. Charge is atomic: concurrent charges never overshoot a cap, and a
+// charge that would gets EPAYMENT naming the cap.
+type CapService interface {
+	Charge(ctx context.Context, orgID string, amountCents, tokens int64) (*Usage, error)
+	CurrentUsage(ctx context.Context, orgID string) (*Usage, error)
+	SetCaps(ctx context.Context, orgID string, caps Caps) error
+}
