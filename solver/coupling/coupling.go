@@ -413,11 +413,13 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		}
 		return channel{}, false
 	}
-	// v5 glue-code channels: zero for loose coupling (no convergence loop).
+	// v5 glue-code channels as OpenFAST v5.0.0 writes them for loose
+	// coupling: one "iteration" per step, no error, one Jacobian count at
+	// initialisation.
 	cols := []channel{
-		{Name: "ConvIter", Unit: "-", get: func(*sim) float64 { return 0 }},
+		{Name: "ConvIter", Unit: "-", get: func(s *sim) float64 { return b2f(s.t > 0) }},
 		{Name: "ConvError", Unit: "-", get: func(*sim) float64 { return 0 }},
-		{Name: "NumUJac", Unit: "-", get: func(*sim) float64 { return 0 }},
+		{Name: "NumUJac", Unit: "-", get: func(s *sim) float64 { return b2f(s.t == 0) }},
 	}
 	var requested []string
 	if opts.Channels != nil {
@@ -482,4 +484,11 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		return nil, nil, fmt.Errorf("unknown output channel(s) %s; valid channels: %s", strings.Join(unknown, ", "), validNames(edCat, extra))
 	}
 	return cols, dropped, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -390,12 +390,18 @@ func (s *System) nodeOutputs(k int, st *State, u *Inputs, load func(int) vec3, a
 		F = F.add(half)
 		M = M.add(fj[2].scale(0.25 * m.bldDR).cross(half))
 		for i, r := range m.loadR[k] {
-			if r <= m.rNodes[J] {
-				continue
-			}
 			L := vec3(u.BladeForce[k][i])
-			F = F.add(L)
-			M = M.add(c.pos[m.ptLoad0[k]+i].sub(pJ).cross(L)).add(vec3(u.BladeMoment[k][i]))
+			Mo := vec3(u.BladeMoment[k][i])
+			switch {
+			case math.Abs(r-m.rNodes[J]) < 1e-9*m.bldFlexL:
+				// A point load at the node stands for its element: half of
+				// it is outboard, acting a quarter element out.
+				F = F.add(L.scale(0.5))
+				M = M.add(fj[2].scale(0.25 * m.bldDR).cross(L.scale(0.5))).add(Mo.scale(0.5))
+			case r > m.rNodes[J]:
+				F = F.add(L)
+				M = M.add(c.pos[m.ptLoad0[k]+i].sub(pJ).cross(L)).add(Mo)
+			}
 		}
 		no.FL, no.ML = [3]float64(n.local(F)), [3]float64(n.local(M))
 		no.FLNT, no.MLNT = [3]float64(nt.local(F)), [3]float64(nt.local(M))
