@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -204,6 +205,34 @@ func TestReadFileDetectsFormat(t *testing.T) {
 		}
 		if g.NumRows() != 10 || len(g.Channels) != 2 {
 			t.Errorf("%s: %d rows %d channels", p, g.NumRows(), len(g.Channels))
+		}
+	}
+}
+
+// TestEveryFixtureReads globs the shared fixtures so files added later are
+// covered too: every .outb and .out must read and be self-consistent.
+func TestEveryFixtureReads(t *testing.T) {
+	dir := testshared.Path(t, "fixtures", "openfast-io")
+	for _, pattern := range []string{"*.outb", "*.out"} {
+		paths, _ := filepath.Glob(filepath.Join(dir, pattern))
+		if len(paths) == 0 {
+			t.Errorf("no %s fixtures", pattern)
+		}
+		for _, p := range paths {
+			f, err := ReadFile(p)
+			if err != nil {
+				t.Errorf("%s: %v", filepath.Base(p), err)
+				continue
+			}
+			if err := f.Validate(); err != nil || f.NumRows() == 0 || len(f.Channels) == 0 {
+				t.Errorf("%s: %d rows, %d channels, %v", filepath.Base(p), f.NumRows(), len(f.Channels), err)
+			}
+			for k := 1; k < f.NumRows(); k++ {
+				if !(f.Time[k] > f.Time[k-1]) {
+					t.Errorf("%s: time not increasing at row %d", filepath.Base(p), k)
+					break
+				}
+			}
 		}
 	}
 }

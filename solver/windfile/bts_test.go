@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -232,5 +233,25 @@ func TestParseBTSRejectsCorrupt(t *testing.T) {
 	binary.LittleEndian.PutUint16(bad, 9)
 	if _, err := ParseBTS(bad); err == nil {
 		t.Error("FileID 9 accepted")
+	}
+}
+
+// TestEveryBTSFixtureReads globs the shared fixtures so boxes added later
+// are covered too.
+func TestEveryBTSFixtureReads(t *testing.T) {
+	dir := testshared.Path(t, "fixtures", "openfast-io")
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.bts"))
+	if len(paths) == 0 {
+		t.Fatal("no .bts fixtures")
+	}
+	for _, p := range paths {
+		ff, err := ReadBTSFile(p)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+			continue
+		}
+		if err := ff.Validate(); err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+		}
 	}
 }
