@@ -641,3 +641,24 @@ func choleskyCoherence(a, dist []float64, n int, kappa float64) error {
 	}
 	return fmt.Errorf("coherence matrix of %d points is not positive definite", n)
 }
+
+// SeriesStats summarises one velocity series.
+type SeriesStats struct {
+	Mean, Sigma, Min, Max float64 // [m/s]
+}
+
+// HubReport returns the statistics of each component at the hub point (the
+// "hub-height realisation" lines of a TurbSim summary).
+func (f *FullField) HubReport() [3]SeriesStats {
+	var out [3]SeriesStats
+	for c := range 3 {
+		s := &out[c]
+		s.Mean, s.Sigma = meanStd(f.Hub[c])
+		s.Min, s.Max = math.Inf(1), math.Inf(-1)
+		for _, v := range f.Hub[c] {
+			s.Min = math.Min(s.Min, float64(v))
+			s.Max = math.Max(s.Max, float64(v))
+		}
+	}
+	return out
+}

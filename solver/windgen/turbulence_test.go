@@ -445,3 +445,24 @@ func TestScaleIndividualSetsEveryPointSigma(t *testing.T) {
 		}
 	}
 }
+
+func TestHubReportAgreesWithSeries(t *testing.T) {
+	spec := validationSpec(2)
+	spec.Duration = 30
+	ff, err := GenerateTurbulence(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := ff.HubReport()
+	// The hub is grid point (2, 2) of the 5 × 5 grid.
+	u := ff.GridSeries(0, 2, 2)
+	lo, hi := u[0], u[0]
+	for _, v := range u {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	near(t, "hub min", rep[0].Min, float64(lo), 0)
+	near(t, "hub max", rep[0].Max, float64(hi), 0)
+	near(t, "hub mean", rep[0].Mean, 12, 1e-4)
+	_, s := meanStd(u)
+	near(t, "hub sigma", rep[0].Sigma, s, 0)
+}
