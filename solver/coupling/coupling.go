@@ -243,9 +243,6 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 			}
 		}
 	}
-	if ap.TwrAero {
-		return nil, nil, nil, nil, errors.New("AeroDyn TwrAero=True (tower drag loads on the structure) is not supported yet")
-	}
 	// Load stations: the AeroDyn nodes (for their motion) followed by
 	// ElastoDyn's element-centre nodes, where OpenFAST's line-to-point
 	// transfer delivers the aerodynamic loads.
@@ -259,7 +256,11 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		nAD[k] = len(stations[k])
 		all[k] = append(append([]float64(nil), stations[k]...), edR...)
 	}
-	model, err := structure.NewModel(sp, all)
+	var twrElev []float64
+	if ap.Tower != nil && (ap.TwrAero || ap.TwrPotent != 0 || ap.TwrShadow != 0) {
+		twrElev = ap.Tower.Elev
+	}
+	model, err := structure.NewModelWithTower(sp, all, twrElev)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -289,6 +290,11 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	s.arms = make([][][3]float64, sp.NumBl)
 	for k := range s.arms {
 		s.arms[k] = make([][3]float64, len(stations[k]))
+	}
+	if len(twrElev) > 0 {
+		s.aeroIn.Tower = make([]aero.TowerNodeMotion, len(twrElev))
+		s.twrElev = twrElev
+		nNodes += len(twrElev)
 	}
 	s.windPts = make([]inflow.Vec3, nNodes)
 	s.windVel = make([]inflow.Vec3, nNodes)

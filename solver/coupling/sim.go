@@ -41,6 +41,9 @@ type sim struct {
 	// element-centre nodes (radii edR) follow them.
 	nAD []int
 	edR []float64
+	// AeroDyn tower nodes (elevations) that are also structural load
+	// stations when tower influence or drag is on.
+	twrElev []float64
 	// Scratch for the line-to-point load transfer.
 	augR, augP []float64
 	augF, augM [][3]float64
@@ -86,6 +89,10 @@ func (s *sim) sampleWind(t float64) error {
 			s.windPts[n] = p
 			n++
 		}
+	}
+	for _, p := range s.motion.TowerPos {
+		s.windPts[n] = p
+		n++
 	}
 	if err := s.wind.Velocities(t, s.windPts, s.windVel); err != nil {
 		return fmt.Errorf("wind at the blade nodes: %w", err)
@@ -139,6 +146,10 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 			n++
 		}
 	}
+	for i := range in.Tower {
+		in.Tower[i] = aero.TowerNodeMotion{Position: s.motion.TowerPos[i], Velocity: s.motion.TowerVel[i], Wind: s.windVel[n]}
+		n++
+	}
 	if err := s.rotor.UpdateStates(t, s.dt, in); err != nil {
 		return err
 	}
@@ -148,6 +159,25 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	for k := range u.BladeForce {
 		if err := s.transferLoads(k, u.BladeForce[k], u.BladeMoment[k]); err != nil {
 			return err
+		}
+	}
+	// Tower drag per unit length, lumped consistently onto the tower nodes.
+	for i := range u.TowerForce {
+		u.TowerForce[i] = [3]float64{}
+	}
+	if len(s.aeroOut.Tower) == len(u.TowerForce) {
+		tw := s.aeroOut.Tower
+		for i := 0; i+1 < len(tw); i++ {
+			L := s.twrElev[i+1] - s.twrElev[i]
+			for c := 0; c < 3; c++ {
+				u.TowerForce[i][c] += L * (2*tw[i].Force[c] + tw[i+1].Force[c]) / 6
+				u.TowerForce[i+1][c] += L * (tw[i].Force[c] + 2*tw[i+1].Force[c]) / 6
+			}
+		}
+		for i := range u.TowerForce {
+			if !finite3(u.TowerForce[i]) {
+				return fmt.Errorf("tower load at node %d is not finite (%v)", i+1, u.TowerForce[i])
+			}
 		}
 	}
 	return nil

@@ -39,6 +39,7 @@ type Inputs struct {
 	HSSBrTrq    float64        // HSS brake torque, N·m
 	BlPitch     []float64      // rad
 	YawMom      float64        // yaw moment about the yaw axis, N·m
+	TowerForce  [][3]float64   // [tower station], N, global frame
 }
 
 // NewInputs returns zero inputs sized for the model.
@@ -47,6 +48,7 @@ func (m *Model) NewInputs() *Inputs {
 		BladeForce:  make([][][3]float64, m.p.NumBl),
 		BladeMoment: make([][][3]float64, m.p.NumBl),
 		BlPitch:     make([]float64, m.p.NumBl),
+		TowerForce:  make([][3]float64, len(m.twrLoadElev)),
 	}
 	for k := range u.BladeForce {
 		u.BladeForce[k] = make([][3]float64, len(m.loadR[k]))
@@ -62,6 +64,7 @@ func (u *Inputs) CopyFrom(o *Inputs) {
 		copy(u.BladeMoment[k], o.BladeMoment[k])
 	}
 	copy(u.BlPitch, o.BlPitch)
+	copy(u.TowerForce, o.TowerForce)
 	u.GenTrq, u.HSSBrTrq, u.YawMom = o.GenTrq, o.HSSBrTrq, o.YawMom
 }
 
@@ -79,6 +82,11 @@ func (u *Inputs) Blend(a, b *Inputs, f float64) {
 	}
 	for k := range u.BlPitch {
 		u.BlPitch[k] = lin(a.BlPitch[k], b.BlPitch[k])
+	}
+	for i := range u.TowerForce {
+		for c := 0; c < 3; c++ {
+			u.TowerForce[i][c] = lin(a.TowerForce[i][c], b.TowerForce[i][c])
+		}
 	}
 	u.GenTrq = lin(a.GenTrq, b.GenTrq)
 	u.HSSBrTrq = lin(a.HSSBrTrq, b.HSSBrTrq)
@@ -375,6 +383,16 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 				}
 				f[a] += om.dot(Mo)
 			}
+		}
+	}
+	for i := range m.twrLoadElev {
+		F := vec3(u.TowerForce[i])
+		if F == (vec3{}) {
+			continue
+		}
+		Ji := s.jac[(m.ptTwrLoad0+i)*nd : (m.ptTwrLoad0+i+1)*nd]
+		for a, ja := range s.active {
+			f[a] += Ji[ja].dot(F)
 		}
 	}
 	// Rotating bodies with inertia about a single axis (hub, generator,

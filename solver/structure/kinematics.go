@@ -83,6 +83,9 @@ func (m *Model) kinematics(q, pitch []float64, c *config, framesOnly bool) {
 	for j := 0; j < N; j++ {
 		c.pos[j] = towerPoint(&m.tShape[j+1], m.hNodes[j])
 	}
+	for i := range m.twrLoadShape {
+		c.pos[m.ptTwrLoad0+i] = towerPoint(&m.twrLoadShape[i], m.twrLoadH[i])
+	}
 	c.pos[m.ptYawBr] = c.towerTop
 	c.pos[m.ptNac] = c.towerTop.add(c.fn.apply(vec3{p.NacCMxn, p.NacCMyn, p.NacCMzn}))
 	c.pos[m.ptHub] = c.apex.add(c.fs[0].scale(p.HubCM))

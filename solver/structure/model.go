@@ -83,7 +83,12 @@ type Model struct {
 	ptIMU    int // massless nacelle IMU point
 	ptBlade0 int // start of blade node points; blade k node J: ptBlade0+k*(BldNodes+1)+J, tip at J=BldNodes
 	ptLoad0  []int
-	ptMass   []float64
+	// Tower load stations (massless points).
+	ptTwrLoad0   int
+	twrLoadElev  []float64
+	twrLoadH     []float64
+	twrLoadShape []towerShape
+	ptMass       []float64
 
 	// Natural frequencies (Hz) without centrifugal stiffening / gravity, for reports.
 	FreqBF  [2]float64
@@ -140,6 +145,14 @@ func interp(x float64, xs, ys []float64) float64 {
 // radii (m from the blade root, e.g. AeroDyn's BlSpn) at which blade k
 // receives aerodynamic point loads and reports motions; it may be nil.
 func NewModel(p Params, loadStations [][]float64) (*Model, error) {
+	return NewModelWithTower(p, loadStations, nil)
+}
+
+// NewModelWithTower is NewModel with tower load stations as well: heights
+// above ground (e.g. AeroDyn's TwrElev) where the tower receives point
+// loads (aerodynamic drag) and reports its motion. Stations outside the
+// flexible tower (below TowerBsHt or above TowerHt) are clamped to its ends.
+func NewModelWithTower(p Params, loadStations [][]float64, towerElev []float64) (*Model, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("structure: invalid parameters: %w", err)
 	}
@@ -166,6 +179,17 @@ func NewModel(p Params, loadStations [][]float64) (*Model, error) {
 			m.loadShape[k][i] = m.bladeShapeAt(k, r)
 		}
 	}
+	m.twrLoadElev = append([]float64(nil), towerElev...)
+	m.twrLoadShape = make([]towerShape, len(towerElev))
+	m.twrLoadH = make([]float64, len(towerElev))
+	for i, z := range towerElev {
+		if math.IsNaN(z) {
+			return nil, fmt.Errorf("structure: tower load station %d height is NaN", i+1)
+		}
+		h := math.Max(0, math.Min(m.twrFlexL, z-p.TowerBsHt))
+		m.twrLoadH[i] = h
+		m.twrLoadShape[i] = m.towerShapeAt(h)
+	}
 	// Points.
 	n := p.TwrNodes
 	m.ptYawBr = n
@@ -179,6 +203,8 @@ func NewModel(p Params, loadStations [][]float64) (*Model, error) {
 		m.ptLoad0[k] = n
 		n += len(m.loadR[k])
 	}
+	m.ptTwrLoad0 = n
+	n += len(towerElev)
 	m.nPoints = n
 	m.ptMass = make([]float64, n)
 	copy(m.ptMass, m.tElmMass)
@@ -474,3 +500,44 @@ func (m *Model) setupTower() error {
 	}
 	return nil
 }
+
+// towerShapeAt evaluates the tower mode shapes at height h above the tower
+// base: displacement and slope from the polynomials, axial shortening
+// interpolated linearly between ElastoDyn's node values.
+func (m *Model) towerShapeAt(h float64) towerShape {
+	t := &m.p.Tower
+	L := m.twrFlexL
+	x := h / L
+	var out towerShape
+	coefFA := [2]*[5]float64{&t.TwFAM1Sh, &t.TwFAM2Sh}
+	coefSS := [2]*[5]float64{&t.TwSSM1Sh, &t.TwSSM2Sh}
+	for i := 0; i < 2; i++ {
+		out.fa[i] = shp(coefFA[i], x, L, 0)
+		out.faS[i] = shp(coefFA[i], x, L, 1)
+		out.ss[i] = shp(coefSS[i], x, L, 0)
+		out.ssS[i] = shp(coefSS[i], x, L, 1)
+	}
+	N := m.p.TwrNodes
+	xs := make([]float64, N+2)
+	copy(xs[1:], m.hNodes)
+	xs[N+1] = L
+	j := 1
+	for j < N+1 && xs[j] < h {
+		j++
+	}
+	f := 0.0
+	if xs[j] > xs[j-1] {
+		f = math.Max(0, math.Min(1, (h-xs[j-1])/(xs[j]-xs[j-1])))
+	}
+	a, b := &m.tShape[j-1], &m.tShape[j]
+	for r := 0; r < 2; r++ {
+		for c := 0; c < 2; c++ {
+			out.axFA[r][c] = a.axFA[r][c] + f*(b.axFA[r][c]-a.axFA[r][c])
+			out.axSS[r][c] = a.axSS[r][c] + f*(b.axSS[r][c]-a.axSS[r][c])
+		}
+	}
+	return out
+}
+
+// TowerLoadStations returns the tower load-station heights above ground.
+func (m *Model) TowerLoadStations() []float64 { return m.twrLoadElev }

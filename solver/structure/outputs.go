@@ -94,6 +94,9 @@ type Motions struct {
 	HubOrient [3][3]float64 // rows: shaft axis (downwind), ya, za (blade 1)
 	HubRotVel [3]float64    // rad/s, global
 
+	TowerPos []([3]float64) // tower load stations
+	TowerVel []([3]float64)
+
 	NacellePos    [3]float64 // tower top (yaw bearing)
 	NacelleOrient [3][3]float64
 	Azimuth       float64 // rad
@@ -117,7 +120,8 @@ func (m *Model) NewOutputsWithNodes(nBlades int) *Outputs {
 // NewMotions allocates Motions for the model.
 func (m *Model) NewMotions() *Motions {
 	nb := m.p.NumBl
-	mo := &Motions{Blades: make([]BladeMotion, nb), RootOrient: make([][3][3]float64, nb), RootPos: make([][3]float64, nb)}
+	mo := &Motions{Blades: make([]BladeMotion, nb), RootOrient: make([][3][3]float64, nb), RootPos: make([][3]float64, nb),
+		TowerPos: make([][3]float64, len(m.twrLoadElev)), TowerVel: make([][3]float64, len(m.twrLoadElev))}
 	for k := range mo.Blades {
 		n := len(m.loadR[k])
 		mo.Blades[k] = BladeMotion{Pos: make([][3]float64, n), Vel: make([][3]float64, n), Orient: make([][3][3]float64, n)}
@@ -178,6 +182,15 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 		}
 		mo.RootOrient[k] = rows(&fj)
 		mo.RootPos[k] = c.apex.add(fj[2].scale(p.HubRad))
+	}
+	for i := range m.twrLoadElev {
+		pi := m.ptTwrLoad0 + i
+		mo.TowerPos[i] = c.pos[pi]
+		var v vec3
+		for _, j := range s.moving {
+			v = v.axpy(st.QD[j], s.jac[pi*nd+j])
+		}
+		mo.TowerVel[i] = v
 	}
 	mo.HubPos = c.apex
 	mo.HubOrient = rows(&c.fh)
@@ -330,6 +343,11 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 		L := load(j)
 		FT = FT.add(L)
 		MT = MT.add(c.pos[j].sub(B).cross(L))
+	}
+	for i := range m.twrLoadElev {
+		L := vec3(u.TowerForce[i])
+		FT = FT.add(L)
+		MT = MT.add(c.pos[m.ptTwrLoad0+i].sub(B).cross(L))
 	}
 	out.TwrBsF = FT
 	out.TwrBsM = MT
