@@ -43,6 +43,7 @@ type NodeSolution struct {
 	F         float64 // combined tip/hub loss factor
 	Iter      int     // root-solver iterations
 	Converged bool    // false when no bracket was found and the no-induction/best state was used
+	Fixed     bool    // induction fixed (zero inflow component, WakeMod 0, or a = 1 at a zero tip/hub-loss node)
 }
 
 // bemtCase is the problem in the first-quadrant frame (Vx > 0, Vy > 0): the
@@ -179,7 +180,9 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 			// F = 0 at the tip/root: the momentum balance drives a -> 1 there.
 			a = 1
 		}
-		return finish(vx, vy, a, 0, sec, re, 0, true)
+		s := finish(vx, vy, a, 0, sec, re, 0, true)
+		s.Fixed = true
+		return s
 	}
 	c := bemtCase{vx: math.Abs(vx), vy: math.Abs(vy), sec: sec, opt: opt, theta: sec.Theta, re: re}
 	// Mirror x (reversed axial flow) and/or y (reversed rotation): in the
@@ -324,4 +327,26 @@ func brent(f func(float64) float64, a, b, fa, fb, tol float64, maxIter int) (flo
 		fb = f(b)
 	}
 	return b, maxIter, false
+}
+
+// finishInduced builds the solution from filtered induced velocities
+// (axial vix = -a Vx, tangential viy = a' Vy), as AeroDyn does after DBEMT.
+func finishInduced(vx, vy, vix, viy float64, sec *NodeSection, F float64) NodeSolution {
+	ux, uy := vx+vix, vy+viy
+	a, ap := 0.0, 0.0
+	if math.Abs(vx) > 1e-6 {
+		a = -vix / vx
+	}
+	if math.Abs(vy) > 1e-6 {
+		ap = viy / vy
+	}
+	phi := math.Atan2(ux, uy)
+	alpha := WrapAngle(phi - sec.Theta)
+	w := math.Hypot(ux, uy)
+	re := 0.0
+	if sec.KinVisc > 0 {
+		re = w * sec.Chord / sec.KinVisc
+	}
+	k := sec.Airfoil.Coefs(alpha, re, sec.UserProp)
+	return NodeSolution{Phi: phi, Alpha: alpha, AxInd: a, TanInd: ap, Coefs: k, W: w, Re: re, F: F, Converged: true}
 }

@@ -36,7 +36,7 @@ func AirfoilFromDeck(a *deck.Airfoil, name string, tabMod int) (*Airfoil, error)
 
 // ParamsFromDeck builds rotor parameters from a loaded deck: AeroDyn options,
 // blade files and airfoils, and ElastoDyn's NumBl and HubRad. Options this
-// package does not model yet (DBEMT, unsteady aerodynamics, OLAF, BEM_Mod=2,
+// package does not model yet (unsteady aerodynamics, OLAF, BEM_Mod=2,
 // sector averaging) are reported in notes and replaced by their quasi-steady
 // counterparts (plain BEMT, steady polars).
 func ParamsFromDeck(d *deck.Deck) (p Params, notes []string, err error) {
@@ -60,8 +60,15 @@ func ParamsFromDeck(d *deck.Deck) (p Params, notes []string, err error) {
 		notes = append(notes, fmt.Sprintf("Wake_Mod=%d (OLAF) not modelled: using quasi-steady BEMT", ad.Wake_Mod))
 		p.WakeMod = WakeBEMT
 	}
-	if ad.DBEMT_Mod > 0 {
-		notes = append(notes, fmt.Sprintf("DBEMT_Mod=%d not modelled: quasi-steady induction", ad.DBEMT_Mod))
+	switch ad.DBEMT_Mod {
+	case 0, -1:
+	case 1, 2:
+		p.DBEMTMod = ad.DBEMT_Mod
+		p.Tau1Const = ad.Tau1_const
+	default:
+		notes = append(notes, fmt.Sprintf("DBEMT_Mod=%d (continuous formulation) modelled with the discrete constant-tau1 filter", ad.DBEMT_Mod))
+		p.DBEMTMod = DBEMTTauConst
+		p.Tau1Const = ad.Tau1_const
 	}
 	if ad.UA_Mod > 0 {
 		notes = append(notes, fmt.Sprintf("UA_Mod=%d not modelled: steady airfoil polars", ad.UA_Mod))

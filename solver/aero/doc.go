@@ -2,15 +2,23 @@
 // airfoil tables, blade-element/momentum theory (BEMT) with Prandtl tip/hub
 // losses, Buhl's high-induction correction and the Pitt/Peters skewed-wake
 // correction, tower influence (potential flow, Powles/Eames shadow) and tower
-// drag, and the rotor-integrated loads with AeroDyn's output channel names.
+// drag, Øye's dynamic wake (DBEMT_Mod 1 and 2), and the rotor-integrated
+// loads with AeroDyn's output channel names. Unsteady airfoil aerodynamics
+// (UA_Mod) are not modelled: steady polars are used.
 //
 // # Module contract
 //
 // Like every physics module of the solver it has three calls:
 //
 //	rot, err := aero.New(params)            // initialise: validate, prepare airfoils
-//	err = rot.UpdateStates(t, dt, &in)      // advance states t -> t+dt (no-op for quasi-steady BEMT)
+//	err = rot.UpdateStates(t, dt, &in)      // input check (states advance in CalcOutput, see below)
 //	err = rot.CalcOutput(t, &in, &out)      // loads at time t for the given motion and wind
+//
+// With DBEMT on, the Rotor carries the dynamic-wake states and advances them
+// inside CalcOutput from its time argument (see UpdateStates for the rules
+// that make repeated and corrector calls safe); such a Rotor must not be
+// shared between goroutines. Without DBEMT a Rotor is stateless and
+// CalcOutput may run concurrently with separate Outputs.
 //
 // The caller (the coupling glue, or perf for steady surfaces) fills an Input
 // each time step: for every blade node its position, orientation (a 3x3

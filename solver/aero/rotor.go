@@ -61,6 +61,11 @@ type Params struct {
 	WakeMod int         // WakeNone or WakeBEMT
 	BEMT    BEMTOptions // tip/hub loss, TanInd, AIDrag, TIDrag, IndToler, MaxIter
 
+	// DBEMTMod selects the dynamic wake (DBEMTNone, DBEMTTauConst,
+	// DBEMTTauVary); Tau1Const is tau1 for DBEMTTauConst (s).
+	DBEMTMod  int
+	Tau1Const float64
+
 	// SkewMod: 1 = Pitt/Peters redistribution of the axial induction
 	// (AeroDyn Skew_Mod=1 with SkewRedistr_Mod=1); 0 or -1 = none.
 	SkewMod           int
@@ -155,6 +160,17 @@ type Output struct {
 	Blades [][]NodeOutput
 	Tower  []TowerOutput
 	Rotor  RotorOutput
+
+	work [][]nodeWork // per-node scratch of CalcOutput
+}
+
+// nodeWork is one node's frame, section and solution between the passes of
+// CalcOutput.
+type nodeWork struct {
+	xp, yp, zl Vec3
+	sec        NodeSection
+	vx, vy     float64
+	sol        NodeSolution
 }
 
 // Rotor is an initialised aerodynamic rotor model.
@@ -162,6 +178,12 @@ type Rotor struct {
 	p      Params
 	blades []BladeGeometry // one per blade
 	zTip   []float64       // per blade: HubRadius + last span
+
+	// Dynamic-wake states (only with DBEMTMod > 0): a Rotor with states
+	// must not be shared between goroutines.
+	dyn       dynStates
+	dynSpan   [][]float64 // current r_local per node
+	dynRadius float64     // current rotor radius
 }
 
 // New validates the parameters, prepares airfoil tables and returns a rotor.
@@ -180,6 +202,12 @@ func New(p Params) (*Rotor, error) {
 	}
 	if p.WakeMod != WakeNone && p.WakeMod != WakeBEMT {
 		return nil, fmt.Errorf("aero: WakeMod = %d not supported (0 none, 1 BEMT)", p.WakeMod)
+	}
+	if p.DBEMTMod < DBEMTNone || p.DBEMTMod > DBEMTTauVary {
+		return nil, fmt.Errorf("aero: DBEMT_Mod = %d not supported (0 none, 1 constant tau1, 2 varying tau1)", p.DBEMTMod)
+	}
+	if p.DBEMTMod == DBEMTTauConst && !(p.Tau1Const > 0) {
+		return nil, fmt.Errorf("aero: DBEMT_Mod = 1 needs tau1_const > 0, got %g", p.Tau1Const)
 	}
 	if p.SkewRedistrFactor == 0 {
 		p.SkewRedistrFactor = 15 * math.Pi / 32
@@ -260,12 +288,22 @@ func (r *Rotor) NumNodes(k int) int { return len(r.blades[k].Span) }
 // Blade returns the geometry of blade k (0-based).
 func (r *Rotor) Blade(k int) BladeGeometry { return r.blades[k] }
 
-// UpdateStates advances the aerodynamic states from t to t+dt. Quasi-steady
-// BEMT has no states, so it only checks the input; dynamic wake and unsteady
-// airfoil models will keep their states here.
+// UpdateStates checks the input for the step from t to t+dt. The
+// dynamic-wake (DBEMT) states are advanced inside CalcOutput from the time
+// argument, so that any call pattern of the glue code (several evaluations
+// per step, predictor-corrector restarts) stays consistent: CalcOutput at a
+// time later than the latest evaluated one first commits the latest state,
+// then integrates from the committed state to the requested time with the
+// quasi-steady induction varying linearly in between; a call at the same or
+// an earlier time (down to the committed one) restarts from the committed
+// state. Quasi-steady BEMT has no states.
 func (r *Rotor) UpdateStates(t, dt float64, in *Input) error {
 	return r.checkInput(in)
 }
+
+// ResetStates forgets the dynamic states; the next CalcOutput starts again in
+// equilibrium with the quasi-steady induction.
+func (r *Rotor) ResetStates() { r.dyn = dynStates{} }
 
 func (r *Rotor) checkInput(in *Input) error {
 	if in == nil {
@@ -344,11 +382,16 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	skewDir := unit(vInPlane)
 
 	q := r.p.AirDens / 2
+	if len(out.work) != len(in.Blades) {
+		out.work = make([][]nodeWork, len(in.Blades))
+	}
 	for k := range in.Blades {
 		geo := &r.blades[k]
+		if len(out.work[k]) != len(in.Blades[k]) {
+			out.work[k] = make([]nodeWork, len(in.Blades[k]))
+		}
 		for j := range in.Blades[k] {
 			m := &in.Blades[k][j]
-			o := &out.Blades[k][j]
 			wind := m.Wind
 			if (r.p.TwrPotent != TwrPotentNone || r.p.TwrShadow != TwrShadowNone) && tower != nil {
 				wind = add(wind, r.towerDisturbance(m.Position, m.Wind, tower))
@@ -394,6 +437,18 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 				a := s.AxInd * (1 + r.p.SkewRedistrFactor*math.Tan(chi/2)*(rloc/rTip)*cpsi)
 				s = finish(vx, vy, a, s.TanInd, &sec, s.Re, s.F, s.Converged)
 			}
+			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, sec: sec, vx: vx, vy: vy, sol: s}
+		}
+	}
+	if r.p.WakeMod == WakeBEMT && r.p.DBEMTMod != DBEMTNone {
+		r.applyDBEMT(t, out, rTip)
+	}
+	for k := range in.Blades {
+		for j := range in.Blades[k] {
+			o := &out.Blades[k][j]
+			w := &out.work[k][j]
+			s, sec, xp, yp, zl, vx, vy := &w.sol, &w.sec, w.xp, w.yp, w.zl, w.vx, w.vy
+			theta, rloc := sec.Theta, sec.RLocal
 			sphi, cphi := math.Sincos(s.Phi)
 			sa, ca := math.Sincos(s.Alpha)
 			cl, cd, cm := s.Coefs.Cl, s.Coefs.Cd, s.Coefs.Cm

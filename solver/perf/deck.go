@@ -44,6 +44,7 @@ func RotorFromDeck(d *deck.Deck) (*aero.Rotor, Geometry, error) {
 	p.WakeMod = aero.WakeBEMT
 	p.TwrPotent, p.TwrShadow, p.TwrAero = aero.TwrPotentNone, aero.TwrShadowNone, false
 	p.SkewMod = 0
+	p.DBEMTMod = aero.DBEMTNone // steady performance: quasi-steady induction
 	rot, err := aero.New(p)
 	if err != nil {
 		return nil, Geometry{}, fmt.Errorf("perf: %w", err)

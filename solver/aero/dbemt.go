@@ -1,0 +1,192 @@
+package aero
+
+import "math"
+
+// Dynamic-wake models (AeroDyn DBEMT_Mod).
+const (
+	DBEMTNone     = 0 // quasi-steady induction
+	DBEMTTauConst = 1 // Øye filter with constant tau1 (tau1_const)
+	DBEMTTauVary  = 2 // Øye filter with tau1 from the disk-averaged induction and inflow
+)
+
+// oyeK is the coefficient of the input derivative in Øye's first filter.
+const oyeK = 0.6
+
+// dbemtState holds the filtered induced velocities of every node: v1 the
+// intermediate and v the output of Øye's two first-order filters, for the
+// axial (index 0) and tangential (index 1) components, and the quasi-steady
+// input u they were last advanced with.
+type dbemtState struct {
+	t        float64
+	ok       bool
+	tau1     float64 // time constant used over the step ending at t
+	v1, v, u [][][2]float64
+}
+
+func newDBEMTState(r *Rotor) *dbemtState {
+	s := &dbemtState{}
+	for k := range r.blades {
+		n := len(r.blades[k].Span)
+		s.v1 = append(s.v1, make([][2]float64, n))
+		s.v = append(s.v, make([][2]float64, n))
+		s.u = append(s.u, make([][2]float64, n))
+	}
+	return s
+}
+
+func (s *dbemtState) clone() *dbemtState {
+	c := &dbemtState{t: s.t, ok: s.ok, tau1: s.tau1}
+	cp := func(a [][][2]float64) [][][2]float64 {
+		b := make([][][2]float64, len(a))
+		for k := range a {
+			b[k] = append([][2]float64(nil), a[k]...)
+		}
+		return b
+	}
+	c.v1, c.v, c.u = cp(s.v1), cp(s.v), cp(s.u)
+	return c
+}
+
+// DBEMTTau1 is Øye's global time constant (AeroDyn DBEMT manual eq. 1):
+// tau1 = 1.1 R / ((1 - 1.3 min(a, 0.5)) max(Un, 0.1)), limited to 100 s, with
+// a the disk-averaged axial induction and Un the disk-averaged normal inflow.
+func DBEMTTau1(radius, axIndDisk, unDisk float64) float64 {
+	a := math.Min(axIndDisk, 0.5)
+	u := math.Max(unDisk, 0.1)
+	return math.Min(1.1*radius/((1-1.3*a)*u), 100)
+}
+
+// DBEMTTau2 is the spanwise time constant tau2 = (0.39 - 0.26 (r/R)^2) tau1.
+func DBEMTTau2(tau1, spanRatio float64) float64 {
+	return (0.39 - 0.26*spanRatio*spanRatio) * tau1
+}
+
+// oyeStep advances Øye's filters
+//
+//	tau1 dv1/dt + v1 = u + k tau1 du/dt,   tau2 dv/dt + v = v1
+//
+// over dt exactly for an input u varying linearly from u0 to u1 (the
+// particular solution of each first-order equation plus its homogeneous
+// exponential; same discretisation as AeroDyn's DBEMT, eqs. 1.17-1.25 of its
+// manual).
+func oyeStep(v1, v, u0, u1, dt, tau1, tau2 float64) (float64, float64) {
+	if dt <= 0 {
+		return v1, v
+	}
+	b := (u1 - u0) / dt
+	a := u0 + b*oyeK*tau1
+	c0 := v1 - a + b*tau1
+	e1 := math.Exp(-dt / tau1)
+	v1n := c0*e1 + a + b*(dt-tau1)
+	kt := tau2 / tau1
+	var vn float64
+	if math.Abs(1-kt) < 1e-9 { // tau2 = tau1: resonant particular solution
+		c2 := v - a + b*(tau1+tau2)
+		vn = c2*math.Exp(-dt/tau2) + a + b*(dt-tau1-tau2) + c0*dt/tau1*e1
+	} else {
+		c2 := v - c0/(1-kt) - a + b*(tau1+tau2)
+		vn = c2*math.Exp(-dt/tau2) + a + b*(dt-tau1-tau2) + c0/(1-kt)*e1
+	}
+	return v1n, vn
+}
+
+// advanceDBEMT brings the committed state forward to time t with the
+// quasi-steady induced velocities uq (per node: axial -a Vx, tangential
+// a' Vy), and returns the filtered velocities at t. The state at the start
+// of the current step (committed) is kept so that repeated or corrector
+// calls at the same time, or at times between the committed and the latest
+// time, restart from it; a call at a later time first commits the latest.
+func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64) [][][2]float64 {
+	st := &r.dyn
+	if st.committed == nil || !st.committed.ok {
+		// First call: start in equilibrium with the quasi-steady induction.
+		c := newDBEMTState(r)
+		for k := range uq {
+			for j := range uq[k] {
+				c.u[k][j], c.v1[k][j], c.v[k][j] = uq[k][j], uq[k][j], uq[k][j]
+			}
+		}
+		c.t, c.ok, c.tau1 = t, true, tau1
+		st.committed, st.latest = c, c.clone()
+		return c.v
+	}
+	if st.latest != nil && t > st.latest.t {
+		st.committed = st.latest
+	}
+	base := st.committed
+	if t <= base.t {
+		st.latest = base.clone()
+		return base.v
+	}
+	dt := t - base.t
+	next := base.clone()
+	next.t, next.tau1 = t, base.tau1
+	if r.p.DBEMTMod == DBEMTTauConst {
+		next.tau1 = r.p.Tau1Const
+	}
+	for k := range uq {
+		for j := range uq[k] {
+			ratio := 0.0
+			if r.dynRadius > 0 {
+				ratio = math.Min(r.dynSpan[k][j]/r.dynRadius, 1)
+			}
+			t1 := next.tau1
+			if !(t1 > 0) {
+				t1 = tau1
+			}
+			t2 := DBEMTTau2(t1, ratio)
+			for c := 0; c < 2; c++ {
+				next.v1[k][j][c], next.v[k][j][c] = oyeStep(base.v1[k][j][c], base.v[k][j][c], base.u[k][j][c], uq[k][j][c], dt, t1, t2)
+			}
+			next.u[k][j] = uq[k][j]
+		}
+	}
+	// tau1 for the next step comes from the inputs at its start (now).
+	if r.p.DBEMTMod == DBEMTTauVary {
+		next.tau1 = tau1
+	}
+	st.latest = next
+	return next.v
+}
+
+// dynStates groups the rotor's time-dependent states.
+type dynStates struct {
+	committed, latest *dbemtState
+}
+
+// applyDBEMT replaces the quasi-steady induction of every node by Øye's
+// filtered induced velocities at time t.
+func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
+	uq := make([][][2]float64, len(out.work))
+	if len(r.dynSpan) != len(out.work) {
+		r.dynSpan = make([][]float64, len(out.work))
+	}
+	var aSum, unSum float64
+	n := 0
+	for k := range out.work {
+		uq[k] = make([][2]float64, len(out.work[k]))
+		if len(r.dynSpan[k]) != len(out.work[k]) {
+			r.dynSpan[k] = make([]float64, len(out.work[k]))
+		}
+		for j := range out.work[k] {
+			w := &out.work[k][j]
+			uq[k][j] = [2]float64{-w.sol.AxInd * w.vx, w.sol.TanInd * w.vy}
+			r.dynSpan[k][j] = w.sec.RLocal
+			aSum += w.sol.AxInd
+			unSum += w.vx
+			n++
+		}
+	}
+	r.dynRadius = rTip
+	tau1 := DBEMTTau1(rTip, aSum/float64(n), unSum/float64(n))
+	v := r.advanceDBEMT(t, uq, tau1)
+	for k := range out.work {
+		for j := range out.work[k] {
+			w := &out.work[k][j]
+			if w.sol.Fixed {
+				continue
+			}
+			w.sol = finishInduced(w.vx, w.vy, v[k][j][0], v[k][j][1], &w.sec, w.sol.F)
+		}
+	}
+}

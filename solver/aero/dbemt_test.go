@@ -1,0 +1,103 @@
+package aero
+
+import (
+	"math"
+	"testing"
+)
+
+// oyeStep against a fine RK4 integration of the two filter equations with a
+// linearly varying input.
+func TestOyeStepMatchesRK4(t *testing.T) {
+	for _, tc := range []struct{ v1, v, u0, u1, dt, tau1, tau2 float64 }{
+		{0, 0, 1, 1, 0.5, 4, 1.5},
+		{1, 0.5, -2, 3, 0.05, 2, 0.3},
+		{-1, 2, 0.7, -0.4, 1.3, 10, 3.9},
+		{0.2, 0.1, 0.3, 0.9, 0.2, 1, 1}, // tau2 = tau1
+	} {
+		b := (tc.u1 - tc.u0) / tc.dt
+		f := func(tt float64, y [2]float64) [2]float64 {
+			u := tc.u0 + b*tt
+			return [2]float64{(u + oyeK*tc.tau1*b - y[0]) / tc.tau1, (y[0] - y[1]) / tc.tau2}
+		}
+		y := [2]float64{tc.v1, tc.v}
+		const n = 20000
+		h := tc.dt / n
+		for i := 0; i < n; i++ {
+			tt := float64(i) * h
+			k1 := f(tt, y)
+			k2 := f(tt+h/2, [2]float64{y[0] + h/2*k1[0], y[1] + h/2*k1[1]})
+			k3 := f(tt+h/2, [2]float64{y[0] + h/2*k2[0], y[1] + h/2*k2[1]})
+			k4 := f(tt+h, [2]float64{y[0] + h*k3[0], y[1] + h*k3[1]})
+			for c := 0; c < 2; c++ {
+				y[c] += h / 6 * (k1[c] + 2*k2[c] + 2*k3[c] + k4[c])
+			}
+		}
+		g1, g := oyeStep(tc.v1, tc.v, tc.u0, tc.u1, tc.dt, tc.tau1, tc.tau2)
+		if math.Abs(g1-y[0]) > 1e-9 || math.Abs(g-y[1]) > 1e-9 {
+			t.Errorf("%+v: exact (%g, %g), RK4 (%g, %g)", tc, g1, g, y[0], y[1])
+		}
+	}
+	// tau1 = 1.1 R / ((1 - 1.3 a) U): a = 0.3, U = 10, R = 60 -> 10.8197 s.
+	if got := DBEMTTau1(60, 0.3, 10); math.Abs(got-1.1*60/(0.61*10)) > 1e-12 {
+		t.Errorf("tau1 %g", got)
+	}
+	if got := DBEMTTau2(10, 0.5); math.Abs(got-(0.39-0.065)*10) > 1e-12 {
+		t.Errorf("tau2 %g", got)
+	}
+}
+
+// A wind step: the dynamic induced velocity starts from the old equilibrium,
+// moves only a little within 0.05 s (tau2 ~ 0.3-1.6 s), relaxes to the
+// quasi-steady solution, and repeated calls at the same time agree.
+func TestDBEMTWindStep(t *testing.T) {
+	_, p := load5MW(t)
+	p.TwrPotent, p.TwrShadow, p.TwrAero = 0, 0, false
+	p.DBEMTMod = DBEMTNone // the deck has DBEMT_Mod=2
+	qs, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.DBEMTMod, p.Tau1Const = DBEMTTauConst, 4
+	dyn, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
+	const node = 10
+	eval := func(rot *Rotor, tt, u float64) (thrust, vind float64) {
+		var in Input
+		if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
+			t.Fatal(err)
+		}
+		out := rot.NewOutput()
+		if err := rot.CalcOutput(tt, &in, out); err != nil {
+			t.Fatal(err)
+		}
+		o := out.Blades[0][node]
+		return out.Rotor.Force[0], -o.AxInd * o.Vx
+	}
+	t8, v8 := eval(qs, 0, 8)
+	t11, v11 := eval(qs, 0, 11)
+	if d, _ := eval(dyn, 0, 8); math.Abs(d-t8) > 1e-9*t8 {
+		t.Fatalf("initial equilibrium: %g vs %g", d, t8)
+	}
+	f1, w1 := eval(dyn, 0.05, 11)
+	f2, _ := eval(dyn, 0.05, 11)
+	if f1 != f2 {
+		t.Errorf("repeated call at the same time: %g then %g", f1, f2)
+	}
+	// Øye's first filter passes k = 0.6 of a fast input change at once; the
+	// second (tau2 >= 0.3 s here) lets only a few percent through in 0.05 s.
+	if frac := (w1 - v8) / (v11 - v8); !(frac >= 0 && frac < 0.15) {
+		t.Errorf("induced velocity moved %.3f of the step in 0.05 s", frac)
+	}
+	var last, wl float64
+	for tt := 0.1; tt <= 60; tt += 0.1 {
+		last, wl = eval(dyn, tt, 11)
+	}
+	t.Logf("node %d induced velocity: %.4f m/s at 8 m/s, %.4f after 0.05 s at 11 m/s, %.4f after 60 s, quasi-steady %.4f; thrust %.0f -> %.0f (quasi-steady %.0f)",
+		node+1, v8, w1, wl, v11, t8, last, t11)
+	if math.Abs(last-t11) > 1e-6*t11 || math.Abs(wl-v11) > 1e-6 {
+		t.Errorf("after 15 tau1: thrust %g vs %g, vind %g vs %g", last, t11, wl, v11)
+	}
+}

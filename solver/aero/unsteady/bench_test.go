@@ -1,0 +1,57 @@
+package unsteady
+
+import (
+	"math"
+	"testing"
+)
+
+// BenchmarkNodeStep is one UA step of one node: UpdateStates plus
+// CalcOutput, on a table-driven polar (NACA64_A17 when the shared decks are
+// present, the synthetic Kirchhoff polar otherwise), alpha oscillating
+// through stall.
+func BenchmarkNodeStep(b *testing.B) {
+	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
+	var polar StaticPolar = p
+	c := synthConstants(p)
+	n, err := NewNode(Params{DT: 0.01, FLookup: true}, c, polar, 2.0, true, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a := (10 + 10*math.Sin(0.05*float64(i))) * deg
+		in := Input{Alpha: a, U: 40}
+		if _, err := n.CalcOutput(in); err != nil {
+			b.Fatal(err)
+		}
+		if err := n.UpdateStates(float64(i)*0.01, in, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNodeStepNACA64 is the same step on the NREL 5MW tip airfoil table
+// through engineer C's aero.Airfoil lookup.
+func BenchmarkNodeStepNACA64(b *testing.B) {
+	af, tab := loadDU(b, "NACA64_A17.dat")
+	polar := AirfoilPolar{Airfoil: af}
+	c, err := ConstantsFromDeck(&tab.UA, polar)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := NewNode(Params{DT: 0.01, FLookup: true}, c, polar, 2.0, true, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a := (10 + 10*math.Sin(0.05*float64(i))) * deg
+		in := Input{Alpha: a, U: 40}
+		if _, err := n.CalcOutput(in); err != nil {
+			b.Fatal(err)
+		}
+		if err := n.UpdateStates(float64(i)*0.01, in, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+// Package unsteady is the unsteady airfoil aerodynamics of the solver:
+// AeroDyn's UA_Mod 3, the Beddoes-Leishman dynamic-stall model in the
+// Minnema/Pierce variant, as described by Damiani & Hayman (2019), "The
+// Unsteady Aerodynamics Module for FAST 8", NREL/TP-5000-66347 (equation
+// numbers in comments refer to it), with the separation point taken from the
+// static polar (FLookup true; the S1..S4 exponential fit when false).
+//
+// Per blade node the model keeps discrete states (the "n-1" values of the
+// Kelvin chain): the low-pass-filtered angle of attack, pitch rate and its
+// derivative; the Wagner deficiency functions X1, X2 of the circulatory
+// attached-flow response; the impulsive (non-circulatory) lags; the
+// leading-edge pressure lag Dp; the trailing-edge separation point f', its
+// boundary-layer lag fpp (normal and chordwise); the lag of the separation
+// angle for Cm; the vortex lift Cn_v with the vortex position tau_V; and the
+// time-constant modifiers sigma1, sigma3 of the Minnema/Pierce logic. The
+// Mach number M = U/SpdSound enters through Prandtl-Glauert factors exactly
+// as in AeroDyn; the M -> 0 limit is evaluated analytically, so
+// SpeedOfSound = +Inf gives the incompressible form.
+//
+// Outputs are Cn, Cc, Cl, Cd, Cm. Near UACutout (cosine blend over
+// UACutout_delta below it) and below 1 m/s the outputs are blended to the
+// static polar; airfoils with C_nalpha = 0 (cylinders) and nodes outside
+// UAStartRad..UAEndRad always return the static polar.
+//
+// # Module contract and use from the time loop (engineer D, solver/coupling)
+//
+// Initialise once per blade node:
+//
+//	tab := deckAirfoil.Tables[0]                 // AFTabMod=1: first table
+//	polar := unsteady.AirfoilPolar{Airfoil: af}  // af: the node's *aero.Airfoil
+//	c, err := unsteady.ConstantsFromDeck(&tab.UA, polar)
+//	node, err := unsteady.NewNode(unsteady.Params{DT: dt, SpeedOfSound: ad.SpdSound.Or(340.3), FLookup: ad.FLookup},
+//	        c, polar, chord, tab.Cm != nil, active)
+//
+// where active = UAStartRad <= rlocal/R <= UAEndRad (fractions of the rotor
+// radius; AeroDyn decides this once, at initialisation) and tab.InclUAdata
+// is true (otherwise UA cannot run at that node: pass active = false).
+//
+// In each glue step t -> t+DT, after the BEMT (and DBEMT, package dbemt)
+// update of the inductions, AeroDyn's order is:
+//
+//  1. inputs at t: alpha_t = phi - theta from the inductions at t (DBEMT
+//     filtered and skew-corrected), U_t = Vrel (relative speed with induction);
+//  2. inputs at t+DT: the same with the inductions after the DBEMT update;
+//  3. node.UpdateStates(t, Input{alpha_t, U_t}, Input{alpha_tdt, U_tdt}).
+//     The first call of a simulation only starts the clock (AeroDyn's n=0).
+//
+// and in CalcOutput at any time whose states are current:
+//
+//	y, err := node.CalcOutput(unsteady.Input{Alpha: alpha, U: Vrel})
+//
+// then use y.Cl, y.Cd, y.Cm in place of the static table values in the
+// blade-element loads ½ρW²c(Cl, Cd, Cm). The quasi-steady BEMT solve itself
+// (the root finding for phi) keeps using the static polar, as in AeroDyn;
+// only the loads use the unsteady coefficients.
+//
+// What C's BEMT must expose for this (see the engineer-I report): per node
+// alpha (after induction), Vrel, the chord, the node's airfoil, rlocal;
+// and a way to give CalcOutput replacement coefficients (Cl, Cd, Cm) per node.
+package unsteady
