@@ -6,9 +6,8 @@ import (
 )
 
 // BenchmarkNodeStep is one UA step of one node: UpdateStates plus
-// CalcOutput, on a table-driven polar (NACA64_A17 when the shared decks are
-// present, the synthetic Kirchhoff polar otherwise), alpha oscillating
-// through stall.
+// CalcOutput, on the synthetic Kirchhoff polar, alpha oscillating through
+// stall.
 func BenchmarkNodeStep(b *testing.B) {
 	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
 	var polar StaticPolar = p
