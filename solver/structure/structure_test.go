@@ -97,7 +97,14 @@ func TestRigidRotorAccelerationMatchesInertia(t *testing.T) {
 }
 
 func TestDrivetrainTorsionFrequency(t *testing.T) {
+	for _, method := range []int{MethodRK4, MethodAB4, MethodABM4} {
+		testDrivetrainTorsion(t, method)
+	}
+}
+
+func testDrivetrainTorsion(t *testing.T, method int) {
 	p := uniformParams()
+	p.Method = method
 	p.DOF.DrTrDOF = true
 	p.DTTorDmp = 0
 	p.Gravity = 0
@@ -134,9 +141,13 @@ func TestDrivetrainTorsionFrequency(t *testing.T) {
 	}
 	got := 2 * (crossings[len(crossings)-1] - crossings[0]) / float64(len(crossings)-1)
 	if math.Abs(got-period)/period > 2e-3 {
-		t.Fatalf("torsion period %.5f s, analytic %.5f s", got, period)
+		t.Fatalf("method %d: torsion period %.5f s, analytic %.5f s", method, got, period)
 	}
-	t.Logf("drivetrain period %.5f s (analytic %.5f s)", got, period)
+	// Undamped: the amplitude must neither grow nor decay noticeably.
+	if a := math.Abs(st.Q[DOFDrTr]) + math.Abs(st.QD[DOFDrTr])/omega; a > 1.02e-3 || a < 0.95e-3 {
+		t.Fatalf("method %d: amplitude %.4g after 10 periods, started at 1e-3", method, a)
+	}
+	t.Logf("method %d: drivetrain period %.5f s (analytic %.5f s)", method, got, period)
 }
 
 // With every DOF locked the tower-base loads are the static weight and its
