@@ -219,3 +219,25 @@ func TestHugeRowCount(t *testing.T) {
 		t.Errorf("parsing allocated %d bytes", got)
 	}
 }
+
+func TestIncludeCycleAndBudget(t *testing.T) {
+	dir := t.TempDir()
+	self := filepath.Join(dir, "self.dat")
+	if err := os.WriteFile(self, []byte("! x\n@self.dat\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadAirfoil(self)
+	expectError(t, err, "include cycle")
+	// many includes of one file: bounded by the total size budget, not
+	// exponential work
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, []byte(strings.Repeat("!"+strings.Repeat("x", 1023)+"\n", 1<<10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	many := filepath.Join(dir, "many.dat")
+	if err := os.WriteFile(many, []byte(strings.Repeat("@big.txt\n", 20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadAirfoil(many)
+	expectError(t, err, "exceed")
+}

@@ -12,7 +12,11 @@ import (
 
 // MaxFileSize bounds what the reader accepts for a single input file; real
 // OpenFAST input files (airfoil polars included) are far below it.
-const MaxFileSize = 64 << 20
+const MaxFileSize = 16 << 20
+
+// maxIncludeBytes bounds the total size of the files one file pulls in
+// through "@" includes (airfoil coordinate files are a few kB each).
+const maxIncludeBytes = 8 << 20
 
 // maxIncludeDepth bounds nested "@file" includes (guards include cycles).
 const maxIncludeDepth = 8
@@ -52,6 +56,9 @@ func (l *Line) IsBlank() bool { return len(l.toks) == 0 }
 type Source struct {
 	Path  string // absolute path of the file
 	Lines []Line
+
+	read  int      // bytes read through includes (bounded by maxIncludeBytes)
+	stack []string // files being read (include cycle detection)
 }
 
 // readSource reads a file and splits it into lines. includes=true expands
@@ -125,9 +132,20 @@ func checkText(path string, b []byte) error {
 }
 
 func appendFile(src *Source, path string, includes bool, depth int) error {
+	for _, p := range src.stack {
+		if filepath.Clean(p) == filepath.Clean(path) {
+			return errAt(path, 0, "@include", "include cycle: %s includes itself", filepath.Base(path))
+		}
+	}
 	b, err := readBytes(path)
 	if err != nil {
 		return err
+	}
+	if len(src.stack) > 0 {
+		src.read += len(b)
+		if src.read > maxIncludeBytes {
+			return errAt(path, 0, "@include", "included files exceed %d bytes in total", maxIncludeBytes)
+		}
 	}
 	if err := checkText(path, b); err != nil {
 		return err
@@ -136,6 +154,8 @@ func appendFile(src *Source, path string, includes bool, depth int) error {
 }
 
 func appendText(src *Source, path string, b []byte, includes bool, depth int) error {
+	src.stack = append(src.stack, path)
+	defer func() { src.stack = src.stack[:len(src.stack)-1] }()
 	num := 0
 	for len(b) > 0 {
 		var raw []byte
@@ -162,7 +182,7 @@ func appendText(src *Source, path string, b []byte, includes bool, depth int) er
 				}
 				if err := appendFile(src, inc, includes, depth+1); err != nil {
 					var e *Error
-					if ok := asError(err, &e); ok && e.Line == 0 {
+					if ok := asError(err, &e); ok && e.Line == 0 && e.File == inc {
 						return &Error{File: path, Line: num, Variable: "@include", Msg: fmt.Sprintf("included file %q: %s", name, e.Msg), Err: e.Err}
 					}
 					return err
@@ -247,6 +267,14 @@ func tokenize(s string) []Token {
 // normName lower-cases a variable name and drops parentheses so that
 // "BldFile(1)" and "BldFile1" are the same label.
 func normName(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c != '(' && c != ')' && !(c >= 'A' && c <= 'Z')
+	}
+	if clean {
+		return s // already normal: no allocation
+	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -293,24 +321,69 @@ func labelCandidates(t []Token) [3]key {
 	return k
 }
 
-// isNumber reports whether s reads as a Fortran real number.
+// isNumber reports whether s has the syntax of a Fortran real number (a
+// value out of float64 range still counts: parseReal then rejects it).
 func isNumber(s string) bool {
-	_, ok := parseReal(s)
+	ok, _ := realSyntax(s)
 	return ok
+}
+
+// realSyntax checks s against the syntax of a real number,
+// [+-] digits [. digits] [(e|E|d|D) [+-] digits], with at least one digit
+// in the mantissa, and reports whether it has a 'd'/'D' exponent.
+func realSyntax(s string) (ok, dExp bool) {
+	i, n := 0, len(s)
+	if i < n && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < n && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < n && s[i] == '.' {
+		i++
+		for i < n && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false, false
+	}
+	if i < n {
+		switch s[i] {
+		case 'e', 'E':
+		case 'd', 'D':
+			dExp = true
+		default:
+			return false, false
+		}
+		i++
+		if i < n && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		ed := 0
+		for i < n && s[i] >= '0' && s[i] <= '9' {
+			i++
+			ed++
+		}
+		if ed == 0 || i != n {
+			return false, false
+		}
+	}
+	return true, dExp
 }
 
 // parseReal parses a number as Fortran list-directed input does: accepts a
 // 'D' or 'd' exponent and a trailing or leading '.', rejects words starting
-// with T/F (logicals).
+// with T/F (logicals), overflow, Inf and NaN.
 func parseReal(s string) (float64, bool) {
-	if s == "" {
+	ok, dExp := realSyntax(s)
+	if !ok {
 		return 0, false
 	}
-	c := s[0]
-	if !(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.' {
-		return 0, false
-	}
-	if strings.ContainsAny(s, "dD") {
+	if dExp {
 		s = strings.Map(func(r rune) rune {
 			if r == 'd' || r == 'D' {
 				return 'e'
@@ -318,12 +391,9 @@ func parseReal(s string) (float64, bool) {
 			return r
 		}, s)
 	}
-	if strings.ContainsAny(s, "xXpP_") { // Go-only syntaxes (hex, underscores)
-		return 0, false
-	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, false // overflow, "Inf", "NaN": not usable input
+		return 0, false
 	}
 	return v, true
 }
