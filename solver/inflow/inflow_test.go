@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/windfile"
 )
 
@@ -165,4 +166,43 @@ func TestGridTurbSimFixture(t *testing.T) {
 	w := box.Vel(it, iz, iy)
 	near(t, "grid node", v, Vec3{float64(w[0]), float64(w[1]), float64(w[2])}, 1e-5)
 	t.Logf("box %dx%dx%d, URef %.2f, node value %v", box.NY, box.NZ, box.NT, box.URef, v)
+}
+
+func TestFromDeckSteady(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := FromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The deck's InflowWind file: steady 10 m/s at 150 m, PLexp 0.12.
+	v, _ := f.Velocity(0, Vec3{0, 0, 75})
+	near(t, "IEA-15 steady wind", v, Vec3{10 * math.Pow(0.5, 0.12), 0, 0}, 1e-12)
+}
+
+func TestFromUniformFile(t *testing.T) {
+	u, err := windfile.ReadUniformFile(testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT", "Wind", "long_step_wind.wnd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := FromUniformFile(u, 240, Orientation{RefHt: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At every row time the hub-height wind equals the row's speed (the
+	// file has no shears, direction or gust columns set).
+	for _, r := range u.Rows {
+		v, _ := f.Velocity(r.Time, Vec3{0, 0, 150})
+		want := r.HorSpeed + r.GustSpeed
+		if math.Abs(math.Hypot(v[0], v[1])-want) > 1e-9 || math.Abs(v[2]-r.VertSpeed) > 1e-9 {
+			t.Fatalf("t=%g: %v, row %+v", r.Time, v, r)
+		}
+	}
+	// Linear between rows: 3 m/s at 259 s, 4 m/s at 260 s.
+	if v, _ := f.Velocity(259.25, Vec3{0, 0, 150}); math.Abs(v[0]-3.25) > 1e-12 {
+		t.Errorf("t=259.25: %v, want 3.25 m/s", v)
+	}
+	t.Logf("%d rows, %.0f to %.0f s", len(u.Rows), u.Rows[0].Time, u.Rows[len(u.Rows)-1].Time)
 }
