@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -78,6 +79,7 @@ func (e *env) config(d *db.DB) (handlers.Config, handlers.Services) {
 			JWTSecret: []byte(testSecret),
 			BodyLimit: 64 << 10,
 			Now:       e.now,
+			Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 		}, handlers.Services{
 			Auth:          auth,
 			Users:         db.NewUserService(d),
