@@ -74,15 +74,24 @@ func (c *bemtCase) lossFactor(sphi float64) float64 {
 	}
 	F := 1.0
 	if c.opt.TipLoss {
-		F *= 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-c.sec.TipConst/s)))
+		F *= prandtl(c.sec.TipConst / s)
 	}
 	if c.opt.HubLoss {
-		F *= 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-c.sec.HubConst/s)))
+		F *= prandtl(c.sec.HubConst / s)
 	}
 	if F < 1e-4 {
 		F = 1e-4
 	}
 	return F
+}
+
+// prandtl is (2/pi) acos(exp(-f)); for f > 40 it equals 1 to double
+// precision (exp(-40) = 4e-18), which skips exp and acos for most nodes.
+func prandtl(f float64) float64 {
+	if f > 40 {
+		return 1
+	}
+	return 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-f)))
 }
 
 // inductions returns a, a', the residual f(phi) and F for an inflow angle phi
