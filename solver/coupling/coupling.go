@@ -225,11 +225,13 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	twist := make([][]float64, sp.NumBl)
 	crv := make([][]float64, sp.NumBl)
 	swp := make([][]float64, sp.NumBl)
+	crvAng := make([][]float64, sp.NumBl)
 	for k := range stations {
 		g := rotor.Blade(k)
 		stations[k] = append([]float64(nil), g.Span...)
 		twist[k] = append([]float64(nil), g.Twist...)
 		crv[k] = make([]float64, len(g.Span))
+		crvAng[k] = make([]float64, len(g.Span))
 		swp[k] = make([]float64, len(g.Span))
 		for i := range g.Span {
 			if g.CrvAC != nil {
@@ -238,8 +240,8 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 			if g.SwpAC != nil {
 				swp[k][i] = g.SwpAC[i]
 			}
-			if g.CrvAng != nil && g.CrvAng[i] != 0 {
-				return nil, nil, nil, nil, fmt.Errorf("AeroDyn blade %d node %d: BlCrvAng is not supported", k+1, i+1)
+			if g.CrvAng != nil {
+				crvAng[k][i] = g.CrvAng[i]
 			}
 		}
 	}
@@ -275,7 +277,7 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),
 		rotor: rotor, aeroIn: &aero.Input{}, aeroOut: rotor.NewOutput(),
-		twist: twist, span: stations, crvAC: crv, swpAC: swp, nAD: nAD, edR: edR,
+		twist: twist, span: stations, crvAC: crv, swpAC: swp, crvAng: crvAng, nAD: nAD, edR: edR,
 		airDens: ap.AirDens,
 	}
 	if opts.TMax > 0 {

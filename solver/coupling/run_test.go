@@ -125,3 +125,35 @@ func TestOutbWrittenWithOpenFASTNamesAndUnits(t *testing.T) {
 		t.Fatalf("Wind1VelX %g, want 8", w[5])
 	}
 }
+
+// The land-based IEA 15 MW deck (ROSCO control, curved and prebent blades
+// through BlCrvAC/BlCrvAng, direct drive) runs; after 3 s the rotor speed
+// and generator torque are close to the OpenFAST reference.
+func TestIEA15OnshoreRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long run")
+	}
+	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady13_rosco", "IEA-15-240-RWT-Onshore")
+	res, err := RunPath(context.Background(), filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"),
+		Options{OutPath: "-", TMax: 3, Channels: []string{"RotSpeed", "GenTq", "BldPitch1"}, KeepData: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := outfile.ReadOutbFile(filepath.Join(dir, "IEA-15-240-RWT-Onshore.outb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := len(res.Time) - 1
+	j := ref.Index("RotSpeed")
+	var rk int
+	for rk = range ref.Time {
+		if ref.Time[rk] >= res.Time[k]-1e-9 {
+			break
+		}
+	}
+	got, want := res.Data[3][k], ref.Data[j][rk]
+	t.Logf("t=%.2f s RotSpeed %.4f rpm, reference %.4f rpm (notes: %v)", res.Time[k], got, want, res.Notes)
+	if math.Abs(got-want) > 0.01*want {
+		t.Fatalf("RotSpeed %.4f rpm differs from the reference %.4f rpm by more than 1%%", got, want)
+	}
+}

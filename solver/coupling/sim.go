@@ -36,6 +36,7 @@ type sim struct {
 	// out of plane, BlSwpAC in plane), carried by the blade section as
 	// rigid arms (OpenFAST's line-to-line motion mapping).
 	crvAC, swpAC [][]float64
+	crvAng       [][]float64 // AeroDyn BlCrvAng (rad), positive tip downwind
 	arms         [][][3]float64
 	// nAD[k] load stations of blade k are AeroDyn nodes; ElastoDyn's
 	// element-centre nodes (radii edR) follow them.
@@ -141,7 +142,7 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 			s.arms[k][i] = arm
 			node.Position = add3(bm.Pos[i], arm)
 			node.Velocity = add3(bm.Vel[i], cross3(w, arm))
-			node.Orientation = twistAbout(*o, s.twist[k][i])
+			node.Orientation = twistAbout(curveAbout(*o, s.crvAng[k][i]), s.twist[k][i])
 			node.Wind = s.windVel[n]
 			n++
 		}
@@ -187,6 +188,23 @@ func add3(a, b [3]float64) [3]float64 { return [3]float64{a[0] + b[0], a[1] + b[
 
 func cross3(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+// curveAbout rotates a node frame (rows x, y, z) about its own y axis by
+// AeroDyn's curvature angle BlCrvAng (positive tilts z toward +x, tip
+// downwind), applied before the twist as AeroDyn orients its blade nodes.
+func curveAbout(o [3][3]float64, a float64) [3][3]float64 {
+	if a == 0 {
+		return o
+	}
+	c, sn := math.Cos(a), math.Sin(a)
+	var r [3][3]float64
+	for i := 0; i < 3; i++ {
+		r[0][i] = c*o[0][i] - sn*o[2][i]
+		r[1][i] = o[1][i]
+		r[2][i] = sn*o[0][i] + c*o[2][i]
+	}
+	return r
 }
 
 // twistAbout rotates a node frame (rows x, y, z) about its own z axis by the
