@@ -15,7 +15,7 @@ import (
 // blade 1 node k of a reference run (10 Hz, interpolated linearly to the
 // 0.01 s glue step) and returns the RMS, over t >= tStart, of (model Cl -
 // OpenFAST Cl) and of (static Cl - OpenFAST Cl).
-func replayNode(t *testing.T, run string, k int, tStart float64) (rmsUA, rmsStatic float64, n int) {
+func replayNode(t *testing.T, run string, k int, tStart float64) (rmsUA, rmsStatic, meanUA float64, n int) {
 	outb := testshared.Path(t, "reference-outputs", run, "Main_Onshore.outb")
 	dir := testshared.Path(t, "reference-outputs", run)
 	f, err := outfile.ReadOutbFile(outb)
@@ -32,7 +32,7 @@ func replayNode(t *testing.T, run string, k int, tStart float64) (rmsUA, rmsStat
 	return replay(t, dir, f.Time, al, cl, rpm, wind, k, tStart)
 }
 
-func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k int, tStart float64) (rmsUA, rmsStatic float64, n int) {
+func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k int, tStart float64) (rmsUA, rmsStatic, meanUA float64, n int) {
 	bl, err := deck.ReadADBlade(dir + "/5MW_Baseline/NRELOffshrBsline5MW_AeroDyn_blade.dat")
 	if err != nil {
 		t.Fatal(err)
@@ -68,10 +68,10 @@ func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k
 	}
 	in := func(tt float64) Input {
 		om := interp(rpm, tt) * math.Pi / 30
-		vx := 0.8 * interp(wind, tt) // axial induction ≈ 0.3 at 8 m/s
+		vx := 0.75 * interp(wind, tt) // axial induction ≈ 0.25 (hub-height wind)
 		return Input{Alpha: interp(alDeg, tt) * deg, U: math.Hypot(vx, om*r)}
 	}
-	var sUA, sSt float64
+	var sUA, sSt, mUA float64
 	steps := int(math.Round(time[len(time)-1] / dt))
 	for i := 0; i <= steps; i++ {
 		tt := float64(i) * dt
@@ -83,6 +83,7 @@ func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k
 			j := i / 10
 			cls, _, _ := polar.Static(alDeg[j] * deg)
 			sUA += (y.Cl - clRef[j]) * (y.Cl - clRef[j])
+			mUA += y.Cl - clRef[j]
 			sSt += (cls - clRef[j]) * (cls - clRef[j])
 			n++
 		}
@@ -90,7 +91,7 @@ func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k
 			t.Fatal(err)
 		}
 	}
-	return math.Sqrt(sUA / float64(n)), math.Sqrt(sSt / float64(n)), n
+	return math.Sqrt(sUA / float64(n)), math.Sqrt(sSt / float64(n)), mUA / float64(n), n
 }
 
 // TestReplayNREL5MWReference replays the angle of attack of OpenFAST v5.0.0
@@ -98,15 +99,22 @@ func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k
 // every node with UA active) through the model and compares Cl with the Cl
 // OpenFAST wrote. The inputs are only approximately those OpenFAST's UA saw
 // (10 Hz output interpolated to the 0.01 s step, relative speed estimated
-// from rotor speed, radius and wind with a = 0.3), so the match is not
-// exact; it must be far closer than the static polar is.
+// from rotor speed, radius and hub-height wind with a = 0.25), so the match
+// is not exact; it must be far closer than the static polar is.
 func TestReplayNREL5MWReference(t *testing.T) {
 	for _, run := range []string{"nrel5mw_steady8_full", "nrel5mw_turb12_full"} {
 		for k := 5; k <= 19; k++ {
-			ua, st, n := replayNode(t, run, k, 30)
-			t.Logf("%s node %2d: RMS(Cl_UA-Cl_ref) = %.4f, RMS(Cl_static-Cl_ref) = %.4f (%d samples)", run, k, ua, st, n)
-			if ua > 0.02 || (st > 0.02 && ua > 0.25*st) {
-				t.Errorf("%s node %d: UA Cl misses OpenFAST's by RMS %.4f (static polar: %.4f)", run, k, ua, st)
+			ua, st, mean, n := replayNode(t, run, k, 30)
+			t.Logf("%s node %2d: RMS(Cl_UA-Cl_ref) = %.4f (mean %+.4f), RMS(Cl_static-Cl_ref) = %.4f (%d samples)", run, k, ua, mean, st, n)
+			// Steady inflow: alpha is smooth and 10 Hz resolves it. Turbulent
+			// inflow: alpha has content above the 5 Hz Nyquist frequency of
+			// the output, which leaves a zero-mean residual.
+			tol, rel := 0.005, 0.25
+			if run == "nrel5mw_turb12_full" {
+				tol, rel = 0.03, 0.6
+			}
+			if ua > tol || (st > 0.02 && ua > rel*st) || math.Abs(mean) > 0.01 {
+				t.Errorf("%s node %d: UA Cl misses OpenFAST's by RMS %.4f, mean %+.4f (static polar: %.4f)", run, k, ua, mean, st)
 			}
 		}
 	}
