@@ -2,6 +2,7 @@ package perf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -15,12 +16,29 @@ import (
 // surface: the AeroDyn rotor (airfoils, blades, BEMT switches, air density)
 // on the ElastoDyn geometry (hub height, overhang, tilt, precone), rigid,
 // quasi-steady BEMT, without tower influence or skewed-wake redistribution
-// (as ROSCO's CCBlade tables). opts.WindSpeed must be set (ROSCO uses the
-// rated wind speed).
+// (as ROSCO's CCBlade tables).
+//
+// When opts.WindSpeed is 0 and the deck's controller input (DISCON.IN) names
+// a performance table (PerfFileName) that can be read, its wind speed is used,
+// and its TSR and pitch grid too where opts leaves them nil; otherwise a
+// missing wind speed is an error.
 func FromDeck(ctx context.Context, fstPath string, opts Options) (*Surface, error) {
 	d, err := deck.Load(fstPath)
 	if err != nil {
 		return nil, fmt.Errorf("perf: %w", err)
+	}
+	if !(opts.WindSpeed > 0) {
+		tab, err := controllerTable(d)
+		if err != nil {
+			return nil, fmt.Errorf("perf: no wind speed given and %w", err)
+		}
+		opts.WindSpeed = tab.WindSpeed
+		if opts.TSR == nil {
+			opts.TSR = tab.TSR
+		}
+		if opts.Pitch == nil {
+			opts.Pitch = tab.Pitch
+		}
 	}
 	rot, g, err := RotorFromDeck(d)
 	if err != nil {
@@ -65,4 +83,24 @@ func RotorFromDeck(d *deck.Deck) (*aero.Rotor, Geometry, error) {
 		AirDens:    p.AirDens,
 	}
 	return rot, g, nil
+}
+
+// controllerTable reads the performance table named by the deck's DISCON.IN.
+func controllerTable(d *deck.Deck) (*Surface, error) {
+	if d.Controller == nil {
+		return nil, errors.New("the deck has no controller input naming a performance table")
+	}
+	name, ok := d.Controller.String("PerfFileName")
+	if !ok || name == "" {
+		return nil, errors.New("the controller input has no PerfFileName")
+	}
+	name = strings.Trim(name, `"'`)
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(filepath.Dir(d.Controller.Meta.Path), name)
+	}
+	tab, err := ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("the controller's performance table: %w", err)
+	}
+	return tab, nil
 }

@@ -184,3 +184,16 @@ func testRotor(t testing.TB) *aero.Rotor {
 	}
 	return rot
 }
+
+// Without a wind speed, FromDeck takes the wind speed and grid of the table
+// named by the controller's PerfFileName.
+func TestFromDeckDefaultsFromController(t *testing.T) {
+	fst := testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT-Monopile.fst")
+	s, err := FromDeck(context.Background(), fst, Options{NSector: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.WindSpeed != 11.14 || len(s.TSR) != 20 || len(s.Pitch) != 20 {
+		t.Errorf("defaults not taken from the controller table: U=%g, %d TSR, %d pitch", s.WindSpeed, len(s.TSR), len(s.Pitch))
+	}
+}
