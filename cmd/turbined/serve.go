@@ -59,6 +59,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	sessions := db.NewSessionStore(d.DB)
+	keys := db.NewAPIKeyService(d.DB)
 	srv, err := handlers.New(handlers.Config{
 		JWTSecret:      secret,
 		BodyLimit:      cfg.BodyLimit,
@@ -72,6 +73,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Dashboard:     db.NewDashboardService(d.DB),
 		Sessions:      sessions,
 		Ready:         d.Ready,
+		RefreshTokens: db.NewRefreshTokenService(d.DB),
+		APIKeys:       keys,
+		Audit:         keys,
+		RateLimiter:   db.NewRateLimiter(d.DB),
+		Caps:          db.NewCapService(d.DB, nil),
 	})
 	if err != nil {
 		return err
