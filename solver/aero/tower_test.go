@@ -1,0 +1,77 @@
+package aero
+
+import (
+	"math"
+	"testing"
+)
+
+func towerRotor(t *testing.T, potent, shadow int) *Rotor {
+	af := thinAirfoil(0.01)
+	rot := simpleRotor(t, af)
+	p := rot.Params()
+	p.TwrPotent, p.TwrShadow, p.TwrAero = potent, shadow, true
+	p.Tower = &TowerGeometry{Elev: []float64{0, 50, 100}, Diam: []float64{6, 5, 4}, Cd: []float64{1, 1, 0.6}, TI: []float64{0.1, 0.1, 0.1}}
+	r, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Hand calculations of AeroDyn's tower-influence formulas at z = 50 m
+// (radius 2.5 m, Cd 1) for a 10 m/s wind along +x.
+func TestTowerInfluence(t *testing.T) {
+	tw := []TowerNodeMotion{{Position: Vec3{0, 0, 0}}, {Position: Vec3{0, 0, 50}}, {Position: Vec3{0, 0, 100}}}
+	wind := Vec3{10, 0, 0}
+	pot := towerRotor(t, TwrPotentBaseline, TwrShadowNone)
+	// Upwind at 2 radii: u = (-x^2 + y^2)/(x^2 + y^2)^2 = -4/16.
+	d := pot.towerDisturbance(Vec3{-5, 0, 50}, wind, tw)
+	near3(t, "potential upwind", d, Vec3{-2.5, 0, 0})
+	// Beside the tower at y = 2 radii: u = +4/16 (speed-up), v = 0.
+	d = pot.towerDisturbance(Vec3{0, 5, 50}, wind, tw)
+	near3(t, "potential side", d, Vec3{2.5, 0, 0})
+	// Off-axis: x = -2, y = 1 radii: u = (-4+1)/25, v = -2(-2)(1)/25.
+	d = pot.towerDisturbance(Vec3{-5, 2.5, 50}, wind, tw)
+	near3(t, "potential off-axis", d, Vec3{10 * -3.0 / 25, 10 * 4.0 / 25, 0})
+	// Above the tower top: no influence.
+	d = pot.towerDisturbance(Vec3{-5, 0, 120}, wind, tw)
+	near3(t, "above tower", d, Vec3{})
+
+	pow := towerRotor(t, TwrPotentNone, TwrShadowPowles)
+	// Downwind x = 4 radii on the axis: -Cd/sqrt(r) with sqrt(r) = 2.
+	d = pow.towerDisturbance(Vec3{10, 0, 50}, wind, tw)
+	near3(t, "Powles centre", d, Vec3{-5, 0, 0})
+	// Edge of the wake |y| = sqrt(r): zero deficit; upwind: none.
+	d = pow.towerDisturbance(Vec3{10, 5.5, 50}, wind, tw) // y = 2.2 > sqrt(r) = 2.14 radii
+	near3(t, "Powles outside wake", d, Vec3{})
+	d = pow.towerDisturbance(Vec3{-10, 0, 50}, wind, tw)
+	near3(t, "Powles upwind", d, Vec3{})
+
+	ea := towerRotor(t, TwrPotentNone, TwrShadowEames)
+	// Eames: -Cd/(TI x sqrt(2 pi)) exp(-y^2/(2 (TI x)^2)) at x = 4, y = 0.2 radii.
+	d = ea.towerDisturbance(Vec3{10, 0.5, 50}, wind, tw)
+	w := 0.1 * 4.0
+	want := -10 / (w * math.Sqrt(2*math.Pi)) * math.Exp(-0.5*(0.2/w)*(0.2/w))
+	near3(t, "Eames", d, Vec3{want, 0, 0})
+
+	// Tower drag: q Cd D |V| per unit length at each node, normal to the axis.
+	var in Input
+	if err := pot.RigidInput(RigidState{HubPosition: Vec3{-5, 0, 90}, RotorSpeed: 1}, func(Vec3) Vec3 { return Vec3{10, 0, 3} }, &in); err != nil {
+		t.Fatal(err)
+	}
+	out := pot.NewOutput()
+	if err := pot.CalcOutput(0, &in, out); err != nil {
+		t.Fatal(err)
+	}
+	near3(t, "tower drag node 2", out.Tower[1].Force, Vec3{0.5 * 1.225 * 1 * 5 * 100, 0, 0})
+}
+
+func near3(t *testing.T, what string, got, want Vec3) {
+	t.Helper()
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("%s: got %v want %v", what, got, want)
+			return
+		}
+	}
+}
