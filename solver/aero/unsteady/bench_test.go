@@ -30,10 +30,10 @@ func BenchmarkNodeStep(b *testing.B) {
 }
 
 // BenchmarkNodeStepNACA64 is the same step on the NREL 5MW tip airfoil table
-// through engineer C's aero.Airfoil lookup.
+// through the linear table lookup.
 func BenchmarkNodeStepNACA64(b *testing.B) {
 	af, tab := loadDU(b, "NACA64_A17.dat")
-	polar := AirfoilPolar{Airfoil: af}
+	polar := af
 	c, err := ConstantsFromDeck(&tab.UA, polar)
 	if err != nil {
 		b.Fatal(err)

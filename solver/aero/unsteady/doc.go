@@ -27,10 +27,15 @@
 // Initialise once per blade node:
 //
 //	tab := deckAirfoil.Tables[0]                 // AFTabMod=1: first table
-//	polar := unsteady.AirfoilPolar{Airfoil: af}  // af: the node's *aero.Airfoil
+//	polar := ...                                 // a StaticPolar: the node's airfoil lookup
 //	c, err := unsteady.ConstantsFromDeck(&tab.UA, polar)
 //	node, err := unsteady.NewNode(unsteady.Params{DT: dt, SpeedOfSound: ad.SpdSound.Or(340.3), FLookup: ad.FLookup},
 //	        c, polar, chord, tab.Cm != nil, active)
+//
+// polar should be C's aero.Airfoil lookup at the node's Re/UserProp, wrapped
+// in a one-method adapter (Static(alpha) returning Coefs(alpha, re, up));
+// NewTablePolar is a linear-interpolation stand-in. This package does not
+// import package aero, so aero can import it.
 //
 // where active = UAStartRad <= rlocal/R <= UAEndRad (fractions of the rotor
 // radius; AeroDyn decides this once, at initialisation) and tab.InclUAdata

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
-	"github.com/turbinesim/turbinesim/solver/aero"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
@@ -43,11 +42,10 @@ func replay(t *testing.T, dir string, time, alDeg, clRef, rpm, wind []float64, k
 	if err != nil {
 		t.Fatal(err)
 	}
-	af, err := aero.AirfoilFromDeck(d, names[afid-1], aero.AFTabFirst)
+	polar, err := NewTablePolar(&d.Tables[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	polar := AirfoilPolar{Airfoil: af}
 	c, err := ConstantsFromDeck(&d.Tables[0].UA, polar)
 	if err != nil {
 		t.Fatal(err)

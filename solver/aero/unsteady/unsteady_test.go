@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
-	"github.com/turbinesim/turbinesim/solver/aero"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -128,13 +127,13 @@ func TestQuasiSteadyLimitIsStaticPolar(t *testing.T) {
 	}
 }
 
-func loadDU(t testing.TB, name string) (*aero.Airfoil, *deck.AirfoilTable) {
+func loadDU(t testing.TB, name string) (*TablePolar, *deck.AirfoilTable) {
 	path := testshared.Path(t, "reference-decks", "NREL-5MW-Land", "5MW_Baseline", "Airfoils", name)
 	d, err := deck.ReadAirfoil(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	af, err := aero.AirfoilFromDeck(d, name, aero.AFTabFirst)
+	af, err := NewTablePolar(&d.Tables[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +142,7 @@ func loadDU(t testing.TB, name string) (*aero.Airfoil, *deck.AirfoilTable) {
 
 func TestConstantsFromDeckDU40(t *testing.T) {
 	af, tab := loadDU(t, "DU40_A17.dat")
-	c, err := ConstantsFromDeck(&tab.UA, AirfoilPolar{Airfoil: af})
+	c, err := ConstantsFromDeck(&tab.UA, af)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +172,7 @@ func TestDerivedDefaultsNearFileValues(t *testing.T) {
 		ua := tab.UA
 		ua.Alpha0 = deck.DefReal{Default: true}
 		ua.C_nalpha = deck.DefReal{Default: true}
-		c, err := ConstantsFromDeck(&ua, AirfoilPolar{Airfoil: af})
+		c, err := ConstantsFromDeck(&ua, af)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +192,7 @@ func TestDerivedDefaultsNearFileValues(t *testing.T) {
 // of Helicopter Aerodynamics, §9.4; McAlister et al. 1982).
 func TestDynamicStallHysteresis(t *testing.T) {
 	af, tab := loadDU(t, "NACA64_A17.dat")
-	polar := AirfoilPolar{Airfoil: af}
+	polar := af
 	c, err := ConstantsFromDeck(&tab.UA, polar)
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +267,7 @@ func TestAttachedFlowSmallHysteresis(t *testing.T) {
 
 func TestRobustAllAnglesZeroSpeedSteps(t *testing.T) {
 	af, tab := loadDU(t, "DU21_A17.dat")
-	polar := AirfoilPolar{Airfoil: af}
+	polar := af
 	c, err := ConstantsFromDeck(&tab.UA, polar)
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +313,7 @@ func TestRobustAllAnglesZeroSpeedSteps(t *testing.T) {
 
 func TestCylinderAndFirstPassAreStatic(t *testing.T) {
 	af, tab := loadDU(t, "Cylinder1.dat")
-	polar := AirfoilPolar{Airfoil: af}
+	polar := af
 	c, err := ConstantsFromDeck(&tab.UA, polar)
 	if err != nil {
 		t.Fatal(err)
