@@ -74,7 +74,7 @@ func (s *Server) login(c echo.Context) error {
 	}
 
 	if !form {
-		pair, err := s.tokens.IssuePair(user)
+		pair, err := s.issueTokens(ctx, user)
 		if err != nil {
 			return err
 		}

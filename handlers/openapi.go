@@ -32,7 +32,7 @@ func apiOperations() []apiOperation {
 		}
 		return m
 	}
-	return []apiOperation{
+	return append([]apiOperation{
 		{method: "GET", path: "/", summary: "Service index: where the API description lives", tag: "meta", public: true,
 			responses: map[int]string{200: "Index"}},
 		{method: "GET", path: "/healthz", summary: "Liveness: the process answers", tag: "meta", public: true,
@@ -47,7 +47,7 @@ func apiOperations() []apiOperation {
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
 		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
 			responses: errs(map[int]string{200: "Account"}, 401, 503)},
-	}
+	}, identityOperations(errs)...)
 }
 
 // apiSchemas are the components/schemas of the document.
@@ -59,7 +59,7 @@ func apiSchemas() map[string]any {
 	}
 	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
 	nullableInt := map[string]any{"type": []string{"integer", "null"}, "description": "null until the resource exists"}
-	return map[string]any{
+	schemas := map[string]any{
 		"Error":  obj([]string{"detail"}, map[string]any{"detail": str}),
 		"Status": obj([]string{"status"}, map[string]any{"status": str}),
 		"Index":  obj([]string{"service", "openapi"}, map[string]any{"service": str, "openapi": str}),
@@ -92,6 +92,10 @@ func apiSchemas() map[string]any {
 			"auth_method": map[string]any{"type": "string", "enum": []string{"session", "bearer", "api_key"}},
 		}),
 	}
+	for name, schema := range identitySchemas() {
+		schemas[name] = schema
+	}
+	return schemas
 }
 
 // openAPIDocument assembles the document.
@@ -136,9 +140,10 @@ func openAPIDocument() map[string]any {
 			"securitySchemes": map[string]any{
 				"bearer":  map[string]any{"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
 				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": "turbinesim_session"},
+				"apiKey":  map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key"},
 			},
 		},
-		"security": []any{map[string]any{"bearer": []string{}}, map[string]any{"session": []string{}}},
+		"security": []any{map[string]any{"bearer": []string{}}, map[string]any{"session": []string{}}, map[string]any{"apiKey": []string{}}},
 	}
 }
 

@@ -32,12 +32,25 @@ func (s *Server) routes() {
 	// (Per route rather than an Echo group: a group with middleware also
 	// catches unknown paths under its prefix, which would turn every 404
 	// into a 401.)
-	authed := []echo.MiddlewareFunc{s.requireAuth, noStore}
+	authed := []echo.MiddlewareFunc{s.requireAuth, s.auditKeyWrites, s.limitRequests, noStore}
 	e.GET("/dashboard", s.dashboard, authed...)
 	e.GET("/account", s.account, authed...)
 	e.GET("/turbines", s.coming("Turbines", "turbines"), authed...)
 	e.GET("/jobs", s.coming("Jobs", "jobs"), authed...)
 	e.GET("/studies", s.coming("Studies", "studies"), authed...)
+
+	// Identity, API keys, limits (handlers/identity.go).
+	e.POST("/auth/token/refresh", s.refresh)
+	e.POST("/auth/logout", s.logoutTokens)
+	e.POST("/api-keys", s.createAPIKey, authed...)
+	e.GET("/api-keys", s.listAPIKeys, authed...)
+	e.DELETE("/api-keys/:id", s.revokeAPIKey, authed...)
+	e.POST("/api-keys/:id/deactivate", s.setAPIKeyActive(false), authed...)
+	e.POST("/api-keys/:id/reactivate", s.setAPIKeyActive(true), authed...)
+	e.GET("/org/audit-log", s.auditLog, authed...)
+	e.GET("/org/settings", s.getOrgSettings, authed...)
+	e.PUT("/org/settings", s.putOrgSettings, authed...)
+	e.GET("/org/usage", s.usage, authed...)
 }
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI

@@ -27,6 +27,15 @@ type Services struct {
 	Sessions scs.Store
 	// Ready reports whether the database answers; /readyz calls it.
 	Ready func(context.Context) error
+
+	// Identity and limits (handlers/identity.go). Each is optional: a nil
+	// service turns its routes into 501 and, for RateLimiter, disables
+	// rate limiting.
+	RefreshTokens turbinesim.RefreshTokenService
+	APIKeys       turbinesim.APIKeyService
+	Audit         turbinesim.AuditService
+	RateLimiter   turbinesim.RateLimiter
+	Caps          turbinesim.CapService
 }
 
 // Config is the HTTP-level configuration.
@@ -106,6 +115,9 @@ func New(cfg Config, svc Services) (*Server, error) {
 	s.authn = authChain{
 		bearerAuthenticator{tokens: s.tokens, auth: svc.Auth},
 		sessionAuthenticator{sessions: s.sessions, auth: svc.Auth},
+	}
+	if svc.APIKeys != nil {
+		s.authn = append(authChain{apiKeyAuthenticator{keys: svc.APIKeys}}, s.authn...)
 	}
 
 	e := echo.New()

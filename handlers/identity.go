@@ -1,0 +1,433 @@
+package handlers
+
+import (
+	"context"
+	"crypto/rand"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// Identity endpoints: refresh rotation, server-side logout, API keys, the
+// audit log, organization settings and usage; plus the rate-limit and audit
+// middleware of every authenticated route.
+
+// issueTokens issues a token pair for u and records the refresh token as
+// the first of a new family (when refresh tokens are tracked).
+func (s *Server) issueTokens(ctx context.Context, u *turbinesim.User) (*TokenPair, error) {
+	pair, err := s.tokens.IssuePair(u)
+	if err != nil {
+		return nil, err
+	}
+	if s.svc.RefreshTokens != nil {
+		claims, err := s.tokens.ParseRefresh(pair.RefreshToken)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.svc.RefreshTokens.StartFamily(ctx, u.ID, claims.ID, claims.ExpiresAt.Time); err != nil {
+			return nil, err
+		}
+	}
+	return pair, nil
+}
+
+// RefreshRequest is the body of POST /auth/token/refresh and POST /auth/logout.
+type RefreshRequest struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+func (s *Server) refreshService() (turbinesim.RefreshTokenService, error) {
+	if s.svc.RefreshTokens == nil {
+		return nil, notImplemented
+	}
+	return s.svc.RefreshTokens, nil
+}
+
+// refresh: POST /auth/token/refresh. The presented token is consumed and a
+// new pair returned; the new refresh token keeps the family's absolute
+// expiry (30 days from login). A token presented a second time revokes its
+// family. The user is reloaded, so a deactivated account gets 401.
+func (s *Server) refresh(c echo.Context) error {
+	rs, err := s.refreshService()
+	if err != nil {
+		return err
+	}
+	var req RefreshRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	claims, err := s.tokens.ParseRefresh(strings.TrimSpace(req.RefreshToken))
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	auth, err := s.svc.Auth.LoadAuth(ctx, claims.Subject, turbinesim.AuthBearer)
+	if err != nil {
+		return err
+	}
+	now := s.cfg.Now()
+	next := rand.Text()
+	familyEnd, err := rs.Rotate(ctx, auth.User.ID, claims.ID, next, now)
+	if err != nil {
+		return err
+	}
+	access, err := s.tokens.sign(auth.User, audienceAccess, now, AccessTokenLifetime, "")
+	if err != nil {
+		return err
+	}
+	refresh, err := s.tokens.sign(auth.User, audienceRefresh, now, familyEnd.Sub(now), next)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, TokenPair{AccessToken: access, RefreshToken: refresh, TokenType: "bearer",
+		ExpiresIn: int(AccessTokenLifetime / time.Second)})
+}
+
+// logoutTokens: POST /auth/logout revokes the refresh family of the
+// presented refresh token. This goes beyond the contract (which has
+// client-side logout only): access tokens stay valid until they expire
+// (at most 15 minutes), but no new ones can be obtained.
+func (s *Server) logoutTokens(c echo.Context) error {
+	rs, err := s.refreshService()
+	if err != nil {
+		return err
+	}
+	var req RefreshRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	claims, err := s.tokens.ParseRefresh(strings.TrimSpace(req.RefreshToken))
+	if err != nil {
+		return err
+	}
+	if err := rs.RevokeFamilyOf(c.Request().Context(), claims.ID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// apiKeyAuthenticator accepts "X-API-Key: ofk_...".
+type apiKeyAuthenticator struct{ keys turbinesim.APIKeyService }
+
+func (a apiKeyAuthenticator) Authenticate(c echo.Context) (*turbinesim.Auth, error) {
+	key := c.Request().Header.Get("X-API-Key")
+	if key == "" {
+		return nil, nil
+	}
+	return a.keys.AuthenticateAPIKey(c.Request().Context(), key)
+}
+
+// interactiveOnly refuses API-key callers: keys manage neither keys nor
+// the account (contract "Authentication": a key cannot create a key).
+func interactiveOnly(c echo.Context) error {
+	if authFrom(c).Method == turbinesim.AuthAPIKey {
+		return turbinesim.Errorf(turbinesim.EFORBIDDEN, "API keys cannot manage API keys or the account; sign in with a password or SSO")
+	}
+	return nil
+}
+
+// RequireAdmin refuses callers that are not organization administrators.
+func RequireAdmin(a *turbinesim.Auth) error {
+	if a == nil || a.User.Role != turbinesim.RoleAdmin {
+		return turbinesim.Errorf(turbinesim.EFORBIDDEN, "organization administrators only")
+	}
+	return nil
+}
+
+// RequireVerified refuses unverified (demo) accounts.
+func RequireVerified(a *turbinesim.Auth) error {
+	if a == nil || !a.User.Verified {
+		return turbinesim.Errorf(turbinesim.EFORBIDDEN, "verify your e-mail address to use this endpoint")
+	}
+	return nil
+}
+
+// requireVerified is RequireVerified as route middleware (after requireAuth).
+func (s *Server) requireVerified(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := RequireVerified(authFrom(c)); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
+func (s *Server) apiKeyService() (turbinesim.APIKeyService, error) {
+	if s.svc.APIKeys == nil {
+		return nil, notImplemented
+	}
+	return s.svc.APIKeys, nil
+}
+
+// CreateAPIKeyRequest is the body of POST /api-keys.
+type CreateAPIKeyRequest struct {
+	Name string `json:"name"`
+}
+
+// createAPIKey: POST /api-keys. The answer is the only one that carries
+// the secret.
+func (s *Server) createAPIKey(c echo.Context) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	var req CreateAPIKeyRequest
+	if mediaType(c.Request()) == echo.MIMEApplicationForm {
+		req.Name = c.FormValue("name")
+	} else if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	k, err := ks.CreateAPIKey(c.Request().Context(), authFrom(c).User, req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, k)
+}
+
+// Page is the contract's paginated response.
+type Page[T any] struct {
+	Items      []T `json:"items"`
+	Total      int `json:"total"`
+	Page       int `json:"page"`
+	PageSize   int `json:"page_size"`
+	TotalPages int `json:"total_pages"`
+}
+
+// pageParams reads page (default 1) and page_size (default 20, clamped to
+// max); malformed values are 422.
+func pageParams(c echo.Context, max int) (page, size int, err error) {
+	page, size = 1, 20
+	if v := c.QueryParam("page"); v != "" {
+		if page, err = strconv.Atoi(v); err != nil || page < 1 {
+			return 0, 0, turbinesim.Errorf(turbinesim.EINVALID, "page must be a positive integer")
+		}
+	}
+	if v := c.QueryParam("page_size"); v != "" {
+		if size, err = strconv.Atoi(v); err != nil || size < 1 {
+			return 0, 0, turbinesim.Errorf(turbinesim.EINVALID, "page_size must be a positive integer")
+		}
+	}
+	return page, min(size, max), nil
+}
+
+func newPage[T any](items []T, total, page, size int) Page[T] {
+	return Page[T]{Items: items, Total: total, Page: page, PageSize: size, TotalPages: (total + size - 1) / size}
+}
+
+// listAPIKeys: GET /api-keys, the caller's keys (Client ID and metadata,
+// never the secret).
+func (s *Server) listAPIKeys(c echo.Context) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	page, size, err := pageParams(c, 100)
+	if err != nil {
+		return err
+	}
+	keys, err := ks.ListAPIKeys(c.Request().Context(), authFrom(c).User.ID)
+	if err != nil {
+		return err
+	}
+	from, to := min((page-1)*size, len(keys)), min(page*size, len(keys))
+	return c.JSON(http.StatusOK, newPage(keys[from:to], len(keys), page, size))
+}
+
+// revokeAPIKey: DELETE /api-keys/{id}.
+func (s *Server) revokeAPIKey(c echo.Context) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	if err := ks.RevokeAPIKey(c.Request().Context(), authFrom(c).User.ID, c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// setAPIKeyActive: POST /api-keys/{id}/deactivate and /reactivate.
+func (s *Server) setAPIKeyActive(active bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ks, err := s.apiKeyService()
+		if err != nil {
+			return err
+		}
+		if err := interactiveOnly(c); err != nil {
+			return err
+		}
+		k, err := ks.SetAPIKeyActive(c.Request().Context(), authFrom(c).User.ID, c.Param("id"), active)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, k)
+	}
+}
+
+// auditLog: GET /org/audit-log, administrators only.
+func (s *Server) auditLog(c echo.Context) error {
+	if s.svc.Audit == nil {
+		return notImplemented
+	}
+	a := authFrom(c)
+	if err := RequireAdmin(a); err != nil {
+		return err
+	}
+	page, size, err := pageParams(c, 200)
+	if err != nil {
+		return err
+	}
+	entries, total, err := s.svc.Audit.ListAudit(c.Request().Context(), a.Organization.ID, page, size)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, newPage(entries, total, page, size))
+}
+
+// OrgSettings is the body of GET and PUT /org/settings.
+type OrgSettings struct {
+	Name  string                `json:"name"`
+	Plan  turbinesim.Plan       `json:"plan"` // read-only
+	Caps  turbinesim.Caps       `json:"caps"`
+	Rates turbinesim.RateLimits `json:"rate_limits"` // read-only, from the plan
+}
+
+func (s *Server) orgSettingsOf(ctx context.Context, org *turbinesim.Organization) (*OrgSettings, error) {
+	u, err := s.svc.Caps.CurrentUsage(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &OrgSettings{Name: org.Name, Plan: org.Plan, Caps: u.Caps, Rates: org.Plan.Limits()}, nil
+}
+
+// getOrgSettings: GET /org/settings, administrators only.
+func (s *Server) getOrgSettings(c echo.Context) error {
+	if s.svc.Caps == nil {
+		return notImplemented
+	}
+	a := authFrom(c)
+	if err := RequireAdmin(a); err != nil {
+		return err
+	}
+	st, err := s.orgSettingsOf(c.Request().Context(), a.Organization)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// putOrgSettings: PUT /org/settings, administrators only; sets the caps
+// (name and plan are not changed here).
+func (s *Server) putOrgSettings(c echo.Context) error {
+	if s.svc.Caps == nil {
+		return notImplemented
+	}
+	a := authFrom(c)
+	if err := RequireAdmin(a); err != nil {
+		return err
+	}
+	var req OrgSettings
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if err := s.svc.Caps.SetCaps(ctx, a.Organization.ID, req.Caps); err != nil {
+		return err
+	}
+	st, err := s.orgSettingsOf(ctx, a.Organization)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// UsageResponse is the body of GET /org/usage.
+type UsageResponse struct {
+	Plan       turbinesim.Plan       `json:"plan"`
+	RateLimits turbinesim.RateLimits `json:"rate_limits"`
+	Usage      *turbinesim.Usage     `json:"usage"`
+}
+
+// usage: GET /org/usage, the organization's plan, limits and this month's
+// spend and tokens against the caps; every member may read it.
+func (s *Server) usage(c echo.Context) error {
+	if s.svc.Caps == nil {
+		return notImplemented
+	}
+	a := authFrom(c)
+	u, err := s.svc.Caps.CurrentUsage(c.Request().Context(), a.Organization.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, UsageResponse{Plan: a.Organization.Plan, RateLimits: a.Organization.Plan.Limits(), Usage: u})
+}
+
+// limitRequests counts every authenticated request against the caller's
+// user and organization (API keys count as their creator). Every
+// authenticated response carries X-RateLimit-Limit (requests per minute of
+// the bucket closest to exhaustion), X-RateLimit-Remaining and
+// X-RateLimit-Reset (seconds until the window ends); a refused request gets
+// 429 with Retry-After (seconds) and consumes no quota.
+func (s *Server) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.svc.RateLimiter == nil {
+			return next(c)
+		}
+		a := authFrom(c)
+		limits := a.Organization.Plan.Limits()
+		d, err := s.svc.RateLimiter.Allow(c.Request().Context(), a.User.ID, a.Organization.ID, limits, s.cfg.Now())
+		if err != nil {
+			return err
+		}
+		reset := strconv.Itoa(max(1, int(math.Ceil(d.Reset.Seconds()))))
+		h := c.Response().Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+		h.Set("X-RateLimit-Reset", reset)
+		if !d.Allowed {
+			h.Set("Retry-After", reset)
+			return turbinesim.Errorf(turbinesim.ERATELIMIT, "rate limit exceeded: %d requests per minute per %s on the %s plan",
+				d.Limit, d.Scope, a.Organization.Plan)
+		}
+		return next(c)
+	}
+}
+
+// auditKeyWrites records every state-changing request made with an API
+// key, whatever its outcome, with the key's Client ID.
+func (s *Server) auditKeyWrites(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		a := authFrom(c)
+		if s.svc.Audit == nil || a == nil || a.Method != turbinesim.AuthAPIKey || safeMethod(c.Request().Method) {
+			return err
+		}
+		status := c.Response().Status
+		if err != nil {
+			status, _ = statusAndDetail(err)
+		}
+		entry := &turbinesim.AuditEntry{OrganizationID: a.Organization.ID, UserID: a.User.ID, ClientID: a.ClientID,
+			Method: c.Request().Method, Path: c.Request().URL.Path, Status: status}
+		// The write has happened (or failed) already; a lost audit row is
+		// logged loudly rather than turned into a failed response.
+		if aerr := s.svc.Audit.RecordAudit(context.WithoutCancel(c.Request().Context()), entry); aerr != nil {
+			s.log.Error("audit log write failed", "err", aerr, "client_id", a.ClientID, "request_id", requestID(c))
+		}
+		return err
+	}
+}

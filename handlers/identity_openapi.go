@@ -1,0 +1,85 @@
+package handlers
+
+// OpenAPI entries of the identity endpoints (handlers/identity.go).
+
+// rateLimitNote is repeated in the document's descriptions.
+const rateLimitNote = "Every authenticated response carries X-RateLimit-Limit (requests per minute of the user or organization bucket closest to exhaustion), X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the one-minute window ends); 429 adds Retry-After in seconds. Refused requests consume no quota."
+
+func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
+	return []apiOperation{
+		{method: "POST", path: "/auth/token/refresh", summary: "Rotate a refresh token: the presented one is consumed and a new pair returned (the refresh token keeps the login's 30-day absolute expiry); presenting a consumed token revokes every token of its login", tag: "auth", public: true,
+			request: "RefreshRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 415, 503)},
+		{method: "POST", path: "/auth/logout", summary: "Server-side logout (beyond the contract): revoke the refresh tokens of the presented token's login; access tokens expire within 15 minutes", tag: "auth", public: true,
+			request: "RefreshRequest", responses: errs(map[int]string{204: ""}, 400, 401, 415, 503)},
+		{method: "POST", path: "/api-keys", summary: "Create an API key; the response is the only one that shows the secret. Refused (403) when authenticated by an API key. " + rateLimitNote, tag: "api-keys",
+			request: "CreateAPIKeyRequest", responses: errs(map[int]string{201: "NewAPIKey"}, 401, 403, 415, 422, 429, 503)},
+		{method: "GET", path: "/api-keys", summary: "The caller's API keys (Client ID and metadata, never the secret); not available to API-key callers", tag: "api-keys",
+			responses: errs(map[int]string{200: "APIKeyPage"}, 401, 403, 422, 429, 503)},
+		{method: "DELETE", path: "/api-keys/{id}", summary: "Revoke a key for good; the next request with it gets 401", tag: "api-keys",
+			responses: errs(map[int]string{204: ""}, 401, 403, 404, 429, 503)},
+		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated", tag: "api-keys",
+			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
+		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one)", tag: "api-keys",
+			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
+		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, newest first (organization administrators only)", tag: "organization",
+			responses: errs(map[int]string{200: "AuditPage"}, 401, 403, 422, 429, 503)},
+		{method: "GET", path: "/org/settings", summary: "Organization settings: plan, rate limits, monthly caps (organization administrators only)", tag: "organization",
+			responses: errs(map[int]string{200: "OrgSettings"}, 401, 403, 429, 503)},
+		{method: "PUT", path: "/org/settings", summary: "Set the monthly spend and token caps (organization administrators only; members get 403)", tag: "organization",
+			request: "OrgSettings", responses: errs(map[int]string{200: "OrgSettings"}, 400, 401, 403, 415, 422, 429, 503)},
+		{method: "GET", path: "/org/usage", summary: "Plan, rate limits and this calendar month's (UTC) spend and tokens against the caps; a charge past a cap gets 402 naming the cap", tag: "organization",
+			responses: errs(map[int]string{200: "Usage"}, 401, 429, 503)},
+	}
+}
+
+func identitySchemas() map[string]any {
+	str := map[string]any{"type": "string"}
+	integer := map[string]any{"type": "integer"}
+	boolean := map[string]any{"type": "boolean"}
+	dt := map[string]any{"type": "string", "format": "date-time"}
+	nullDT := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
+	obj := func(required []string, props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "required": required, "properties": props}
+	}
+	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+	page := func(item string) map[string]any {
+		return obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
+			"items": map[string]any{"type": "array", "items": ref(item)}, "total": integer, "page": integer,
+			"page_size": integer, "total_pages": integer,
+		})
+	}
+	keyProps := func() map[string]any {
+		return map[string]any{
+			"id": str, "client_id": map[string]any{"type": "string", "description": "first 12 characters of the key"},
+			"name": str, "user_id": str, "org_id": str, "active": boolean,
+			"revoked_at": nullDT, "created_at": dt, "last_used_at": nullDT,
+		}
+	}
+	newKey := keyProps()
+	newKey["key"] = map[string]any{"type": "string", "description": "the secret, ofk_...; shown only in this response"}
+	caps := obj([]string{"spend_cap_cents", "token_cap"}, map[string]any{"spend_cap_cents": integer, "token_cap": integer})
+	rates := obj([]string{"per_user", "per_org"}, map[string]any{"per_user": integer, "per_org": integer})
+	return map[string]any{
+		"RefreshRequest":      obj([]string{"refresh_token"}, map[string]any{"refresh_token": str}),
+		"CreateAPIKeyRequest": obj([]string{"name"}, map[string]any{"name": str}),
+		"APIKey":              obj([]string{"id", "client_id", "name", "active", "created_at"}, keyProps()),
+		"NewAPIKey":           obj([]string{"id", "client_id", "name", "active", "created_at", "key"}, newKey),
+		"APIKeyPage":          page("APIKey"),
+		"AuditEntry": obj([]string{"id", "org_id", "user_id", "client_id", "method", "path", "status", "created_at"}, map[string]any{
+			"id": integer, "org_id": str, "user_id": str, "client_id": str, "method": str, "path": str, "status": integer, "created_at": dt,
+		}),
+		"AuditPage":  page("AuditEntry"),
+		"Caps":       caps,
+		"RateLimits": rates,
+		"OrgSettings": obj([]string{"caps"}, map[string]any{
+			"name": str, "plan": map[string]any{"type": "string", "readOnly": true},
+			"caps": ref("Caps"), "rate_limits": map[string]any{"$ref": "#/components/schemas/RateLimits", "readOnly": true},
+		}),
+		"Usage": obj([]string{"plan", "rate_limits", "usage"}, map[string]any{
+			"plan": str, "rate_limits": ref("RateLimits"),
+			"usage": obj([]string{"spent_cents", "tokens", "spend_cap_cents", "token_cap"}, map[string]any{
+				"org_id": str, "month": dt, "spent_cents": integer, "tokens": integer, "spend_cap_cents": integer, "token_cap": integer,
+			}),
+		}),
+	}
+}
