@@ -467,3 +467,16 @@ func (n *Node) CalcOutput(uIn Input) (Output, error) {
 	}
 	return y, nil
 }
+
+// State is a copy of one node's states. It is a plain value: keeping one
+// per time level lets a caller that re-evaluates a step (predictor-corrector
+// glue, or a rotor that advances states inside its CalcOutput like
+// aero.Rotor's DBEMT) restart from the committed level.
+type State struct{ s state }
+
+// State returns a copy of the node's current states.
+func (n *Node) State() State { return State{n.s} }
+
+// SetState restores states taken with State from a node with the same
+// constants.
+func (n *Node) SetState(st State) { n.s = st.s }

@@ -341,3 +341,22 @@ func TestCylinderAndFirstPassAreStatic(t *testing.T) {
 		t.Fatalf("after two updates UA must be active, weight %g", y.Weight)
 	}
 }
+
+func TestStateRestoreRepeatsStep(t *testing.T) {
+	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
+	n, _ := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
+	for i := 0; i < 50; i++ {
+		in := Input{Alpha: (5 + 10*math.Sin(0.2*float64(i))) * deg, U: 30}
+		_ = n.UpdateStates(float64(i)*0.01, in, in)
+	}
+	saved := n.State()
+	in := Input{Alpha: 17 * deg, U: 31}
+	_ = n.UpdateStates(0.5, in, in)
+	y1, _ := n.CalcOutput(in)
+	n.SetState(saved)
+	_ = n.UpdateStates(0.5, in, in)
+	y2, _ := n.CalcOutput(in)
+	if y1 != y2 {
+		t.Fatalf("restored step differs: %+v vs %+v", y1, y2)
+	}
+}
