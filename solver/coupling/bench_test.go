@@ -35,3 +35,18 @@ func BenchmarkNREL5MWRigid60s(b *testing.B) {
 		b.ReportMetric(res.SimTime/res.Wall.Seconds(), "sim/wall")
 	}
 }
+
+// BenchmarkNREL5MWFull60s runs the shared deck as the reference case
+// nrel5mw_steady8_full does: tower potential flow and drag, its 520-channel
+// OutList (ElastoDyn and AeroDyn blade-node channels included).
+func BenchmarkNREL5MWFull60s(b *testing.B) {
+	fst := testshared.Path(b, "reference-outputs", "nrel5mw_steady8_full", "Main_Onshore.fst")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res, err := RunPath(context.Background(), fst, Options{OutPath: "-"}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(res.SimTime/res.Wall.Seconds(), "sim/wall")
+	}
+}

@@ -68,6 +68,27 @@ func (u *Inputs) CopyFrom(o *Inputs) {
 	u.GenTrq, u.HSSBrTrq, u.YawMom = o.GenTrq, o.HSSBrTrq, o.YawMom
 }
 
+// equal reports whether u and o hold the same values.
+func (u *Inputs) equal(o *Inputs) bool {
+	if u.GenTrq != o.GenTrq || u.HSSBrTrq != o.HSSBrTrq || u.YawMom != o.YawMom ||
+		!equalSlices(u.BlPitch, o.BlPitch) || len(u.TowerForce) != len(o.TowerForce) {
+		return false
+	}
+	for k := range u.BladeForce {
+		for i := range u.BladeForce[k] {
+			if u.BladeForce[k][i] != o.BladeForce[k][i] || u.BladeMoment[k][i] != o.BladeMoment[k][i] {
+				return false
+			}
+		}
+	}
+	for i := range u.TowerForce {
+		if u.TowerForce[i] != o.TowerForce[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Blend sets u = a + f·(b − a): interpolation for 0 ≤ f ≤ 1, linear
 // extrapolation beyond (f = 2 extrapolates one step from a at t−dt and b at t).
 func (u *Inputs) Blend(a, b *Inputs, f float64) {
@@ -134,7 +155,13 @@ type System struct {
 	// for: Motions and Outputs at the same instant share them.
 	keyQ, keyQD, keyPitch []float64
 	keyValid              bool
-	genEffFac             float64
+	keyVersion            int // incremented whenever the coefficients are recomputed
+
+	// Inputs and coefficient version of the last solved accelerations.
+	lastInputs *Inputs
+	lastKeyQ   int
+	lastValid  bool
+	genEffFac  float64
 }
 
 // NewSystem prepares the evaluation workspace.
@@ -216,6 +243,7 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	s.keyQD = append(s.keyQD[:0], qd...)
 	s.keyPitch = append(s.keyPitch[:0], pitch...)
 	s.keyValid = true
+	s.keyVersion++
 	m.kinematics(q, pitch, s.c0, false)
 	const h = 1e-5
 	copy(s.qTmp, q)
@@ -325,6 +353,13 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	p := &m.p
 	nd := m.nDOF
 	s.kinematicCoefficients(st, u.BlPitch)
+	// The coupling evaluates the outputs at t+dt and the next step's first
+	// derivative at the same state with the same inputs: reuse the result.
+	if s.lastValid && s.lastKeyQ == s.keyVersion && s.lastInputs.equal(u) {
+		copy(qdd, s.qdd)
+		return nil
+	}
+	s.lastValid = false
 	for i := range qdd {
 		qdd[i] = 0
 	}
@@ -348,10 +383,10 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	// Point masses and point loads.
 	for i := 0; i < m.nPoints; i++ {
 		mi := m.ptMass[i]
-		var L vec3
-		if mi > 0 {
-			L = g.sub(s.abias[i]).scale(mi)
+		if mi <= 0 {
+			continue // massless load stations are handled below
 		}
+		L := g.sub(s.abias[i]).scale(mi)
 		Ji := s.jac[i*nd : (i+1)*nd]
 		for a, ja := range s.active {
 			va := Ji[ja]
@@ -359,11 +394,9 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 				continue
 			}
 			f[a] += va.dot(L)
-			if mi > 0 {
-				row := M.Data[a*M.Stride:]
-				for b := 0; b <= a; b++ {
-					row[b] += mi * va.dot(Ji[s.active[b]])
-				}
+			row := M.Data[a*M.Stride:]
+			for b := 0; b <= a; b++ {
+				row[b] += mi * va.dot(Ji[s.active[b]])
 			}
 		}
 	}
@@ -372,6 +405,9 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 		for i := range m.loadR[k] {
 			F := vec3(u.BladeForce[k][i])
 			Mo := vec3(u.BladeMoment[k][i])
+			if F == (vec3{}) && Mo == (vec3{}) {
+				continue
+			}
 			Ji := s.jac[(m.ptLoad0[k]+i)*nd : (m.ptLoad0[k]+i+1)*nd]
 			sh := &m.loadShape[k][i]
 			for a, ja := range s.active {
@@ -474,6 +510,12 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 		qdd[ja] = x[a]
 	}
 	copy(s.qdd, qdd)
+	if s.lastInputs == nil {
+		s.lastInputs = m.NewInputs()
+	}
+	s.lastInputs.CopyFrom(u)
+	s.lastKeyQ = s.keyVersion
+	s.lastValid = true
 	return nil
 }
 
