@@ -43,6 +43,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the web service (default)", runServe},
 		{"migrate", "apply database migrations and exit", runMigrate},
+		{"wind", "generate IEC turbulent boxes (.bts) and gust/shear events", runWind},
 	}
 }
 
