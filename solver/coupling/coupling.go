@@ -111,8 +111,13 @@ func Run(ctx context.Context, d *deck.Deck, opts Options, progress func(simTime,
 	if outPath == "" {
 		outPath = strings.TrimSuffix(d.Path, filepath.Ext(d.Path)) + ".outb"
 	}
-	var times []float64
+	// Preallocate the output table (no allocation during the time loop).
+	rows := nSteps/decim + 1
+	times := make([]float64, 0, rows)
 	data := make([][]float64, len(cols))
+	for i := range data {
+		data[i] = make([]float64, 0, rows)
+	}
 	row := make([]float64, len(cols))
 	record := func(t float64) error {
 		if t < m.TStart-1e-9*s.dt {
