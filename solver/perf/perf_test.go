@@ -52,11 +52,14 @@ func TestROSCOFileRoundTrip(t *testing.T) {
 // reproduces OpenFAST v5's RtFldCp to 0.002 % (solver/aero
 // TestAgainstOpenFASTRigidBEM), and CCBlade-style changes (root/tip nodes at
 // 1 %/99 % span, no prebend, cubic polars) move Cp by < 0.004, so the rest is
-// attributed to the tables being generated from earlier model files (the
-// IEA-15 table is dated Jan-2022, before the polar files were regenerated;
-// the IEA-22 table is labelled "WEIS Turbine", Dec-2023). The assertion is
-// the measured bound, so a regression still fails.
-func compareWithROSCO(t *testing.T, fst, table []string, tol float64) {
+// attributed to the tables being generated from other model files: the
+// IEA-15 table (Jan-2022) predates later revisions of the deck's polar files
+// in the IEA-15 repository; the IEA-22 table ("WEIS Turbine", Dec-2023) has
+// Cp/(TSR Cq) = Rd/R = 0.9941, i.e. a 6.2 deg cone, where this deck's
+// PreCone is 4 deg (0.9976; the IEA-15 table has exactly 0.9976), so it was
+// made for a different rotor geometry. The assertion is the measured bound,
+// so a regression still fails.
+func compareWithROSCO(t *testing.T, fst, table []string, tol, normTol float64) {
 	tab, err := ReadFile(testshared.Path(t, table...))
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +87,28 @@ func compareWithROSCO(t *testing.T, fst, table []string, tol float64) {
 	}
 	t.Logf("%d points with table Cp > 0.2: mean difference %+.4f, largest %+.4f at TSR %.3g pitch %.3g (ours %.4f, table %.4f)",
 		n, sum/float64(n), worst, tab.TSR[wi], tab.Pitch[wj], s.Cp[wi][wj], tab.Cp[wi][wj])
+	// Same points: thrust coefficient, and the table's own normalisation
+	// check Cp = TSR Cq cos(PreCone) (CCBlade's rotorR = Rtip cos(precone)),
+	// which our surface satisfies by construction.
+	worstCt, worstNorm, sumRatio := 0.0, 0.0, 0.0
+	for i := range tab.TSR {
+		for j := range tab.Pitch {
+			if tab.Cp[i][j] <= 0.2 {
+				continue
+			}
+			worstCt = math.Max(worstCt, math.Abs(s.Ct[i][j]-tab.Ct[i][j]))
+			ratio := tab.Cp[i][j] / (tab.TSR[i] * tab.Cq[i][j])
+			ours := s.Cp[i][j] / (s.TSR[i] * s.Cq[i][j])
+			sumRatio += ratio
+			worstNorm = math.Max(worstNorm, math.Abs(ratio-ours))
+		}
+	}
+	implied := math.Acos(sumRatio/float64(n)) * 180 / math.Pi
+	t.Logf("largest |Ct difference| %.4f; table Cp/(TSR Cq) = Rd/R differs from ours (cos PreCone) by up to %.1e, implying a %.2f deg cone",
+		worstCt, worstNorm, implied)
+	if normTol > 0 && worstNorm > normTol {
+		t.Errorf("normalisation differs from the table's: %g", worstNorm)
+	}
 	if n == 0 || math.Abs(worst) > tol {
 		t.Errorf("largest |Cp difference| %.4f exceeds %.3f", math.Abs(worst), tol)
 	}
@@ -95,13 +120,13 @@ func compareWithROSCO(t *testing.T, fst, table []string, tol float64) {
 func TestIEA15AgainstROSCOTable(t *testing.T) {
 	compareWithROSCO(t,
 		[]string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"},
-		[]string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT", "Cp_Ct_Cq.IEA15MW.txt"}, 0.03)
+		[]string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT", "Cp_Ct_Cq.IEA15MW.txt"}, 0.03, 2e-4)
 }
 
 func TestIEA22AgainstROSCOTable(t *testing.T) {
 	compareWithROSCO(t,
 		[]string{"reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT-Monopile.fst"},
-		[]string{"reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT", "IEA-22-280-RWT_Cp_Ct_Cq.txt"}, 0.035)
+		[]string{"reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT", "IEA-22-280-RWT_Cp_Ct_Cq.txt"}, 0.035, 0)
 }
 
 func TestPyShort(t *testing.T) {
