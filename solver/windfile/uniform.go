@@ -259,7 +259,9 @@ func WriteUniform(w io.Writer, u *Uniform) error {
 		vals := []float64{r.Time, r.HorSpeed, r.Direction, r.VertSpeed, r.HorShear, r.PowerLawExp, r.LinVertShear, r.GustSpeed, r.Upflow}
 		bw.WriteString(" ")
 		for c := 0; c < nCols; c++ {
-			fmt.Fprintf(bw, " %13s", strconv.FormatFloat(vals[c], 'g', -1, 64))
+			// Adding zero turns a negative zero (e.g. a gust of −A·sin(0)) into
+			// a plain 0, so the file never shows "-0".
+			fmt.Fprintf(bw, " %13s", strconv.FormatFloat(vals[c]+0, 'g', -1, 64))
 		}
 		bw.WriteString("\n")
 	}

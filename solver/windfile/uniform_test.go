@@ -129,3 +129,16 @@ func TestUniformRewriteKeepsOneLegend(t *testing.T) {
 		t.Errorf("rewrite changed the file:\n%s\n---\n%s", a.String(), b.String())
 	}
 }
+
+// A negative zero in a row is written as a plain 0.
+func TestUniformWritesNoNegativeZero(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	u := &Uniform{Rows: []UniformRow{{Time: 0, HorSpeed: 12, GustSpeed: negZero}, {Time: 1, HorSpeed: 12}}}
+	var buf bytes.Buffer
+	if err := WriteUniform(&buf, u); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "-0 ") || strings.Contains(buf.String(), "-0\n") {
+		t.Fatalf("negative zero written:\n%s", buf.String())
+	}
+}
