@@ -1,6 +1,8 @@
 package aero
 
 import (
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -70,4 +72,18 @@ func TestRotorNeverNaN(t *testing.T) {
 		}
 	}
 	t.Logf("%d rotor states finite; %d node solves used the no-bracket fallback", n, notConverged)
+}
+
+func TestRotorRejectsNonFiniteInput(t *testing.T) {
+	af := thinAirfoil(0.01)
+	rot := simpleRotor(t, af)
+	var in Input
+	if err := rot.RigidInput(RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1}, uniformWind(8), &in); err != nil {
+		t.Fatal(err)
+	}
+	in.Blades[2][5].Wind[0] = math.NaN()
+	err := rot.CalcOutput(0, &in, rot.NewOutput())
+	if err == nil || !strings.Contains(err.Error(), "blade 3 node 6") {
+		t.Errorf("NaN wind: %v", err)
+	}
 }

@@ -316,6 +316,16 @@ func (r *Rotor) checkInput(in *Input) error {
 		if len(in.Blades[k]) != len(r.blades[k].Span) {
 			return fmt.Errorf("aero: blade %d input has %d nodes, geometry has %d", k+1, len(in.Blades[k]), len(r.blades[k].Span))
 		}
+		for j := range in.Blades[k] {
+			m := &in.Blades[k][j]
+			if !finiteVec(m.Position) || !finiteVec(m.Velocity) || !finiteVec(m.Wind) ||
+				!finiteVec(m.Orientation[0]) || !finiteVec(m.Orientation[1]) || !finiteVec(m.Orientation[2]) {
+				return fmt.Errorf("aero: blade %d node %d: non-finite position, velocity, wind or orientation", k+1, j+1)
+			}
+		}
+	}
+	if !finiteVec(in.HubPosition) || !finiteVec(in.HubOrientation[0]) || !finite(in.RotorSpeed) {
+		return errors.New("aero: non-finite hub position, orientation or rotor speed")
 	}
 	if in.Tower != nil && r.p.Tower != nil && len(in.Tower) != len(r.p.Tower.Elev) {
 		return fmt.Errorf("aero: input has %d tower nodes, tower table has %d", len(in.Tower), len(r.p.Tower.Elev))
@@ -650,3 +660,4 @@ func mulDCM(m DCM, v Vec3) Vec3 {
 	return Vec3{dot(m[0], v), dot(m[1], v), dot(m[2], v)}
 }
 func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
+func finiteVec(v Vec3) bool           { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
