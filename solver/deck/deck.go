@@ -10,9 +10,22 @@
 // each structure's Meta.Absent.
 //
 // Units are those of the files (SI; the doc comment of each structure says
-// which angles are in degrees and which speeds in rpm). Write produces a
-// complete deck in OpenFAST v5 syntax; Validate checks consistency; Detect
-// reports dialect, active modules and referenced/missing files.
+// which angles are in degrees and which speeds in rpm).
+//
+// Entry points:
+//
+//	Load(path)            the .fst and every file of the modules it switches on
+//	Write(dir, d)         a complete deck in OpenFAST v5 syntax
+//	Validate(d)           switch ranges and cross-file consistency ([]Problem)
+//	Detect(path)          dialect, modules, references and missing files, leniently
+//	ReadAny(path)         one file of any kind (SniffKind tells which)
+//	ReadElastoDyn, ReadEDBlade, ReadEDTower, ReadAeroDyn, ReadADBlade,
+//	ReadAirfoil, ReadInflowWind, ReadServoDyn, ReadDiscon, ReadGeneric
+//	Summarize(d), FindMainFST(dir)
+//
+// Every parse error is an *Error naming file, line, variable and what was
+// expected; missing files wrap ErrMissingFile, legacy formats that are not
+// read (AeroDyn v14 and its airfoil/tower files) wrap ErrUnsupported.
 package deck
 
 import (
