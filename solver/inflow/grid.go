@@ -49,6 +49,9 @@ var ErrOutsideBox = errors.New("point outside the full-field wind box")
 
 // Velocity implements Field.
 func (g *Grid) Velocity(t float64, p Vec3) (Vec3, error) {
+	if !finite(t) || !finite(p[0]) || !finite(p[1]) || !finite(p[2]) {
+		return Vec3{}, fmt.Errorf("inflow: non-finite time %g or point %v", t, p)
+	}
 	pw := g.toWind(p)
 	if pw[2] <= 0 {
 		return Vec3{}, nil

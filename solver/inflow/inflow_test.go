@@ -206,3 +206,23 @@ func TestFromUniformFile(t *testing.T) {
 	}
 	t.Logf("%d rows, %.0f to %.0f s", len(u.Rows), u.Rows[0].Time, u.Rows[len(u.Rows)-1].Time)
 }
+
+func TestNonFiniteInputsAreErrors(t *testing.T) {
+	g, err := NewGrid(linearBox(false, 2), Orientation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := NewSteady(10, 90, 0.2, Orientation{})
+	nan := math.NaN()
+	for _, f := range []Field{g, u} {
+		if _, err := f.Velocity(nan, Vec3{0, 0, 90}); err == nil {
+			t.Errorf("%T: NaN time accepted", f)
+		}
+		if _, err := f.Velocity(1, Vec3{0, nan, 90}); err == nil {
+			t.Errorf("%T: NaN point accepted", f)
+		}
+		if err := f.Velocities(1, []Vec3{{0, 0, 90}, {math.Inf(1), 0, 90}}, make([]Vec3, 2)); err == nil {
+			t.Errorf("%T: Inf point accepted", f)
+		}
+	}
+}

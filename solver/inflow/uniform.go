@@ -84,6 +84,9 @@ func (u *Uniform) At(t float64) UniformRecord {
 // V1 = HorSpd ((z/RefHt)^VerShr + (HorShr (y cos d + x sin d) + LinVShr (z - RefHt))/RefLength) + GstSpd,
 // turned by the wind direction d and the upflow angle.
 func (u *Uniform) Velocity(t float64, p Vec3) (Vec3, error) {
+	if !finite(t) || !finite(p[0]) || !finite(p[1]) || !finite(p[2]) {
+		return Vec3{}, fmt.Errorf("inflow: non-finite time %g or point %v", t, p)
+	}
 	r := u.At(t)
 	return u.velocityAt(&r, p), nil
 }
@@ -110,8 +113,14 @@ func (u *Uniform) Velocities(t float64, pts []Vec3, out []Vec3) error {
 	if len(out) != len(pts) {
 		return fmt.Errorf("inflow: %d output slots for %d points", len(out), len(pts))
 	}
+	if !finite(t) {
+		return fmt.Errorf("inflow: non-finite time %g", t)
+	}
 	r := u.At(t)
 	for i, p := range pts {
+		if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) {
+			return fmt.Errorf("inflow: point %d: non-finite %v", i, p)
+		}
 		out[i] = u.velocityAt(&r, p)
 	}
 	return nil
