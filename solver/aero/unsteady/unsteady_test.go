@@ -360,3 +360,34 @@ func TestStateRestoreRepeatsStep(t *testing.T) {
 		t.Fatalf("restored step differs: %+v vs %+v", y1, y2)
 	}
 }
+
+func TestRotorBankMatchesNodes(t *testing.T) {
+	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
+	spec := [][]NodeSpec{{{Constants: synthConstants(p), Polar: p, Chord: 2, HasCm: true, Active: true},
+		{Constants: synthConstants(p), Polar: p, Chord: 3, HasCm: true, Active: ActiveSpan(0.1, 0.15, 1)}}}
+	r, err := NewRotor(Params{DT: 0.01, FLookup: true}, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	single, _ := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
+	out := r.NewOutput()
+	for i := 0; i < 100; i++ {
+		a := (8 + 8*math.Sin(0.1*float64(i))) * deg
+		in := [][]Input{{{Alpha: a, U: 30}, {Alpha: a, U: 30}}}
+		if err := r.CalcOutput(in, out); err != nil {
+			t.Fatal(err)
+		}
+		y, _ := single.CalcOutput(in[0][0])
+		if out[0][0] != y {
+			t.Fatalf("step %d: bank %+v, single node %+v", i, out[0][0], y)
+		}
+		if cl, _, _ := p.Static(a); out[0][1].Cl != cl || out[0][1].Weight != 0 {
+			t.Fatalf("inactive node (r/R below UAStartRad) not static")
+		}
+		_ = r.UpdateStates(float64(i)*0.01, in, in)
+		_ = single.UpdateStates(float64(i)*0.01, in[0][0], in[0][0])
+	}
+	if err := r.UpdateStates(0, [][]Input{{{}}}, [][]Input{{{}}}); err == nil {
+		t.Error("wrong dimensions accepted")
+	}
+}
