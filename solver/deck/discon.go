@@ -15,6 +15,8 @@ type Discon struct {
 	Entries []DisconEntry
 	index   map[string]int // normalised name → index in Entries
 	tail    []string       // comment lines after the last entry
+	// Stray lists lines that carry data but no "! Name" (ignored by ROSCO).
+	Stray []int
 }
 
 // DisconEntry is one parameter line.
@@ -46,7 +48,10 @@ func parseDiscon(src *Source) (*Discon, error) {
 		cut := commentIndex(l.Raw)
 		if cut < 0 {
 			if len(l.toks) > 0 {
-				return nil, errAt(l.File, l.Num, "", "expected \"value(s) ! Name - description\", found no '!' on a line with data")
+				// ROSCO looks parameters up by name and never reads such a
+				// line; it is kept (as a comment when written) and reported
+				// by Validate
+				d.Stray = append(d.Stray, l.Num)
 			}
 			before = append(before, strings.TrimSpace(l.Raw))
 			continue

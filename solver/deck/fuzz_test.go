@@ -335,6 +335,10 @@ func TestSeedsParse(t *testing.T) {
 	if ws, _, _ := d.Floats("PS_WindSpeeds"); len(ws) != 3 || ws[2] != 3.5 {
 		t.Errorf("discon %v", ws)
 	}
+	stray, err := parseDiscon(src(seedDiscon + "5 6 7\n"))
+	if err != nil || len(stray.Stray) != 1 || stray.Stray[0] != 8 {
+		t.Errorf("stray DISCON line: %v %v", stray.Stray, err)
+	}
 	w, err := parseInflowWind(src(seedInflow))
 	if err != nil {
 		t.Fatal(err)

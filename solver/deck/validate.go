@@ -392,6 +392,11 @@ func validateServo(v *validator, d *Deck) {
 	if s.UsesDLL() && d.Controller == nil {
 		v.add(m, "DLL_InFile", true, "Bladed-DLL control without a ROSCO DISCON.IN the built-in controller can read (%q)", s.DLL_InFile)
 	}
+	if c := d.Controller; c != nil {
+		for _, n := range c.Stray {
+			v.probs = append(v.probs, Problem{File: c.Meta.Path, Line: n, Warning: true, Message: "line has values but no \"! Name\": ROSCO ignores it"})
+		}
+	}
 	if s.DLL_NumTrq < 0 {
 		v.add(m, "DLL_NumTrq", false, "must be >= 0, got %d", s.DLL_NumTrq)
 	}
