@@ -1,0 +1,73 @@
+package turbinesim
+
+import (
+	"context"
+	"time"
+)
+
+// SignUpRequest is what a visitor gives to open an account. Sign-up creates
+// a new organization (Beta plan) whose first user is its administrator, as
+// an unverified (demo) account until the e-mail link is followed.
+type SignUpRequest struct {
+	OrganizationName string `json:"org_name"`
+	Name             string `json:"name"`
+	Email            string `json:"email"`
+	Password         string `json:"password"`
+}
+
+// Email is one message of the outbox. Every message is stored; when SMTP is
+// configured it is also sent and SentAt set.
+type Email struct {
+	ID             int64      `json:"id" db:"id"`
+	OrganizationID *string    `json:"org_id" db:"organization_id"`
+	To             string     `json:"to" db:"to_address"`
+	Subject        string     `json:"subject" db:"subject"`
+	Body           string     `json:"body" db:"body"`
+	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
+	SentAt         *time.Time `json:"sent_at" db:"sent_at"`
+}
+
+// Mailer delivers a message (SMTP in production); nil keeps mail in the
+// outbox only.
+type Mailer interface {
+	Send(ctx context.Context, to, subject, body string) error
+}
+
+// AccountService manages sign-up, e-mail verification and an
+// organization's members. Methods that take an orgID act only on users of
+// that organization: users of other organizations are ENOTFOUND.
+type AccountService interface {
+	// SignUp creates the organization and its unverified administrator and
+	// sends the verification link (ECONFLICT for a taken address).
+	SignUp(ctx context.Context, req SignUpRequest) (*User, error)
+	// VerifyEmail consumes a verification token and marks the account
+	// verified (EUNAUTHORIZED for an unknown, used or expired token).
+	VerifyEmail(ctx context.Context, token string) (*User, error)
+	// Invite creates an account in orgID without a password and sends an
+	// invitation link.
+	Invite(ctx context.Context, orgID, email string, role Role) (*User, error)
+	// AcceptInvite consumes an invitation token, sets the password and
+	// marks the account verified (the address received the link).
+	AcceptInvite(ctx context.Context, token, password string) (*User, error)
+	ListMembers(ctx context.Context, orgID string) ([]*User, error)
+	SetRole(ctx context.Context, orgID, userID string, role Role) (*User, error)
+	SetActive(ctx context.Context, orgID, userID string, active bool) (*User, error)
+	// DeleteUser soft-deletes: the row stays (audit, ownership), sign-in
+	// and every credential stop on the next request.
+	DeleteUser(ctx context.Context, orgID, userID string) error
+	// Outbox lists the messages addressed to an organization's users,
+	// newest first.
+	Outbox(ctx context.Context, orgID string) ([]*Email, error)
+}
+
+// LoginThrottle limits failed sign-in attempts (password or second factor)
+// per account and per client address (ASVS 5.0 6.3.1; NIST SP 800-63B
+// §5.2.2).
+type LoginThrottle interface {
+	// Check returns ERATELIMIT (with the wait) when either key is locked.
+	Check(ctx context.Context, account, clientIP string, now time.Time) (retryAfter time.Duration, err error)
+	// Fail records one failure for both keys.
+	Fail(ctx context.Context, account, clientIP string, now time.Time) error
+	// Succeed clears the account's failures.
+	Succeed(ctx context.Context, account string) error
+}

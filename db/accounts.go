@@ -1,0 +1,367 @@
+package db
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/argon2id"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// AccountConfig configures AccountService.
+type AccountConfig struct {
+	// BaseURL is where links in e-mails point (https://sim.example.com).
+	BaseURL string
+	// Mailer sends mail; nil keeps it in the outbox only.
+	Mailer turbinesim.Mailer
+	// PasswordParams are the argon2id parameters of new password hashes;
+	// nil means argon2id.DefaultParams (RFC 9106 second recommendation,
+	// 64 MiB). Tests pass smaller ones.
+	PasswordParams *argon2id.Params
+	// Now is the clock of token expiry; nil means time.Now.
+	Now func() time.Time
+}
+
+// Token lifetimes of e-mail links.
+const (
+	VerifyTokenLifetime = 48 * time.Hour
+	InviteTokenLifetime = 7 * 24 * time.Hour
+)
+
+// AccountService implements turbinesim.AccountService.
+type AccountService struct {
+	db  *DB
+	cfg AccountConfig
+}
+
+var _ turbinesim.AccountService = (*AccountService)(nil)
+
+// NewAccountService returns the PostgreSQL account manager.
+func NewAccountService(db *DB, cfg AccountConfig) *AccountService {
+	if cfg.PasswordParams == nil {
+		cfg.PasswordParams = argon2id.DefaultParams
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	return &AccountService{db: db, cfg: cfg}
+}
+
+func tokenHash(tok string) []byte {
+	h := sha256.Sum256([]byte(tok))
+	return h[:]
+}
+
+// SignUp implements turbinesim.AccountService.
+func (s *AccountService) SignUp(ctx context.Context, req turbinesim.SignUpRequest) (*turbinesim.User, error) {
+	org := &turbinesim.Organization{Name: strings.TrimSpace(req.OrganizationName), Plan: turbinesim.PlanBeta}
+	if org.Name == "" {
+		org.Name = strings.TrimSpace(req.Name)
+	}
+	if err := org.Validate(); err != nil {
+		return nil, err
+	}
+	u := &turbinesim.User{Email: turbinesim.NormalizeEmail(req.Email), Name: strings.TrimSpace(req.Name),
+		Role: turbinesim.RoleAdmin, OrganizationID: "pending"}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	if err := turbinesim.ValidatePassword(req.Password); err != nil {
+		return nil, err
+	}
+	hash, err := argon2id.CreateHash(req.Password, s.cfg.PasswordParams)
+	if err != nil {
+		return nil, fmt.Errorf("hashing password: %w", err)
+	}
+	var mail *turbinesim.Email
+	err = s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.QueryRowxContext(ctx, `INSERT INTO organizations (name, plan) VALUES ($1, $2) RETURNING id`,
+			org.Name, org.Plan).Scan(&org.ID); err != nil {
+			return translate(err, "creating organization")
+		}
+		u.OrganizationID = org.ID
+		if err := insertUser(ctx, tx, u, &hash); err != nil {
+			return err
+		}
+		tok, err := s.newToken(ctx, tx, u.ID, "verify", VerifyTokenLifetime)
+		if err != nil {
+			return err
+		}
+		mail, err = queueMail(ctx, tx, org.ID, u.Email, "Verify your TurbineSim account",
+			"Open this link to verify your e-mail address and unlock the full service:\n\n"+
+				s.cfg.BaseURL+"/verify-email?token="+url.QueryEscape(tok)+"\n\nThe link is valid for 48 hours.")
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.deliver(ctx, mail)
+	return u, nil
+}
+
+func insertUser(ctx context.Context, tx *sqlx.Tx, u *turbinesim.User, hash *string) error {
+	u.Active = true
+	err := tx.QueryRowxContext(ctx, `
+		INSERT INTO users (organization_id, email, name, password_hash, role, verified, active)
+		VALUES ($1, $2, $3, $4, $5, $6, true)
+		RETURNING id, created_at, updated_at`,
+		u.OrganizationID, u.Email, u.Name, hash, u.Role, u.Verified).Scan(&u.ID, &u.CreatedAt, &u.UpdatedAt)
+	err = translate(err, "creating user")
+	if turbinesim.ErrorCode(err) == turbinesim.ECONFLICT {
+		return turbinesim.Errorf(turbinesim.ECONFLICT, "an account with this e-mail address exists")
+	}
+	return err
+}
+
+func (s *AccountService) inTx(ctx context.Context, fn func(*sqlx.Tx) error) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return translate(err, "starting transaction")
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return translate(tx.Commit(), "committing")
+}
+
+func (s *AccountService) newToken(ctx context.Context, tx *sqlx.Tx, userID, purpose string, life time.Duration) (string, error) {
+	tok := rand.Text() + rand.Text()
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO email_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, $3, $4)`,
+		tokenHash(tok), userID, purpose, s.cfg.Now().Add(life))
+	return tok, translate(err, "creating e-mail token")
+}
+
+func queueMail(ctx context.Context, tx *sqlx.Tx, orgID, to, subject, body string) (*turbinesim.Email, error) {
+	m := &turbinesim.Email{OrganizationID: &orgID, To: to, Subject: subject, Body: body}
+	err := tx.QueryRowxContext(ctx, `
+		INSERT INTO email_outbox (organization_id, to_address, subject, body) VALUES ($1, $2, $3, $4)
+		RETURNING id, created_at`, orgID, to, subject, body).Scan(&m.ID, &m.CreatedAt)
+	return m, translate(err, "queueing e-mail")
+}
+
+// deliver sends a queued message when a mailer is configured. A failed
+// delivery leaves sent_at empty; the message stays readable in the outbox.
+func (s *AccountService) deliver(ctx context.Context, m *turbinesim.Email) {
+	if s.cfg.Mailer == nil || m == nil {
+		return
+	}
+	if err := s.cfg.Mailer.Send(ctx, m.To, m.Subject, m.Body); err != nil {
+		return
+	}
+	_, _ = s.db.ExecContext(ctx, `UPDATE email_outbox SET sent_at = now() WHERE id = $1`, m.ID)
+}
+
+var errBadLink = turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "invalid, used or expired link")
+
+// consumeToken marks a token used and returns its user id, in tx.
+func (s *AccountService) consumeToken(ctx context.Context, tx *sqlx.Tx, tok, purpose string) (string, error) {
+	var userID string
+	err := tx.GetContext(ctx, &userID, `
+		UPDATE email_tokens SET used_at = $3
+		 WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
+		RETURNING user_id`, tokenHash(tok), purpose, s.cfg.Now())
+	if err = translate(err, "consuming e-mail token"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+		return "", errBadLink
+	}
+	return userID, err
+}
+
+// VerifyEmail implements turbinesim.AccountService.
+func (s *AccountService) VerifyEmail(ctx context.Context, tok string) (*turbinesim.User, error) {
+	var u turbinesim.User
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		id, err := s.consumeToken(ctx, tx, tok, "verify")
+		if err != nil {
+			return err
+		}
+		return translate(tx.GetContext(ctx, &u, `
+			UPDATE users SET verified = true, updated_at = now() WHERE id = $1 RETURNING `+userColumns, id), "verifying user")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// Invite implements turbinesim.AccountService.
+func (s *AccountService) Invite(ctx context.Context, orgID, email string, role turbinesim.Role) (*turbinesim.User, error) {
+	u := &turbinesim.User{OrganizationID: orgID, Email: turbinesim.NormalizeEmail(email), Role: role}
+	if u.Role == "" {
+		u.Role = turbinesim.RoleMember
+	}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	var mail *turbinesim.Email
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insertUser(ctx, tx, u, nil); err != nil {
+			return err
+		}
+		tok, err := s.newToken(ctx, tx, u.ID, "invite", InviteTokenLifetime)
+		if err != nil {
+			return err
+		}
+		mail, err = queueMail(ctx, tx, orgID, u.Email, "You are invited to TurbineSim",
+			"An administrator of your organization invited you. Open this link to choose a password:\n\n"+
+				s.cfg.BaseURL+"/accept-invite?token="+url.QueryEscape(tok)+"\n\nThe link is valid for 7 days.")
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.deliver(ctx, mail)
+	return u, nil
+}
+
+// AcceptInvite implements turbinesim.AccountService.
+func (s *AccountService) AcceptInvite(ctx context.Context, tok, password string) (*turbinesim.User, error) {
+	if err := turbinesim.ValidatePassword(password); err != nil {
+		return nil, err
+	}
+	hash, err := argon2id.CreateHash(password, s.cfg.PasswordParams)
+	if err != nil {
+		return nil, fmt.Errorf("hashing password: %w", err)
+	}
+	var u turbinesim.User
+	err = s.inTx(ctx, func(tx *sqlx.Tx) error {
+		id, err := s.consumeToken(ctx, tx, tok, "invite")
+		if err != nil {
+			return err
+		}
+		return translate(tx.GetContext(ctx, &u, `
+			UPDATE users SET password_hash = $2, verified = true, updated_at = now()
+			 WHERE id = $1 AND active AND deleted_at IS NULL RETURNING `+userColumns, id, hash), "accepting invitation")
+	})
+	if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+		return nil, errBadLink
+	} else if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// ListMembers implements turbinesim.AccountService (soft-deleted users are
+// left out).
+func (s *AccountService) ListMembers(ctx context.Context, orgID string) ([]*turbinesim.User, error) {
+	users := []*turbinesim.User{}
+	if !isUUID(orgID) {
+		return users, nil
+	}
+	err := s.db.SelectContext(ctx, &users, `
+		SELECT `+userColumns+` FROM users WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY email`, orgID)
+	return users, translate(err, "listing members")
+}
+
+var errMemberNotFound = turbinesim.Errorf(turbinesim.ENOTFOUND, "user not found")
+
+func (s *AccountService) updateMember(ctx context.Context, orgID, userID, set string, arg any) (*turbinesim.User, error) {
+	if !isUUID(orgID) || !isUUID(userID) {
+		return nil, errMemberNotFound
+	}
+	var u turbinesim.User
+	err := s.db.GetContext(ctx, &u, `
+		UPDATE users SET `+set+`, updated_at = now()
+		 WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL
+		RETURNING `+userColumns, userID, orgID, arg)
+	if err = translate(err, "updating member"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+		return nil, errMemberNotFound
+	} else if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// SetRole implements turbinesim.AccountService.
+func (s *AccountService) SetRole(ctx context.Context, orgID, userID string, role turbinesim.Role) (*turbinesim.User, error) {
+	if !role.Valid() {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "unknown role %q", role)
+	}
+	return s.updateMember(ctx, orgID, userID, "role = $3", role)
+}
+
+// SetActive implements turbinesim.AccountService.
+func (s *AccountService) SetActive(ctx context.Context, orgID, userID string, active bool) (*turbinesim.User, error) {
+	return s.updateMember(ctx, orgID, userID, "active = $3", active)
+}
+
+// DeleteUser implements turbinesim.AccountService.
+func (s *AccountService) DeleteUser(ctx context.Context, orgID, userID string) error {
+	_, err := s.updateMember(ctx, orgID, userID, "deleted_at = $3, active = false", s.cfg.Now())
+	return err
+}
+
+// Outbox implements turbinesim.AccountService.
+func (s *AccountService) Outbox(ctx context.Context, orgID string) ([]*turbinesim.Email, error) {
+	mails := []*turbinesim.Email{}
+	if !isUUID(orgID) {
+		return mails, nil
+	}
+	err := s.db.SelectContext(ctx, &mails, `
+		SELECT id, organization_id, to_address, subject, body, created_at, sent_at
+		  FROM email_outbox WHERE organization_id = $1 ORDER BY id DESC LIMIT 200`, orgID)
+	return mails, translate(err, "reading outbox")
+}
+
+// LoginThrottle implements turbinesim.LoginThrottle in PostgreSQL.
+type LoginThrottle struct {
+	db *DB
+	// PerAccount and PerIP are the failures allowed per Window.
+	PerAccount, PerIP int
+	Window            time.Duration
+}
+
+var _ turbinesim.LoginThrottle = (*LoginThrottle)(nil)
+
+// NewLoginThrottle allows 10 failures per account and 100 per client
+// address in 15-minute windows.
+func NewLoginThrottle(db *DB) *LoginThrottle {
+	return &LoginThrottle{db: db, PerAccount: 10, PerIP: 100, Window: 15 * time.Minute}
+}
+
+// Check implements turbinesim.LoginThrottle.
+func (l *LoginThrottle) Check(ctx context.Context, account, ip string, now time.Time) (time.Duration, error) {
+	w := now.UTC().Truncate(l.Window)
+	var counts struct {
+		Account int `db:"a"`
+		IP      int `db:"i"`
+	}
+	err := l.db.GetContext(ctx, &counts, `
+		SELECT coalesce(max(count) FILTER (WHERE bucket = $1), 0) AS a,
+		       coalesce(max(count) FILTER (WHERE bucket = $2), 0) AS i
+		  FROM login_failures WHERE bucket IN ($1, $2) AND window_start = $3`,
+		"a:"+turbinesim.NormalizeEmail(account), "i:"+ip, w)
+	if err != nil {
+		return 0, translate(err, "checking sign-in failures")
+	}
+	if counts.Account >= l.PerAccount || counts.IP >= l.PerIP {
+		wait := w.Add(l.Window).Sub(now)
+		return wait, turbinesim.Errorf(turbinesim.ERATELIMIT, "too many failed sign-in attempts; try again in %d seconds", int(wait.Seconds())+1)
+	}
+	return 0, nil
+}
+
+// Fail implements turbinesim.LoginThrottle.
+func (l *LoginThrottle) Fail(ctx context.Context, account, ip string, now time.Time) error {
+	w := now.UTC().Truncate(l.Window)
+	_, err := l.db.ExecContext(ctx, `
+		INSERT INTO login_failures (bucket, window_start, count) VALUES ($1, $3, 1), ($2, $3, 1)
+		ON CONFLICT (bucket, window_start) DO UPDATE SET count = login_failures.count + 1`,
+		"a:"+turbinesim.NormalizeEmail(account), "i:"+ip, w)
+	return translate(err, "recording sign-in failure")
+}
+
+// Succeed implements turbinesim.LoginThrottle.
+func (l *LoginThrottle) Succeed(ctx context.Context, account string) error {
+	_, err := l.db.ExecContext(ctx, `DELETE FROM login_failures WHERE bucket = $1`, "a:"+turbinesim.NormalizeEmail(account))
+	return translate(err, "clearing sign-in failures")
+}
