@@ -138,3 +138,23 @@ func TestWriteInMemoryDeck(t *testing.T) {
 		t.Errorf("in-memory round trip differs at %s", s)
 	}
 }
+
+func TestWriteFileServoDyn(t *testing.T) {
+	d := loadShared(t, sharedDecks[1])
+	s := *d.ServoDyn
+	s.DLL_FileName = "/opt/turbinesim/builtin-rosco"
+	p := filepath.Join(t.TempDir(), "srvd.dat")
+	if err := WriteFile(p, &s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadServoDyn(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DLL_FileName != s.DLL_FileName || got.PCMode != 5 || got.DLL_InFile != d.ServoDyn.DLL_InFile {
+		t.Errorf("got %q %d %q", got.DLL_FileName, got.PCMode, got.DLL_InFile)
+	}
+	if err := WriteFile(p, 42); err == nil {
+		t.Error("writing an int: want an error")
+	}
+}

@@ -227,3 +227,41 @@ func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// WriteFile writes one structure (*Main, *ElastoDyn, *EDBlade, *EDTower,
+// *AeroDyn, *ADBlade, *Airfoil, *InflowWind, *ServoDyn, *Discon or
+// *Generic) to path in OpenFAST v5 syntax. An airfoil's coordinates file
+// (CoordsFile) is written next to it, relative to path.
+func WriteFile(path string, v any) error {
+	var text string
+	var err error
+	switch x := v.(type) {
+	case *Airfoil:
+		var coords string
+		text, coords, err = x.encode()
+		if err == nil && coords != "" {
+			cp := resolvePath(path, x.CoordsFile)
+			if e := os.MkdirAll(filepath.Dir(cp), 0o755); e != nil {
+				return fmt.Errorf("deck: WriteFile: %w", e)
+			}
+			if e := os.WriteFile(cp, []byte(coords), 0o644); e != nil {
+				return fmt.Errorf("deck: WriteFile: %w", e)
+			}
+		}
+	case *Discon:
+		text = x.encode()
+	case *Generic:
+		text = x.raw()
+	case interface{ encode() (string, error) }:
+		text, err = x.encode()
+	default:
+		return fmt.Errorf("deck: WriteFile: cannot write %T", v)
+	}
+	if err != nil {
+		return fmt.Errorf("deck: WriteFile %s: %w", filepath.Base(path), err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("deck: WriteFile: %w", err)
+	}
+	return nil
+}
