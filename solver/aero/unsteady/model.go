@@ -69,6 +69,14 @@ type Node struct {
 	hasCm bool
 	off   bool // UA off for good (C_nalpha = 0 or outside UAStartRad..UAEndRad)
 	s     state
+
+	// The last Kelvin chain CalcOutput evaluated, reused by UpdateStates
+	// when the glue advances the states with the same input (AeroDyn's
+	// order: outputs at t, then the update from t): the chain depends only
+	// on the input and the states, so the result is identical.
+	cache      chain
+	cacheIn    Input
+	cacheValid bool
 }
 
 // NewNode initialises one node (Init). chord in m; hasCm false when the
@@ -108,6 +116,7 @@ func NewNode(p Params, c Constants, polar StaticPolar, chord float64, hasCm, act
 // Reset puts the node back to its initial (first-pass) state.
 func (n *Node) Reset() {
 	n.s = state{sigma1: 1, sigma3: 1, firstPass: true}
+	n.cacheValid = false
 }
 
 // Off reports whether UA is switched off for good at this node.
@@ -311,10 +320,13 @@ func (n *Node) UpdateStates(t float64, uNow, uNext Input) error {
 	if err != nil {
 		return fmt.Errorf("t=%g: %w", t, err)
 	}
-	k, err := n.kelvinChain(u)
-	if err != nil {
+	var k chain
+	if n.cacheValid && n.cacheIn == u {
+		k = n.cache
+	} else if k, err = n.kelvinChain(u); err != nil {
 		return fmt.Errorf("t=%g: %w", t, err)
 	}
+	n.cacheValid = false
 	c, s := &n.c, &n.s
 
 	tSh := 2 * (1 - k.fpp) / c.StSh // eq. 1.54: shedding period in semi-chords
@@ -429,6 +441,7 @@ func (n *Node) CalcOutput(uIn Input) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	n.cache, n.cacheIn, n.cacheValid = k, u, true
 	var y Output
 	y.Cn = k.cnFS
 	if s.tauV > 0 {
@@ -479,4 +492,4 @@ func (n *Node) State() State { return State{n.s} }
 
 // SetState restores states taken with State from a node with the same
 // constants.
-func (n *Node) SetState(st State) { n.s = st.s }
+func (n *Node) SetState(st State) { n.s = st.s; n.cacheValid = false }
