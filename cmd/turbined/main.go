@@ -44,6 +44,7 @@ func commands() []command {
 		{"serve", "run the web service (default)", runServe},
 		{"migrate", "apply database migrations and exit", runMigrate},
 		{"wind", "generate IEC turbulent boxes (.bts) and gust/shear events", runWind},
+		{"simulate", "run one OpenFAST deck on the solver: simulate main.fst [-o dir] [-tmax s]", runSimulate},
 	}
 }
 

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/turbinesim/turbinesim/solver/coupling"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// runSimulate runs one OpenFAST deck on the project's solver:
+//
+//	turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none]
+//
+// The .outb is written into -o (default: next to the .fst). Progress goes to
+// stderr as one rewritten line (text) or to stdout as JSON lines (json, the
+// form the job worker reads from its child process). A deck error exits
+// non-zero with the deck layer's message, which names file, line and
+// variable.
+func runSimulate(ctx context.Context, env *Env, args []string) error {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	outDir := fs.String("o", "", "output directory (default: the directory of the .fst)")
+	tMax := fs.Float64("tmax", 0, "simulated end time in s (default: the deck's TMax)")
+	progress := fs.String("progress", "text", "progress report: text (stderr), json (JSON lines on stdout) or none")
+	// Flags may follow the deck path (turbined simulate main.fst -tmax 5).
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return errUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) != 1 {
+		fmt.Fprintln(env.Stderr, "usage: turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none]")
+		return errUsage
+	}
+	if *tMax < 0 {
+		return fmt.Errorf("simulate: -tmax %g must not be negative", *tMax)
+	}
+	path := positional[0]
+
+	d, err := LoadValidDeck(path)
+	if err != nil {
+		return err
+	}
+	opts := coupling.Options{TMax: *tMax, SkipUnsupported: true}
+	if *outDir != "" {
+		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		opts.OutPath = filepath.Join(*outDir, base+".outb")
+	}
+
+	var report func(simTime, tEnd float64)
+	var finish func()
+	switch *progress {
+	case "text":
+		p := newProgressMeter(time.Now)
+		report = func(simTime, tEnd float64) { p.text(env.Stderr, simTime, tEnd) }
+		finish = func() { fmt.Fprintln(env.Stderr) }
+	case "json":
+		p := newProgressMeter(time.Now)
+		report = func(simTime, tEnd float64) { p.json(env.Stdout, simTime, tEnd) }
+		finish = func() {}
+	case "none":
+		finish = func() {}
+	default:
+		return fmt.Errorf("simulate: -progress %q: want text, json or none", *progress)
+	}
+
+	res, err := coupling.Run(ctx, d, opts, report)
+	finish()
+	if err != nil {
+		return fmt.Errorf("simulate %s: %w", path, err)
+	}
+	fmt.Fprintf(env.Stderr, "wrote %s: %d steps, %.3f s simulated in %s (%.2f× real time)\n",
+		res.OutPath, res.Steps, res.SimTime, res.Wall.Round(time.Millisecond), ratio(res.SimTime, res.Wall))
+	for _, n := range res.Notes {
+		fmt.Fprintln(env.Stderr, "note:", n)
+	}
+	if len(res.Dropped) > 0 {
+		fmt.Fprintln(env.Stderr, "channels not computed (skipped):", strings.Join(res.Dropped, ", "))
+	}
+	return nil
+}
+
+// LoadValidDeck loads a deck and refuses it when Validate finds an error
+// (warnings pass). The returned error is the deck layer's own message, so it
+// names the file, the line and the variable.
+func LoadValidDeck(path string) (*deck.Deck, error) {
+	d, err := deck.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	for _, p := range deck.Validate(d) {
+		if !p.Warning {
+			msgs = append(msgs, p.String())
+		}
+	}
+	if len(msgs) > 0 {
+		return nil, errors.New(strings.Join(msgs, "\n"))
+	}
+	return d, nil
+}
+
+// progressMeter turns (simulated time, end time) samples into the progress
+// figures: percent, simulated/wall ratio and the ETA extrapolated from the
+// ratio so far. Output is throttled to a few lines a second.
+type progressMeter struct {
+	now   func() time.Time
+	start time.Time
+	mu    sync.Mutex
+	last  time.Time
+}
+
+func newProgressMeter(now func() time.Time) *progressMeter {
+	return &progressMeter{now: now, start: now()}
+}
+
+// ProgressLine is one JSON progress record of `simulate -progress json`.
+type ProgressLine struct {
+	SimTime    float64 `json:"sim_time"`
+	TMax       float64 `json:"t_max"`
+	Percent    float64 `json:"percent"`
+	ETASeconds float64 `json:"eta_seconds"`
+	Ratio      float64 `json:"ratio"`
+}
+
+func (p *progressMeter) sample(simTime, tEnd float64, force bool) (ProgressLine, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	if !force && now.Sub(p.last) < 250*time.Millisecond {
+		return ProgressLine{}, false
+	}
+	p.last = now
+	wall := now.Sub(p.start)
+	l := ProgressLine{SimTime: simTime, TMax: tEnd, Ratio: ratio(simTime, wall), ETASeconds: -1}
+	if tEnd > 0 {
+		l.Percent = 100 * min(simTime/tEnd, 1)
+	}
+	if simTime > 0 && tEnd > 0 {
+		l.ETASeconds = max(tEnd-simTime, 0) * wall.Seconds() / simTime
+	}
+	return l, true
+}
+
+func (p *progressMeter) text(w io.Writer, simTime, tEnd float64) {
+	l, ok := p.sample(simTime, tEnd, simTime >= tEnd)
+	if !ok {
+		return
+	}
+	eta := "?"
+	if l.ETASeconds >= 0 {
+		eta = (time.Duration(l.ETASeconds * float64(time.Second))).Round(time.Second).String()
+	}
+	fmt.Fprintf(w, "\rt = %8.2f / %.2f s  %5.1f%%  ETA %s  %.2f× real time   ", simTime, tEnd, l.Percent, eta, l.Ratio)
+}
+
+func (p *progressMeter) json(w io.Writer, simTime, tEnd float64) {
+	l, ok := p.sample(simTime, tEnd, simTime >= tEnd)
+	if !ok {
+		return
+	}
+	b, _ := json.Marshal(l)
+	w.Write(append(b, '\n'))
+}
+
+func ratio(simTime float64, wall time.Duration) float64 {
+	if wall <= 0 {
+		return 0
+	}
+	return simTime / wall.Seconds()
+}

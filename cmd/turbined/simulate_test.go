@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/outfile"
+)
+
+// copyNREL5MW copies the NREL 5 MW land deck into a temporary directory
+// (tests may edit the copy) and returns the path of its .fst.
+func copyNREL5MW(t *testing.T) string {
+	t.Helper()
+	src := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	dst := filepath.Join(t.TempDir(), "deck")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatalf("copying the deck: %v", err)
+	}
+	return filepath.Join(dst, "Main_Onshore.fst")
+}
+
+// A short run writes an .outb whose time column ends at -tmax (0.5 s at the
+// deck's DT = 0.01 s: 51 rows including t = 0), and the JSON progress lines
+// end at 100 %.
+func TestSimulateWritesOutbAndJSONProgress(t *testing.T) {
+	fst := copyNREL5MW(t)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"simulate", fst, "-o", out, "-tmax", "0.5", "-progress", "json"},
+		func(string) string { return "" }, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("simulate: %v\n%s", err, stderr.String())
+	}
+	f, err := outfile.ReadOutbFile(filepath.Join(out, "Main_Onshore.outb"))
+	if err != nil {
+		t.Fatalf("reading the output: %v", err)
+	}
+	if n := len(f.Time); n == 0 || math.Abs(f.Time[n-1]-0.5) > 1e-9 {
+		t.Fatalf("time column ends at %v (%d rows), want 0.5", f.Time[len(f.Time)-1], n)
+	}
+	var last ProgressLine
+	lines := 0
+	sc := bufio.NewScanner(&stdout)
+	for sc.Scan() {
+		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
+			t.Fatalf("progress line %q: %v", sc.Text(), err)
+		}
+		lines++
+	}
+	if lines == 0 || last.Percent != 100 || last.SimTime != 0.5 || last.TMax != 0.5 {
+		t.Fatalf("last of %d progress lines = %+v, want 100%% at 0.5 s", lines, last)
+	}
+}
+
+// A deck error stops the run before it starts, with the deck layer's
+// message naming the file, the line and the variable.
+func TestSimulateDeckErrorNamesFileAndLine(t *testing.T) {
+	fst := copyNREL5MW(t)
+	b, err := os.ReadFile(fst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if !strings.Contains(lines[5], "TMax") {
+		t.Fatalf("line 6 of the reference deck is %q, expected TMax", lines[5])
+	}
+	lines[5] = "        abc   TMax            - Total run time (s)"
+	if err := os.WriteFile(fst, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	msg, err := runForTest(t, "simulate", fst, "-o", out, "-progress", "none")
+	if err == nil {
+		t.Fatalf("simulate accepted a deck with TMax = abc\n%s", msg)
+	}
+	for _, want := range []string{"Main_Onshore.fst:6", "TMax"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("output directory not empty after a deck error: %v", entries)
+	}
+}
