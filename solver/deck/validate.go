@@ -90,6 +90,22 @@ func (v *validator) modeSum(m *Meta, name string, c [5]float64) {
 	}
 }
 
+// subStep checks a module time step against the glue step: OpenFAST needs
+// the glue step to be an integer multiple of it (module sub-stepping).
+func (v *validator) subStep(m *Meta, variable string, dt DefReal, glue float64) {
+	if dt.Default || glue <= 0 {
+		return
+	}
+	if !(dt.Value > 0) {
+		v.add(m, variable, false, "must be > 0 or \"default\", got %g", dt.Value)
+		return
+	}
+	r := glue / dt.Value
+	if dt.Value > glue*(1+1e-9) || math.Abs(r-math.Round(r)) > 1e-6*r {
+		v.add(m, variable, false, "%g s does not divide the glue-code DT=%g s into whole steps", dt.Value, glue)
+	}
+}
+
 func (v *validator) length(m *Meta, variable string, n int, got int, what string) {
 	if got != n {
 		v.add(m, variable, false, "%s has %d entries, expected %d", what, got, n)
@@ -158,9 +174,7 @@ func validateElastoDyn(v *validator, d *Deck) {
 	}
 	m := &ed.Meta
 	v.oneOf(m, "Method", ed.Method, 1, 2, 3)
-	if !ed.DT.Default {
-		v.positive(m, "DT", ed.DT.Value)
-	}
+	v.subStep(m, "DT", ed.DT, d.Main.DT)
 	v.oneOf(m, "NumBl", ed.NumBl, 1, 2, 3)
 	v.positive(m, "TipRad", ed.TipRad)
 	if ed.HubRad < 0 || ed.HubRad >= ed.TipRad {
@@ -263,6 +277,10 @@ func validateAeroDyn(v *validator, d *Deck) {
 	v.oneOf(m, "TwrPotent", ad.TwrPotent, 0, 1, 2)
 	v.oneOf(m, "TwrShadow", ad.TwrShadow, 0, 1, 2)
 	v.oneOf(m, "AFTabMod", ad.AFTabMod, 1, 2, 3)
+	v.subStep(m, "DTAero", ad.DTAero, d.Main.DT)
+	if ad.UA_Mod > 0 && (ad.UAStartRad < 0 || ad.UAEndRad > 1 || ad.UAStartRad > ad.UAEndRad) {
+		v.add(m, "UAStartRad", false, "UAStartRad=%g and UAEndRad=%g must satisfy 0 <= UAStartRad <= UAEndRad <= 1", ad.UAStartRad, ad.UAEndRad)
+	}
 	if ad.DBEMT_Mod == 1 || ad.DBEMT_Mod == 3 {
 		v.positive(m, "tau1_const", ad.Tau1_const)
 	}
@@ -305,6 +323,9 @@ func validateAeroDyn(v *validator, d *Deck) {
 			v.add(bm, "NumBlNds", false, "need at least 2 nodes, got %d", b.NumBlNds)
 		}
 		v.increasing(bm, "BlSpn", b.BlSpn)
+		if len(b.BlSpn) > 0 && b.BlSpn[0] != 0 {
+			v.add(bm, "BlSpn", false, "the first node must be at the blade root (0 m), got %g m", b.BlSpn[0])
+		}
 		v.allPositive(bm, "BlSpn", "BlChord", b.BlChord)
 		for i, id := range b.BlAFID {
 			if id < 1 || id > len(ad.AFNames) {
@@ -377,6 +398,13 @@ func validateServo(v *validator, d *Deck) {
 	}
 	m := &s.Meta
 	v.oneOf(m, "PCMode", s.PCMode, 0, 3, 4, 5)
+	v.subStep(m, "DT", s.DT, d.Main.DT)
+	if s.UsesDLL() && !s.DLL_DT.Default {
+		step := s.DT.Or(d.Main.DT)
+		if r := s.DLL_DT.Value / step; step > 0 && (s.DLL_DT.Value < step*(1-1e-9) || math.Abs(r-math.Round(r)) > 1e-6*r) {
+			v.add(m, "DLL_DT", false, "%g s must be a whole multiple of the ServoDyn DT=%g s", s.DLL_DT.Value, step)
+		}
+	}
 	v.oneOf(m, "VSContrl", s.VSContrl, 0, 1, 3, 4, 5)
 	v.oneOf(m, "GenModel", s.GenModel, 1, 2, 3)
 	v.oneOf(m, "YCMode", s.YCMode, 0, 3, 4, 5)

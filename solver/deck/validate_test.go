@@ -36,6 +36,8 @@ func TestValidateFindsDefects(t *testing.T) {
 	d.ElastoDyn.Method = 7
 	d.Main.CompServo = 4
 	d.InflowWind.NWindVel = 3
+	d.ElastoDyn.DT = DefReal{Value: 0.003} // glue DT is 0.01
+	ad.DTAero = DefReal{Value: 0.01}       // fine: equal to DT
 	tw := *d.ElastoDyn.Tower
 	tw.TwFAM1Sh[0] += 0.5
 	d.ElastoDyn.Tower = &tw
@@ -45,6 +47,7 @@ func TestValidateFindsDefects(t *testing.T) {
 		{"NRELOffshrBsline5MW_AeroDyn_blade.dat", "BlSpn", "must increase strictly: row 7"},
 		{"ElastoDyn.dat", "TowerHt", "must be above TowerBsHt"},
 		{"ElastoDyn.dat", "Method", "value 7 not allowed"},
+		{"ElastoDyn.dat", "DT", "does not divide the glue-code DT=0.01 s"},
 		{"Main_Onshore.fst", "CompServo", "value 4 not allowed"},
 		{"NRELOffshrBsline5MW_InflowWind_Steady8mps.dat", "WindVxiList", "NWindVel=3"},
 		{"NRELOffshrBsline5MW_Onshore_ElastoDyn_Tower.dat", "TwFAM1Sh(2)", "add up to 1.5"},
@@ -64,6 +67,11 @@ func TestValidateFindsDefects(t *testing.T) {
 			for _, p := range probs {
 				t.Log(p)
 			}
+		}
+	}
+	for _, p := range probs {
+		if p.Variable == "DTAero" {
+			t.Errorf("DTAero equal to DT reported: %v", p)
 		}
 	}
 	// the table problems point at the table header line
