@@ -391,3 +391,21 @@ func TestRotorBankMatchesNodes(t *testing.T) {
 		t.Error("wrong dimensions accepted")
 	}
 }
+
+func TestChainReuseDoesNotChangeResults(t *testing.T) {
+	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
+	a, _ := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
+	b, _ := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
+	for i := 0; i < 300; i++ {
+		in := Input{Alpha: (10 + 12*math.Sin(0.07*float64(i))) * deg, U: 30 + 3*math.Cos(0.05*float64(i))}
+		_, _ = a.CalcOutput(in) // fills the cache
+		_ = a.UpdateStates(float64(i)*0.01, in, in)
+		_ = b.UpdateStates(float64(i)*0.01, in, in) // recomputes
+	}
+	in := Input{Alpha: 15 * deg, U: 30}
+	ya, _ := a.CalcOutput(in)
+	yb, _ := b.CalcOutput(in)
+	if ya != yb {
+		t.Fatalf("cached path %+v differs from recomputed %+v", ya, yb)
+	}
+}
