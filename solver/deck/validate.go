@@ -291,6 +291,9 @@ func validateAeroDyn(v *validator, d *Deck) {
 	if ad.NumAFfiles < 1 {
 		v.add(m, "NumAFfiles", false, "must be >= 1, got %d", ad.NumAFfiles)
 	}
+	if ad.NumTwrNds > 0 {
+		v.length(m, "TwrElev", ad.NumTwrNds, len(ad.TwrElev), "tower table")
+	}
 	if ad.TwrPotent != 0 || ad.TwrShadow != 0 || ad.TwrAero {
 		if ad.NumTwrNds < 2 {
 			v.add(m, "NumTwrNds", false, "tower influence or loads are on but NumTwrNds=%d (need >= 2)", ad.NumTwrNds)
@@ -346,6 +349,9 @@ func validateAeroDyn(v *validator, d *Deck) {
 			continue
 		}
 		am := &a.Meta
+		if a.NumCoords > 0 && len(a.Coords) != a.NumCoords {
+			v.add(am, "NumCoords", false, "airfoil %d: %d coordinates for NumCoords=%d", i+1, len(a.Coords), a.NumCoords)
+		}
 		if len(a.Tables) != a.NumTabs {
 			v.add(am, "NumTabs", false, "%d tables read, NumTabs=%d", len(a.Tables), a.NumTabs)
 		}
