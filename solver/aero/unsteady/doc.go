@@ -59,7 +59,26 @@
 // (the root finding for phi) keeps using the static polar, as in AeroDyn;
 // only the loads use the unsteady coefficients.
 //
-// What C's BEMT must expose for this (see the engineer-I report): per node
-// alpha (after induction), Vrel, the chord, the node's airfoil, rlocal;
-// and a way to give CalcOutput replacement coefficients (Cl, Cd, Cm) per node.
+// # Hook in aero.Rotor (engineer C)
+//
+// aero.Rotor advances its DBEMT states inside CalcOutput; UA fits the same
+// pattern, and this package does not import aero, so aero can import it:
+//
+//   - Params gains UAMod (0 or 3), FLookup, SpeedOfSound, UAStartRad,
+//     UAEndRad, and per airfoil the UA constants (ConstantsFromDeck on
+//     table 1) — ParamsFromDeck fills them from deck.AeroDyn and the
+//     airfoil files instead of noting "UA_Mod not modelled".
+//   - New builds an unsteady.Rotor (NewRotor with one NodeSpec per blade
+//     node: chord, ActiveSpan(rlocal/R, UAStartRad, UAEndRad), HasCm, and a
+//     StaticPolar adapter over the node's *aero.Airfoil at its Re/UserProp:
+//     a one-method type whose Static(alpha) returns Coefs(alpha, re, up)).
+//   - CalcOutput(t): after the BEMT/DBEMT/skew step has set phi, alpha and W
+//     of every node, and before the loads: if t is later than the committed
+//     time, first call UpdateStates(tPrev, inputs at tPrev, inputs at t) from
+//     the committed RotorState (State/SetState give the committed/latest
+//     pair, exactly like the DBEMT states), then CalcOutput(inputs at t),
+//     and use Cl, Cd, Cm (and Cn, Ct from them) in ½ρW²c(...). Repeated or
+//     corrector calls at the same t restart from the committed state.
+//   - The BEMT root solve keeps the static polar; NodeOutput Cl/Cd/Cm report
+//     the unsteady values (that is what AeroDyn writes to AB#N###Cl).
 package unsteady
