@@ -352,6 +352,19 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	m := s.m
 	p := &m.p
 	nd := m.nDOF
+	for j := 0; j < nd; j++ {
+		if !isFinite(st.Q[j]) || !isFinite(st.QD[j]) {
+			return fmt.Errorf("structure: DOF %s is not finite (position %v, speed %v)", DOFName(j), st.Q[j], st.QD[j])
+		}
+	}
+	for k, v := range u.BlPitch {
+		if !isFinite(v) {
+			return fmt.Errorf("structure: blade %d pitch input is %v", k+1, v)
+		}
+	}
+	if !isFinite(u.GenTrq) || !isFinite(u.HSSBrTrq) || !isFinite(u.YawMom) {
+		return fmt.Errorf("structure: drive inputs not finite (GenTrq %v, HSSBrTrq %v, YawMom %v)", u.GenTrq, u.HSSBrTrq, u.YawMom)
+	}
 	s.kinematicCoefficients(st, u.BlPitch)
 	// The coupling evaluates the outputs at t+dt and the next step's first
 	// derivative at the same state with the same inputs: reuse the result.
@@ -498,7 +511,13 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	sym := blas64.Symmetric{N: na, Stride: M.Stride, Data: M.Data, Uplo: blas.Lower}
 	tri, ok := lapack64.Potrf(sym)
 	if !ok {
-		return fmt.Errorf("structure: mass matrix is not positive definite")
+		big, bv := 0, 0.0
+		for _, j := range s.active {
+			if v := math.Abs(st.Q[j]); v > bv {
+				big, bv = j, v
+			}
+		}
+		return fmt.Errorf("structure: mass matrix is not positive definite; the state has probably diverged (largest coordinate: DOF %s = %.4g)", DOFName(big), st.Q[big])
 	}
 	copy(s.sol.RawVector().Data, f)
 	lapack64.Potrs(tri, blas64.General{Rows: na, Cols: 1, Stride: 1, Data: s.sol.RawVector().Data})
@@ -518,6 +537,8 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	s.lastValid = true
 	return nil
 }
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func equalSlices(a, b []float64) bool {
 	if len(a) != len(b) {
