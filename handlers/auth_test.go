@@ -174,7 +174,7 @@ func TestBrowserSessionFlow(t *testing.T) {
 		t.Fatalf("dashboard fragment: %d %.300s", resp.StatusCode, body)
 	}
 	resp, body = e.do(c, request{method: "GET", path: "/dashboard", header: jsonHeader})
-	if resp.StatusCode != 200 || !strings.Contains(body, `"member_count":1`) || !strings.Contains(body, `"turbine_count":null`) {
+	if resp.StatusCode != 200 || !strings.Contains(body, `"member_count":1`) || !strings.Contains(body, `"turbine_count":0`) {
 		t.Fatalf("dashboard JSON: %d %s", resp.StatusCode, body)
 	}
 
