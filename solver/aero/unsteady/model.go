@@ -266,9 +266,13 @@ func (n *Node) kelvinChain(u Input) (chain, error) {
 	} else {
 		k.fPrimeC, k.dfC, k.fppC = k.fPrime, k.df, k.fpp
 	}
-	fpp := clamp01(k.fpp)
+	// f'' enters Cn_FS linearly as computed (eq. 1.38 in the Kirchhoff
+	// blending form of the Minnema/Pierce variant); where a square root is
+	// taken it is limited to [0, 1] so a small overshoot of the lag cannot
+	// produce NaN.
 	_, cnFSStatic := separation(n.polar, k.alphaE+c.Alpha0, c.Alpha0, c.Cd0, k.cnAlphaCirc)
-	k.cnFS = k.cnNC + k.cnAlphaCirc*k.alphaE*fpp + cnFSStatic*(1-fpp)
+	k.cnFS = k.cnNC + k.cnAlphaCirc*k.alphaE*k.fpp + cnFSStatic*(1-k.fpp)
+	fpp := clamp01(k.fpp)
 
 	// Lag of the separation angle used for Cm (Minnema/Pierce, eq. 1.43).
 	if !s.firstPass {
