@@ -43,6 +43,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the web service (default)", runServe},
 		{"migrate", "apply database migrations and exit", runMigrate},
+		{"perf", "compute a Cp/Ct/Cq surface of a deck's rotor (ROSCO text layout)", runPerf},
 		{"wind", "generate IEC turbulent boxes (.bts) and gust/shear events", runWind},
 		{"simulate", "run one OpenFAST deck on the solver: simulate main.fst [-o dir] [-tmax s]", runSimulate},
 	}

@@ -26,7 +26,11 @@ func Write(w io.Writer, s *Surface) error {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# ----- Rotor performance tables for the %s wind turbine ----- \n", s.Name)
-	fmt.Fprintf(&b, "# ------------ Written on %s using the ROSCO toolbox ------------ \n\n", date)
+	tool := s.Tool
+	if tool == "" {
+		tool = DefaultTool
+	}
+	fmt.Fprintf(&b, "# ------------ Written on %s using %s ------------ \n\n", date, tool)
 	fmt.Fprintf(&b, "# Pitch angle vector, %d entries - x axis (matrix columns) (deg)\n", len(s.Pitch))
 	for _, v := range s.Pitch {
 		b.WriteString(pyShort(v) + "   ")
@@ -127,6 +131,11 @@ func Read(r io.Reader) (*Surface, error) {
 				rest := t[strings.Index(low, "written on")+len("written on"):]
 				if f := strings.Fields(rest); len(f) > 0 {
 					s.Date = f[0]
+				}
+				// Keep the name of the program that wrote the table, so a
+				// table read and written back is unchanged.
+				if _, after, ok := strings.Cut(rest, " using "); ok {
+					s.Tool = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(after), "-"))
 				}
 			case strings.Contains(low, "pitch angle vector"):
 				section = "pitch"

@@ -22,10 +22,14 @@ import (
 	"github.com/turbinesim/turbinesim/solver/aero"
 )
 
+// DefaultTool is the program a surface computed here names in its header.
+const DefaultTool = "turbinesim"
+
 // Surface is a performance table: Cp[i][j] at TSR[i] and Pitch[j].
 type Surface struct {
 	Name      string    // turbine name written in the header
 	Date      string    // "Jan-13-22" style date written in the header; empty: today
+	Tool      string    // program named in the header's "Written on … using …"; empty: DefaultTool
 	WindSpeed float64   // m/s
 	TSR       []float64 // rows
 	Pitch     []float64 // columns (deg)
