@@ -28,6 +28,8 @@ import (
 type Options struct {
 	// OutPath is the .outb file to write. Empty: the .fst path with the
 	// extension replaced by .outb. "-" writes no file (Result.Data only).
+	// When the deck's OutFileFmt asks for a text file too (1, 3 or 5), it is
+	// written beside it with the extension .out.
 	OutPath string
 	// TMax overrides the deck's TMax when positive.
 	TMax float64
@@ -43,7 +45,8 @@ type Options struct {
 
 // Result describes a finished run.
 type Result struct {
-	OutPath  string            // file written, or "" when none
+	OutPath  string            // binary file written, or "" when none
+	TextPath string            // text file written, or "" when none
 	Channels []outfile.Channel // output columns after Time
 	Time     []float64         // output times (only with KeepData)
 	Data     [][]float64       // Data[c][k] (only with KeepData)
@@ -169,10 +172,21 @@ func Run(ctx context.Context, d *deck.Deck, opts Options, progress func(simTime,
 			TimeChannel: outfile.Channel{Name: "Time", Unit: "s"},
 			Time:        times, Channels: chans, Data: data,
 		}
-		if err := outfile.WriteOutbFile(outPath, f, outfile.OutbOptions{FileID: outfile.FileIDChanLenIn, TimeStep: dtOut}); err != nil {
-			return nil, fmt.Errorf("coupling: writing %s: %w", outPath, err)
+		switch m.OutFileFmt {
+		case 1, 3, 5:
+			textPath := strings.TrimSuffix(outPath, filepath.Ext(outPath)) + ".out"
+			opt := outfile.TextOptions{ValueFormat: m.OutFmt, TMax: s.tMax, SpaceDelimited: !m.TabDelim}
+			if err := outfile.WriteTextFile(textPath, f, opt); err != nil {
+				return nil, fmt.Errorf("coupling: writing %s: %w", textPath, err)
+			}
+			res.TextPath = textPath
 		}
-		res.OutPath = outPath
+		if m.OutFileFmt != 1 {
+			if err := outfile.WriteOutbFile(outPath, f, outfile.OutbOptions{FileID: outfile.FileIDChanLenIn, TimeStep: dtOut}); err != nil {
+				return nil, fmt.Errorf("coupling: writing %s: %w", outPath, err)
+			}
+			res.OutPath = outPath
+		}
 	}
 	res.Wall = time.Since(start)
 	return res, nil

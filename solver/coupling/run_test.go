@@ -157,3 +157,33 @@ func TestIEA15OnshoreRuns(t *testing.T) {
 		t.Fatalf("RotSpeed %.4f rpm differs from the reference %.4f rpm by more than 1%%", got, want)
 	}
 }
+
+// OutFileFmt = 3 writes the text .out beside the .outb with the same rows.
+func TestTextOutputWhenRequested(t *testing.T) {
+	d := loadRigid(t)
+	d.Main.OutFileFmt = 3
+	out := filepath.Join(t.TempDir(), "rigid.outb")
+	res, err := Run(context.Background(), d, Options{OutPath: out, TMax: 1, Channels: []string{"RotSpeed", "GenPwr"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TextPath == "" || res.OutPath == "" {
+		t.Fatalf("paths %q %q", res.OutPath, res.TextPath)
+	}
+	txt, err := outfile.ReadTextFile(res.TextPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := outfile.ReadOutbFile(res.OutPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt.NumRows() != bin.NumRows() || txt.Index("GenPwr") < 0 {
+		t.Fatalf("text rows %d, binary rows %d", txt.NumRows(), bin.NumRows())
+	}
+	a, _ := txt.Column("RotSpeed")
+	b, _ := bin.Column("RotSpeed")
+	if math.Abs(a[5]-b[5]) > 1e-3*math.Abs(b[5]) { // ES10.3E2 keeps 4 significant digits
+		t.Fatalf("RotSpeed text %g, binary %g", a[5], b[5])
+	}
+}
