@@ -130,7 +130,8 @@ func (l *loader) missing(fr *FileRef, role, variable, named string, from string,
 
 // Load reads the .fst file at path and, recursively, every file of the
 // modules it switches on. A needed file that is missing or malformed is an
-// error (*Error) naming the file, line and variable.
+// error (*Error) naming the file, line and variable; the partly loaded Deck
+// is returned with it (nil only when the .fst itself cannot be read).
 func Load(path string) (*Deck, error) {
 	return load(path, true)
 }
@@ -154,31 +155,26 @@ func load(path string, strict bool) (*Deck, error) {
 	if err := checkSwitches(m); err != nil {
 		return d, err
 	}
-	var errs []error
-	step := func(err error) bool {
-		if err == nil {
-			return true
+	// Strict: stop at the first module that fails. Lenient (Detect): go
+	// on through every module; missing files are only recorded in Files.
+	var first error
+	for _, loadModule := range []func() error{l.loadElastoDyn, l.loadInflow, l.loadAero, l.loadServo, l.loadOffshore} {
+		err := loadModule()
+		if err == nil || (!strict && errors.Is(err, ErrMissingFile)) {
+			continue
+		}
+		if first == nil {
+			first = err
 		}
 		if strict {
-			errs = append(errs, err)
-			return false
+			break
 		}
-		var e *Error
-		if errors.As(err, &e) && errors.Is(err, ErrMissingFile) {
-			return true
-		}
-		errs = append(errs, err)
-		return true
-	}
-	if step(l.loadElastoDyn()) && step(l.loadInflow()) && step(l.loadAero()) && step(l.loadServo()) && step(l.loadOffshore()) {
 	}
 	for i := range m.BDBldFile {
-		l.ref(fmt.Sprintf("BeamDyn blade %d", i+1), abs, "BDBldFile", m.Meta.LineOf("BDBldFile"), m.BDBldFile[i], m.CompElast == 2)
+		v := fmt.Sprintf("BDBldFile(%d)", i+1)
+		l.ref(fmt.Sprintf("BeamDyn blade %d", i+1), abs, v, m.Meta.LineOf(v), m.BDBldFile[i], m.CompElast == 2)
 	}
-	if len(errs) > 0 {
-		return d, errs[0]
-	}
-	return d, nil
+	return d, first
 }
 
 // readTyped loads (once per absolute path) a file with the given parser.

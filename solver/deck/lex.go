@@ -233,6 +233,9 @@ func stripComment(s string) string {
 // semicolons (NWTC GetWords); quoted text is one word.
 func tokenize(s string) []Token {
 	var out []Token
+	if len(s) > 0 {
+		out = make([]Token, 0, 8) // typical lines: a value, a name and a few description words
+	}
 	i := 0
 	for i < len(s) {
 		c := s[i]
