@@ -84,14 +84,24 @@ func (g *Generic) String(name string) (string, bool) {
 }
 
 // Table returns the n data rows (as words) that follow the header line
-// whose first word is firstCol, skipping a units line; n < 0 reads until
-// the next non-numeric line.
+// whose first words are those of firstCol (e.g. "JointID" or "ID LineType"), skipping a units line "(m) (-) ..."; n < 0
+// reads until the next section line (MoorDyn tables have no row count).
 func (g *Generic) Table(firstCol string, n int) (header []string, rows [][]string, err error) {
 	lines := g.Meta.Src.Lines
-	want := normName(firstCol)
+	want := strings.Fields(normName(firstCol))
+	if len(want) == 0 {
+		return nil, nil, errAt(g.Meta.Path, 0, "", "empty table header")
+	}
 	for i := range lines {
 		t := lines[i].toks
-		if len(t) == 0 || normName(t[0].Text) != want {
+		if len(t) < len(want) {
+			continue
+		}
+		same := true
+		for k, w := range want {
+			same = same && normName(t[k].Text) == w
+		}
+		if !same {
 			continue
 		}
 		for _, w := range t {
@@ -109,7 +119,7 @@ func (g *Generic) Table(firstCol string, n int) (header []string, rows [][]strin
 			if len(t) == 0 {
 				continue
 			}
-			if n < 0 && (isSeparator(t[0]) || !isNumber(t[0].Text)) {
+			if n < 0 && (isSeparator(t[0]) || isEnd(lines[j].Raw)) {
 				break
 			}
 			row := make([]string, len(t))

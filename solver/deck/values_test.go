@@ -145,3 +145,29 @@ func TestIEA15Controller(t *testing.T) {
 		t.Errorf("missing files: %+v", d.Missing())
 	}
 }
+
+func TestGenericOffshoreTables(t *testing.T) {
+	d := loadShared(t, sharedDecks[1])
+	sd := d.Offshore.SubDyn
+	n, ok, err := sd.Int("NJoints")
+	if !ok || err != nil || n != 19 {
+		t.Fatalf("NJoints %d %v %v", n, ok, err)
+	}
+	hdr, rows, err := sd.Table("JointID", n)
+	if err != nil || len(rows) != 19 || hdr[3] != "JointZss" || rows[0][3] != "-30.0000" {
+		t.Errorf("joints: %v %d %v", hdr, len(rows), err)
+	}
+	d = loadShared(t, sharedDecks[2])
+	md := d.Offshore.Mooring
+	if d.Offshore.MooringKind != "MoorDyn" || md == nil {
+		t.Fatalf("mooring %q", d.Offshore.MooringKind)
+	}
+	_, lines, err := md.Table("ID LineType", -1)
+	if err != nil || len(lines) != 3 || lines[0][1] != "main" || lines[2][4] != "850.00" {
+		t.Errorf("MoorDyn lines: %v %v", lines, err)
+	}
+	_, types, err := md.Table("Name", -1)
+	if err != nil || len(types) != 1 || types[0][1] != "0.333" {
+		t.Errorf("MoorDyn line types: %v %v", types, err)
+	}
+}
