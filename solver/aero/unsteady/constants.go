@@ -54,21 +54,58 @@ type StaticPolar interface {
 	Static(alpha float64) (cl, cd, cm float64)
 }
 
-// ConstantsFromDeck converts one airfoil table's UA block. Values given as
-// "default" take the documented defaults; the polar-derived ones (alpha0,
-// Cd0, Cm0, C_nalpha) are then computed from the static polar: alpha0 as
-// the zero crossing of Cl nearest to 0, Cd0 and Cm0 there, and C_nalpha as
-// the least-squares slope of Cn = Cl cos a + (Cd-Cd0) sin a over
-// alpha0-2° .. alpha0+6°. These are approximations of OpenFAST's own
-// derivation (AirfoilInfo CalculateUACoeffs), not equal to it.
-// alpha1, alpha2, Cn1 and Cn2 have no derivation here and must be given.
+// ConstantsFromDeck converts one airfoil table's UA block for an airfoil
+// given as a StaticPolar. Values written "default" take the documented
+// defaults; the polar-derived ones (alpha0, alpha1, alpha2, C_nalpha, Cn1,
+// Cn2, Cd0, Cm0) follow the recipe of derive.go applied to the polar
+// sampled every 0.25° over ±180°. With a parsed table at hand,
+// ConstantsFromTable applies it to the table rows themselves, as AirfoilInfo
+// does, and also handles tables without a UA block.
 func ConstantsFromDeck(ua *deck.UAConstants, polar StaticPolar) (Constants, error) {
 	if ua == nil {
 		return Constants{}, fmt.Errorf("unsteady: no UA constants")
 	}
+	needPolar := ua.Alpha0.Default || ua.Alpha1.Default || ua.Alpha2.Default || ua.C_nalpha.Default ||
+		ua.Cn1.Default || ua.Cn2.Default || ua.Cd0.Default || ua.Cm0.Default
+	var dv derived
+	if needPolar {
+		if polar == nil {
+			return Constants{}, fmt.Errorf("unsteady: UA constants given as \"default\" need the polar")
+		}
+		const step = 0.25 * math.Pi / 180
+		var al, cl, cd, cm []float64
+		for a := -math.Pi; a <= math.Pi+1e-12; a += step {
+			l, dd, m := polar.Static(a)
+			al, cl, cd, cm = append(al, a), append(cl, l), append(cd, dd), append(cm, m)
+		}
+		var cd0 *float64
+		if !ua.Cd0.Default {
+			cd0 = &ua.Cd0.Value
+		}
+		var err error
+		if dv, err = derivePolar(al, cl, cd, cm, cd0); err != nil {
+			return Constants{}, err
+		}
+	}
+	return constantsWith(ua, dv)
+}
+
+// constantsWith builds the constants from a UA block, taking "default"
+// entries from the documented defaults or from the polar-derived values dv.
+func constantsWith(ua *deck.UAConstants, dv derived) (Constants, error) {
 	rad := math.Pi / 180
+	orRad := func(d deck.DefReal, derivedRad float64) float64 {
+		if d.Default {
+			return derivedRad
+		}
+		return d.Value * rad
+	}
 	c := Constants{
+		Alpha0:        orRad(ua.Alpha0, dv.alpha0),
+		Alpha1:        orRad(ua.Alpha1, dv.alpha1),
+		Alpha2:        orRad(ua.Alpha2, dv.alpha2),
 		EtaE:          ua.Eta_e.Or(defEtaE),
+		CNAlpha:       ua.C_nalpha.Or(dv.cnAlpha),
 		Tf0:           ua.T_f0.Or(defTf0),
 		TV0:           ua.T_V0.Or(defTV0),
 		Tp:            ua.T_p.Or(defTp),
@@ -83,107 +120,20 @@ func ConstantsFromDeck(ua *deck.UAConstants, polar StaticPolar) (Constants, erro
 		S2:            ua.S2.Or(0),
 		S3:            ua.S3.Or(0),
 		S4:            ua.S4.Or(0),
+		Cn1:           ua.Cn1.Or(dv.cn1),
+		Cn2:           ua.Cn2.Or(dv.cn2),
 		StSh:          ua.St_sh.Or(defStSh),
+		Cd0:           ua.Cd0.Or(dv.cd0),
+		Cm0:           ua.Cm0.Or(dv.cm0),
 		XcpBar:        ua.X_cp_bar.Or(defXcpBar),
 		UACutout:      ua.UACutout.Or(defUACutoutDeg) * rad,
 		UACutoutDelta: ua.UACutout_d.Or(defUACutoutDelta) * rad,
 		FiltCutOff:    ua.FiltCutOff.Or(defFiltCutOff),
 	}
-	for _, v := range []struct {
-		name string
-		d    deck.DefReal
-		dst  *float64
-	}{{"alpha1", ua.Alpha1, &c.Alpha1}, {"alpha2", ua.Alpha2, &c.Alpha2}, {"Cn1", ua.Cn1, &c.Cn1}, {"Cn2", ua.Cn2, &c.Cn2}} {
-		if v.d.Default {
-			return Constants{}, fmt.Errorf("unsteady: %s given as \"default\": computing it from the polar is not supported, give a number", v.name)
-		}
-		*v.dst = v.d.Value
-	}
-	c.Alpha1 *= rad
-	c.Alpha2 *= rad
-	if ua.Alpha0.Default {
-		if polar == nil {
-			return Constants{}, fmt.Errorf("unsteady: alpha0 is \"default\" and no polar given")
-		}
-		a0, err := zeroLiftAngle(polar)
-		if err != nil {
-			return Constants{}, err
-		}
-		c.Alpha0 = a0
-	} else {
-		c.Alpha0 = ua.Alpha0.Value * rad
-	}
-	var cl0, cd0, cm0 float64
-	if polar != nil {
-		cl0, cd0, cm0 = polar.Static(c.Alpha0)
-	}
-	_ = cl0
-	if ua.Cd0.Default {
-		if polar == nil {
-			return Constants{}, fmt.Errorf("unsteady: Cd0 is \"default\" and no polar given")
-		}
-		c.Cd0 = cd0
-	} else {
-		c.Cd0 = ua.Cd0.Value
-	}
-	if ua.Cm0.Default {
-		if polar == nil {
-			return Constants{}, fmt.Errorf("unsteady: Cm0 is \"default\" and no polar given")
-		}
-		c.Cm0 = cm0
-	} else {
-		c.Cm0 = ua.Cm0.Value
-	}
-	if ua.C_nalpha.Default {
-		if polar == nil {
-			return Constants{}, fmt.Errorf("unsteady: C_nalpha is \"default\" and no polar given")
-		}
-		cn := func(a float64) float64 {
-			cl, cd, _ := polar.Static(a)
-			return cl*math.Cos(a) + (cd-c.Cd0)*math.Sin(a)
-		}
-		// Least-squares slope over the attached range alpha0-2° .. alpha0+6°.
-		var sx, sy, sxx, sxy, cnt float64
-		for a := c.Alpha0 - 2*rad; a <= c.Alpha0+6*rad+1e-12; a += 0.25 * rad {
-			v := cn(a)
-			sx, sy, sxx, sxy, cnt = sx+a, sy+v, sxx+a*a, sxy+a*v, cnt+1
-		}
-		c.CNAlpha = (cnt*sxy - sx*sy) / (cnt*sxx - sx*sx)
-	} else {
-		c.CNAlpha = ua.C_nalpha.Value
-	}
 	if err := c.Validate(); err != nil {
 		return Constants{}, err
 	}
 	return c, nil
-}
-
-// zeroLiftAngle finds the zero crossing of Cl nearest to alpha = 0 within
-// ±20° (0.1° scan, then bisection).
-func zeroLiftAngle(p StaticPolar) (float64, error) {
-	rad := math.Pi / 180
-	cl := func(a float64) float64 { v, _, _ := p.Static(a); return v }
-	for k := 0; k <= 200; k++ {
-		for _, s := range []float64{1, -1} {
-			a, b := s*float64(k)*0.1*rad, s*float64(k+1)*0.1*rad
-			fa, fb := cl(a), cl(b)
-			if fa == 0 {
-				return a, nil
-			}
-			if fa*fb < 0 {
-				for i := 0; i < 60; i++ {
-					m := 0.5 * (a + b)
-					if cl(m)*fa > 0 {
-						a, fa = m, cl(m)
-					} else {
-						b = m
-					}
-				}
-				return 0.5 * (a + b), nil
-			}
-		}
-	}
-	return 0, fmt.Errorf("unsteady: alpha0 is \"default\" and Cl has no zero within ±20°")
 }
 
 // Validate checks the constants for values the model cannot use. A zero
@@ -201,12 +151,23 @@ func (c *Constants) Validate() error {
 			return bad(v.n, v.x)
 		}
 	}
+	// Time constants and exponents may be zero (no lag; AeroDyn only
+	// rejects negative values); St_sh and UACutout must be positive where
+	// UA runs. With C_nalpha = 0 the node never runs UA and they are unused.
 	for _, v := range []struct {
 		n string
 		x float64
-	}{{"T_f0", c.Tf0}, {"T_V0", c.TV0}, {"T_p", c.Tp}, {"T_VL", c.TVL}, {"b1", c.B1}, {"b2", c.B2}, {"b5", c.B5}, {"St_sh", c.StSh}, {"filtCutOff", c.FiltCutOff}, {"UACutout", c.UACutout}} {
-		if !(v.x > 0) || math.IsInf(v.x, 0) {
+	}{{"T_f0", c.Tf0}, {"T_V0", c.TV0}, {"T_p", c.Tp}, {"T_VL", c.TVL}, {"b1", c.B1}, {"b2", c.B2}, {"b5", c.B5}, {"filtCutOff", c.FiltCutOff}, {"St_sh", c.StSh}, {"UACutout", c.UACutout}} {
+		if v.x < 0 || math.IsNaN(v.x) || math.IsInf(v.x, 0) {
 			return bad(v.n, v.x)
+		}
+	}
+	if c.CNAlpha != 0 {
+		if c.StSh == 0 {
+			return bad("St_sh", c.StSh)
+		}
+		if c.UACutout == 0 {
+			return bad("UACutout", c.UACutout)
 		}
 	}
 	if c.UACutoutDelta < 0 || c.UACutoutDelta > c.UACutout || math.IsNaN(c.UACutoutDelta) {

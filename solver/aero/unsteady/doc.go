@@ -26,9 +26,9 @@
 //
 // Initialise once per blade node:
 //
-//	tab := deckAirfoil.Tables[0]                 // AFTabMod=1: first table
+//	tab := &deckAirfoil.Tables[0]                // AFTabMod=1: first table
 //	polar := ...                                 // a StaticPolar: the node's airfoil lookup
-//	c, err := unsteady.ConstantsFromDeck(&tab.UA, polar)
+//	c, err := unsteady.ConstantsFromTable(tab)   // UA block, or derived from the polar when absent
 //	node, err := unsteady.NewNode(unsteady.Params{DT: dt, SpeedOfSound: ad.SpdSound.Or(340.3), FLookup: ad.FLookup},
 //	        c, polar, chord, tab.Cm != nil, active)
 //
@@ -37,9 +37,12 @@
 // NewTablePolar is a linear-interpolation stand-in. This package does not
 // import package aero, so aero can import it.
 //
-// where active = UAStartRad <= rlocal/R <= UAEndRad (fractions of the rotor
-// radius; AeroDyn decides this once, at initialisation) and tab.InclUAdata
-// is true (otherwise UA cannot run at that node: pass active = false).
+// where active = ActiveSpan(rlocal/R, UAStartRad, UAEndRad) with rlocal the
+// node's distance from the rotor axis and R the tip's (AeroDyn decides this
+// once, at initialisation; the IEA-15 replay confirms rlocal/R, hub radius
+// included). A table without a UA block (InclUAdata false) still runs UA,
+// with constants derived from the polar, as OpenFAST v5 does; cylinders
+// come out with C_nalpha = 0 and stay static.
 //
 // In each glue step t -> t+DT, after the BEMT (and DBEMT, package dbemt)
 // update of the inductions, AeroDyn's order is:
@@ -65,7 +68,7 @@
 // pattern, and this package does not import aero, so aero can import it:
 //
 //   - Params gains UAMod (0 or 3), FLookup, SpeedOfSound, UAStartRad,
-//     UAEndRad, and per airfoil the UA constants (ConstantsFromDeck on
+//     UAEndRad, and per airfoil the UA constants (ConstantsFromTable on
 //     table 1) — ParamsFromDeck fills them from deck.AeroDyn and the
 //     airfoil files instead of noting "UA_Mod not modelled".
 //   - New builds an unsteady.Rotor (NewRotor with one NodeSpec per blade
