@@ -1,14 +1,21 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/chromedp/chromedp"
+
+	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/views"
 )
 
 // chromiumPath finds Debian's Chromium. CI installs it (.ci/run), so there
@@ -113,5 +120,69 @@ func TestBrowserLoginShowsDashboard(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("logout: %v", err)
+	}
+}
+
+// chartOption is an ECharts option whose strings try to break out of the
+// JSON block; they must be drawn as text, never run.
+func chartOption(title string) map[string]any {
+	return map[string]any{
+		"animation": false,
+		"title":     map[string]any{"text": title},
+		"xAxis":     map[string]any{"type": "category", "data": []string{"a", "b", "c"}},
+		"yAxis":     map[string]any{"type": "value"},
+		"series":    []any{map[string]any{"type": "line", "name": title, "data": []float64{1, 3, 2}}},
+	}
+}
+
+func renderComponent(c handlers.EchoContext, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}
+
+// charts.js draws a views.Chart on page load and after an htmx swap (where
+// the chart element is the swapped root itself), and hostile strings in the
+// option stay data.
+func TestBrowserChartsFromJSONBlocks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	evil := `</script><script>window.pwned=1</script>`
+	e.srv.Echo().GET("/test-chart", func(c handlers.EchoContext) error {
+		page := templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+			body := templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+				if err := views.Chart("first", chartOption(evil), "").Render(ctx, w); err != nil {
+					return err
+				}
+				_, err := io.WriteString(w, `<button id="more" hx-get="/test-chart-fragment" hx-target="#slot">more</button><div id="slot"></div>`)
+				return err
+			})
+			return views.Layout(views.Page{Title: "Chart", Charts: true}).Render(templ.WithChildren(ctx, body), w)
+		})
+		return renderComponent(c, page)
+	})
+	e.srv.Echo().GET("/test-chart-fragment", func(c handlers.EchoContext) error {
+		return renderComponent(c, views.Chart("second", chartOption("swapped in"), "h-64 w-full"))
+	})
+
+	ctx := newBrowser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.http.URL+"/test-chart"),
+		chromedp.WaitVisible(chromedp.CSS("#first canvas")),
+		chromedp.Click(chromedp.CSS("#more")),
+		chromedp.WaitVisible(chromedp.CSS("#second canvas")),
+	)
+	if err != nil {
+		t.Fatalf("charts were not drawn: %v", err)
+	}
+	pwned, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.pwned === 1`))
+	if err != nil || pwned {
+		t.Fatalf("a string in the chart option ran as script (pwned=%v, %v)", pwned, err)
+	}
+	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`echarts.getInstanceByDom(document.getElementById("first")).getOption().title[0].text`))
+	if err != nil || title != evil {
+		t.Fatalf("chart title = %q (%v), want the literal string", title, err)
 	}
 }

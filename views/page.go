@@ -57,3 +57,10 @@ func navClass(active bool) string {
 // retargets generic errors to the #flash slot. Scripts stay out of the page
 // (no inline JavaScript), and htmx's eval-based features are off.
 const htmxConfig = `{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}],"allowEval":false,"selfRequestsOnly":true}`
+
+func chartClass(class string) string {
+	if class == "" {
+		return "h-80 w-full"
+	}
+	return class
+}
