@@ -24,14 +24,20 @@ func (p airfoilPolar) Static(a float64) (cl, cd, cm float64) {
 }
 
 // TestReplayIEA15Reference replays every blade-1 node of the OpenFAST v5.0.0
-// IEA-15-240-RWT onshore run (steady 10 m/s, UA_Mod 3, outputs at every
-// 0.005 s step): the Alpha and Vrel OpenFAST wrote are the exact inputs its
+// IEA-15-240-RWT onshore runs (steady 10 m/s below rated, and 13 m/s with
+// ROSCO pitching; UA_Mod 3, outputs at every 0.005 s step): the Alpha and Vrel OpenFAST wrote are the exact inputs its
 // UA saw, so the Cn and Ct the model returns must reproduce OpenFAST's to
 // the 16-bit packing precision of the .outb file. Nodes 1-5 use airfoil
 // tables without a UA block, whose constants OpenFAST derives from the polar
 // (ConstantsFromTable); UA runs where rlocal/R >= UAStartRad = 0.1.
 func TestReplayIEA15Reference(t *testing.T) {
-	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady10_rosco")
+	for _, run := range []string{"iea15_onshore_steady10_rosco", "iea15_onshore_steady13_rosco"} {
+		t.Run(run, func(t *testing.T) { replayIEA15(t, run) })
+	}
+}
+
+func replayIEA15(t *testing.T, run string) {
+	dir := testshared.Path(t, "reference-outputs", run)
 	f, err := outfile.ReadOutbFile(filepath.Join(dir, "IEA-15-240-RWT-Onshore", "IEA-15-240-RWT-Onshore.outb"))
 	if err != nil {
 		t.Fatal(err)
