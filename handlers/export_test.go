@@ -21,3 +21,8 @@ func HTMLOnlyRoute(key string) bool { return htmlOnlyRoutes[key] }
 
 // EchoContext names echo.Context for tests that add routes.
 type EchoContext = echo.Context
+
+// VerifiedOnly is the middleware chain of a verified-only route.
+func VerifiedOnly(s *Server) []echo.MiddlewareFunc {
+	return []echo.MiddlewareFunc{s.requireAuth, s.requireVerified}
+}

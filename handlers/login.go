@@ -18,8 +18,8 @@ import (
 type LoginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
-	// OTPCode is accepted for the contract's MFA flow; MFA itself is not
-	// enabled for any account yet, so it is not checked.
+	// OTPCode is the 6-digit TOTP or a recovery code, required when the
+	// account has MFA enabled (checkCredentials).
 	OTPCode string `json:"otp_code,omitempty"`
 }
 
@@ -53,22 +53,34 @@ func (s *Server) login(c echo.Context) error {
 		if err := s.checkCSRF(c); err != nil {
 			return err
 		}
-		req.Email, req.Password = c.FormValue("email"), c.FormValue("password")
+		req.Email, req.Password, req.OTPCode = c.FormValue("email"), c.FormValue("password"), c.FormValue("otp_code")
 	default:
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json (or a login form)")
 	}
 	if strings.TrimSpace(req.Email) == "" || req.Password == "" {
 		if form {
-			return s.loginFailed(c, req.Email, "Enter your e-mail and password.", http.StatusUnprocessableEntity)
+			return s.loginFailed(c, req.Email, "Enter your e-mail and password.", http.StatusUnprocessableEntity, false)
 		}
 		return turbinesim.Errorf(turbinesim.EINVALID, "email and password are required")
 	}
 
 	ctx := c.Request().Context()
-	user, err := s.svc.Auth.Authenticate(ctx, req.Email, req.Password)
+	user, err := s.checkCredentials(c, req.Email, req.Password, req.OTPCode)
+	if errors.Is(err, errMFARequired) {
+		// Second step: the password was right; ask for the code.
+		if form {
+			return s.loginFailed(c, req.Email, "Enter the 6-digit code from your authenticator app, or a recovery code, with your password.", http.StatusOK, true)
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, MFARequiredResponse{MFARequired: true})
+	}
 	if err != nil {
 		if form && turbinesim.ErrorCode(err) == turbinesim.EUNAUTHORIZED {
-			return s.loginFailed(c, req.Email, "Invalid e-mail or password.", http.StatusUnauthorized)
+			msg := "Invalid e-mail or password."
+			if req.OTPCode != "" {
+				msg = "Invalid e-mail, password or code."
+			}
+			return s.loginFailed(c, req.Email, msg, http.StatusUnauthorized, req.OTPCode != "")
 		}
 		return err
 	}
@@ -97,8 +109,8 @@ func (s *Server) login(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, next)
 }
 
-func (s *Server) loginFailed(c echo.Context, email, msg string, status int) error {
-	f := views.LoginForm{Email: email, Next: c.FormValue("next"), Error: msg}
+func (s *Server) loginFailed(c echo.Context, email, msg string, status int, mfa bool) error {
+	f := views.LoginForm{Email: email, Next: c.FormValue("next"), Error: msg, MFA: mfa}
 	if negotiate(c.Request()) == formatFragment {
 		return render(c, status, views.LoginFormFragment(s.csrfToken(c), f))
 	}

@@ -41,7 +41,7 @@ func apiOperations() []apiOperation {
 			responses: errs(map[int]string{200: "Status"}, 503)},
 		{method: "GET", path: "/openapi.json", summary: "This document", tag: "meta", public: true,
 			responses: map[int]string{200: ""}},
-		{method: "POST", path: "/auth/login", summary: "Exchange e-mail and password for a token pair (access 15 min, refresh 30 days)", tag: "auth", public: true,
+		{method: "POST", path: "/auth/login", summary: "Exchange e-mail and password (and otp_code when MFA is enabled) for a token pair (access 15 min, refresh 30 days); without otp_code an MFA account gets 200 {\"mfa_required\": true}; 429 with Retry-After after 10 failures per account (100 per client address) in 15 minutes", tag: "auth", public: true,
 			request: "LoginRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 403, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/dashboard", summary: "Overview of the caller's organization", tag: "account",
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},

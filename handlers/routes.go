@@ -51,6 +51,18 @@ func (s *Server) routes() {
 	e.GET("/org/settings", s.getOrgSettings, authed...)
 	e.PUT("/org/settings", s.putOrgSettings, authed...)
 	e.GET("/org/usage", s.usage, authed...)
+	e.POST("/auth/signup", s.signUp)
+	e.POST("/auth/verify-email", s.verifyEmail)
+	e.POST("/auth/accept-invite", s.acceptInvite)
+	e.GET("/org/members", s.listMembers, authed...)
+	e.POST("/org/members", s.inviteMember, authed...)
+	e.PUT("/org/members/:id", s.updateMember, authed...)
+	e.DELETE("/org/members/:id", s.deleteMember, authed...)
+	e.GET("/org/outbox", s.outbox, authed...)
+	e.POST("/account/mfa/enrol", s.mfaEnrol, authed...)
+	e.POST("/account/mfa/confirm", s.mfaConfirm, authed...)
+	e.POST("/account/mfa/disable", s.mfaDisable, authed...)
+	e.POST("/account/mfa/recovery-codes", s.mfaRecoveryCodes, authed...)
 }
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI

@@ -36,6 +36,9 @@ type Services struct {
 	Audit         turbinesim.AuditService
 	RateLimiter   turbinesim.RateLimiter
 	Caps          turbinesim.CapService
+	Accounts      turbinesim.AccountService
+	MFA           turbinesim.MFAService
+	LoginThrottle turbinesim.LoginThrottle
 }
 
 // Config is the HTTP-level configuration.

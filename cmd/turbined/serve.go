@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/handlers"
 )
@@ -78,6 +79,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Audit:         keys,
 		RateLimiter:   db.NewRateLimiter(d.DB),
 		Caps:          db.NewCapService(d.DB, nil),
+		Accounts: db.NewAccountService(d.DB, db.AccountConfig{BaseURL: cfg.BaseURL,
+			Mailer: turbinesim.SMTPMailerFromEnv(env.Getenv)}),
+		MFA:           db.NewMFAService(d.DB, "TurbineSim"),
+		LoginThrottle: db.NewLoginThrottle(d.DB),
 	})
 	if err != nil {
 		return err
