@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/turbinesim/turbinesim/db/pgcluster"
 )
 
 // TestHelperTurbined is the real main() run as a child process by
@@ -233,5 +235,47 @@ func TestConfigRejectsBadValues(t *testing.T) {
 	cfg, err := loadConfig(func(string) string { return "" })
 	if err != nil || cfg.Port != 8080 || cfg.DataDir != "data" || cfg.BaseURL != "http://localhost:8080" {
 		t.Fatalf("defaults: %+v, %v", cfg, err)
+	}
+}
+
+// With DATABASE_URL set, the service uses that server and starts no cluster
+// of its own.
+func TestMigrateUsesDatabaseURL(t *testing.T) {
+	dir, err := os.MkdirTemp("", "turbined-url-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "external")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	if err := c.CreateDatabase(ctx, "external"); err != nil {
+		t.Fatal(err)
+	}
+	dataDir := filepath.Join(dir, "data")
+	env := func(k string) string {
+		switch k {
+		case "DATABASE_URL":
+			return c.URL("external")
+		case "DATA_DIR":
+			return dataDir
+		}
+		return ""
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(ctx, []string{"migrate"}, env, &stdout, &stderr); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "applied 00001_identity.sql") {
+		t.Fatalf("migrate output %q does not list the first migration", stdout.String())
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "pg")); !os.IsNotExist(err) {
+		t.Fatalf("a private cluster was created although DATABASE_URL is set (%v)", err)
 	}
 }
