@@ -10,10 +10,10 @@ import (
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
-// TestConstantsForAllReferenceAirfoils converts the UA block of every
-// airfoil file of the shared reference decks (NREL 5MW, IEA-15, IEA-22) and
-// builds a node from it; "default" entries must take the documented
-// defaults and nothing may fail.
+// TestConstantsForAllReferenceAirfoils converts every airfoil table of the
+// shared reference decks (NREL 5MW, IEA-15, IEA-22), with or without a UA
+// block, and builds a node from it; "default" entries must take the
+// documented defaults and nothing may fail.
 func TestConstantsForAllReferenceAirfoils(t *testing.T) {
 	root := testshared.Path(t, "reference-decks")
 	var files []string
@@ -31,15 +31,12 @@ func TestConstantsForAllReferenceAirfoils(t *testing.T) {
 		}
 		for i := range a.Tables {
 			tab := &a.Tables[i]
-			if !tab.InclUAdata {
-				continue
-			}
 			polar, err := NewTablePolar(tab)
 			if err != nil {
 				t.Errorf("%s table %d: %v", f, i+1, err)
 				continue
 			}
-			c, err := ConstantsFromDeck(&tab.UA, polar)
+			c, err := ConstantsFromTable(tab)
 			if err != nil {
 				t.Errorf("%s table %d: %v", f, i+1, err)
 				continue
@@ -67,7 +64,7 @@ func TestConstantsForAllReferenceAirfoils(t *testing.T) {
 			n++
 		}
 	}
-	t.Logf("%d airfoil tables with UA data converted", n)
+	t.Logf("%d airfoil tables converted", n)
 	if n < 8 {
 		t.Errorf("only %d airfoil tables found", n)
 	}

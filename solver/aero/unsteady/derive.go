@@ -87,10 +87,22 @@ func interpHold(x, y []float64, at float64) float64 {
 // derivePolar applies the recipe to a table (alpha in rad, increasing).
 func derivePolar(alpha, cl, cd, cm []float64, cd0Given *float64) (derived, error) {
 	n := len(alpha)
-	if n < 4 {
-		return derived{}, fmt.Errorf("unsteady: airfoil table too short (%d rows) to derive UA constants", n)
-	}
 	var d derived
+	if n < 4 {
+		// Constant or near-constant data (a cylinder given in two or three
+		// rows): no attached-flow slope, UA stays off.
+		d.alpha1, d.alpha2 = 10*math.Pi/180, -10*math.Pi/180
+		if n > 0 {
+			d.cd0 = cd[0]
+			for _, v := range cd {
+				d.cd0 = math.Min(d.cd0, v)
+			}
+		}
+		if cd0Given != nil {
+			d.cd0 = *cd0Given
+		}
+		return d, nil
+	}
 	iCdMin := -1
 	cdMax, clMax := math.Inf(-1), math.Inf(-1)
 	for i, a := range alpha {
@@ -293,6 +305,12 @@ func ConstantsFromTable(tab *deck.AirfoilTable) (Constants, error) {
 	if tab == nil {
 		return Constants{}, fmt.Errorf("unsteady: no airfoil table")
 	}
+	ua := tab.UA
+	need := !tab.InclUAdata || ua.Alpha0.Default || ua.Alpha1.Default || ua.Alpha2.Default ||
+		ua.C_nalpha.Default || ua.Cn1.Default || ua.Cn2.Default || ua.Cd0.Default || ua.Cm0.Default
+	if !need {
+		return constantsWith(&ua, derived{})
+	}
 	tp, err := NewTablePolar(tab)
 	if err != nil {
 		return Constants{}, err
@@ -309,7 +327,6 @@ func ConstantsFromTable(tab *deck.AirfoilTable) (Constants, error) {
 	if err != nil {
 		return Constants{}, err
 	}
-	ua := tab.UA
 	if !tab.InclUAdata {
 		def := deck.DefReal{Default: true}
 		ua = deck.UAConstants{Alpha0: def, Alpha1: def, Alpha2: def, Eta_e: def, C_nalpha: def,
