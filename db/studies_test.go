@@ -1,0 +1,207 @@
+package db_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/db/dbtest"
+)
+
+type studyFixture struct {
+	db       *db.DB
+	svc      *db.StudyService
+	store    *blobstore.Local
+	author   *turbinesim.Auth
+	member   *turbinesim.Auth
+	outsider *turbinesim.Auth
+}
+
+func newStudyFixture(t *testing.T) *studyFixture {
+	t.Helper()
+	d := dbtest.New(t)
+	ctx := context.Background()
+	store, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &studyFixture{db: d, store: store, svc: db.NewStudyService(d, store)}
+	mk := func(orgName, email string, org *turbinesim.Organization) *turbinesim.Auth {
+		if org == nil {
+			org = &turbinesim.Organization{Name: orgName}
+			if err := db.NewOrganizationService(d).CreateOrganization(ctx, org); err != nil {
+				t.Fatal(err)
+			}
+		}
+		u := &turbinesim.User{OrganizationID: org.ID, Email: email, Name: strings.Split(email, "@")[0], Role: turbinesim.RoleMember, Verified: true}
+		if err := db.NewUserService(d).CreateUser(ctx, u, "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+		return &turbinesim.Auth{User: u, Organization: org}
+	}
+	f.author = mk("A", "author@example.com", nil)
+	f.member = mk("", "member@example.com", f.author.Organization)
+	f.outsider = mk("B", "outsider@example.com", nil)
+	return f
+}
+
+// blobCount is the number of trees in the store (staging included).
+func (f *studyFixture) blobCount(t *testing.T) int {
+	t.Helper()
+	entries, err := os.ReadDir(f.store.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+func TestStudyShareLifecycle(t *testing.T) {
+	t.Parallel()
+	f := newStudyFixture(t)
+	ctx := context.Background()
+	st, err := f.svc.CreateStudy(ctx, f.author, turbinesim.StudyInput{Title: "  Yaw misalignment  ", Description: "DLC 1.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Title != "Yaw misalignment" || st.AuthorName != "author" || st.ShareEnabled {
+		t.Fatalf("created %+v", st)
+	}
+	// A member who is not the author may not manage the link.
+	if _, err := f.svc.EnableShare(ctx, f.member, st.ID); turbinesim.ErrorCode(err) != turbinesim.EFORBIDDEN {
+		t.Fatalf("member enabling: %v, want forbidden", err)
+	}
+	// Another organization does not see the study at all.
+	if _, err := f.svc.EnableShare(ctx, f.outsider, st.ID); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("outsider enabling: %v, want not found", err)
+	}
+	first, err := f.svc.EnableShare(ctx, f.author, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Token) != 64 || !turbinesim.WellFormedShareToken(first.Token) || !first.Enabled {
+		t.Fatalf("token %q", first.Token)
+	}
+	if _, err := f.svc.EnableShare(ctx, f.author, st.ID); turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("enabling twice: %v, want conflict", err)
+	}
+	// The database never holds the raw token (security brief K5).
+	var raw int
+	if err := f.db.Get(&raw, `SELECT count(*) FROM studies WHERE encode(share_token_hash, 'escape') LIKE '%' || $1 || '%'
+		OR title LIKE '%' || $1 || '%'`, first.Token); err != nil || raw != 0 {
+		t.Fatalf("raw token matches in the database: %d (%v)", raw, err)
+	}
+	got, err := f.svc.SharedStudy(ctx, first.Token)
+	if err != nil || got.ID != st.ID {
+		t.Fatalf("shared study: %v %v", got, err)
+	}
+	second, err := f.svc.RotateShare(ctx, f.author, st.ID)
+	if err != nil || second.Token == first.Token {
+		t.Fatalf("rotate: %v %v", second, err)
+	}
+	if _, err := f.svc.SharedStudy(ctx, first.Token); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("rotated-away token: %v, want not found", err)
+	}
+	if _, err := f.svc.SharedStudy(ctx, second.Token); err != nil {
+		t.Fatalf("new token: %v", err)
+	}
+	if err := f.svc.DisableShare(ctx, f.author, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.SharedStudy(ctx, second.Token); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("disabled token: %v, want not found", err)
+	}
+	if _, err := f.svc.RotateShare(ctx, f.author, st.ID); turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("rotating a disabled link: %v, want conflict", err)
+	}
+}
+
+func TestStudyArtifactsLeaveNothingBehindOnFailure(t *testing.T) {
+	t.Parallel()
+	f := newStudyFixture(t)
+	f.svc.MaxArtifactBytes = 1000
+	ctx := context.Background()
+	st, err := f.svc.CreateStudy(ctx, f.author, turbinesim.StudyInput{Title: "Loads"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := f.svc.CreateStudy(ctx, f.member, turbinesim.StudyInput{Title: "Other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.svc.AddArtifact(ctx, f.member, st.ID, turbinesim.ArtifactUpload{Name: "report.pdf", ContentType: "application/pdf", Body: strings.NewReader("%PDF-1.7 abc")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sha256("%PDF-1.7 abc") computed independently with sha256sum.
+	if a.Size != 12 || a.SHA256 != "baad13769b56aaeb5b072762fefe73bc572a131353d594ec2db2b382bfabadfa" {
+		t.Fatalf("artifact %+v", a)
+	}
+	before := f.blobCount(t)
+	// Too large: 413 in the API, and nothing stored.
+	_, err = f.svc.AddArtifact(ctx, f.member, st.ID, turbinesim.ArtifactUpload{Name: "big.bin", Body: strings.NewReader(strings.Repeat("x", 1001))})
+	if !errors.Is(err, turbinesim.ErrArtifactTooLarge) {
+		t.Fatalf("oversized upload: %v", err)
+	}
+	// Duplicate name: the bytes were stored before the insert failed, and
+	// must be gone again.
+	_, err = f.svc.AddArtifact(ctx, f.member, st.ID, turbinesim.ArtifactUpload{Name: "report.pdf", Body: strings.NewReader("again")})
+	if turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("duplicate name: %v, want conflict", err)
+	}
+	// A reader that fails midway.
+	_, err = f.svc.AddArtifact(ctx, f.member, st.ID, turbinesim.ArtifactUpload{Name: "cut.csv", Body: io.MultiReader(strings.NewReader("a,b\n"), failingReader{})})
+	if err == nil {
+		t.Fatal("failed read accepted")
+	}
+	if got := f.blobCount(t); got != before {
+		t.Fatalf("blob store holds %d trees after failed uploads, want %d", got, before)
+	}
+	var rows int
+	if err := f.db.Get(&rows, `SELECT count(*) FROM study_artifacts`); err != nil || rows != 1 {
+		t.Fatalf("artifact rows = %d (%v), want 1", rows, err)
+	}
+	// Path-like names are refused before anything is read.
+	for _, name := range []string{"../../etc/passwd", "/etc/passwd", "a/../../b", `..\..\x`, "x\x00.txt", "\u2215etc\u2215passwd", "%2e%2e%2f", ".hidden", strings.Repeat("a", 4096)} {
+		_, err := f.svc.AddArtifact(ctx, f.member, st.ID, turbinesim.ArtifactUpload{Name: name, Body: strings.NewReader("x")})
+		if turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+			t.Errorf("name %q: %v, want invalid", name, err)
+		}
+	}
+	// The artifact is reachable through its own study only.
+	if _, _, err := f.svc.OpenArtifact(ctx, f.author.Organization.ID, other.ID, a.ID); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("artifact through another study: %v", err)
+	}
+	if _, _, err := f.svc.OpenArtifact(ctx, f.outsider.Organization.ID, st.ID, a.ID); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("artifact from another organization: %v", err)
+	}
+	_, rc, err := f.svc.OpenArtifact(ctx, f.author.Organization.ID, st.ID, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(rc)
+	rc.Close()
+	if string(body) != "%PDF-1.7 abc" {
+		t.Fatalf("downloaded %q", body)
+	}
+	// Deleting the study removes rows and bytes.
+	if err := f.svc.DeleteStudy(ctx, f.member, st.ID); turbinesim.ErrorCode(err) != turbinesim.EFORBIDDEN {
+		t.Fatalf("member deleting the author's study: %v", err)
+	}
+	if err := f.svc.DeleteStudy(ctx, f.author, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.blobCount(t); got != before-1 {
+		t.Fatalf("blob store holds %d trees after deleting the study, want %d", got, before-1)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
