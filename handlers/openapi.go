@@ -19,6 +19,10 @@ type apiOperation struct {
 	tag          string
 	public       bool   // no credentials needed
 	request      string // schema name of the JSON body, "" for none
+	// requestType is the media type of the body when it is not JSON (the
+	// multipart turbine upload); requestExample is shown in the document.
+	requestType    string
+	requestExample any
 	// responses maps a status to the schema name of its JSON body ("" for
 	// an empty body); error statuses use the Error schema.
 	responses map[int]string
@@ -47,7 +51,7 @@ func apiOperations() []apiOperation {
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
 		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
 			responses: errs(map[int]string{200: "Account"}, 401, 503)},
-	}, identityOperations(errs)...)
+	}, append(identityOperations(errs), turbineOperations(errs)...)...)
 }
 
 // apiSchemas are the components/schemas of the document.
@@ -95,6 +99,9 @@ func apiSchemas() map[string]any {
 	for name, schema := range identitySchemas() {
 		schemas[name] = schema
 	}
+	for name, schema := range turbineSchemas() {
+		schemas[name] = schema
+	}
 	return schemas
 }
 
@@ -122,8 +129,15 @@ func openAPIDocument() map[string]any {
 			o["security"] = []any{}
 		}
 		if op.request != "" {
-			o["requestBody"] = map[string]any{"required": true, "content": map[string]any{
-				"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + op.request}}}}
+			media := map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + op.request}}
+			if op.requestExample != nil {
+				media["example"] = op.requestExample
+			}
+			mediaType := "application/json"
+			if op.requestType != "" {
+				mediaType = op.requestType
+			}
+			o["requestBody"] = map[string]any{"required": true, "content": map[string]any{mediaType: media}}
 		}
 		item[strings.ToLower(op.method)] = o
 	}

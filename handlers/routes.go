@@ -35,7 +35,7 @@ func (s *Server) routes() {
 	authed := []echo.MiddlewareFunc{s.requireAuth, s.auditKeyWrites, s.limitRequests, noStore}
 	e.GET("/dashboard", s.dashboard, authed...)
 	e.GET("/account", s.account, authed...)
-	e.GET("/turbines", s.coming("Turbines", "turbines"), authed...)
+	s.turbineRoutes(authed) // handlers/turbines_routes.go
 	e.GET("/jobs", s.coming("Jobs", "jobs"), authed...)
 	e.GET("/studies", s.coming("Studies", "studies"), authed...)
 
@@ -73,7 +73,6 @@ var htmlOnlyRoutes = map[string]bool{
 	"GET /login":    true,
 	"POST /logout":  true,
 	"GET /assets/*": true,
-	"GET /turbines": true,
 	"GET /jobs":     true,
 	"GET /studies":  true,
 }

@@ -28,6 +28,11 @@ type Services struct {
 	// Ready reports whether the database answers; /readyz calls it.
 	Ready func(context.Context) error
 
+	// Turbine inventory (handlers/turbines.go); nil turns its JSON routes
+	// into 501.
+	Turbines turbinesim.TurbineService
+	Demos    turbinesim.DemoCatalog
+
 	// Identity and limits (handlers/identity.go). Each is optional: a nil
 	// service turns its routes into 501 and, for RateLimiter, disables
 	// rate limiting.

@@ -1,0 +1,399 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// Turbine inventory endpoints (issue 7). JSON shapes are the root-package
+// types; the OpenAPI entries are in turbines_openapi.go.
+
+// TurbinePage is the paginated response of GET /turbines.
+type TurbinePage struct {
+	Items      []*turbinesim.Turbine `json:"items"`
+	Total      int                   `json:"total"`
+	Page       int                   `json:"page"`
+	PageSize   int                   `json:"page_size"`
+	TotalPages int                   `json:"total_pages"`
+}
+
+// DemoLoadResult is the response of POST /turbines/demos/{demo_id}/load:
+// the turbine plus whether it already existed.
+type DemoLoadResult struct {
+	*turbinesim.Turbine
+	Reused bool `json:"reused"`
+}
+
+// DemoList is the response of GET /turbines/demos.
+type DemoList struct {
+	Items []turbinesim.DemoTurbine `json:"items"`
+}
+
+// turbineService returns the configured service or a 501.
+func (s *Server) turbineService() (turbinesim.TurbineService, error) {
+	if s.svc.Turbines == nil {
+		return nil, notImplemented
+	}
+	return s.svc.Turbines, nil
+}
+
+// verifiedOnly refuses unverified (demo) accounts with 403 (contract:
+// custom turbine create, upload and clone are verified-only).
+func verifiedOnly(a *turbinesim.Auth) error {
+	if a == nil || a.User == nil || !a.User.Verified {
+		return turbinesim.Errorf(turbinesim.EFORBIDDEN, "this operation needs a verified account")
+	}
+	return nil
+}
+
+// turbinePageParams reads page (default 1) and page_size (default 20,
+// at most 100); anything else, including a page_size over the maximum or a
+// repeated parameter, is 422.
+func turbinePageParams(c echo.Context) (page, size int, err error) {
+	q := c.QueryParams()
+	read := func(name string, def, max int) (int, error) {
+		vs := q[name]
+		if len(vs) == 0 {
+			return def, nil
+		}
+		if len(vs) > 1 {
+			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: given more than once", name)
+		}
+		n, err := strconv.Atoi(vs[0])
+		if err != nil || n < 1 {
+			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: must be a positive integer", name)
+		}
+		if max > 0 && n > max {
+			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: at most %d", name, max)
+		}
+		return n, nil
+	}
+	if page, err = read("page", 1, 1_000_000); err != nil {
+		return 0, 0, err
+	}
+	if size, err = read("page_size", turbinesim.DefaultTurbinePageSize, turbinesim.MaxTurbinePageSize); err != nil {
+		return 0, 0, err
+	}
+	return page, size, nil
+}
+
+// listTurbines: GET /turbines. Browsers get the inventory page.
+func (s *Server) listTurbines(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		if !wantsJSON(c) {
+			return s.coming("Turbines", "turbines")(c)
+		}
+		return err
+	}
+	page, size, err := turbinePageParams(c)
+	if err != nil {
+		return err
+	}
+	search := c.QueryParam("q")
+	if len(search) > 200 || strings.ContainsRune(search, 0) {
+		return turbinesim.Errorf(turbinesim.EINVALID, "q: at most 200 characters, no NUL")
+	}
+	a := authFrom(c)
+	items, total, err := svc.ListTurbines(c.Request().Context(), a.Organization.ID,
+		turbinesim.TurbineFilter{Search: search, Page: page, PageSize: size})
+	if err != nil {
+		return err
+	}
+	res := TurbinePage{Items: items, Total: total, Page: page, PageSize: size, TotalPages: (total + size - 1) / size}
+	if !wantsJSON(c) {
+		return s.turbineListPage(c, res, search)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// getTurbine: GET /turbines/{id}.
+func (s *Server) getTurbine(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	t, err := svc.FindTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if !wantsJSON(c) {
+		return s.turbineDetailPage(c, t)
+	}
+	return c.JSON(http.StatusOK, t)
+}
+
+// decodeStrict is decodeJSON with unknown fields refused (422), so that
+// fields such as is_validated, org_id or demo_id cannot be mass-assigned.
+func decodeStrict(c echo.Context, dst any) error {
+	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
+	}
+	dec := json.NewDecoder(c.Request().Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		var tooLarge *http.MaxBytesError
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &tooLarge):
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+		case errors.As(err, &typeErr):
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s: expected %s", typeErr.Field, typeErr.Type)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s: not a settable field", strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`))
+		}
+		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
+	}
+	return nil
+}
+
+// updateTurbine: PUT /turbines/{id}.
+func (s *Server) updateTurbine(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	var u turbinesim.TurbineUpdate
+	if err := decodeStrict(c, &u); err != nil {
+		return err
+	}
+	t, err := svc.UpdateTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), &u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, t)
+}
+
+// deleteTurbine: DELETE /turbines/{id}.
+func (s *Server) deleteTurbine(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	if err := svc.DeleteTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id")); err != nil {
+		return err
+	}
+	if negotiate(c.Request()) == formatFragment {
+		c.Response().Header().Set("HX-Redirect", "/turbines")
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// cloneTurbine: POST /turbines/{id}/clone (verified only).
+func (s *Server) cloneTurbine(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	a := authFrom(c)
+	if err := verifiedOnly(a); err != nil {
+		return err
+	}
+	t, err := svc.CloneTurbine(c.Request().Context(), a.Organization.ID, c.Param("id"), a.User.ID)
+	if err != nil {
+		return err
+	}
+	if negotiate(c.Request()) == formatFragment {
+		c.Response().Header().Set("HX-Redirect", "/turbines/"+t.ID)
+	}
+	return c.JSON(http.StatusCreated, t)
+}
+
+// loadDeck loads the stored deck of a turbine with solver/deck.
+func (s *Server) loadDeck(c echo.Context) (*deck.Deck, error) {
+	svc, err := s.turbineService()
+	if err != nil {
+		return nil, err
+	}
+	mainPath, release, err := svc.OpenDeck(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	d, err := deck.Load(mainPath)
+	if err != nil {
+		return nil, turbinesim.WrapError(turbinesim.EINVALID, "the stored input files cannot be read: "+deckErrorDetail(err, mainPath), err)
+	}
+	return d, nil
+}
+
+// deckErrorDetail names file (relative to the deck) and line of a deck
+// error without revealing the server's directory layout.
+func deckErrorDetail(err error, mainPath string) string {
+	var de *deck.Error
+	if errors.As(err, &de) {
+		return deckLocation(de.File, mainPath, de.Line) + ": " + joinNonEmpty(de.Variable, de.Msg)
+	}
+	return "unreadable input file"
+}
+
+// detailedProperties: GET /turbines/{id}/detailed-properties.
+func (s *Server) detailedProperties(c echo.Context) error {
+	d, err := s.loadDeck(c)
+	if err != nil {
+		return err
+	}
+	p, err := turbinesim.DetailedPropertiesOf(d)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}
+
+// airfoilPolar: GET /turbines/{id}/airfoil-polar/{airfoil_index}; the
+// index is 0-based in the turbine's airfoil set (AeroDyn AFNames order).
+func (s *Server) airfoilPolar(c echo.Context) error {
+	idx, err := strconv.Atoi(c.Param("airfoil_index"))
+	if err != nil || idx < 0 {
+		return turbinesim.Errorf(turbinesim.EINVALID, "airfoil_index: must be a non-negative integer")
+	}
+	d, err := s.loadDeck(c)
+	if err != nil {
+		return err
+	}
+	p, err := turbinesim.DetailedPropertiesOf(d)
+	if err != nil {
+		return err
+	}
+	for _, af := range p.Airfoils {
+		if af.Index == idx {
+			return c.JSON(http.StatusOK, af)
+		}
+	}
+	return turbinesim.Errorf(turbinesim.ENOTFOUND, "airfoil %d not found; the turbine has %d airfoils", idx, len(p.Airfoils))
+}
+
+// FSTDefaults is the response of GET /turbines/{id}/fst-defaults.
+type FSTDefaults struct {
+	Parameters []turbinesim.FSTParameter `json:"parameters"`
+}
+
+// fstDefaults: GET /turbines/{id}/fst-defaults: the values the main input
+// file gets for every Advanced Settings parameter (the turbine's own file
+// when it has one).
+func (s *Server) fstDefaults(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	t, err := svc.FindTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	main := &deck.Main{}
+	if t.HasDeck() {
+		d, err := s.loadDeck(c)
+		if err != nil {
+			return err
+		}
+		main = d.Main
+	}
+	return c.JSON(http.StatusOK, FSTDefaults{Parameters: turbinesim.FSTDefaults(main)})
+}
+
+// createTurbine: POST /turbines (verified only), build from scratch.
+func (s *Server) createTurbine(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	a := authFrom(c)
+	if err := verifiedOnly(a); err != nil {
+		return err
+	}
+	var req turbinesim.TurbineCreate
+	if err := decodeStrict(c, &req); err != nil {
+		return err
+	}
+	t, dir, cleanup, err := req.Build()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	t.OrganizationID, t.CreatedBy = a.Organization.ID, &a.User.ID
+	if err := svc.CreateTurbine(c.Request().Context(), t, dir); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, t)
+}
+
+// listDemos: GET /turbines/demos.
+func (s *Server) listDemos(c echo.Context) error {
+	if s.svc.Demos == nil {
+		return notImplemented
+	}
+	demos := s.svc.Demos.Demos()
+	if !wantsJSON(c) {
+		return s.demoGalleryPage(c, demos)
+	}
+	return c.JSON(http.StatusOK, DemoList{Items: demos})
+}
+
+// loadDemo: POST /turbines/demos/{demo_id}/load; idempotent.
+func (s *Server) loadDemo(c echo.Context) error {
+	svc, err := s.turbineService()
+	if err != nil {
+		return err
+	}
+	if s.svc.Demos == nil {
+		return notImplemented
+	}
+	id := c.Param("demo_id")
+	known := false
+	for _, d := range s.svc.Demos.Demos() {
+		known = known || d.ID == id
+	}
+	if !known {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "no bundled demo turbine %q", id)
+	}
+	a := authFrom(c)
+	t, reused, err := svc.LoadDemo(c.Request().Context(), a.Organization.ID, a.User.ID, id,
+		func(dir string) (*turbinesim.Turbine, error) { return s.svc.Demos.Build(id, dir) })
+	if err != nil {
+		return err
+	}
+	if negotiate(c.Request()) == formatFragment {
+		c.Response().Header().Set("HX-Redirect", "/turbines/"+t.ID)
+	}
+	status := http.StatusCreated
+	if reused {
+		status = http.StatusOK
+	}
+	return c.JSON(status, DemoLoadResult{Turbine: t, Reused: reused})
+}
+
+func joinNonEmpty(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
+}
+
+// deckLocation is "file:line" with file relative to the main file's
+// directory (never the server's absolute path).
+func deckLocation(file, mainPath string, line int) string {
+	name := filepath.Base(file)
+	if rel, err := filepath.Rel(filepath.Dir(mainPath), file); err == nil {
+		name = filepath.ToSlash(rel)
+	}
+	if line > 0 {
+		return name + ":" + strconv.Itoa(line)
+	}
+	return name
+}

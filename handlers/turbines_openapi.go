@@ -1,0 +1,136 @@
+package handlers
+
+// OpenAPI entries of the turbine inventory (handlers/turbines.go).
+
+const turbinePagingNote = "Query parameters: page (default 1), page_size (default 20, maximum 100; a larger value, a non-positive or repeated one is 422), q (optional case-insensitive search in name and description)."
+
+func turbineOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
+	return []apiOperation{
+		{method: "GET", path: "/turbines", summary: "The organization's turbine configurations, newest first. " + turbinePagingNote, tag: "turbines",
+			responses: errs(map[int]string{200: "TurbinePage"}, 401, 422, 429, 503)},
+		{method: "POST", path: "/turbines", summary: "Build a turbine configuration from scratch (verified accounts only; 403 otherwise). Validation errors are 422 naming the field; a name already used in the organization is 409.", tag: "turbines",
+			request: "TurbineCreate", requestExample: turbineCreateExample(),
+			responses: errs(map[int]string{201: "Turbine"}, 400, 401, 403, 409, 413, 415, 422, 429, 503)},
+		{method: "GET", path: "/turbines/demos", summary: "The bundled reference turbines: every bundled archive, with name, description, type and headline specs from the manifest (label from the file name otherwise)", tag: "turbines",
+			responses: errs(map[int]string{200: "DemoList"}, 401, 429, 503)},
+		{method: "POST", path: "/turbines/demos/{demo_id}/load", summary: "Load a bundled reference turbine into the organization: 201 with reused=false on the first call, 200 with the same row and reused=true afterwards. The row's description starts with \"Pre-built demo:\" and it refuses PUT and DELETE (403); clone it to edit.", tag: "turbines",
+			responses: errs(map[int]string{200: "DemoLoadResult", 201: "DemoLoadResult"}, 401, 404, 409, 429, 503)},
+		{method: "GET", path: "/turbines/{id}", summary: "One turbine configuration: scalar parameters plus the four configuration objects when populated. Another organization's turbine is 404.", tag: "turbines",
+			responses: errs(map[int]string{200: "Turbine"}, 401, 404, 429, 503)},
+		{method: "PUT", path: "/turbines/{id}", summary: "Update name, description, scalar parameters or configuration objects (absent fields keep their value; unknown fields are 422). Always sets is_validated=false. 403 for a demo-derived row, 409 for a name already used.", tag: "turbines",
+			request: "TurbineUpdate", responses: errs(map[int]string{200: "Turbine"}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503)},
+		{method: "DELETE", path: "/turbines/{id}", summary: "Delete a turbine and its stored input files. 403 for a demo-derived row; 409 while an active job references it (enforced by the database).", tag: "turbines",
+			responses: errs(map[int]string{204: ""}, 401, 403, 404, 409, 429, 503)},
+		{method: "POST", path: "/turbines/{id}/clone", summary: "Editable copy (verified accounts only): demo prefix dropped from the description, name \"<name> (copy)\", then \"(copy 2)\", ...; input files copied to a fresh storage location.", tag: "turbines",
+			responses: errs(map[int]string{201: "Turbine"}, 401, 403, 404, 409, 422, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/detailed-properties", summary: "Blade stations (BlSpn, BlChord, BlTwist), tower stations (HtFract, TMassDen, stiffness), one polar per airfoil and the controller parameters, parsed from the stored input files. 404 when the turbine has no input files; 422 when they cannot be read (detail names file and line).", tag: "turbines",
+			responses: errs(map[int]string{200: "DetailedProperties"}, 401, 404, 422, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/airfoil-polar/{airfoil_index}", summary: "Cl, Cd and Cm against alpha (degrees) of one airfoil; airfoil_index is 0-based in the turbine's airfoil set (AeroDyn AFNames order).", tag: "turbines",
+			responses: errs(map[int]string{200: "AirfoilPolar"}, 401, 404, 422, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/fst-defaults", summary: "The value the main input file gets for every parameter of the Advanced Settings panel (the turbine's own main file when it has one, OpenFAST's defaults otherwise), with OpenFAST's default and description.", tag: "turbines",
+			responses: errs(map[int]string{200: "FSTDefaults"}, 401, 404, 422, 429, 503)},
+	}
+}
+
+func turbineCreateExample() map[string]any {
+	return map[string]any{
+		"name": "Research rotor A", "description": "3-bladed upwind, land-based",
+		"rated_power_kw": 5000, "rotor_diameter_m": 126, "hub_height_m": 90,
+		"cut_in_wind_speed_ms": 3, "rated_wind_speed_ms": 11.4, "cut_out_wind_speed_ms": 25,
+		"shaft_tilt_deg": 5, "precone_deg": -2.5, "rated_rotor_speed_rpm": 12.1,
+		"blade_config":      map[string]any{"num_blades": 3},
+		"tower_config":      map[string]any{"material": "steel"},
+		"nacelle_config":    map[string]any{"gearbox_ratio": 97},
+		"controller_config": map[string]any{"kind": "variable-speed variable-pitch"},
+	}
+}
+
+func turbineSchemas() map[string]any {
+	str := map[string]any{"type": "string"}
+	integer := map[string]any{"type": "integer"}
+	boolean := map[string]any{"type": "boolean"}
+	dt := map[string]any{"type": "string", "format": "date-time"}
+	num := func(desc string) map[string]any {
+		return map[string]any{"type": []string{"number", "null"}, "description": desc}
+	}
+	nums := map[string]any{"type": "array", "items": map[string]any{"type": "number"}}
+	obj := func(required []string, props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "required": required, "properties": props}
+	}
+	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+	blob := map[string]any{"type": []string{"object", "null"}, "description": "free-form JSON object (at most 1 MiB); absent or null when not populated"}
+	params := func() map[string]any {
+		return map[string]any{
+			"rated_power_kw":        num("rated electrical power, kW (0, 1e6]"),
+			"rotor_diameter_m":      num("rotor diameter, m (0, 1000]"),
+			"hub_height_m":          num("hub height, m (0, 1000]"),
+			"cut_in_wind_speed_ms":  num("cut-in wind speed, m/s [0, 100]; below rated"),
+			"rated_wind_speed_ms":   num("rated wind speed, m/s (0, 100]; below cut-out"),
+			"cut_out_wind_speed_ms": num("cut-out wind speed, m/s (0, 100]"),
+			"shaft_tilt_deg":        num("shaft tilt, degrees [-30, 30]"),
+			"precone_deg":           num("blade precone, degrees [-30, 30]"),
+			"rated_rotor_speed_rpm": num("rated rotor speed, rpm (0, 1000]"),
+		}
+	}
+	withBlobs := func(m map[string]any) map[string]any {
+		for _, k := range []string{"blade_config", "tower_config", "nacelle_config", "controller_config"} {
+			m[k] = blob
+		}
+		return m
+	}
+	turbine := withBlobs(params())
+	for k, v := range map[string]any{
+		"id": str, "org_id": str, "name": str,
+		"description":  map[string]any{"type": "string", "description": "a value starting with \"Pre-built demo:\" marks a demo-derived row"},
+		"is_validated": boolean, "demo_id": str,
+		"main_file":  map[string]any{"type": "string", "description": "path of the main .fst inside the stored input files"},
+		"created_by": str, "created_at": dt, "updated_at": dt,
+	} {
+		turbine[k] = v
+	}
+	create := withBlobs(params())
+	create["name"] = map[string]any{"type": "string", "description": "1-200 characters, unique in the organization"}
+	create["description"] = str
+	update := withBlobs(params())
+	update["name"] = str
+	update["description"] = str
+	loadResult := map[string]any{"allOf": []any{ref("Turbine"), obj([]string{"reused"}, map[string]any{"reused": boolean})}}
+	return map[string]any{
+		"Turbine":       obj([]string{"id", "org_id", "name", "description", "is_validated"}, turbine),
+		"TurbineCreate": obj([]string{"name"}, create),
+		"TurbineUpdate": obj(nil, update),
+		"TurbinePage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
+			"items": map[string]any{"type": "array", "items": ref("Turbine")}, "total": integer, "page": integer,
+			"page_size": integer, "total_pages": integer,
+		}),
+		"DemoTurbine": obj([]string{"id", "label"}, map[string]any{
+			"id": str, "label": map[string]any{"type": "string", "description": "from the manifest, or derived from the archive's file name"},
+			"name": str, "description": str,
+			"type":           map[string]any{"type": "string", "enum": []string{"onshore", "offshore monopile", "offshore floating"}},
+			"headline_specs": obj(nil, params()),
+		}),
+		"DemoList":       obj([]string{"items"}, map[string]any{"items": map[string]any{"type": "array", "items": ref("DemoTurbine")}}),
+		"DemoLoadResult": loadResult,
+		"AirfoilPolar": obj([]string{"index", "name", "alpha_deg", "cl", "cd", "cm"}, map[string]any{
+			"index": integer, "name": str, "re_millions": map[string]any{"type": "number"},
+			"alpha_deg": nums, "cl": nums, "cd": nums, "cm": nums,
+		}),
+		"DetailedProperties": obj([]string{"blade", "tower", "airfoils", "controller"}, map[string]any{
+			"blade": obj(nil, map[string]any{"bl_spn_m": nums, "bl_chord_m": nums, "bl_twist_deg": nums,
+				"airfoil_index": map[string]any{"type": "array", "items": integer}, "thickness_ratio": nums}),
+			"tower": obj(nil, map[string]any{"ht_fract": nums, "height_m": nums, "t_mass_den_kg_m": nums,
+				"tw_fa_stif_nm2": nums, "tw_ss_stif_nm2": nums}),
+			"airfoils": map[string]any{"type": "array", "items": ref("AirfoilPolar")},
+			"controller": obj([]string{"kind", "parameters"}, map[string]any{
+				"kind": map[string]any{"type": "string", "enum": []string{"rosco", "servodyn", "none"}},
+				"parameters": map[string]any{"type": "array", "items": obj([]string{"name"}, map[string]any{
+					"name": str, "values": nums, "text": str})},
+			}),
+		}),
+		"FSTDefaults": obj([]string{"parameters"}, map[string]any{
+			"parameters": map[string]any{"type": "array", "items": obj([]string{"name", "value"}, map[string]any{
+				"name": str, "section": str, "value": map[string]any{"description": "number, boolean or string as in the main file"},
+				"default": str, "description": str})},
+		}),
+	}
+}
