@@ -63,6 +63,8 @@ func (s *Server) routes() {
 	e.POST("/account/mfa/confirm", s.mfaConfirm, authed...)
 	e.POST("/account/mfa/disable", s.mfaDisable, authed...)
 	e.POST("/account/mfa/recovery-codes", s.mfaRecoveryCodes, authed...)
+	e.GET("/auth/sso/:provider/login", s.ssoLogin)
+	e.GET("/auth/sso/:provider/callback", s.ssoCallback)
 }
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI
@@ -70,11 +72,14 @@ func (s *Server) routes() {
 // until their resources are built; the JSON contract for those paths is
 // documented together with its implementation.
 var htmlOnlyRoutes = map[string]bool{
-	"GET /login":    true,
-	"POST /logout":  true,
-	"GET /assets/*": true,
-	"GET /jobs":     true,
-	"GET /studies":  true,
+	// Social sign-in is a browser-only flow (contract "Social login").
+	"GET /auth/sso/:provider/login":    true,
+	"GET /auth/sso/:provider/callback": true,
+	"GET /login":                       true,
+	"POST /logout":                     true,
+	"GET /assets/*":                    true,
+	"GET /jobs":                        true,
+	"GET /studies":                     true,
 }
 
 // bodyLimit refuses bodies over the configured size with 413: up front from

@@ -44,6 +44,7 @@ type Services struct {
 	Accounts      turbinesim.AccountService
 	MFA           turbinesim.MFAService
 	LoginThrottle turbinesim.LoginThrottle
+	SSO           turbinesim.SSOService
 }
 
 // Config is the HTTP-level configuration.
@@ -64,6 +65,12 @@ type Config struct {
 	Logger          *slog.Logger
 	// Now is the clock for token issue and expiry; nil means time.Now.
 	Now func() time.Time
+	// SSO lists the configured identity providers by name (google, github,
+	// microsoft); others answer 404. SSOLanding is where the browser goes
+	// after a social sign-in, with the access token in the URL fragment
+	// (default /account).
+	SSO        map[string]SSOProvider
+	SSOLanding string
 }
 
 // Server is the HTTP application.

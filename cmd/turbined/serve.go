@@ -67,6 +67,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		SecureCookies:  strings.HasPrefix(cfg.BaseURL, "https://"),
 		TrustedProxies: cfg.TrustedProxies,
 		Logger:         env.Log,
+		SSO:            handlers.SSOProvidersFromEnv(env.Getenv, cfg.BaseURL),
 	}, handlers.Services{
 		Auth:          authSvc,
 		Users:         db.NewUserService(d.DB),
@@ -83,6 +84,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 			Mailer: turbinesim.SMTPMailerFromEnv(env.Getenv)}),
 		MFA:           db.NewMFAService(d.DB, "TurbineSim"),
 		LoginThrottle: db.NewLoginThrottle(d.DB),
+		SSO:           db.NewSSOService(d.DB),
 	})
 	if err != nil {
 		return err
