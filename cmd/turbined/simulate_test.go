@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/turbinesim/turbinesim/db/runner"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
@@ -46,7 +47,7 @@ func TestSimulateWritesOutbAndJSONProgress(t *testing.T) {
 	if n := len(f.Time); n == 0 || math.Abs(f.Time[n-1]-0.5) > 1e-9 {
 		t.Fatalf("time column ends at %v (%d rows), want 0.5", f.Time[len(f.Time)-1], n)
 	}
-	var last ProgressLine
+	var last runner.ProgressLine
 	lines := 0
 	sc := bufio.NewScanner(&stdout)
 	for sc.Scan() {

@@ -1,0 +1,414 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// JobService implements turbinesim.JobService: jobs rows, their charge and
+// their queue entry.
+type JobService struct {
+	db    *DB
+	trees turbinesim.TreeStore
+	caps  *CapService
+	queue *Queue
+}
+
+var _ turbinesim.JobService = (*JobService)(nil)
+
+// NewJobService returns the job store. queue is an insert-capable River
+// client on the same database (NewQueue).
+func NewJobService(db *DB, trees turbinesim.TreeStore, caps *CapService, queue *Queue) *JobService {
+	return &JobService{db: db, trees: trees, caps: caps, queue: queue}
+}
+
+// Trees is the blob store holding job inputs and outputs.
+func (s *JobService) Trees() turbinesim.TreeStore { return s.trees }
+
+const jobColumns = `id, organization_id, status, turbine_id, batch_id, entrypoint, submitted_by, client_id,
+	created_at, started_at, finished_at, updated_at, sim_time, t_max, eta_seconds, attempt, max_attempts,
+	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files`
+
+// jobRow is a jobs row as scanned; output_files is JSON.
+type jobRow struct {
+	turbinesim.Job
+	OutputFilesJSON []byte `db:"output_files"`
+}
+
+func (r *jobRow) job() *turbinesim.Job {
+	j := r.Job
+	_ = json.Unmarshal(r.OutputFilesJSON, &j.OutputFiles)
+	if j.OutputFiles == nil {
+		j.OutputFiles = []string{}
+	}
+	j.SetPercent()
+	return &j
+}
+
+// DefaultJobMaxAttempts is how often a job is started before it fails for
+// good (worker crashes, service-side failures).
+const DefaultJobMaxAttempts = 3
+
+// SubmitJob implements turbinesim.JobService. The input tree is stored
+// first (outside the transaction); the charge, the row and the River entry
+// then commit together, and the tree is deleted again when they do not.
+func (s *JobService) SubmitJob(ctx context.Context, nj *turbinesim.NewJob) (*turbinesim.Job, bool, error) {
+	if !isUUID(nj.OrganizationID) {
+		return nil, false, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	}
+	if nj.TMax <= 0 {
+		return nil, false, turbinesim.Errorf(turbinesim.EINVALID, "t_max: must be positive")
+	}
+	key, err := s.trees.Put(ctx, nj.InputDir)
+	if err != nil {
+		return nil, false, fmt.Errorf("storing job inputs: %w", err)
+	}
+	job, replayed, err := s.submitTx(ctx, nj, key)
+	if err != nil || replayed {
+		s.trees.Delete(context.WithoutCancel(ctx), key)
+	}
+	return job, replayed, err
+}
+
+func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputKey string) (*turbinesim.Job, bool, error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, false, translate(err, "starting submit")
+	}
+	defer tx.Rollback()
+
+	if nj.IdempotencyKey != "" {
+		// One submission per (organization, key) at a time: a second one
+		// while the first is still in its transaction is "in flight".
+		var locked bool
+		if err := tx.GetContext(ctx, &locked, `SELECT pg_try_advisory_xact_lock(hashtextextended($1 || ':' || $2, 0))`,
+			nj.OrganizationID, nj.IdempotencyKey); err != nil {
+			return nil, false, translate(err, "locking idempotency key")
+		}
+		if !locked {
+			return nil, false, turbinesim.Errorf(turbinesim.ECONFLICT, "a submission with this Idempotency-Key is in progress")
+		}
+		var prev struct {
+			jobRow
+			RequestHash *string `db:"request_hash"`
+		}
+		err := tx.GetContext(ctx, &prev, `SELECT `+jobColumns+`, request_hash FROM jobs
+			WHERE organization_id = $1 AND idempotency_key = $2`, nj.OrganizationID, nj.IdempotencyKey)
+		switch {
+		case err == nil:
+			if prev.RequestHash == nil || *prev.RequestHash != nj.RequestHash {
+				return nil, false, turbinesim.Errorf(turbinesim.EINVALID,
+					"Idempotency-Key was already used with a different request")
+			}
+			return prev.job(), true, nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, false, translate(err, "looking up idempotency key")
+		}
+	}
+
+	var plan turbinesim.Plan
+	if err := tx.GetContext(ctx, &plan, `SELECT plan FROM organizations WHERE id = $1`, nj.OrganizationID); err != nil {
+		return nil, false, translate(err, "reading plan")
+	}
+	tokens := turbinesim.JobTokens(nj.TMax)
+	price := plan.JobPriceCents(tokens)
+	usage, err := s.caps.ChargeTx(ctx, tx, nj.OrganizationID, price, tokens)
+	if err != nil {
+		return nil, false, err
+	}
+	var row jobRow
+	err = tx.GetContext(ctx, &row, `
+		INSERT INTO jobs (organization_id, turbine_id, batch_id, entrypoint, submitted_by, client_id,
+		                  input_key, t_max, max_attempts, price_cents, tokens, charge_month,
+		                  idempotency_key, request_hash)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+		RETURNING `+jobColumns,
+		nj.OrganizationID, nullString(nj.TurbineID), nullString(nj.BatchID), nj.Entrypoint,
+		nullString(nj.SubmittedBy), nullString(nj.ClientID), inputKey, nj.TMax, DefaultJobMaxAttempts,
+		price, tokens, usage.Month, nullString(nj.IdempotencyKey), nullString(nj.RequestHash))
+	if err != nil {
+		return nil, false, translate(err, "inserting job")
+	}
+	if _, err := s.queue.InsertTx(ctx, tx.Tx, SimulationArgs{JobID: row.ID},
+		&river.InsertOpts{MaxAttempts: DefaultJobMaxAttempts}); err != nil {
+		return nil, false, translate(err, "queueing job")
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, false, translate(err, "committing submit")
+	}
+	return row.job(), false, nil
+}
+
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// FindJob implements turbinesim.JobService.
+func (s *JobService) FindJob(ctx context.Context, orgID, id string) (*turbinesim.Job, error) {
+	if !isUUID(orgID) || !isUUID(id) {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job not found")
+	}
+	var row jobRow
+	err := s.db.GetContext(ctx, &row, `SELECT `+jobColumns+` FROM jobs WHERE id = $1 AND organization_id = $2`, id, orgID)
+	if err = translate(err, "finding job"); err != nil {
+		if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+			return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job not found")
+		}
+		return nil, err
+	}
+	return row.job(), nil
+}
+
+// ListJobs implements turbinesim.JobService.
+func (s *JobService) ListJobs(ctx context.Context, orgID string, f turbinesim.JobFilter) ([]*turbinesim.Job, int, error) {
+	if !isUUID(orgID) {
+		return []*turbinesim.Job{}, 0, nil
+	}
+	if f.Status != "" && !f.Status.Valid() {
+		return nil, 0, turbinesim.Errorf(turbinesim.EINVALID, "status: %q is not a job status", string(f.Status))
+	}
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	if f.PageSize < 1 {
+		f.PageSize = 20
+	}
+	var rows []jobRow
+	err := s.db.SelectContext(ctx, &rows, `SELECT `+jobColumns+` FROM jobs
+		WHERE organization_id = $1 AND ($2 = '' OR status = $2)
+		ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+		orgID, string(f.Status), f.PageSize, (f.Page-1)*f.PageSize)
+	if err != nil {
+		return nil, 0, translate(err, "listing jobs")
+	}
+	var total int
+	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM jobs
+		WHERE organization_id = $1 AND ($2 = '' OR status = $2)`, orgID, string(f.Status)); err != nil {
+		return nil, 0, translate(err, "counting jobs")
+	}
+	jobs := make([]*turbinesim.Job, len(rows))
+	for i := range rows {
+		jobs[i] = rows[i].job()
+	}
+	return jobs, total, nil
+}
+
+// CancelJob implements turbinesim.JobService. A queued job becomes
+// cancelled and is refunded in the same transaction (its River entry is
+// left to find the row cancelled and do nothing); a running job becomes
+// cancelling, which its worker notices at its next progress write.
+func (s *JobService) CancelJob(ctx context.Context, orgID, id string) (*turbinesim.Job, error) {
+	if _, err := s.FindJob(ctx, orgID, id); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, translate(err, "starting cancel")
+	}
+	defer tx.Rollback()
+	var status turbinesim.JobStatus
+	err = tx.GetContext(ctx, &status, `
+		UPDATE jobs SET status = CASE status WHEN 'queued' THEN 'cancelled' ELSE 'cancelling' END,
+		       finished_at = CASE status WHEN 'queued' THEN now() END,
+		       detail = CASE status WHEN 'queued' THEN 'cancelled before start' ELSE 'cancellation requested' END,
+		       updated_at = now()
+		 WHERE id = $1 AND organization_id = $2 AND status IN ('queued', 'running')
+		RETURNING status`, id, orgID)
+	if errors.Is(err, sql.ErrNoRows) {
+		j, ferr := s.FindJob(ctx, orgID, id)
+		if ferr != nil {
+			return nil, ferr
+		}
+		if j.Status == turbinesim.JobCancelling {
+			return j, nil // already being cancelled: the request is satisfied
+		}
+		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "job is %s; only queued or running jobs can be cancelled", j.Status)
+	} else if err != nil {
+		return nil, translate(err, "cancelling job")
+	}
+	if status == turbinesim.JobCancelled {
+		if err := refundTx(ctx, tx, id); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, translate(err, "committing cancel")
+	}
+	return s.FindJob(ctx, orgID, id)
+}
+
+// refundTx returns a job's charge to the month it was charged in, at most
+// once: the guard on refunded_at and the usage update are one statement.
+func refundTx(ctx context.Context, q sqlx.ExtContext, jobID string) error {
+	_, err := q.ExecContext(ctx, `
+		WITH j AS (
+			UPDATE jobs SET refunded_at = now()
+			 WHERE id = $1 AND refunded_at IS NULL
+			RETURNING organization_id, charge_month, price_cents, tokens)
+		UPDATE org_usage u
+		   SET spent_cents = greatest(u.spent_cents - j.price_cents, 0),
+		       tokens = greatest(u.tokens - j.tokens, 0)
+		  FROM j
+		 WHERE u.organization_id = j.organization_id AND u.month = j.charge_month`, jobID)
+	return translate(err, "refunding job")
+}
+
+// OpenOutputs implements turbinesim.JobService.
+func (s *JobService) OpenOutputs(ctx context.Context, orgID, id string) (string, func(), error) {
+	j, err := s.FindJob(ctx, orgID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	if j.OutputKey == nil {
+		return "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job has no outputs")
+	}
+	return s.trees.Open(ctx, *j.OutputKey)
+}
+
+// The methods below are the worker's side of the state machine. Every
+// write after the claim is guarded by the attempt number, so an attempt
+// that was given up (its worker presumed dead) cannot change the job.
+
+// ClaimJob starts a new attempt of job id: queued (or running, when the
+// previous attempt's worker died) becomes running with attempt+1. It
+// returns nil when there is nothing to run: the job was cancelled, is
+// finished, or was being cancelled when its worker died (then it is
+// finished as cancelled here).
+func (s *JobService) ClaimJob(ctx context.Context, id string) (*turbinesim.Job, error) {
+	var row jobRow
+	err := s.db.GetContext(ctx, &row, `
+		UPDATE jobs SET status = 'running', attempt = attempt + 1, started_at = coalesce(started_at, now()),
+		       sim_time = 0, eta_seconds = NULL, updated_at = now()
+		 WHERE id = $1 AND status IN ('queued', 'running')
+		RETURNING `+jobColumns, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err := s.db.ExecContext(ctx, `
+			UPDATE jobs SET status = 'cancelled', finished_at = now(), detail = 'cancelled', updated_at = now()
+			 WHERE id = $1 AND status = 'cancelling'`, id)
+		return nil, translate(err, "finishing a cancelled job")
+	} else if err != nil {
+		return nil, translate(err, "claiming job")
+	}
+	return row.job(), nil
+}
+
+// ReportProgress records an attempt's progress and returns the job's
+// status: cancelling tells the worker to stop; "" means the attempt is no
+// longer the job's current one (stop, and publish nothing).
+func (s *JobService) ReportProgress(ctx context.Context, id string, attempt int, simTime float64, eta *float64) (turbinesim.JobStatus, error) {
+	var status turbinesim.JobStatus
+	err := s.db.GetContext(ctx, &status, `
+		UPDATE jobs SET sim_time = greatest(sim_time, $3), eta_seconds = $4, updated_at = now()
+		 WHERE id = $1 AND attempt = $2 AND status IN ('running', 'cancelling')
+		RETURNING status`, id, attempt, simTime, eta)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return status, translate(err, "reporting progress")
+}
+
+// JobOutcome is how an attempt ended.
+type JobOutcome struct {
+	Status turbinesim.JobStatus // succeeded, failed or cancelled
+	Detail string
+	Log    string
+	// OutputKey and OutputFiles name the published outputs (succeeded).
+	OutputKey   string
+	OutputFiles []string
+	// Refund returns the charge (failures caused by the service).
+	Refund bool
+}
+
+// FinishJob records the end of an attempt. It reports false when the
+// attempt was no longer current (another attempt took over, or the job is
+// already finished): then nothing changed, and the caller must discard its
+// outputs. A job asked to cancel ends cancelled whatever the outcome.
+func (s *JobService) FinishJob(ctx context.Context, id string, attempt int, o JobOutcome) (bool, error) {
+	files, err := json.Marshal(o.OutputFiles)
+	if err != nil || o.OutputFiles == nil {
+		files = []byte("[]")
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return false, translate(err, "starting finish")
+	}
+	defer tx.Rollback()
+	var status turbinesim.JobStatus
+	err = tx.GetContext(ctx, &status, `
+		UPDATE jobs SET status = CASE WHEN status = 'cancelling' THEN 'cancelled' ELSE $3 END,
+		       detail = CASE WHEN status = 'cancelling' THEN 'cancelled while running' ELSE nullif($4, '') END,
+		       output_key = CASE WHEN status = 'cancelling' THEN NULL ELSE nullif($5, '') END,
+		       output_files = CASE WHEN status = 'cancelling' THEN '[]'::jsonb ELSE $6::jsonb END,
+		       log = $7, finished_at = now(), updated_at = now(),
+		       sim_time = CASE WHEN $3 = 'succeeded' AND status = 'running' THEN t_max ELSE sim_time END,
+		       eta_seconds = NULL
+		 WHERE id = $1 AND attempt = $2 AND status IN ('running', 'cancelling')
+		RETURNING status`, id, attempt, string(o.Status), o.Detail, o.OutputKey, string(files), o.Log)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	} else if err != nil {
+		return false, translate(err, "finishing job")
+	}
+	if o.Refund && status == o.Status {
+		if err := refundTx(ctx, tx, id); err != nil {
+			return false, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return false, translate(err, "committing finish")
+	}
+	return status == o.Status, nil
+}
+
+// JobStatus returns a job's status in any organization (for workers).
+func (s *JobService) JobStatus(ctx context.Context, id string) (turbinesim.JobStatus, error) {
+	var st turbinesim.JobStatus
+	err := s.db.GetContext(ctx, &st, `SELECT status FROM jobs WHERE id = $1`, id)
+	return st, translate(err, "reading job status")
+}
+
+// FailLostJobs finishes, as failed and refunded, the unfinished jobs whose
+// queue entry River has given up on (discarded after its last attempt, for
+// example when every attempt's worker was killed), so that no job stays
+// running forever. It returns how many it finished.
+func (s *JobService) FailLostJobs(ctx context.Context) (int, error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, translate(err, "starting lost-job sweep")
+	}
+	defer tx.Rollback()
+	var ids []string
+	err = tx.SelectContext(ctx, &ids, `
+		UPDATE jobs SET status = CASE WHEN jobs.status = 'cancelling' THEN 'cancelled' ELSE 'failed' END,
+		       detail = CASE WHEN jobs.status = 'cancelling' THEN 'cancelled'
+		                     ELSE 'the run was lost on every attempt (worker stopped or crashed)' END,
+		       finished_at = now(), updated_at = now(), eta_seconds = NULL
+		  FROM river_job r
+		 WHERE r.kind = 'simulation' AND r.args->>'job_id' = jobs.id::text
+		   AND r.state IN ('discarded', 'cancelled')
+		   AND jobs.status IN ('queued', 'running', 'cancelling')
+		RETURNING jobs.id::text`)
+	if err != nil {
+		return 0, translate(err, "sweeping lost jobs")
+	}
+	for _, id := range ids {
+		if err := refundTx(ctx, tx, id); err != nil {
+			return 0, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, translate(err, "committing lost-job sweep")
+	}
+	return len(ids), nil
+}

@@ -1,0 +1,423 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/db/jobtest"
+	"github.com/turbinesim/turbinesim/db/runner"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/outfile"
+)
+
+// TestMain doubles as the simulator child: the worker starts this test
+// binary with "child:<mode>" as its first argument (helper-process
+// pattern), so the tests run real processes without building turbined.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "child:") {
+		os.Exit(child(os.Args[1], os.Args[2:]))
+	}
+	dbtest.Main(m)
+}
+
+func child(mode string, args []string) int {
+	switch mode {
+	case "child:simulate":
+		if err := runner.Simulate(context.Background(), args, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "turbined:", err)
+			return 1
+		}
+		return 0
+	case "child:hang":
+		fmt.Println(`{"sim_time":0.1,"t_max":1,"percent":10,"eta_seconds":100,"ratio":0.001}`)
+		time.Sleep(time.Hour)
+	case "child:crash":
+		// A poison run: dies by a signal nobody sent on purpose.
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Hour)
+	case "child:env":
+		// Prints its environment into the output directory.
+		for i, a := range args {
+			if a == "-o" {
+				os.WriteFile(filepath.Join(args[i+1], "env.txt"), []byte(strings.Join(os.Environ(), "\n")), 0o600)
+			}
+		}
+		return 0
+	}
+	return 2
+}
+
+var quiet = slog.New(slog.DiscardHandler)
+
+type env struct {
+	db     *db.DB
+	jobs   *db.JobService
+	caps   *db.CapService
+	queue  *db.Queue
+	org    *turbinesim.Organization
+	user   *turbinesim.User
+	deck   string // directory holding Main_Onshore.fst
+	worker *runner.Worker
+}
+
+// newEnv builds the job stack on a fresh database; workers > 0 starts an
+// in-process River client running the worker with the given child mode.
+func newEnv(t *testing.T, mode string, workers int, lim runner.Limits) *env {
+	t.Helper()
+	ctx := context.Background()
+	e := &env{db: jobtest.New(t)}
+	e.db.SetMaxOpenConns(30)
+	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.caps = db.NewCapService(e.db, nil)
+	e.org = &turbinesim.Organization{Name: "Jobs org"}
+	if err := db.NewOrganizationService(e.db).CreateOrganization(ctx, e.org); err != nil {
+		t.Fatal(err)
+	}
+	e.user = &turbinesim.User{OrganizationID: e.org.ID, Email: "runner@example.com"}
+	if err := db.NewUserService(e.db).CreateUser(ctx, e.user, "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	insertOnly, err := db.NewQueue(e.db, db.QueueConfig{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.jobs = db.NewJobService(e.db, trees, e.caps, insertOnly)
+	if workers > 0 {
+		e.worker, err = runner.New(runner.Config{
+			Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
+			Command: []string{os.Args[0], mode}, Limits: lim, Sandbox: "none",
+			ProgressInterval: 100 * time.Millisecond, Logger: quiet,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.queue, err = db.NewQueue(e.db, db.QueueConfig{Workers: workers, Worker: e.worker,
+			PollInterval: 50 * time.Millisecond, RetryDelay: 50 * time.Millisecond, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.queue.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			e.queue.StopAndCancel(stopCtx)
+		})
+	}
+	src := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	e.deck = filepath.Join(t.TempDir(), "deck")
+	if err := os.CopyFS(e.deck, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *env) submit(t *testing.T, tMax float64) *turbinesim.Job {
+	t.Helper()
+	j, _, err := e.jobs.SubmitJob(context.Background(), &turbinesim.NewJob{
+		OrganizationID: e.org.ID, SubmittedBy: e.user.ID, InputDir: e.deck,
+		Entrypoint: "Main_Onshore.fst", TMax: tMax})
+	if err != nil {
+		t.Fatalf("submit: %v", err)
+	}
+	return j
+}
+
+// waitFor polls the job until cond holds or the timeout passes.
+func (e *env) waitFor(t *testing.T, id string, timeout time.Duration, cond func(*turbinesim.Job) bool) *turbinesim.Job {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		j, err := e.jobs.FindJob(context.Background(), e.org.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cond(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s still %s after %s (attempt %d, detail %v)", id, j.Status, timeout, j.Attempt, deref(j.Detail))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func terminal(j *turbinesim.Job) bool { return j.Status.Terminal() }
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
+
+func (e *env) usage(t *testing.T) *turbinesim.Usage {
+	t.Helper()
+	u, err := e.caps.CurrentUsage(context.Background(), e.org.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// A real NREL 5 MW run through the queue: charged once at submission
+// (beta plan: 10 ¢ + 30 ¢/simulated minute, 1 token per started second),
+// progress written while it runs, the .outb published with t_max rows.
+func TestRunSucceedsAndPublishesOutputs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:simulate", 1, runner.Limits{WallTime: time.Minute})
+	j := e.submit(t, 1.5)
+	if j.Status != turbinesim.JobQueued || j.Tokens != 2 || j.PriceCents != 10+1 {
+		t.Fatalf("submitted job %+v; want queued, 2 tokens, 11 cents", j)
+	}
+	if u := e.usage(t); u.SpentCents != 11 || u.Tokens != 2 {
+		t.Fatalf("usage after submit %+v, want 11 cents and 2 tokens", u)
+	}
+	j = e.waitFor(t, j.ID, 60*time.Second, terminal)
+	if j.Status != turbinesim.JobSucceeded {
+		t.Fatalf("job ended %s: %s\nlog:\n%s", j.Status, deref(j.Detail), j.Log)
+	}
+	if j.Attempt != 1 || j.Percent != 100 || j.SimTime != 1.5 || len(j.OutputFiles) != 1 || j.OutputFiles[0] != "Main_Onshore.outb" {
+		t.Fatalf("finished job: attempt %d, %g %%, sim %g, files %v", j.Attempt, j.Percent, j.SimTime, j.OutputFiles)
+	}
+	if !strings.Contains(j.Log, "wrote") || strings.Contains(j.Log, os.TempDir()+"/") {
+		t.Errorf("solver log should report the write without server paths:\n%s", j.Log)
+	}
+	dir, release, err := e.jobs.OpenOutputs(context.Background(), e.org.ID, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	f, err := outfile.ReadOutbFile(filepath.Join(dir, "Main_Onshore.outb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The deck writes every DT_Out = 0.1 s: rows at 0, 0.1, …, 1.5.
+	if got := f.Time[len(f.Time)-1]; got != 1.5 || len(f.Time) != 16 {
+		t.Fatalf("output ends at %g s with %d rows; want 1.5 s, 16 rows (DT_Out 0.1)", got, len(f.Time))
+	}
+	if u := e.usage(t); u.SpentCents != 11 || u.Tokens != 2 {
+		t.Fatalf("usage after the run %+v: charged more than once", u)
+	}
+}
+
+// A deck error found by the solver fails the job at once (no retry) with
+// the deck layer's message naming file and line; the charge stays.
+func TestDeckErrorFailsWithFileAndLine(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:simulate", 1, runner.Limits{WallTime: time.Minute})
+	fst := filepath.Join(e.deck, "Main_Onshore.fst")
+	b, _ := os.ReadFile(fst)
+	lines := strings.Split(string(b), "\n")
+	lines[6] = "     xyz   DT              - Recommended module time step (s)"
+	os.WriteFile(fst, []byte(strings.Join(lines, "\n")), 0o644)
+	j := e.waitFor(t, e.submit(t, 1).ID, 30*time.Second, terminal)
+	if j.Status != turbinesim.JobFailed || j.Attempt != 1 || j.RefundedAt != nil {
+		t.Fatalf("job %s attempt %d refunded %v; want failed on attempt 1, not refunded", j.Status, j.Attempt, j.RefundedAt)
+	}
+	if d := deref(j.Detail); !strings.Contains(d, "Main_Onshore.fst:7") || !strings.Contains(d, "DT") || strings.Contains(d, "attempt-") {
+		t.Fatalf("detail %q should name Main_Onshore.fst:7 and DT, without server paths", d)
+	}
+}
+
+// A hung run is killed by its wall-time limit and fails with a detail;
+// no process of it survives.
+func TestHungRunKilledByWallTime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:hang", 1, runner.Limits{WallTime: 1500 * time.Millisecond})
+	start := time.Now()
+	j := e.waitFor(t, e.submit(t, 1).ID, 20*time.Second, terminal)
+	if j.Status != turbinesim.JobFailed || !strings.Contains(deref(j.Detail), "wall-time limit of 1.5s") {
+		t.Fatalf("job %s, detail %q; want failed by the wall-time limit", j.Status, deref(j.Detail))
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Fatalf("hung run took %s to stop with a 1.5 s limit", el)
+	}
+	assertNoChild(t, "child:hang")
+}
+
+// assertNoChild checks /proc for a leftover child process of this test
+// binary in the given mode.
+func assertNoChild(t *testing.T, mode string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		found := ""
+		ents, _ := os.ReadDir("/proc")
+		for _, d := range ents {
+			b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+			if err == nil && strings.Contains(string(b), mode+"\x00") && strings.Contains(string(b), os.Args[0]) {
+				st, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+				if !strings.Contains(string(st), ") Z ") {
+					found = d.Name()
+				}
+			}
+		}
+		if found == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %s (%s) still alive", found, mode)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// A poison run (the child dies by a signal every time) is retried up to
+// its attempts, then fails with a detail and is refunded (the service, not
+// the deck, is at fault).
+func TestPoisonJobStopsAfterAttempts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:crash", 1, runner.Limits{WallTime: time.Minute})
+	j := e.waitFor(t, e.submit(t, 1).ID, 30*time.Second, terminal)
+	if j.Status != turbinesim.JobFailed || j.Attempt != db.DefaultJobMaxAttempts || j.RefundedAt == nil {
+		t.Fatalf("job %s after %d attempts, refunded %v; want failed after %d, refunded",
+			j.Status, j.Attempt, j.RefundedAt, db.DefaultJobMaxAttempts)
+	}
+	if d := deref(j.Detail); !strings.Contains(d, "crashed") || !strings.Contains(d, "3 attempts") {
+		t.Fatalf("detail %q", d)
+	}
+	if u := e.usage(t); u.SpentCents != 0 || u.Tokens != 0 {
+		t.Fatalf("usage after the refund %+v, want zero", u)
+	}
+	time.Sleep(300 * time.Millisecond) // no further attempt may start
+	if j2, _ := e.jobs.FindJob(context.Background(), e.org.ID, j.ID); j2.Attempt != j.Attempt {
+		t.Fatalf("attempt went on to %d after the final failure", j2.Attempt)
+	}
+}
+
+// Cancelling: a queued job is cancelled at once and refunded; a running
+// one stops within a few seconds (cancelling → cancelled, charge kept); a
+// finished one is a conflict.
+func TestCancelQueuedAndRunning(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, "child:hang", 1, runner.Limits{WallTime: time.Minute})
+	running := e.submit(t, 2)
+	e.waitFor(t, running.ID, 10*time.Second, func(j *turbinesim.Job) bool { return j.SimTime > 0 })
+	queued := e.submit(t, 2) // the only worker is busy
+	j, err := e.jobs.CancelJob(ctx, e.org.ID, queued.ID)
+	if err != nil || j.Status != turbinesim.JobCancelled || j.RefundedAt == nil {
+		t.Fatalf("cancel queued: %v, %+v", err, j)
+	}
+	start := time.Now()
+	j, err = e.jobs.CancelJob(ctx, e.org.ID, running.ID)
+	if err != nil || j.Status != turbinesim.JobCancelling {
+		t.Fatalf("cancel running: %v, status %v", err, j)
+	}
+	j = e.waitFor(t, running.ID, 5*time.Second, terminal)
+	if j.Status != turbinesim.JobCancelled || j.RefundedAt != nil {
+		t.Fatalf("running job ended %s, refunded %v", j.Status, j.RefundedAt)
+	}
+	t.Logf("running job stopped %s after the cancel request", time.Since(start).Round(time.Millisecond))
+	assertNoChild(t, "child:hang")
+	if _, err := e.jobs.CancelJob(ctx, e.org.ID, running.ID); turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("cancel of a cancelled job: %v, want conflict", err)
+	}
+	// Price of a 2 s beta run: 10 + ceil(2·30/60) = 11 cents, 2 tokens;
+	// only the running job's charge remains.
+	if u := e.usage(t); u.SpentCents != 11 || u.Tokens != 2 {
+		t.Fatalf("usage %+v, want one charge of 11 cents / 2 tokens", u)
+	}
+	other := &turbinesim.Organization{Name: "Other org"}
+	db.NewOrganizationService(e.db).CreateOrganization(ctx, other)
+	if _, err := e.jobs.CancelJob(ctx, other.ID, queued.ID); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("cancel from another org: %v, want not found", err)
+	}
+}
+
+// The child runs with a cleared environment: no DATABASE_URL or any other
+// variable of the worker reaches it.
+func TestChildEnvironmentHasNoSecrets(t *testing.T) {
+	t.Setenv("DATABASE_URL", "postgres://secret@db/x")
+	e := newEnv(t, "child:env", 1, runner.Limits{WallTime: time.Minute})
+	j := e.waitFor(t, e.submit(t, 1).ID, 20*time.Second, terminal)
+	if j.Status != turbinesim.JobSucceeded {
+		t.Fatalf("job %s: %s", j.Status, deref(j.Detail))
+	}
+	dir, release, err := e.jobs.OpenOutputs(context.Background(), e.org.ID, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	b, _ := os.ReadFile(filepath.Join(dir, "env.txt"))
+	for _, kv := range strings.Split(string(b), "\n") {
+		name, _, _ := strings.Cut(kv, "=")
+		if name != "PATH" && name != "HOME" && name != "LANG" {
+			t.Errorf("child environment has %q", kv)
+		}
+	}
+	if len(b) == 0 {
+		t.Fatal("child wrote no environment")
+	}
+}
+
+// 200 concurrent submissions against caps that allow 37 runs: exactly 37
+// jobs (and 37 queue entries) exist after each of 20 rounds, alternating
+// between the spend cap and the token cap.
+func TestConcurrentSubmitsRespectCaps(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, "", 0, runner.Limits{})
+	small := t.TempDir()
+	os.WriteFile(filepath.Join(small, "main.fst"), []byte("x"), 0o600)
+	// A 1 s beta run: 10 + 1 = 11 cents, 1 token.
+	for round := range 20 {
+		for _, q := range []string{`DELETE FROM jobs`, `DELETE FROM river_job`, `DELETE FROM org_usage`} {
+			if _, err := e.db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		caps := turbinesim.Caps{SpendCapCents: 37*11 + 10, TokenCap: 1 << 40}
+		if round%2 == 1 {
+			caps = turbinesim.Caps{SpendCapCents: 1 << 40, TokenCap: 37}
+		}
+		if err := e.caps.SetCaps(ctx, e.org.ID, caps); err != nil {
+			t.Fatal(err)
+		}
+		var ok, refused atomic.Int32
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 200 {
+			wg.Go(func() {
+				<-start
+				_, _, err := e.jobs.SubmitJob(ctx, &turbinesim.NewJob{OrganizationID: e.org.ID, SubmittedBy: e.user.ID,
+					InputDir: small, Entrypoint: "main.fst", TMax: 1})
+				switch turbinesim.ErrorCode(err) {
+				case "":
+					ok.Add(1)
+				case turbinesim.EPAYMENT:
+					refused.Add(1)
+				default:
+					t.Error(err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		var jobs, queued int
+		e.db.GetContext(ctx, &jobs, `SELECT count(*) FROM jobs`)
+		e.db.GetContext(ctx, &queued, `SELECT count(*) FROM river_job WHERE kind = 'simulation'`)
+		if ok.Load() != 37 || refused.Load() != 163 || jobs != 37 || queued != 37 {
+			t.Fatalf("round %d: %d accepted, %d refused, %d rows, %d queue entries; want exactly 37",
+				round, ok.Load(), refused.Load(), jobs, queued)
+		}
+	}
+}

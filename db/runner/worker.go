@@ -1,0 +1,481 @@
+// Package runner executes simulation jobs: a River worker that claims a
+// job row, runs the solver in a child process with resource limits (and
+// inside bubblewrap when it is installed), streams the child's progress
+// into the job row, and publishes the outputs only when the run succeeded.
+//
+// The child is `turbined simulate` of the same binary (Simulate in this
+// package), started with a cleared environment: no database credentials or
+// other secrets reach it. It prints progress as JSON lines on stdout and its
+// log on stderr.
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+)
+
+// Limits bound one attempt's child process.
+type Limits struct {
+	WallTime    time.Duration // killed after this (default 1 h)
+	CPUTime     time.Duration // RLIMIT_CPU (default: the wall time)
+	MemoryBytes uint64        // RLIMIT_AS (default 4 GiB)
+	OutputBytes uint64        // RLIMIT_FSIZE per file and the total published (default 1 GiB)
+	Processes   uint64        // RLIMIT_NPROC (default 4096; per user, so generous)
+}
+
+func (l *Limits) defaults() {
+	if l.WallTime <= 0 {
+		l.WallTime = time.Hour
+	}
+	if l.CPUTime <= 0 {
+		l.CPUTime = l.WallTime
+	}
+	if l.MemoryBytes == 0 {
+		l.MemoryBytes = 4 << 30
+	}
+	if l.OutputBytes == 0 {
+		l.OutputBytes = 1 << 30
+	}
+	if l.Processes == 0 {
+		l.Processes = 4096
+	}
+}
+
+// Config configures a Worker.
+type Config struct {
+	Jobs *db.JobService
+	// WorkDir holds one directory per attempt (created, removed after).
+	WorkDir string
+	// Command is the child's argv before the simulate arguments; default
+	// {os.Executable(), "simulate"}.
+	Command []string
+	Limits  Limits
+	// Sandbox: "auto" (bubblewrap when installed; the default), "bwrap"
+	// (required) or "none".
+	Sandbox string
+	// ProgressInterval is how often progress is written to the job row and
+	// a cancel request looked for (default 500 ms).
+	ProgressInterval time.Duration
+	Logger           *slog.Logger
+}
+
+// Worker is the River worker of SimulationArgs.
+type Worker struct {
+	river.WorkerDefaults[db.SimulationArgs]
+	cfg   Config
+	bwrap string
+}
+
+var _ river.Worker[db.SimulationArgs] = (*Worker)(nil)
+
+// New returns a worker.
+func New(cfg Config) (*Worker, error) {
+	if cfg.Jobs == nil || cfg.WorkDir == "" {
+		return nil, errors.New("runner: Jobs and WorkDir are required")
+	}
+	cfg.Limits.defaults()
+	if cfg.ProgressInterval <= 0 {
+		cfg.ProgressInterval = 500 * time.Millisecond
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if len(cfg.Command) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("runner: finding the executable: %w", err)
+		}
+		cfg.Command = []string{exe, "simulate"}
+	}
+	if err := os.MkdirAll(cfg.WorkDir, 0o700); err != nil {
+		return nil, fmt.Errorf("runner: creating work directory: %w", err)
+	}
+	w := &Worker{cfg: cfg}
+	switch cfg.Sandbox {
+	case "", "auto":
+		w.bwrap, _ = exec.LookPath("bwrap")
+	case "bwrap":
+		p, err := exec.LookPath("bwrap")
+		if err != nil {
+			return nil, errors.New("runner: sandbox bwrap requested but bubblewrap is not installed")
+		}
+		w.bwrap = p
+	case "none":
+	default:
+		return nil, fmt.Errorf("runner: unknown sandbox %q (want auto, bwrap or none)", cfg.Sandbox)
+	}
+	return w, nil
+}
+
+// Sandboxed reports whether runs go through bubblewrap.
+func (w *Worker) Sandboxed() bool { return w.bwrap != "" }
+
+// Timeout is River's bound on one attempt: the wall-time limit plus time to
+// publish the outputs.
+func (w *Worker) Timeout(*river.Job[db.SimulationArgs]) time.Duration {
+	return w.cfg.Limits.WallTime + time.Minute
+}
+
+// Work runs one attempt of a job. It returns nil when the job reached a
+// final state (or there was nothing to do) and an error when River should
+// retry: the service failed, not the user's deck.
+func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) error {
+	jobs := w.cfg.Jobs
+	job, err := jobs.ClaimJob(ctx, rj.Args.JobID)
+	if err != nil || job == nil {
+		return err
+	}
+	log := w.cfg.Logger.With("job", job.ID, "attempt", job.Attempt)
+	lastAttempt := rj.Attempt >= rj.MaxAttempts
+	// serviceFailure: retry, or on the last attempt fail with a refund.
+	serviceFailure := func(detail string, cause error) error {
+		log.Warn("simulation attempt failed", "detail", detail, "err", cause)
+		if !lastAttempt {
+			return fmt.Errorf("%s: %w", detail, cause)
+		}
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Detail: detail + " (after " + strconv.Itoa(rj.Attempt) + " attempts; refunded)", Refund: true})
+		return err
+	}
+
+	dir := filepath.Join(w.cfg.WorkDir, job.ID, "attempt-"+strconv.Itoa(job.Attempt))
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	defer os.RemoveAll(dir)
+	os.RemoveAll(dir) // leftovers of a crashed worker on this machine
+	if err := w.stageInputs(ctx, job.InputKey, in, out); err != nil {
+		return serviceFailure("could not prepare the run", err)
+	}
+
+	res := w.runChild(ctx, log, job, dir, in, out)
+	switch {
+	case res.lost:
+		log.Info("attempt superseded; stopping without writing")
+		return nil
+	case res.cancelled:
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt,
+			db.JobOutcome{Status: turbinesim.JobCancelled, Log: res.log})
+		return err
+	case res.timedOut:
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log,
+			Detail: fmt.Sprintf("the run exceeded its wall-time limit of %s and was stopped", w.cfg.Limits.WallTime)})
+		return err
+	case ctx.Err() != nil:
+		// The worker is shutting down (or River's timeout fired): the job
+		// stays running and River retries it, as after a crash.
+		return fmt.Errorf("run interrupted: %w", ctx.Err())
+	case res.startErr != nil:
+		return serviceFailure("could not start the solver", res.startErr)
+	case res.signal == syscall.SIGXCPU || res.signal == syscall.SIGKILL && res.cpuExceeded:
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log,
+			Detail: fmt.Sprintf("the run exceeded its CPU-time limit of %s", w.cfg.Limits.CPUTime)})
+		return err
+	case res.signal == syscall.SIGXFSZ:
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log,
+			Detail: fmt.Sprintf("the run exceeded the output size limit of %d bytes", w.cfg.Limits.OutputBytes)})
+		return err
+	case res.signal != 0:
+		return serviceFailure(fmt.Sprintf("the solver crashed (%s)", res.signal), errors.New(res.log))
+	case res.exitCode != 0:
+		// The solver refused the deck or the physics failed: the user's
+		// run, final, not refunded.
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log, Detail: res.failure})
+		return err
+	}
+
+	files, size, err := listOutputs(out)
+	if err != nil {
+		return serviceFailure("could not read the outputs", err)
+	}
+	if size > w.cfg.Limits.OutputBytes {
+		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log,
+			Detail: fmt.Sprintf("the outputs (%d bytes) exceed the limit of %d bytes", size, w.cfg.Limits.OutputBytes)})
+		return err
+	}
+	key, err := jobs.Trees().Put(ctx, out)
+	if err != nil {
+		return serviceFailure("could not publish the outputs", err)
+	}
+	ok, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		Status: turbinesim.JobSucceeded, Log: res.log, OutputKey: key, OutputFiles: files})
+	if !ok || err != nil {
+		// Another attempt owns the job, or it was cancelled meanwhile:
+		// these outputs are never published.
+		jobs.Trees().Delete(context.WithoutCancel(ctx), key)
+	}
+	return err
+}
+
+// stageInputs copies the job's input tree into the attempt directory.
+func (w *Worker) stageInputs(ctx context.Context, inputKey, in, out string) error {
+	src, release, err := w.cfg.Jobs.Trees().Open(ctx, inputKey)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := os.MkdirAll(filepath.Dir(in), 0o700); err != nil {
+		return err
+	}
+	if err := os.CopyFS(in, os.DirFS(src)); err != nil {
+		return err
+	}
+	return os.MkdirAll(out, 0o700)
+}
+
+// childResult is how the child process ended.
+type childResult struct {
+	startErr    error
+	exitCode    int
+	signal      syscall.Signal
+	cpuExceeded bool
+	timedOut    bool
+	cancelled   bool // the user cancelled
+	lost        bool // the attempt is no longer the job's current one
+	failure     string
+	log         string
+}
+
+// runChild runs the simulate child and relays its progress until it ends.
+func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim.Job, dir, in, out string) childResult {
+	lim := w.cfg.Limits
+	args := []string{
+		filepath.Join(in, filepath.FromSlash(job.Entrypoint)), "-o", out,
+		"-tmax", strconv.FormatFloat(job.TMax, 'g', -1, 64), "-progress", "json",
+		"-rlimit-cpu", strconv.FormatInt(int64(lim.CPUTime.Seconds()+0.999), 10),
+		"-rlimit-as", strconv.FormatUint(lim.MemoryBytes, 10),
+		"-rlimit-fsize", strconv.FormatUint(lim.OutputBytes, 10),
+		"-rlimit-nproc", strconv.FormatUint(lim.Processes, 10),
+	}
+	argv := append(append([]string{}, w.cfg.Command...), args...)
+	if w.bwrap != "" {
+		argv = append(w.bwrapArgs(dir), argv...)
+	}
+
+	runCtx, cancelRun := context.WithTimeout(ctx, lim.WallTime)
+	defer cancelRun()
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	// No inherited environment: the child never sees DATABASE_URL or
+	// any other secret of the worker.
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8"}
+	// Own process group, killed whole on cancel; Pdeathsig kills the child
+	// if the worker dies (the creating thread is locked below).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return childResult{startErr: err}
+	}
+
+	var (
+		mu       sync.Mutex
+		progress ProgressLine
+		stopWhy  string
+	)
+	// Start on a locked OS thread: Pdeathsig fires when the creating thread
+	// exits (golang/go#27505), so the thread must live as long as the child.
+	started := make(chan error, 1)
+	waited := make(chan error, 1)
+	go func() {
+		// Deliberately never unlocked: the thread ends with this goroutine,
+		// after Wait.
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var p ProgressLine
+			if json.Unmarshal(sc.Bytes(), &p) == nil {
+				mu.Lock()
+				progress = p
+				mu.Unlock()
+			}
+		}
+		waited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return childResult{startErr: err}
+	}
+
+	tick := time.NewTicker(w.cfg.ProgressInterval)
+	defer tick.Stop()
+	var waitErr error
+loop:
+	for {
+		select {
+		case waitErr = <-waited:
+			break loop
+		case <-tick.C:
+			mu.Lock()
+			p := progress
+			mu.Unlock()
+			var eta *float64
+			if p.TMax > 0 && p.ETASeconds >= 0 {
+				eta = &p.ETASeconds
+			}
+			status, err := w.cfg.Jobs.ReportProgress(ctx, job.ID, job.Attempt, p.SimTime, eta)
+			if err != nil {
+				log.Warn("writing progress", "err", err)
+				continue
+			}
+			switch status {
+			case turbinesim.JobCancelling:
+				stopWhy = "cancelled"
+				cancelRun()
+			case "":
+				stopWhy = "lost"
+				cancelRun()
+			}
+		}
+	}
+
+	res := childResult{log: stderr.String()}
+	res.log = strings.ReplaceAll(res.log, in+string(filepath.Separator), "")
+	res.log = strings.ReplaceAll(res.log, dir, ".")
+	switch {
+	case stopWhy == "cancelled":
+		res.cancelled = true
+		return res
+	case stopWhy == "lost":
+		res.lost = true
+		return res
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+		res.timedOut = true
+		return res
+	}
+	var exitErr *exec.ExitError
+	if errors.As(waitErr, &exitErr) {
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.signal = ws.Signal()
+			if pst, ok := exitErr.SysUsage().(*syscall.Rusage); ok && res.signal == syscall.SIGKILL {
+				used := time.Duration(pst.Utime.Nano() + pst.Stime.Nano())
+				res.cpuExceeded = used >= lim.CPUTime
+			}
+		} else {
+			res.exitCode = exitErr.ExitCode()
+		}
+		res.failure = failureDetail(res.log)
+	} else if waitErr != nil {
+		res.startErr = waitErr
+	}
+	return res
+}
+
+// bwrapArgs confines the child: no network or other namespaces, a
+// read-only view of the system, a private /tmp, and only its attempt
+// directory writable (security brief §3.3).
+func (w *Worker) bwrapArgs(dir string) []string {
+	a := []string{w.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+		"--ro-bind", "/usr", "/usr", "--ro-bind-try", "/lib", "/lib", "--ro-bind-try", "/lib64", "/lib64",
+		"--ro-bind-try", "/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"}
+	exe := w.cfg.Command[0]
+	a = append(a, "--ro-bind", exe, exe, "--bind", dir, dir, "--chdir", dir,
+		"--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", dir, "--")
+	return a
+}
+
+// failureDetail is the user-facing reason of a failed run: the solver's
+// last error line (the deck layer's message names file, line and
+// variable), without the "turbined: " prefix.
+func failureDetail(log string) string {
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || strings.HasPrefix(l, "t = ") {
+			continue
+		}
+		l = strings.TrimPrefix(l, "turbined: ")
+		if len(l) > 2000 {
+			l = l[:2000] + "…"
+		}
+		return l
+	}
+	return "the solver failed without a message"
+}
+
+// listOutputs returns the slash-separated names of the regular files under
+// out and their total size; any other kind of entry is an error.
+func listOutputs(out string) ([]string, uint64, error) {
+	var files []string
+	var size uint64
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("output %s is not a regular file", d.Name())
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		files = append(files, path.Clean(filepath.ToSlash(rel)))
+		size += uint64(info.Size())
+		return nil
+	})
+	return files, size, err
+}
+
+// tailBuffer keeps the last 64 KiB written to it (the solver log).
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+const tailLimit = 64 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(p)
+	if t.buf.Len() > 2*tailLimit {
+		b := t.buf.Bytes()
+		keep := append([]byte(nil), b[len(b)-tailLimit:]...)
+		t.buf.Reset()
+		t.buf.Write(keep)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf.Bytes()
+	if len(b) > tailLimit {
+		b = b[len(b)-tailLimit:]
+	}
+	// The text progress line uses carriage returns; keep the log readable.
+	return strings.ReplaceAll(string(b), "\r", "\n")
+}

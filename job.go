@@ -1,0 +1,171 @@
+package turbinesim
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// JobStatus is the state of a simulation job. The contract leaves job states
+// open; the service's state machine is
+//
+//	queued ──► running ──► succeeded | failed
+//	   │          │
+//	   │          └──► cancelling ──► cancelled   (POST /jobs/{id}/cancel while running)
+//	   └──► cancelled                             (POST /jobs/{id}/cancel before start)
+//
+// A running job whose worker dies goes back to running under a new attempt
+// (attempt+1) on another worker; after MaxAttempts it fails.
+type JobStatus string
+
+const (
+	JobQueued     JobStatus = "queued"
+	JobRunning    JobStatus = "running"
+	JobCancelling JobStatus = "cancelling"
+	JobSucceeded  JobStatus = "succeeded"
+	JobFailed     JobStatus = "failed"
+	JobCancelled  JobStatus = "cancelled"
+)
+
+// JobStatuses lists every status, in state-machine order.
+var JobStatuses = []JobStatus{JobQueued, JobRunning, JobCancelling, JobSucceeded, JobFailed, JobCancelled}
+
+// Terminal reports whether s is final (no transition leaves it).
+func (s JobStatus) Terminal() bool {
+	return s == JobSucceeded || s == JobFailed || s == JobCancelled
+}
+
+// Valid reports whether s is one of JobStatuses.
+func (s JobStatus) Valid() bool {
+	for _, v := range JobStatuses {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Job is one simulation run of an organization.
+type Job struct {
+	ID             string    `json:"id" db:"id"`
+	OrganizationID string    `json:"org_id" db:"organization_id"`
+	Status         JobStatus `json:"status" db:"status"`
+	TurbineID      *string   `json:"turbine_id" db:"turbine_id"`
+	BatchID        *string   `json:"batch_id" db:"batch_id"`
+	// Entrypoint is the slash-separated path of the main .fst inside the
+	// job's input tree.
+	Entrypoint string `json:"entrypoint" db:"entrypoint"`
+	// SubmittedBy is the user; ClientID the API key's Client ID when the
+	// job was submitted with a key.
+	SubmittedBy *string `json:"submitted_by" db:"submitted_by"`
+	ClientID    *string `json:"client_id" db:"client_id"`
+
+	CreatedAt  time.Time  `json:"created_at" db:"created_at"`
+	StartedAt  *time.Time `json:"started_at" db:"started_at"`
+	FinishedAt *time.Time `json:"finished_at" db:"finished_at"`
+	UpdatedAt  time.Time  `json:"updated_at" db:"updated_at"`
+
+	// Progress: simulated time reached, end time, percent and the ETA the
+	// solver extrapolates (seconds of wall time; nil when unknown).
+	SimTime    float64  `json:"sim_time" db:"sim_time"`
+	TMax       float64  `json:"t_max" db:"t_max"`
+	Percent    float64  `json:"percent" db:"-"`
+	ETASeconds *float64 `json:"eta_seconds" db:"eta_seconds"`
+
+	Attempt     int `json:"attempt" db:"attempt"`
+	MaxAttempts int `json:"max_attempts" db:"max_attempts"`
+	// Detail says why a job failed or was cancelled.
+	Detail *string `json:"detail" db:"detail"`
+
+	// PriceCents is what the run was charged; Tokens what it consumed of
+	// the token cap (one token per started simulated second). Refunded is
+	// set when the charge was returned (cancelled before start, or a
+	// failure caused by the service).
+	PriceCents int64      `json:"price_cents" db:"price_cents"`
+	Tokens     int64      `json:"tokens" db:"tokens"`
+	RefundedAt *time.Time `json:"refunded_at" db:"refunded_at"`
+
+	// OutputFiles lists the published output files (succeeded jobs only).
+	OutputFiles []string `json:"output_files" db:"-"`
+
+	InputKey  string  `json:"-" db:"input_key"`
+	OutputKey *string `json:"-" db:"output_key"`
+	Log       string  `json:"-" db:"log"`
+}
+
+// SetPercent fills Percent from SimTime and TMax.
+func (j *Job) SetPercent() {
+	if j.TMax > 0 {
+		j.Percent = math.Round(1000*min(j.SimTime/j.TMax, 1)) / 10
+	}
+	if j.Status == JobSucceeded {
+		j.Percent = 100
+	}
+}
+
+// JobTokens is the token count of a run that simulates tMax seconds: one
+// token per started simulated second, at least one.
+func JobTokens(tMax float64) int64 {
+	return max(int64(math.Ceil(tMax-1e-9)), 1)
+}
+
+// JobPriceCents is the price of a run consuming tokens under plan p: a base
+// fee per run plus a rate per simulated minute, rounded up to the cent.
+func (p Plan) JobPriceCents(tokens int64) int64 {
+	base, perMinute := int64(10), int64(30)
+	switch p {
+	case PlanPro:
+		base, perMinute = 5, 20
+	case PlanAcademic:
+		base, perMinute = 5, 10
+	case PlanEnterprise:
+		base, perMinute = 2, 15
+	}
+	return base + (tokens*perMinute+59)/60
+}
+
+// JobFilter selects a page of an organization's jobs.
+type JobFilter struct {
+	Status   JobStatus // empty: any
+	Page     int       // 1-based
+	PageSize int
+}
+
+// NewJob is a validated submission: the input tree (already checked) and
+// the run's settings.
+type NewJob struct {
+	OrganizationID string
+	SubmittedBy    string
+	ClientID       string // empty unless submitted with an API key
+	TurbineID      string // optional
+	BatchID        string // optional
+	// InputDir holds the deck; Entrypoint is the main .fst relative to it.
+	InputDir   string
+	Entrypoint string
+	TMax       float64
+	// IdempotencyKey and RequestHash make retried submissions safe: the
+	// same key with the same hash returns the first job; another hash is
+	// EINVALID; a submission still in progress under the key is ECONFLICT.
+	IdempotencyKey string
+	RequestHash    string
+}
+
+// JobService stores jobs, charges them and queues them.
+type JobService interface {
+	// SubmitJob stores the input tree, charges the organization (EPAYMENT
+	// over a cap) and queues the job, all or nothing. replayed is true
+	// when an idempotency key returned an earlier job.
+	SubmitJob(ctx context.Context, nj *NewJob) (job *Job, replayed bool, err error)
+	// FindJob returns one job of the organization (ENOTFOUND otherwise).
+	FindJob(ctx context.Context, orgID, id string) (*Job, error)
+	// ListJobs returns a page of the organization's jobs, newest first, and
+	// the total count.
+	ListJobs(ctx context.Context, orgID string, f JobFilter) ([]*Job, int, error)
+	// CancelJob cancels a queued job at once (refunded) or asks the worker
+	// of a running job to stop (status cancelling). A finished job is
+	// ECONFLICT.
+	CancelJob(ctx context.Context, orgID, id string) (*Job, error)
+	// OpenOutputs makes a succeeded job's output tree readable until
+	// release (ENOTFOUND when the job has none).
+	OpenOutputs(ctx context.Context, orgID, id string) (dir string, release func(), err error)
+}
