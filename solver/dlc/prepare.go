@@ -1,0 +1,305 @@
+package dlc
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/windgen"
+)
+
+// WindDir is the folder, next to the written .fst, that receives the run's
+// wind file.
+const WindDir = "Wind"
+
+// PrepareOptions tune PrepareRunWith.
+type PrepareOptions struct {
+	// SteadyState sets the initial rotor speed and blade pitch from the
+	// run's mean wind speed; nil leaves the deck's initial conditions.
+	SteadyState SteadyState
+}
+
+// PrepareRun writes one run into dir: the run's wind file (a TurbSim .bts
+// for turbulent winds, an InflowWind uniform-wind file for events and steady
+// NWP) under dir's Wind/ folder next to the .fst, and a copy of the deck
+// (through deck.Write) with:
+//
+//   - InflowWind pointing at the wind file: WindType 3 with FileName_BTS
+//     (the box carries its own URef and hub height; RefHt and HWindSpeed are
+//     set to the hub height and speed for consistency), or WindType 2 with
+//     FileName_Uni, RefHt_Uni = hub height and RefLength = rotor diameter
+//     (the conventions windgen's event rows assume);
+//   - the yaw misalignment applied through the wind direction:
+//     PropagationDir = Run.Yaw. A positive PropagationDir turns the wind
+//     from +X towards −Y, i.e. clockwise seen from above, which leaves the
+//     rotor turned counter-clockwise relative to the wind: the same
+//     misalignment as NacYaw = +Yaw in still wind. NacYaw is not changed,
+//     so a yaw controller (if any) starts aligned with its own set-point;
+//   - TMax = Run.TMax; DT_Out and TStart unchanged (the transient is
+//     discarded in post-processing);
+//   - the initial rotor speed and blade pitch from the deck's steady-state
+//     table (SteadyStateFromDeck) when it has one; parked states start with
+//     feathered blades (90°) and a standing rotor;
+//   - operating-state changes through ServoDyn's timed manoeuvres (see
+//     applyState): grid loss, shut-down, emergency stop, start-up.
+//
+// The Deck is not modified. It returns the path of the written .fst.
+func PrepareRun(ctx context.Context, d *deck.Deck, run Run, dir string) (string, error) {
+	ss, err := SteadyStateFromDeck(d)
+	if err != nil {
+		ss = nil // no usable table: leave the initial conditions
+	}
+	return PrepareRunWith(ctx, d, run, dir, PrepareOptions{SteadyState: ss})
+}
+
+// PrepareRunWith is PrepareRun with explicit options.
+func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt PrepareOptions) (string, error) {
+	if d == nil || d.Main == nil {
+		return "", fmt.Errorf("dlc: prepare %s: no deck", run.ID)
+	}
+	if d.InflowWind == nil || d.Main.CompInflow != 1 {
+		return "", fmt.Errorf("dlc: prepare %s: the deck has no InflowWind (CompInflow = %d, must be 1)", run.ID, d.Main.CompInflow)
+	}
+	if (run.Turbulence == nil) == (run.Event == nil) {
+		return "", fmt.Errorf("dlc: prepare %s: a run needs exactly one of a turbulence spec and an event spec", run.ID)
+	}
+	if !(run.TMax > 0) || math.IsInf(run.TMax, 0) {
+		return "", fmt.Errorf("dlc: prepare %s: TMax %g s must be positive", run.ID, run.TMax)
+	}
+	if math.IsNaN(run.Yaw) || math.Abs(run.Yaw) > 180 {
+		return "", fmt.Errorf("dlc: prepare %s: yaw %g° out of [−180, 180]", run.ID, run.Yaw)
+	}
+	name := fileStem(run.ID)
+	if name == "" {
+		return "", fmt.Errorf("dlc: prepare: run has no id")
+	}
+
+	// Shallow copies of every structure changed; slices are not written.
+	nd := *d
+	m := *d.Main
+	nd.Main = &m
+	iw := *d.InflowWind
+	nd.InflowWind = &iw
+	if d.ElastoDyn != nil {
+		ed := *d.ElastoDyn
+		nd.ElastoDyn = &ed
+	}
+	if d.ServoDyn != nil {
+		sd := *d.ServoDyn
+		nd.ServoDyn = &sd
+	}
+	// The old wind file is no longer referenced: do not copy it.
+	nd.Files = nil
+	for _, f := range d.Files {
+		if windVars[f.Var] {
+			continue
+		}
+		nd.Files = append(nd.Files, f)
+	}
+
+	// Generate the wind first, so a bad spec writes nothing.
+	var windBytes bytes.Buffer
+	var ext string
+	var hub, vHub float64
+	if ts := run.Turbulence; ts != nil {
+		box, err := windgen.GenerateTurbulence(ctx, *ts)
+		if err != nil {
+			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		if err := box.WriteBTS(&windBytes); err != nil {
+			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		ext, hub, vHub = ".bts", ts.Grid.HubHeight, box.URef
+	} else {
+		ev := run.Event
+		rows, info, err := eventRows(*ev, run.TMax)
+		if err != nil {
+			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		if err := windgen.WriteUniform(&windBytes, rows, info, ev.Site); err != nil {
+			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		ext, hub, vHub = ".hh", ev.Site.HubHeight, ev.Site.VHub
+	}
+	windName := name + ext
+
+	// Paths: the wind file sits in Wind/ next to the .fst; InflowWind names
+	// it relative to its own folder. deck.Write keeps the deck's relative
+	// layout, so relations between virtual paths hold in the output.
+	mainV := d.Path
+	if mainV == "" {
+		mainV = filepath.FromSlash("/deck/deck.fst")
+	}
+	inflowV := resolve(mainV, m.InflowFile)
+	windV := filepath.Join(filepath.Dir(mainV), WindDir, windName)
+	rel, err := filepath.Rel(filepath.Dir(inflowV), windV)
+	if err != nil {
+		return "", fmt.Errorf("dlc: prepare %s: wind path: %w", run.ID, err)
+	}
+	rel = filepath.ToSlash(rel)
+
+	iw.PropagationDir = run.Yaw
+	if run.Turbulence != nil {
+		iw.WindType = 3
+		iw.FileName_BTS = rel
+		iw.HWindSpeed, iw.RefHt = vHub, hub
+	} else {
+		iw.WindType = 2
+		iw.FileName_Uni = rel
+		iw.RefHt_Uni = hub
+		iw.RefLength = run.Event.Site.RotorDiameter
+		iw.HWindSpeed, iw.RefHt = vHub, hub
+	}
+	m.TMax = run.TMax
+
+	if ed := nd.ElastoDyn; ed != nil {
+		if rpm, pitch, ok := opt.SteadyState.At(run.WindSpeed); ok && operating(run.State) {
+			ed.RotSpeed = rpm
+			for i := range ed.BlPitch {
+				ed.BlPitch[i] = pitch
+			}
+		}
+	}
+	applyState(&nd, run)
+
+	fst, err := deck.Write(dir, &nd)
+	if err != nil {
+		return "", fmt.Errorf("dlc: prepare %s: %w", run.ID, err)
+	}
+	windPath := filepath.Join(filepath.Dir(fst), WindDir, windName)
+	if err := os.MkdirAll(filepath.Dir(windPath), 0o755); err != nil {
+		return "", fmt.Errorf("dlc: prepare %s: %w", run.ID, err)
+	}
+	if err := os.WriteFile(windPath, windBytes.Bytes(), 0o644); err != nil {
+		return "", fmt.Errorf("dlc: prepare %s: wind file: %w", run.ID, err)
+	}
+	return fst, nil
+}
+
+// windVars are InflowWind's wind-file variables (deck.FileRef.Var).
+var windVars = map[string]bool{"FileName_Uni": true, "FileName_BTS": true, "FileNameRoot": true,
+	"FileName_u": true, "FileName_v": true, "FileName_w": true}
+
+// eventRows makes the uniform-wind rows of an event, or of a steady normal
+// wind profile (NWP, IEC 61400-1 §6.3.2.2: power law with α = 0.2).
+func eventRows(ev EventSpec, tMax float64) ([]windgen.UniformWindRow, windgen.EventInfo, error) {
+	if ev.Kind != EventSteady {
+		return windgen.GenerateEvent(ev.Kind, ev.Site, ev.Timing, ev.Sign)
+	}
+	v := ev.Site.VHub
+	if !(v > 0) {
+		return nil, windgen.EventInfo{}, fmt.Errorf("NWP: hub speed %g m/s must be positive", v)
+	}
+	alpha := windgen.NormalShearExponent
+	if ev.Site.ShearExponent != nil {
+		alpha = *ev.Site.ShearExponent
+	}
+	rows := []windgen.UniformWindRow{{Time: 0, Speed: v, PowerLaw: alpha}, {Time: tMax, Speed: v, PowerLaw: alpha}}
+	return rows, windgen.EventInfo{Name: "NWP"}, nil
+}
+
+// operating says whether the rotor starts from a power-production
+// operating point.
+func operating(s TurbineState) bool {
+	switch s {
+	case PowerProduction, ProductionFault, NormalShutdown, EmergencyStop:
+		return true
+	}
+	return false
+}
+
+// Pitch rates of the state changes [deg/s]: a normal shut-down pitches at
+// a moderate rate, an emergency stop and the grid-loss safety system at the
+// fastest rate of utility-scale pitch systems (about 8°/s, the NREL 5 MW
+// limit, Jonkman et al. 2009 §7.1) [U for the normal rate].
+const (
+	NormalPitchRate    = 4.0
+	EmergencyPitchRate = 8.0
+	FeatherPitch       = 90.0
+)
+
+// applyState sets the initial conditions and ServoDyn manoeuvres of the
+// run's turbine state:
+//   - parked states: blades feathered (BlPitch = 90°), rotor speed 0,
+//     generator never on (GenTiStr with TimGenOn beyond TMax), pitch
+//     control off (PCMode 0) so the blades stay feathered (idling rotor);
+//   - ProductionFault (grid loss): at EventTime the generator trips
+//     (GenTiStp, TimGenOf) and the blades pitch to feather at the
+//     emergency rate (TPitManS, PitManRat, BlPitchF);
+//   - NormalShutdown: the same at the normal pitch rate;
+//   - EmergencyStop: the same at the emergency rate;
+//   - StartUp: rotor idling with feathered blades, generator switched on
+//     at EventTime (GenTiStr, TimGenOn) and pitch control from then on
+//     (TPCOn).
+//
+// Decks without ServoDyn only get the ElastoDyn initial conditions.
+func applyState(d *deck.Deck, run Run) {
+	ed, sd := d.ElastoDyn, d.ServoDyn
+	feather := func() {
+		if ed != nil {
+			ed.RotSpeed = 0
+			for i := range ed.BlPitch {
+				ed.BlPitch[i] = FeatherPitch
+			}
+		}
+	}
+	never := run.TMax + 1000
+	switch run.State {
+	case Parked, ParkedFault, TransportMaintenance:
+		feather()
+		if sd != nil {
+			sd.PCMode = 0
+			sd.GenTiStr, sd.TimGenOn = true, never
+			for i := range sd.TPitManS {
+				sd.TPitManS[i] = never
+			}
+		}
+	case ProductionFault, NormalShutdown, EmergencyStop:
+		rate := EmergencyPitchRate
+		if run.State == NormalShutdown {
+			rate = NormalPitchRate
+		}
+		if sd != nil && run.EventTime > 0 {
+			sd.GenTiStp, sd.TimGenOf = true, run.EventTime
+			for i := range sd.TPitManS {
+				sd.TPitManS[i] = run.EventTime
+				sd.PitManRat[i] = rate
+				sd.BlPitchF[i] = FeatherPitch
+			}
+		}
+	case StartUp:
+		feather()
+		if sd != nil && run.EventTime > 0 {
+			sd.GenTiStr, sd.TimGenOn = true, run.EventTime
+			sd.TPCOn = run.EventTime
+		}
+	}
+}
+
+func resolve(from, name string) string {
+	n := filepath.FromSlash(strings.ReplaceAll(name, `\`, "/"))
+	if filepath.IsAbs(n) {
+		return filepath.Clean(n)
+	}
+	return filepath.Join(filepath.Dir(from), n)
+}
+
+// fileStem turns a run id into a file name: letters, digits, '.', '_',
+// '+', '-' kept, anything else replaced by '_'.
+func fileStem(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '+', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return strings.Trim(b.String(), ".")
+}
