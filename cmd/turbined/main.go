@@ -46,6 +46,7 @@ func commands() []command {
 		{"perf", "compute a Cp/Ct/Cq surface of a deck's rotor (ROSCO text layout)", runPerf},
 		{"wind", "generate IEC turbulent boxes (.bts) and gust/shear events", runWind},
 		{"simulate", "run one OpenFAST deck on the solver: simulate main.fst [-o dir] [-tmax s]", runSimulate},
+		{"validate", "compare the solver with the OpenFAST reference outputs: validate [-shared dir] [-o report.md]", runValidate},
 	}
 }
 
