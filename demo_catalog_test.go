@@ -1,0 +1,126 @@
+package turbinesim_test
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+	"testing/fstest"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// TestBundledDemosWriteValidDecks writes every bundled reference turbine
+// through the deck writer, reads the result back with solver/deck and
+// validates it; every problem found is listed.
+func TestBundledDemosWriteValidDecks(t *testing.T) {
+	c, err := turbinesim.NewBundledDemos(turbines.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	demos := c.Demos()
+	if len(demos) != 5 {
+		t.Fatalf("%d bundled demos, want 5", len(demos))
+	}
+	wantMW := map[string]float64{"nrel-5mw-land": 5, "iea-15mw-onshore": 15, "iea-15mw-monopile": 15, "iea-15mw-volturnus": 15, "iea-22mw-monopile": 22}
+	for _, demo := range demos {
+		t.Run(demo.ID, func(t *testing.T) {
+			t.Parallel()
+			if demo.Name == "" || demo.Type == "" || demo.Specs == nil || demo.Specs.RatedPowerKW == nil {
+				t.Fatalf("manifest entry incomplete: %+v", demo)
+			}
+			if got := *demo.Specs.RatedPowerKW / 1000; got < wantMW[demo.ID]*0.99 || got > wantMW[demo.ID]*1.01 {
+				t.Errorf("rated power %g MW, want %g", got, wantMW[demo.ID])
+			}
+			dir := t.TempDir()
+			tb, err := c.Build(demo.ID, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
+			if err != nil {
+				t.Fatalf("written deck does not load: %v", err)
+			}
+			errs := 0
+			for _, p := range deck.Validate(d) {
+				t.Logf("%s", p)
+				if !p.Warning {
+					errs++
+				}
+			}
+			if errs > 0 {
+				t.Errorf("%d validation errors", errs)
+			}
+			if miss := d.Missing(); len(miss) > 0 {
+				for _, m := range miss {
+					t.Errorf("missing %s (%s = %q)", m.Role, m.Var, m.Named)
+				}
+			}
+			det := deck.DetectDeck(d)
+			offshore := d.Offshore.HydroDyn != nil || d.Offshore.SubDyn != nil
+			if wantOff := demo.Type != "onshore"; offshore != wantOff {
+				t.Errorf("offshore modules loaded = %v, want %v (%s)", offshore, wantOff, det)
+			}
+			p, err := turbinesim.DetailedPropertiesOf(d)
+			if err != nil || len(p.Blade.BlChord) == 0 || len(p.Airfoils) == 0 || len(p.Tower.HtFract) == 0 {
+				t.Fatalf("detailed properties: %v", err)
+			}
+		})
+	}
+}
+
+func TestBundledDemoWithoutManifestGetsLabel(t *testing.T) {
+	src, err := turbines.FS.ReadFile("nrel-5mw-land.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"manifest.json": {Data: []byte(`[]`)}, "my_extra-turbine.json.gz": {Data: src}}
+	c, err := turbinesim.NewBundledDemos(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := c.Demos()
+	if len(ds) != 1 || ds[0].ID != "my_extra-turbine" || ds[0].Label != "My Extra Turbine" || ds[0].Name != "" {
+		t.Fatalf("demos = %+v", ds)
+	}
+	tb, err := c.Build("my_extra-turbine", t.TempDir())
+	if err != nil || tb.Name != "My Extra Turbine" {
+		t.Fatalf("build: %+v %v", tb, err)
+	}
+}
+
+// TestBundledNREL5MWMatchesPublishedDeck compares the detailed properties
+// of the bundled NREL 5 MW with those of the published deck it was
+// generated from: every station and polar value must survive the model.
+func TestBundledNREL5MWMatchesPublishedDeck(t *testing.T) {
+	orig, err := deck.Load(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := turbinesim.NewBundledDemos(turbines.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tb, err := c.Build("nrel-5mw-land", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := turbinesim.DetailedPropertiesOf(orig)
+	got, _ := turbinesim.DetailedPropertiesOf(built)
+	if !reflect.DeepEqual(want.Blade, got.Blade) || !reflect.DeepEqual(want.Tower, got.Tower) || !reflect.DeepEqual(want.Airfoils, got.Airfoils) {
+		t.Fatal("detailed properties of the bundled NREL 5 MW differ from the published deck")
+	}
+	if built.ElastoDyn.TowerHt != orig.ElastoDyn.TowerHt || built.ElastoDyn.TipRad != orig.ElastoDyn.TipRad || built.Main.DT != orig.Main.DT {
+		t.Fatal("ElastoDyn/primary scalars differ")
+	}
+	if *tb.HubHeightM < 89 || *tb.HubHeightM > 91 || *tb.RotorDiameterM != 126 {
+		t.Fatalf("headline specs: hub %g m, rotor %g m", *tb.HubHeightM, *tb.RotorDiameterM)
+	}
+}
