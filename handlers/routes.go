@@ -65,6 +65,21 @@ func (s *Server) routes() {
 	e.POST("/account/mfa/recovery-codes", s.mfaRecoveryCodes, authed...)
 	e.GET("/auth/sso/:provider/login", s.ssoLogin)
 	e.GET("/auth/sso/:provider/callback", s.ssoCallback)
+
+	// Identity pages (handlers/identity_pages.go).
+	e.GET("/signup", s.signUpPage, s.optionalAuth)
+	e.POST("/signup", s.signUpForm)
+	e.GET("/verify-email", s.verifyEmailPage, s.optionalAuth)
+	e.GET("/account/security", s.securityPage, authed...)
+	e.POST("/account/security/enrol", s.securityEnrol, authed...)
+	e.POST("/account/security/confirm", s.securityConfirm, authed...)
+	e.POST("/account/security/disable", s.securityReauthAction(false), authed...)
+	e.POST("/account/security/recovery-codes", s.securityReauthAction(true), authed...)
+	e.GET("/account/api-keys", s.apiKeysPage, authed...)
+	e.POST("/account/api-keys", s.apiKeyCreateForm, authed...)
+	e.POST("/account/api-keys/:id/:action", s.apiKeyActionForm, authed...)
+	e.GET("/org", s.orgPage, authed...)
+	e.POST("/org/invite", s.orgInviteForm, authed...)
 }
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI
@@ -73,13 +88,26 @@ func (s *Server) routes() {
 // documented together with its implementation.
 var htmlOnlyRoutes = map[string]bool{
 	// Social sign-in is a browser-only flow (contract "Social login").
-	"GET /auth/sso/:provider/login":    true,
-	"GET /auth/sso/:provider/callback": true,
-	"GET /login":                       true,
-	"POST /logout":                     true,
-	"GET /assets/*":                    true,
-	"GET /jobs":                        true,
-	"GET /studies":                     true,
+	"GET /auth/sso/:provider/login":         true,
+	"GET /auth/sso/:provider/callback":      true,
+	"GET /signup":                           true,
+	"POST /signup":                          true,
+	"GET /verify-email":                     true,
+	"GET /account/security":                 true,
+	"POST /account/security/enrol":          true,
+	"POST /account/security/confirm":        true,
+	"POST /account/security/disable":        true,
+	"POST /account/security/recovery-codes": true,
+	"GET /account/api-keys":                 true,
+	"POST /account/api-keys":                true,
+	"POST /account/api-keys/:id/:action":    true,
+	"GET /org":                              true,
+	"POST /org/invite":                      true,
+	"GET /login":                            true,
+	"POST /logout":                          true,
+	"GET /assets/*":                         true,
+	"GET /jobs":                             true,
+	"GET /studies":                          true,
 }
 
 // bodyLimit refuses bodies over the configured size with 413: up front from

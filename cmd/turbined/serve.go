@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/turbinesim/turbinesim"
+	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/handlers"
 )
 
@@ -55,6 +58,16 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 
+	// Deck files of turbine configurations, one directory per tree.
+	trees, err := blobstore.NewLocal(filepath.Join(cfg.DataDir, "turbines"))
+	if err != nil {
+		return err
+	}
+	demos, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	if err != nil {
+		return err
+	}
+
 	authSvc, err := db.NewAuthService(d.DB)
 	if err != nil {
 		return err
@@ -75,6 +88,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Dashboard:     db.NewDashboardService(d.DB),
 		Sessions:      sessions,
 		Ready:         d.Ready,
+		Turbines:      db.NewTurbineService(d.DB, trees),
+		Demos:         demos,
 		RefreshTokens: db.NewRefreshTokenService(d.DB),
 		APIKeys:       keys,
 		Audit:         keys,

@@ -1,0 +1,265 @@
+package handlers
+
+import (
+	"crypto/rand"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/views"
+)
+
+// Browser pages of the identity part: sign-up, e-mail verification,
+// account security (MFA, recovery codes), API keys, organization. They
+// post plain forms carrying the session's CSRF token (checked by
+// requireAuth, or here for the anonymous sign-up form).
+
+// signUpPage: GET /signup.
+func (s *Server) signUpPage(c echo.Context) error {
+	if wantsJSON(c) {
+		return htmlOnly(c, "scripts use POST /auth/signup")
+	}
+	return render(c, http.StatusOK, views.SignUpPage(s.page(c, "Create an account", ""), views.SignUpForm{}))
+}
+
+// signUpForm: POST /signup creates the demo account and signs the browser in.
+func (s *Server) signUpForm(c echo.Context) error {
+	acc, err := s.accountService()
+	if err != nil {
+		return err
+	}
+	if err := s.checkCSRF(c); err != nil {
+		return err
+	}
+	req := turbinesim.SignUpRequest{OrganizationName: c.FormValue("org_name"), Name: c.FormValue("name"),
+		Email: c.FormValue("email"), Password: c.FormValue("password")}
+	ctx := c.Request().Context()
+	u, err := acc.SignUp(ctx, req)
+	if err != nil {
+		switch turbinesim.ErrorCode(err) {
+		case turbinesim.EINVALID, turbinesim.ECONFLICT:
+			f := views.SignUpForm{OrgName: req.OrganizationName, Name: req.Name, Email: req.Email, Error: turbinesim.ErrorMessage(err)}
+			return render(c, http.StatusUnprocessableEntity, views.SignUpPage(s.page(c, "Create an account", ""), f))
+		}
+		return err
+	}
+	if err := s.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	s.sessions.Put(ctx, sessionUserID, u.ID)
+	s.sessions.Put(ctx, sessionCSRF, rand.Text())
+	return c.Redirect(http.StatusSeeOther, "/account")
+}
+
+// verifyEmailPage: GET /verify-email?token=..., the target of the e-mailed
+// link: a button that posts the token.
+func (s *Server) verifyEmailPage(c echo.Context) error {
+	if wantsJSON(c) {
+		return htmlOnly(c, "scripts use POST /auth/verify-email")
+	}
+	return render(c, http.StatusOK, views.VerifyEmailPage(s.page(c, "Verify your e-mail", ""), c.QueryParam("token")))
+}
+
+func (s *Server) renderSecurity(c echo.Context, status int, v views.SecurityView) error {
+	if s.svc.MFA == nil {
+		return notImplemented
+	}
+	on, err := s.svc.MFA.Enabled(c.Request().Context(), authFrom(c).User.ID)
+	if err != nil {
+		return err
+	}
+	v.MFAEnabled = on
+	return render(c, status, views.SecurityPage(s.page(c, "Security", "account"), v))
+}
+
+// securityPage: GET /account/security.
+func (s *Server) securityPage(c echo.Context) error {
+	if wantsJSON(c) {
+		return htmlOnly(c, "scripts use /account/mfa/...")
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	return s.renderSecurity(c, http.StatusOK, views.SecurityView{})
+}
+
+// securityEnrol: POST /account/security/enrol shows the new secret and QR.
+func (s *Server) securityEnrol(c echo.Context) error {
+	mfa, err := s.mfaService(c)
+	if err != nil {
+		return err
+	}
+	enr, err := mfa.BeginEnrolment(c.Request().Context(), authFrom(c).User)
+	if err != nil {
+		return s.renderSecurity(c, http.StatusConflict, views.SecurityView{Error: turbinesim.ErrorMessage(err)})
+	}
+	qr, err := qrDataURI(enr.URI)
+	if err != nil {
+		return err
+	}
+	return s.renderSecurity(c, http.StatusOK, views.SecurityView{Secret: enr.Secret, URI: enr.URI, QRCode: qr})
+}
+
+// securityConfirm: POST /account/security/confirm turns MFA on and shows
+// the recovery codes.
+func (s *Server) securityConfirm(c echo.Context) error {
+	mfa, err := s.mfaService(c)
+	if err != nil {
+		return err
+	}
+	codes, err := mfa.ConfirmEnrolment(c.Request().Context(), authFrom(c).User.ID, c.FormValue("code"), s.cfg.Now())
+	if err != nil {
+		if code := turbinesim.ErrorCode(err); code == turbinesim.EUNAUTHORIZED || code == turbinesim.ECONFLICT {
+			return s.renderSecurity(c, http.StatusUnprocessableEntity, views.SecurityView{Error: "That code did not match; set up again and enter the current code."})
+		}
+		return err
+	}
+	return s.renderSecurity(c, http.StatusOK, views.SecurityView{RecoveryCodes: codes})
+}
+
+// securityDisable: POST /account/security/disable (password + code).
+// securityRecovery: POST /account/security/recovery-codes (same form).
+func (s *Server) securityReauthAction(regenerate bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		mfa, err := s.mfaService(c)
+		if err != nil {
+			return err
+		}
+		req := MFACodeRequest{Password: c.FormValue("password"), Code: c.FormValue("code")}
+		if err := s.reauthenticate(c, req); err != nil {
+			if code := turbinesim.ErrorCode(err); code == turbinesim.EUNAUTHORIZED || code == turbinesim.ERATELIMIT {
+				return s.renderSecurity(c, http.StatusUnauthorized, views.SecurityView{Error: turbinesim.ErrorMessage(err)})
+			}
+			return err
+		}
+		ctx, id := c.Request().Context(), authFrom(c).User.ID
+		if regenerate {
+			codes, err := mfa.RegenerateRecoveryCodes(ctx, id)
+			if err != nil {
+				return err
+			}
+			return s.renderSecurity(c, http.StatusOK, views.SecurityView{RecoveryCodes: codes})
+		}
+		if err := mfa.Disable(ctx, id); err != nil {
+			return err
+		}
+		return s.renderSecurity(c, http.StatusOK, views.SecurityView{})
+	}
+}
+
+func (s *Server) renderKeys(c echo.Context, status int, v views.APIKeysView) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if v.Keys, err = ks.ListAPIKeys(c.Request().Context(), authFrom(c).User.ID); err != nil {
+		return err
+	}
+	return render(c, status, views.APIKeysPage(s.page(c, "API keys", "account"), v))
+}
+
+// apiKeysPage: GET /account/api-keys.
+func (s *Server) apiKeysPage(c echo.Context) error {
+	if wantsJSON(c) {
+		return htmlOnly(c, "scripts use GET /api-keys")
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	return s.renderKeys(c, http.StatusOK, views.APIKeysView{})
+}
+
+// apiKeyCreateForm: POST /account/api-keys shows the new secret once.
+func (s *Server) apiKeyCreateForm(c echo.Context) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	k, err := ks.CreateAPIKey(c.Request().Context(), authFrom(c).User, c.FormValue("name"))
+	if err != nil {
+		if turbinesim.ErrorCode(err) == turbinesim.EINVALID {
+			return s.renderKeys(c, http.StatusUnprocessableEntity, views.APIKeysView{Error: turbinesim.ErrorMessage(err)})
+		}
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return s.renderKeys(c, http.StatusCreated, views.APIKeysView{New: k})
+}
+
+// apiKeyActionForm: POST /account/api-keys/{id}/{revoke|deactivate|reactivate}.
+func (s *Server) apiKeyActionForm(c echo.Context) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	ctx, uid, id := c.Request().Context(), authFrom(c).User.ID, c.Param("id")
+	switch c.Param("action") {
+	case "revoke":
+		err = ks.RevokeAPIKey(ctx, uid, id)
+	case "deactivate", "reactivate":
+		_, err = ks.SetAPIKeyActive(ctx, uid, id, c.Param("action") == "reactivate")
+	default:
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "unknown action")
+	}
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/account/api-keys")
+}
+
+// orgPage: GET /org.
+func (s *Server) orgPage(c echo.Context) error {
+	if wantsJSON(c) {
+		return htmlOnly(c, "scripts use /org/members, /org/usage, /org/settings")
+	}
+	return s.renderOrg(c, http.StatusOK, "")
+}
+
+func (s *Server) renderOrg(c echo.Context, status int, msg string) error {
+	acc, err := s.accountService()
+	if err != nil {
+		return err
+	}
+	a, ctx := authFrom(c), c.Request().Context()
+	v := views.OrgView{IsAdmin: a.User.Role == turbinesim.RoleAdmin, Limits: a.Organization.Plan.Limits(), Error: msg}
+	if v.Members, err = acc.ListMembers(ctx, a.Organization.ID); err != nil {
+		return err
+	}
+	if s.svc.Caps != nil {
+		if v.Usage, err = s.svc.Caps.CurrentUsage(ctx, a.Organization.ID); err != nil {
+			return err
+		}
+	}
+	if v.IsAdmin {
+		if v.Outbox, err = acc.Outbox(ctx, a.Organization.ID); err != nil {
+			return err
+		}
+	}
+	return render(c, status, views.OrgPage(s.page(c, "Organization", "account"), v))
+}
+
+// orgInviteForm: POST /org/invite, administrators only.
+func (s *Server) orgInviteForm(c echo.Context) error {
+	acc, err := s.accountService()
+	if err != nil {
+		return err
+	}
+	a := authFrom(c)
+	if err := RequireAdmin(a); err != nil {
+		return err
+	}
+	if _, err := acc.Invite(c.Request().Context(), a.Organization.ID, c.FormValue("email"), turbinesim.Role(c.FormValue("role"))); err != nil {
+		if code := turbinesim.ErrorCode(err); code == turbinesim.EINVALID || code == turbinesim.ECONFLICT {
+			return s.renderOrg(c, http.StatusUnprocessableEntity, turbinesim.ErrorMessage(err))
+		}
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/org")
+}
