@@ -96,7 +96,7 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	// The old wind file is no longer referenced: do not copy it.
 	nd.Files = nil
 	for _, f := range d.Files {
-		if windVars[f.Var] {
+		if isWindVar(f.Var) {
 			continue
 		}
 		nd.Files = append(nd.Files, f)
@@ -181,9 +181,15 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	return fst, nil
 }
 
-// windVars are InflowWind's wind-file variables (deck.FileRef.Var).
-var windVars = map[string]bool{"FileName_Uni": true, "FileName_BTS": true, "FileNameRoot": true,
-	"FileName_u": true, "FileName_v": true, "FileName_w": true}
+// isWindVar says whether v is one of InflowWind's wind-file variables
+// (deck.FileRef.Var).
+func isWindVar(v string) bool {
+	switch v {
+	case "FileName_Uni", "FileName_BTS", "FileNameRoot", "FileName_u", "FileName_v", "FileName_w":
+		return true
+	}
+	return false
+}
 
 // eventRows makes the uniform-wind rows of an event, or of a steady normal
 // wind profile (NWP, IEC 61400-1 §6.3.2.2: power law with α = 0.2).
