@@ -1,14 +1,95 @@
 package dlc
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
-	"github.com/turbinesim/turbinesim/solver/perf"
 )
+
+// CpSurface is a power-coefficient table Cp[i][j] at TSR[i] and Pitch[j]
+// (deg), both ascending: the Cp part of ROSCO's Cp_Ct_Cq text tables or of
+// solver/perf's Surface (CpSurface{TSR: s.TSR, Pitch: s.Pitch, Cp: s.Cp}).
+type CpSurface struct {
+	TSR   []float64
+	Pitch []float64
+	Cp    [][]float64
+}
+
+// ReadCpTable reads the pitch and TSR vectors and the power-coefficient
+// matrix of a ROSCO Cp_Ct_Cq text table: comment lines starting with '#'
+// name the blocks ("Pitch angle vector", "TSR vector", "Power
+// coefficient"); the matrix has one row per TSR and one column per pitch.
+// (A small reader of our own, so this package does not depend on the
+// aerodynamics packages behind solver/perf.)
+func ReadCpTable(path string) (*CpSurface, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dlc: Cp table: %w", err)
+	}
+	s := &CpSurface{}
+	block := ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		if strings.HasPrefix(text, "#") {
+			low := strings.ToLower(text)
+			switch {
+			case strings.Contains(low, "pitch angle vector"):
+				block = "pitch"
+			case strings.Contains(low, "tsr vector"):
+				block = "tsr"
+			case strings.Contains(low, "power coefficient"):
+				block = "cp"
+			default:
+				block = ""
+			}
+			continue
+		}
+		if block == "" {
+			continue
+		}
+		var vals []float64
+		for _, f := range strings.Fields(text) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("dlc: Cp table %s line %d: %q is not a number", path, line, f)
+			}
+			vals = append(vals, v)
+		}
+		switch block {
+		case "pitch":
+			s.Pitch = append(s.Pitch, vals...)
+		case "tsr":
+			s.TSR = append(s.TSR, vals...)
+		case "cp":
+			if len(vals) != len(s.Pitch) {
+				return nil, fmt.Errorf("dlc: Cp table %s line %d: %d values for %d pitch angles", path, line, len(vals), len(s.Pitch))
+			}
+			s.Cp = append(s.Cp, vals)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("dlc: Cp table %s: %w", path, err)
+	}
+	if len(s.Cp) != len(s.TSR) || len(s.TSR) == 0 {
+		return nil, fmt.Errorf("dlc: Cp table %s: %d power-coefficient rows for %d TSR values", path, len(s.Cp), len(s.TSR))
+	}
+	return s, nil
+}
 
 // OperatingPoint is one steady operating point of a turbine.
 type OperatingPoint struct {
@@ -84,7 +165,7 @@ func SteadyStateFromDeck(d *deck.Deck) (SteadyState, error) {
 		}
 		vals[n] = v
 	}
-	surf, err := perf.ReadFile(resolve(c.Meta.Path, pf))
+	surf, err := ReadCpTable(resolve(c.Meta.Path, pf))
 	if err != nil {
 		return nil, fmt.Errorf("dlc: steady state: %w", err)
 	}
@@ -118,7 +199,7 @@ func SteadyStateFromDeck(d *deck.Deck) (SteadyState, error) {
 // (the standard region-2/region-3 schedule of a variable-speed,
 // pitch-to-feather controller; Jonkman et al. 2009 §7). Speeds whose λ
 // falls outside the surface are left out.
-func SteadyStateFromSurface(s *perf.Surface, c ControlPoint, speeds []float64) (SteadyState, error) {
+func SteadyStateFromSurface(s *CpSurface, c ControlPoint, speeds []float64) (SteadyState, error) {
 	if s == nil || len(s.TSR) < 2 || len(s.Pitch) < 2 || len(s.Cp) != len(s.TSR) {
 		return nil, fmt.Errorf("dlc: steady state: Cp surface needs at least 2 TSR and 2 pitch values")
 	}
@@ -171,7 +252,7 @@ func SteadyStateFromSurface(s *perf.Surface, c ControlPoint, speeds []float64) (
 // pitchFor finds the smallest pitch above from where Cp(λ, θ) falls to
 // target, by stepping through the surface's pitch grid and interpolating
 // linearly inside the bracketing interval.
-func pitchFor(s *perf.Surface, lambda, from, target float64) (float64, bool) {
+func pitchFor(s *CpSurface, lambda, from, target float64) (float64, bool) {
 	prevP, prevC := from, cpAt(s, lambda, from)
 	for _, p := range s.Pitch {
 		if p <= from {
@@ -190,7 +271,7 @@ func pitchFor(s *perf.Surface, lambda, from, target float64) (float64, bool) {
 }
 
 // cpAt interpolates the surface bilinearly (clamped at the edges).
-func cpAt(s *perf.Surface, lambda, pitch float64) float64 {
+func cpAt(s *CpSurface, lambda, pitch float64) float64 {
 	i, fi := bracket(s.TSR, lambda)
 	j, fj := bracket(s.Pitch, pitch)
 	c00, c01 := s.Cp[i][j], s.Cp[i][j+1]
