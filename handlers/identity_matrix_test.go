@@ -1,0 +1,178 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// B1, B5, B6, B8, B11, B13: the bearer check against hand-made tokens.
+func TestBearerMatrix(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	now := e.now()
+	sign := func(mod func(jwt.MapClaims)) string {
+		c := jwt.MapClaims{"sub": e.admin.ID, "email": "ada@example.com", "org_id": e.org.ID, "role": "org_admin",
+			"iss": "turbinesim", "aud": "api", "iat": now.Unix(), "exp": now.Add(10 * time.Minute).Unix()}
+		mod(c)
+		s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString([]byte(testSecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	good := sign(func(jwt.MapClaims) {})
+	for name, h := range map[string]map[string]string{
+		"B1 no credentials":      {"Accept": "application/json"},
+		"B1 empty bearer":        {"Authorization": "Bearer ", "Accept": "application/json"},
+		"B1 one segment":         {"Authorization": "Bearer abc", "Accept": "application/json"},
+		"B1 basic":               {"Authorization": "Basic YWRhOnB3", "Accept": "application/json"},
+		"B5 iat far future":      bearer(sign(func(c jwt.MapClaims) { c["iat"] = now.Add(time.Hour).Unix() })),
+		"B5 nbf future":          bearer(sign(func(c jwt.MapClaims) { c["nbf"] = now.Add(time.Hour).Unix() })),
+		"B5 expired beyond 30 s": bearer(sign(func(c jwt.MapClaims) { c["exp"] = now.Add(-31 * time.Second).Unix() })),
+		"B6 wrong aud":           bearer(sign(func(c jwt.MapClaims) { c["aud"] = "refresh" })),
+		"B6 missing aud":         bearer(sign(func(c jwt.MapClaims) { delete(c, "aud") })),
+		"B6 wrong iss":           bearer(sign(func(c jwt.MapClaims) { c["iss"] = "someone-else" })),
+		"B11 token in query":     {"Accept": "application/json", "X-Query": good},
+	} {
+		path := "/account"
+		if name == "B11 token in query" {
+			path += "?access_token=" + good
+		}
+		resp, body := e.do(nil, request{method: "GET", path: path, header: h})
+		if resp.StatusCode != 401 {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+			continue
+		}
+		assertDetail(t, resp, body, 401)
+		if h["Authorization"] != "" && resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%s: no WWW-Authenticate", name)
+		}
+	}
+	// B5: a token one second before expiry still works; B13: the scheme is
+	// case-insensitive.
+	almost := sign(func(c jwt.MapClaims) { c["exp"] = now.Add(time.Second).Unix() })
+	for _, h := range []map[string]string{bearer(almost), {"Authorization": "bearer " + good, "Accept": "application/json"}} {
+		if resp, body := e.do(nil, request{method: "GET", path: "/account", header: h}); resp.StatusCode != 200 {
+			t.Fatalf("valid token refused: %d %s", resp.StatusCode, body)
+		}
+	}
+	// B8: the same token after the organization is switched off.
+	if _, err := e.db.ExecContext(context.Background(), `UPDATE organizations SET active = false WHERE id = $1`, e.org.ID); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := e.do(nil, request{method: "GET", path: "/account", header: bearer(good)})
+	assertDetail(t, resp, body, 401)
+	if _, err := e.db.ExecContext(context.Background(), `UPDATE organizations SET active = true WHERE id = $1`, e.org.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.ExecContext(context.Background(), `UPDATE users SET deleted_at = now() WHERE id = $1`, e.admin.ID); err != nil {
+		t.Fatal(err)
+	}
+	resp, body = e.do(nil, request{method: "GET", path: "/account", header: bearer(good)})
+	assertDetail(t, resp, body, 401)
+}
+
+// G7, G9: cookie-authenticated writes to the identity routes need the
+// same origin and the CSRF token; JSON routes refuse simple content types.
+func TestIdentityRoutesCSRFAndContentType(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	c := e.client()
+	csrf := browserLogin(t, e, c)
+	// G9: cross-site POST with a valid cookie.
+	resp, body := e.do(c, request{method: "POST", path: "/api-keys", body: `{"name":"x"}`,
+		header: map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site", "X-CSRF-Token": csrf}})
+	assertDetail(t, resp, body, 403)
+	resp, body = e.do(c, request{method: "POST", path: "/api-keys", body: `{"name":"x"}`,
+		header: map[string]string{"Content-Type": "application/json", "Origin": "https://evil.example"}})
+	assertDetail(t, resp, body, 403)
+	// Same origin without the token.
+	resp, body = e.do(c, request{method: "POST", path: "/account/security/enrol",
+		header: map[string]string{"Sec-Fetch-Site": "same-origin", "Accept": "application/json"}})
+	assertDetail(t, resp, body, 403)
+	// G6: same-origin htmx-style request with the token passes.
+	resp, body = e.do(c, request{method: "POST", path: "/api-keys", body: `{"name":"x"}`,
+		header: map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "same-origin", "X-CSRF-Token": csrf, "Accept": "application/json"}})
+	if resp.StatusCode != 201 {
+		t.Fatalf("same-origin with token: %d %s", resp.StatusCode, body)
+	}
+	// G7: text/plain to a JSON endpoint.
+	p := e.loginJSON()
+	for _, path := range []string{"/api-keys", "/account/mfa/confirm", "/org/members"} {
+		resp, body := e.do(nil, request{method: "POST", path: path, body: `{"name":"x"}`,
+			header: map[string]string{"Authorization": "Bearer " + p.AccessToken, "Content-Type": "text/plain"}})
+		assertDetail(t, resp, body, http.StatusUnsupportedMediaType)
+	}
+}
+
+// N: the identity routes answer every failure in the error contract.
+func TestIdentityErrorContractSweep(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	authed := []string{"POST /api-keys", "GET /api-keys", "DELETE /api-keys/x", "POST /api-keys/x/deactivate",
+		"POST /api-keys/x/reactivate", "GET /org/audit-log", "GET /org/settings", "PUT /org/settings", "GET /org/usage",
+		"GET /org/members", "POST /org/members", "PUT /org/members/x", "DELETE /org/members/x", "GET /org/outbox",
+		"POST /account/mfa/enrol", "POST /account/mfa/confirm", "POST /account/mfa/disable", "POST /account/mfa/recovery-codes"}
+	for _, r := range authed {
+		method, path, _ := strings.Cut(r, " ")
+		for name, h := range map[string]map[string]string{
+			"no auth":  {"Accept": "application/json"},
+			"bad auth": {"Authorization": "Bearer x.y.z", "Accept": "application/json"},
+			"bad key":  {"X-API-Key": "ofk_nope", "Accept": "application/json"},
+		} {
+			resp, body := e.do(nil, request{method: method, path: path, header: h})
+			if resp.StatusCode != 401 {
+				t.Errorf("%s %s: %d", name, r, resp.StatusCode)
+				continue
+			}
+			assertDetail(t, resp, body, 401)
+		}
+	}
+	// Malformed JSON and wrong ids, authenticated.
+	for _, r := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{"POST", "/api-keys", `{"name":`, 400},
+		{"POST", "/api-keys", `{"name":""}`, 422},
+		{"PUT", "/org/settings", `{"caps":{"spend_cap_cents":-1,"token_cap":1}}`, 422},
+		{"DELETE", "/api-keys/not-a-uuid", "", 404},
+		{"POST", "/api-keys/00000000-0000-0000-0000-000000000000/reactivate", "", 404},
+		{"PUT", "/org/members/00000000-0000-0000-0000-000000000000", `{"active":false}`, 404},
+		{"GET", "/org/audit-log?page=0", "", 422},
+		{"POST", "/auth/token/refresh", `{"refresh_token":"nope"}`, 401},
+		{"POST", "/auth/logout", `[`, 400},
+		{"POST", "/auth/verify-email", `{"token":"nope"}`, 401},
+		{"POST", "/auth/accept-invite", `{"token":"nope","password":"long enough pw"}`, 401},
+		{"POST", "/auth/signup", `{"email":"bad","password":"long enough pw","name":"x"}`, 422},
+	} {
+		h := withJSON(bearer(p.AccessToken))
+		resp, body := e.do(nil, request{method: r.method, path: r.path, body: r.body, header: h})
+		assertDetail(t, resp, body, r.status)
+	}
+}
+
+// J6: a plan change takes effect on the next request (the organization is
+// reloaded per request).
+func TestPlanChangeMidWindow(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, true)
+	p := e.loginJSON()
+	resp, _ := e.do(nil, request{method: "GET", path: "/account", header: bearer(p.AccessToken)})
+	if l, _, _ := rateHeaders(t, resp); l != 30 {
+		t.Fatalf("beta limit header %d", l)
+	}
+	if _, err := e.db.ExecContext(context.Background(), `UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, e.org.ID); err != nil {
+		t.Fatal(err)
+	}
+	resp, _ = e.do(nil, request{method: "GET", path: "/account", header: bearer(p.AccessToken)})
+	if l, r, _ := rateHeaders(t, resp); l != 1000 || r != 998 {
+		t.Fatalf("after upgrade: limit %d remaining %d, want 1000 and 998", l, r)
+	}
+}
