@@ -1,7 +1,9 @@
 package dlc
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -226,5 +228,36 @@ func TestStandardTable(t *testing.T) {
 		if d.Gamma != want {
 			t.Errorf("DLC %s: γ_f %g, want %g", id, d.Gamma, want)
 		}
+	}
+}
+
+// BenchmarkExpandAll expands every DLC of the standard table for the NREL
+// 5 MW turbine at 1 m/s steps.
+func BenchmarkExpandAll(b *testing.B) {
+	req := Request{Turbine: nrel5MW, DLCs: IDs(), Class: "I", Category: "B", SpeedStep: 1}
+	for b.Loop() {
+		if _, err := Expand(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Runs travel through job queues as JSON: a round trip keeps them equal.
+func TestRunJSONRoundTrip(t *testing.T) {
+	runs, err := Expand(Request{Turbine: nrel5MW, DLCs: []string{"1.2", "1.4"}, Class: "II", Category: "A", BatchSeed: 9,
+		Overrides: map[string]Override{"1.2": {Speeds: []float64{10}, Seeds: intp(1)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []Run
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, runs) {
+		t.Errorf("JSON round trip differs:\n%+v\n%+v", back[0], runs[0])
 	}
 }

@@ -127,6 +127,14 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		ext, hub, vHub = ".hh", ev.Site.HubHeight, ev.Site.VHub
 	}
 	windName := name + ext
+	if d.ElastoDyn != nil {
+		// The box or uniform file is centred on the run's hub height; a
+		// turbine of another height would sit off the grid's centre (or
+		// outside it).
+		if dh := HubHeight(d.ElastoDyn); math.Abs(dh-hub) > math.Max(1, 0.02*dh) {
+			return "", fmt.Errorf("dlc: prepare %s: the run's hub height %g m differs from the deck's %.2f m (ElastoDyn TowerHt + Twr2Shft + OverHang·sin ShftTilt)", run.ID, hub, dh)
+		}
+	}
 
 	// Paths: the wind file sits in Wind/ next to the .fst; InflowWind names
 	// it relative to its own folder. deck.Write keeps the deck's relative

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -159,5 +160,14 @@ func TestPrepareRunErrors(t *testing.T) {
 	}
 	if _, err := PrepareRun(context.Background(), nil, Run{ID: "x"}, t.TempDir()); err == nil {
 		t.Error("nil deck accepted")
+	}
+	tall := nrel5MW
+	tall.HubHeight = 120
+	runs, err := Expand(Request{Turbine: tall, DLCs: []string{"1.4"}, Class: "I", Category: "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PrepareRun(context.Background(), d, runs[0], t.TempDir()); err == nil || !strings.Contains(err.Error(), "hub height") {
+		t.Errorf("hub height mismatch: err %v", err)
 	}
 }
