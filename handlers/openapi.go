@@ -51,7 +51,7 @@ func apiOperations() []apiOperation {
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
 		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
 			responses: errs(map[int]string{200: "Account"}, 401, 503)},
-	}, append(identityOperations(errs), turbineOperations(errs)...)...)
+	}, append(append(identityOperations(errs), turbineOperations(errs)...), jobOperations(errs)...)...)
 }
 
 // apiSchemas are the components/schemas of the document.
@@ -100,6 +100,9 @@ func apiSchemas() map[string]any {
 		schemas[name] = schema
 	}
 	for name, schema := range turbineSchemas() {
+		schemas[name] = schema
+	}
+	for name, schema := range jobSchemas() {
 		schemas[name] = schema
 	}
 	return schemas

@@ -36,7 +36,7 @@ func (s *Server) routes() {
 	e.GET("/dashboard", s.dashboard, authed...)
 	e.GET("/account", s.account, authed...)
 	s.turbineRoutes(authed) // handlers/turbines_routes.go
-	e.GET("/jobs", s.coming("Jobs", "jobs"), authed...)
+	s.jobRoutes(authed)     // handlers/jobs_routes.go
 	e.GET("/studies", s.coming("Studies", "studies"), authed...)
 
 	// Identity, API keys, limits (handlers/identity.go).
@@ -106,7 +106,7 @@ var htmlOnlyRoutes = map[string]bool{
 	"GET /login":                            true,
 	"POST /logout":                          true,
 	"GET /assets/*":                         true,
-	"GET /jobs":                             true,
+	"GET /jobs/new":                         true,
 	"GET /studies":                          true,
 }
 

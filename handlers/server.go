@@ -33,6 +33,12 @@ type Services struct {
 	Turbines turbinesim.TurbineService
 	Demos    turbinesim.DemoCatalog
 
+	// Jobs (handlers/jobs.go); nil turns the job routes into 501.
+	// JobTrees is the blob store holding turbine decks, read when a run is
+	// submitted for a stored turbine.
+	Jobs     turbinesim.JobService
+	JobTrees turbinesim.TreeStore
+
 	// Identity and limits (handlers/identity.go). Each is optional: a nil
 	// service turns its routes into 501 and, for RateLimiter, disables
 	// rate limiting.

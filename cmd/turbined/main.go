@@ -45,6 +45,7 @@ func commands() []command {
 		{"migrate", "apply database migrations and exit", runMigrate},
 		{"perf", "compute a Cp/Ct/Cq surface of a deck's rotor (ROSCO text layout)", runPerf},
 		{"wind", "generate IEC turbulent boxes (.bts) and gust/shear events", runWind},
+		{"worker", "run simulation workers only (no HTTP); scale out by starting more", runWorker},
 		{"simulate", "run one OpenFAST deck on the solver: simulate main.fst [-o dir] [-tmax s]", runSimulate},
 		{"validate", "compare the solver with the OpenFAST reference outputs: validate [-shared dir] [-o report.md]", runValidate},
 	}

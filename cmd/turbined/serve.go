@@ -58,6 +58,16 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 
+	jc, err := loadJobConfig(env.Getenv, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	jobs, err := startJobs(ctx, env, d.DB, jc) // cmd/turbined/worker.go
+	if err != nil {
+		return err
+	}
+	defer jobs.stop(env)
+
 	// Deck files of turbine configurations, one directory per tree.
 	trees, err := blobstore.NewLocal(filepath.Join(cfg.DataDir, "turbines"))
 	if err != nil {
@@ -100,6 +110,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		MFA:           db.NewMFAService(d.DB, "TurbineSim"),
 		LoginThrottle: db.NewLoginThrottle(d.DB),
 		SSO:           db.NewSSOService(d.DB),
+		Jobs:          jobs.jobs,
+		JobTrees:      jobs.trees,
 	})
 	if err != nil {
 		return err

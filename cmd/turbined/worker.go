@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/db/runner"
+)
+
+// jobConfig is the configuration of the job queue and its workers, read
+// from the environment (README.md lists the variables).
+type jobConfig struct {
+	Workers  int           // WORKERS: simulations at once in this process; default one per core; 0 in serve: none
+	WallTime time.Duration // JOB_WALL_TIME: wall-time limit of one run (default 1h)
+	Memory   uint64        // JOB_MEMORY_BYTES: address-space limit of the solver (default 4 GiB)
+	Output   uint64        // JOB_OUTPUT_BYTES: output size limit (default 1 GiB)
+	Sandbox  string        // JOB_SANDBOX: auto (bubblewrap when installed), bwrap or none
+	BlobDir  string        // BLOB_DIR: blob store of inputs and outputs (default DATA_DIR/blobs)
+	WorkDir  string        // WORK_DIR: attempt directories (default DATA_DIR/work)
+}
+
+func loadJobConfig(getenv func(string) string, dataDir string) (*jobConfig, error) {
+	c := &jobConfig{Workers: runtime.NumCPU(), WallTime: time.Hour, Sandbox: getenv("JOB_SANDBOX"),
+		BlobDir: getenv("BLOB_DIR"), WorkDir: getenv("WORK_DIR")}
+	if v := getenv("WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1024 {
+			return nil, fmt.Errorf("WORKERS=%q: want an integer from 0 to 1024", v)
+		}
+		c.Workers = n
+	}
+	if v := getenv("JOB_WALL_TIME"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return nil, fmt.Errorf("JOB_WALL_TIME=%q: want a duration of at least 1s, e.g. 2h", v)
+		}
+		c.WallTime = d
+	}
+	for _, v := range []struct {
+		name string
+		dst  *uint64
+	}{{"JOB_MEMORY_BYTES", &c.Memory}, {"JOB_OUTPUT_BYTES", &c.Output}} {
+		if s := getenv(v.name); s != "" {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil || n < 1<<20 {
+				return nil, fmt.Errorf("%s=%q: want a byte count of at least 1 MiB", v.name, s)
+			}
+			*v.dst = n
+		}
+	}
+	if c.BlobDir == "" {
+		c.BlobDir = filepath.Join(dataDir, "blobs")
+	}
+	if c.WorkDir == "" {
+		c.WorkDir = filepath.Join(dataDir, "work")
+	}
+	return c, nil
+}
+
+// jobStack is the job service of a process and, when it runs workers, the
+// River client executing them.
+type jobStack struct {
+	jobs    *db.JobService
+	trees   *blobstore.Local
+	workers *db.Queue // nil without workers
+	sandbox bool
+}
+
+// startJobs creates River's tables if needed, builds the job service and,
+// with jc.Workers > 0, starts that many workers.
+func startJobs(ctx context.Context, env *Env, d *db.DB, jc *jobConfig) (*jobStack, error) {
+	if err := db.MigrateQueue(ctx, d.DB.DB); err != nil {
+		return nil, err
+	}
+	trees, err := blobstore.NewLocal(jc.BlobDir)
+	if err != nil {
+		return nil, err
+	}
+	inserter, err := db.NewQueue(d, db.QueueConfig{Logger: env.Log})
+	if err != nil {
+		return nil, err
+	}
+	st := &jobStack{jobs: db.NewJobService(d, trees, db.NewCapService(d, nil), inserter), trees: trees}
+	if jc.Workers == 0 {
+		return st, nil
+	}
+	w, err := runner.New(runner.Config{
+		Jobs: st.jobs, WorkDir: jc.WorkDir, Sandbox: jc.Sandbox, Logger: env.Log,
+		Limits: runner.Limits{WallTime: jc.WallTime, MemoryBytes: jc.Memory, OutputBytes: jc.Output},
+	})
+	if err != nil {
+		return nil, err
+	}
+	st.sandbox = w.Sandboxed()
+	// A job whose worker vanished is retried once it has been running for
+	// longer than any attempt may (River's rescuer; brief §3.1).
+	st.workers, err = db.NewQueue(d, db.QueueConfig{Workers: jc.Workers, Worker: w, Logger: env.Log,
+		JobTimeout: jc.WallTime + 2*time.Minute, RescueAfter: jc.WallTime + 5*time.Minute})
+	if err != nil {
+		return nil, err
+	}
+	if err := st.workers.Start(ctx); err != nil {
+		return nil, fmt.Errorf("starting workers: %w", err)
+	}
+	go st.sweepLostJobs(ctx, env)
+	env.Log.Info("job workers started", "workers", jc.Workers, "sandbox", st.sandbox, "wall_time", jc.WallTime)
+	return st, nil
+}
+
+// sweepLostJobs finishes jobs River gave up on, every half minute.
+func (st *jobStack) sweepLostJobs(ctx context.Context, env *Env) {
+	t := time.NewTicker(30 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := st.jobs.FailLostJobs(ctx); err != nil {
+				env.Log.Warn("sweeping lost jobs", "err", err)
+			} else if n > 0 {
+				env.Log.Warn("jobs failed after every attempt was lost", "count", n)
+			}
+		}
+	}
+}
+
+// stop cancels running attempts (their jobs stay running and are retried
+// by another worker, as after a crash) and waits for the workers to exit.
+func (st *jobStack) stop(env *Env) {
+	if st.workers == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := st.workers.StopAndCancel(ctx); err != nil {
+		env.Log.Warn("stopping workers", "err", err)
+	}
+}
+
+// runWorker: `turbined worker`, workers only (no HTTP). Any machine that
+// reaches the database (DATABASE_URL) and the blob store (BLOB_DIR, a
+// shared file system) adds capacity this way.
+func runWorker(ctx context.Context, env *Env, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("worker takes no arguments; configure it with environment variables")
+	}
+	cfg, err := loadConfig(env.Getenv)
+	if err != nil {
+		return err
+	}
+	jc, err := loadJobConfig(env.Getenv, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	if jc.Workers == 0 {
+		jc.Workers = runtime.NumCPU()
+	}
+	d, err := openDatabase(ctx, env, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if _, err := d.Migrate(ctx); err != nil {
+		return err
+	}
+	st, err := startJobs(ctx, env, d.DB, jc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "turbined worker: %d workers running; Ctrl-C to stop\n", jc.Workers)
+	<-ctx.Done()
+	env.Log.Info("stopping workers")
+	st.stop(env)
+	return nil
+}

@@ -1,0 +1,298 @@
+package handlers
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/views"
+)
+
+// Job endpoints (issue 8): submit, list, detail, cancel, output download.
+// The WebSocket progress channel is in ws.go; the input checks in
+// jobs_input.go.
+
+func (s *Server) jobService() (turbinesim.JobService, error) {
+	if s.svc.Jobs == nil {
+		return nil, notImplemented
+	}
+	return s.svc.Jobs, nil
+}
+
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 255
+
+// submitJob: POST /jobs. Either multipart (file = ZIP, entrypoint = main
+// .fst inside it) or JSON TurbineRunRequest. The deck is validated before
+// anything is charged (422 naming file and line); then the charge, the job
+// row and the queue entry commit together (402 over a cap).
+func (s *Server) submitJob(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		return err
+	}
+	a := authFrom(c)
+	ctx := c.Request().Context()
+	idem := c.Request().Header.Get("Idempotency-Key")
+	if len(idem) > maxIdempotencyKey {
+		return invalid("Idempotency-Key: at most %d characters", maxIdempotencyKey)
+	}
+	dir, err := os.MkdirTemp("", "job-input-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	nj := &turbinesim.NewJob{OrganizationID: a.Organization.ID, SubmittedBy: a.User.ID, InputDir: dir, IdempotencyKey: idem}
+	if a.Method == turbinesim.AuthAPIKey {
+		nj.ClientID = a.ClientID
+	}
+	hash := sha256.New()
+	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type"))
+	switch ct {
+	case "multipart/form-data":
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return invalid("file: a ZIP of the input files is required (multipart field \"file\")")
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		ra, ok := f.(io.ReaderAt)
+		if !ok {
+			return invalid("file: not readable")
+		}
+		nj.Entrypoint = strings.TrimSpace(c.FormValue("entrypoint"))
+		if err := extractJobZip(ra, fh.Size, dir); err != nil {
+			return err
+		}
+		if err := checkEntrypoint(dir, nj.Entrypoint); err != nil {
+			return err
+		}
+		d, err := validateDeck(dir, nj.Entrypoint)
+		if err != nil {
+			return err
+		}
+		nj.TMax = d.Main.TMax
+		hash.Write([]byte("zip\x00" + nj.Entrypoint + "\x00"))
+		io.Copy(hash, io.NewSectionReader(ra, 0, fh.Size))
+	case "application/json":
+		var req TurbineRunRequest
+		body, err := io.ReadAll(c.Request().Body)
+		if err != nil {
+			return err
+		}
+		dec := json.NewDecoder(strings.NewReader(string(body)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return invalid("body: %s", jsonProblem(err))
+		}
+		if err := req.check(); err != nil {
+			return err
+		}
+		if s.svc.Turbines == nil || s.svc.JobTrees == nil {
+			return notImplemented
+		}
+		t, err := s.svc.Turbines.FindTurbine(ctx, a.Organization.ID, req.TurbineID)
+		if err != nil {
+			return err
+		}
+		if nj.Entrypoint, err = deckFromTurbine(ctx, s.svc.JobTrees, t, &req, dir); err != nil {
+			return err
+		}
+		nj.TurbineID, nj.TMax = t.ID, req.Settings.TMax
+		canon, _ := json.Marshal(req)
+		hash.Write([]byte("turbine\x00"))
+		hash.Write(canon)
+	default:
+		return turbinesim.Errorf(turbinesim.EINVALID,
+			"Content-Type: send multipart/form-data (file, entrypoint) or application/json (turbine_id, settings)")
+	}
+	nj.RequestHash = hex.EncodeToString(hash.Sum(nil))
+
+	job, replayed, err := js.SubmitJob(ctx, nj)
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if replayed {
+		status = http.StatusOK
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	switch negotiate(c.Request()) {
+	case formatJSON:
+		c.Response().Header().Set(echo.HeaderLocation, "/jobs/"+job.ID)
+		return c.JSON(status, job)
+	case formatFragment:
+		c.Response().Header().Set("HX-Redirect", "/jobs/"+job.ID)
+		return c.NoContent(status)
+	default:
+		return c.Redirect(http.StatusSeeOther, "/jobs/"+job.ID)
+	}
+}
+
+// jsonProblem is a caller-safe description of a JSON decoding error.
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return "malformed JSON"
+	case errors.As(err, &te):
+		return te.Field + ": wrong type"
+	case strings.HasPrefix(err.Error(), "json: unknown field"):
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	return "malformed JSON"
+}
+
+// listJobs: GET /jobs?status=&page=&page_size=, the organization's jobs,
+// newest first.
+func (s *Server) listJobs(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		if !wantsJSON(c) {
+			return s.coming("Jobs", "jobs")(c)
+		}
+		return err
+	}
+	page, size, err := pageParams(c, 100)
+	if err != nil {
+		return err
+	}
+	f := turbinesim.JobFilter{Status: turbinesim.JobStatus(c.QueryParam("status")), Page: page, PageSize: size}
+	jobs, total, err := js.ListJobs(c.Request().Context(), authFrom(c).Organization.ID, f)
+	if err != nil {
+		return err
+	}
+	p := newPage(jobs, total, page, size)
+	switch negotiate(c.Request()) {
+	case formatJSON:
+		return c.JSON(http.StatusOK, p)
+	case formatFragment:
+		return render(c, http.StatusOK, views.JobRows(jobs))
+	default:
+		return render(c, http.StatusOK, views.JobListPage(s.page(c, "Jobs", "jobs"), jobs, views.Pager{
+			Page: p.Page, TotalPages: p.TotalPages, Total: p.Total, Status: string(f.Status)}))
+	}
+}
+
+// newJobPage: GET /jobs/new, the submit form.
+func (s *Server) newJobPage(c echo.Context) error {
+	var turbines []*turbinesim.Turbine
+	if s.svc.Turbines != nil {
+		ts, _, err := s.svc.Turbines.ListTurbines(c.Request().Context(), authFrom(c).Organization.ID,
+			turbinesim.TurbineFilter{Page: 1, PageSize: 100})
+		if err == nil {
+			turbines = ts
+		}
+	}
+	return render(c, http.StatusOK, views.JobSubmitPage(s.page(c, "Submit a run", "jobs"), turbines))
+}
+
+// getJob: GET /jobs/{id}.
+func (s *Server) getJob(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		return err
+	}
+	j, err := js.FindJob(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	switch negotiate(c.Request()) {
+	case formatJSON:
+		return c.JSON(http.StatusOK, j)
+	default:
+		return render(c, http.StatusOK, views.JobDetailPage(s.page(c, "Job", "jobs"), j))
+	}
+}
+
+// cancelJob: POST /jobs/{id}/cancel. 202 with the job: cancelled at once
+// when it was queued, cancelling (stops within seconds) when running; 409
+// when it is finished.
+func (s *Server) cancelJob(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		return err
+	}
+	j, err := js.CancelJob(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	switch negotiate(c.Request()) {
+	case formatJSON:
+		return c.JSON(http.StatusAccepted, j)
+	case formatFragment:
+		c.Response().Header().Set("HX-Refresh", "true")
+		return c.NoContent(http.StatusAccepted)
+	default:
+		return c.Redirect(http.StatusSeeOther, "/jobs/"+j.ID)
+	}
+}
+
+// jobOutput: GET /jobs/{id}/outputs/{name}, one published output file as
+// an attachment. Only names in the job's output list are served, and the
+// file is opened through os.Root (no escape by links).
+func (s *Server) jobOutput(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		return err
+	}
+	orgID := authFrom(c).Organization.ID
+	name, err := url.PathUnescape(c.Param("name"))
+	if err != nil {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "output not found")
+	}
+	j, err := js.FindJob(c.Request().Context(), orgID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	listed := false
+	for _, f := range j.OutputFiles {
+		listed = listed || f == name
+	}
+	if !listed {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "output not found")
+	}
+	dir, release, err := js.OpenOutputs(c.Request().Context(), orgID, j.ID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(name))
+	if err != nil {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "output not found")
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "output not found")
+	}
+	base := filepath.Base(name)
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": base}))
+	h.Set("X-Content-Type-Options", "nosniff")
+	// A fixed type: ServeContent neither sniffs nor guesses from the name.
+	h.Set(echo.HeaderContentType, "application/octet-stream")
+	http.ServeContent(c.Response(), c.Request(), base, st.ModTime(), f)
+	return nil
+}

@@ -1,0 +1,82 @@
+package handlers
+
+// jobOperations documents the job endpoints (issue 8). The job states are
+// in the Job schema's description; the WebSocket is documented as the GET
+// of its handshake.
+func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
+	return []apiOperation{
+		{method: "POST", path: "/jobs", tag: "jobs",
+			summary: "Submit a run: multipart (file = ZIP of the input files, entrypoint = the main .fst inside it) or JSON {turbine_id, settings}. " +
+				"The deck is validated first (422 naming file and line, nothing charged); then the charge (price from the plan, one token per started simulated second), " +
+				"the job and its queue entry commit together (402 over the spend or token cap). Optional Idempotency-Key header: the same key and body return the " +
+				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
+			request: "TurbineRunRequest", requestType: "application/json",
+			responses: errs(map[int]string{201: "Job", 200: "Job"}, 401, 402, 403, 404, 409, 413, 422, 429, 503)},
+		{method: "GET", path: "/jobs", tag: "jobs", summary: "The organization's jobs, newest first; query status (a job status), page, page_size (max 100)",
+			responses: errs(map[int]string{200: "JobPage"}, 401, 422, 429, 503)},
+		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: status, progress, attempt, price, tokens, output files",
+			responses: errs(map[int]string{200: "Job"}, 401, 404, 429, 503)},
+		{method: "POST", path: "/jobs/{id}/cancel", tag: "jobs",
+			summary:   "Cancel: a queued job becomes cancelled at once (refunded); a running one becomes cancelling and stops within seconds (cancelled, charge kept); a finished one is 409",
+			responses: errs(map[int]string{202: "Job"}, 401, 403, 404, 409, 429, 503)},
+		{method: "GET", path: "/jobs/{id}/outputs/{name}", tag: "jobs", summary: "Download one output file of a succeeded job (application/octet-stream attachment)",
+			responses: errs(map[int]string{200: ""}, 401, 404, 429, 503)},
+		{method: "GET", path: "/ws/jobs/{id}", tag: "jobs",
+			summary: "WebSocket handshake of the live progress channel. Credentials: the session cookie (browsers; Origin must be this host), or the Authorization: Bearer or X-API-Key header (scripts); tokens in the URL are not accepted. " +
+				"Messages are JobProgress JSON, sent on every change; the last one has final = true and the server closes with 1000. A revoked credential closes the stream with 1008 within 2 s.",
+			responses: errs(map[int]string{101: "JobProgress"}, 401, 403, 404, 426, 429, 503)},
+	}
+}
+
+func jobSchemas() map[string]any {
+	str := map[string]any{"type": "string"}
+	nstr := map[string]any{"type": []string{"string", "null"}}
+	num := map[string]any{"type": "number"}
+	nnum := map[string]any{"type": []string{"number", "null"}}
+	integer := map[string]any{"type": "integer"}
+	dt := map[string]any{"type": "string", "format": "date-time"}
+	ndt := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
+	status := map[string]any{"type": "string", "enum": []string{"queued", "running", "cancelling", "succeeded", "failed", "cancelled"}}
+	obj := func(required []string, props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "required": required, "properties": props}
+	}
+	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "created_at"},
+		map[string]any{
+			"id": str, "org_id": str, "status": status, "turbine_id": nstr, "batch_id": nstr, "entrypoint": str,
+			"submitted_by": nstr, "client_id": map[string]any{"type": []string{"string", "null"}, "description": "API key Client ID when submitted with a key"},
+			"created_at": dt, "started_at": ndt, "finished_at": ndt, "updated_at": dt,
+			"sim_time": num, "t_max": num, "percent": num,
+			"eta_seconds": map[string]any{"type": []string{"number", "null"}, "description": "wall seconds to the end, extrapolated from the run so far"},
+			"attempt":     integer, "max_attempts": integer,
+			"detail":       map[string]any{"type": []string{"string", "null"}, "description": "why the job failed or was cancelled; a deck error names file and line"},
+			"price_cents":  integer,
+			"tokens":       map[string]any{"type": "integer", "description": "one token per started simulated second"},
+			"refunded_at":  ndt,
+			"output_files": map[string]any{"type": "array", "items": str},
+		})
+	job["description"] = "States: queued → running → succeeded | failed; queued → cancelled (cancel before start, refunded); running → cancelling → cancelled. " +
+		"A run whose worker dies is re-run on another worker as attempt+1 (charged once); after max_attempts it fails and is refunded. " +
+		"Failures caused by the service are refunded; a deck or physics error, a time limit or a cancel while running keep the charge."
+	return map[string]any{
+		"Job": job,
+		"JobPage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
+			"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Job"}},
+			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,
+		}),
+		"TurbineRunRequest": obj([]string{"turbine_id", "settings"}, map[string]any{
+			"turbine_id": str,
+			"settings": obj([]string{"t_max", "wind"}, map[string]any{
+				"t_max": map[string]any{"type": "number", "description": "simulated end time, s (0, 7200]"},
+				"dt":    map[string]any{"type": "number", "description": "time step, s; 0 or absent keeps the deck's"},
+				"wind": obj([]string{"speed"}, map[string]any{
+					"speed": map[string]any{"type": "number", "description": "steady hub-height wind speed, m/s"},
+					"shear": map[string]any{"type": "number", "description": "power-law shear exponent; absent keeps the deck's"},
+				}),
+			}),
+		}),
+		"JobProgress": obj([]string{"status", "sim_time", "t_max", "percent", "eta_seconds", "attempt", "final"}, map[string]any{
+			"status": status, "sim_time": num, "t_max": num, "percent": num, "eta_seconds": nnum, "attempt": integer,
+			"detail": str, "final": map[string]any{"type": "boolean"},
+		}),
+	}
+}

@@ -1,0 +1,119 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// JobProgress is one message of the WebSocket /ws/jobs/{id}. Final is true
+// on the last message, sent when the job reaches a terminal status; the
+// server then closes with 1000.
+type JobProgress struct {
+	Status     turbinesim.JobStatus `json:"status"`
+	SimTime    float64              `json:"sim_time"`
+	TMax       float64              `json:"t_max"`
+	Percent    float64              `json:"percent"`
+	ETASeconds *float64             `json:"eta_seconds"`
+	Attempt    int                  `json:"attempt"`
+	Detail     *string              `json:"detail,omitempty"`
+	Final      bool                 `json:"final"`
+}
+
+// How often the stream looks at the job row (progress crosses processes
+// through the database: any worker writes, any server process reads) and
+// re-checks the credential (a revoked key or deactivated user closes the
+// stream with 1008 within credentialRecheck).
+const (
+	progressPoll      = 500 * time.Millisecond
+	credentialRecheck = 2 * time.Second
+)
+
+// jobSocket: GET /ws/jobs/{id}. The handshake is authenticated like every
+// other route (session cookie for browsers, whose Origin must be this
+// host; Authorization: Bearer or X-API-Key headers for scripts; tokens in
+// the URL are not accepted) and organization-scoped: another
+// organization's job is 404 before any upgrade.
+func (s *Server) jobSocket(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		return err
+	}
+	orgID := authFrom(c).Organization.ID
+	job, err := js.FindJob(c.Request().Context(), orgID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
+	if err != nil {
+		return nil // Accept has answered (403 for a foreign Origin, 426, …)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(4096)
+	// The client sends nothing; CloseRead ends ctx when it goes away.
+	ctx := conn.CloseRead(context.WithoutCancel(c.Request().Context()))
+
+	var last []byte // the last message sent, compared by value
+	poll := time.NewTicker(progressPoll)
+	defer poll.Stop()
+	recheck := time.Now().Add(credentialRecheck)
+	for {
+		msg := progressOf(job)
+		if b, _ := json.Marshal(msg); !bytes.Equal(b, last) {
+			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			err := conn.Write(wctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				return nil
+			}
+			last = b
+		}
+		if msg.Final {
+			conn.Close(websocket.StatusNormalClosure, "job finished")
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-poll.C:
+		}
+		if time.Now().After(recheck) {
+			recheck = time.Now().Add(credentialRecheck)
+			if a, err := s.authn.Authenticate(c); err != nil || a == nil || a.Organization.ID != orgID {
+				if turbinesim.ErrorCode(err) != turbinesim.EUNAVAILABLE {
+					conn.Close(websocket.StatusPolicyViolation, "credential no longer valid")
+					return nil
+				}
+			}
+		}
+		next, err := js.FindJob(ctx, orgID, job.ID)
+		switch {
+		case err == nil:
+			job = next
+		case turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND:
+			conn.Close(websocket.StatusPolicyViolation, "job not found")
+			return nil
+		}
+		// Any other error (database briefly away): keep the last state
+		// and try again at the next tick.
+	}
+}
+
+func progressOf(j *turbinesim.Job) JobProgress {
+	p := JobProgress{Status: j.Status, SimTime: j.SimTime, TMax: j.TMax, Percent: j.Percent,
+		Attempt: j.Attempt, Final: j.Status.Terminal()}
+	if j.ETASeconds != nil {
+		eta := *j.ETASeconds
+		p.ETASeconds = &eta
+	}
+	if j.Status.Terminal() || j.Status == turbinesim.JobCancelling {
+		p.Detail = j.Detail
+	}
+	return p
+}
