@@ -156,6 +156,12 @@ func Expand(req Request) ([]Run, error) {
 	}
 	byID := map[string]DLC{}
 	for _, d := range table {
+		if err := d.validate(); err != nil {
+			return nil, fmt.Errorf("dlc: expand: table: %w", err)
+		}
+		if _, dup := byID[d.ID]; dup {
+			return nil, fmt.Errorf("dlc: expand: table: DLC %s listed twice", d.ID)
+		}
 		byID[d.ID] = d
 	}
 	ovIDs := map[string]bool{}
@@ -501,4 +507,41 @@ func dlcBatchSeed(batch uint64, id string) uint64 {
 	h.Write(b[:])
 	h.Write([]byte(id))
 	return h.Sum64()
+}
+
+// validate checks a table entry (tables may come from callers).
+func (d DLC) validate() error {
+	if d.ID == "" {
+		return fmt.Errorf("DLC without id")
+	}
+	switch d.Wind {
+	case NTM, ETM, EWM50, EWM1, EOG, EDC, ECD, EWS, NWP:
+	default:
+		return fmt.Errorf("DLC %s: unknown wind model %q", d.ID, d.Wind)
+	}
+	if d.Wind == EWS {
+		for _, v := range d.Variants {
+			if v.Sign != 1 && v.Sign != -1 {
+				return fmt.Errorf("DLC %s: variant %s sign %d must be ±1", d.ID, v.Name, v.Sign)
+			}
+		}
+	}
+	if (d.Wind == EDC || d.Wind == ECD) && len(d.Variants) == 0 {
+		return fmt.Errorf("DLC %s: %s needs variants with the direction sign", d.ID, d.Wind)
+	}
+	for _, v := range d.Variants {
+		if (d.Wind == EDC || d.Wind == ECD) && v.Sign != 1 && v.Sign != -1 {
+			return fmt.Errorf("DLC %s: variant %s sign %d must be ±1", d.ID, v.Name, v.Sign)
+		}
+	}
+	if d.Analysis != Ultimate && d.Analysis != Fatigue {
+		return fmt.Errorf("DLC %s: analysis %q must be U or F", d.ID, d.Analysis)
+	}
+	if !(d.Gamma > 0) || d.Gamma > 3 {
+		return fmt.Errorf("DLC %s: partial safety factor %g out of (0, 3]", d.ID, d.Gamma)
+	}
+	if d.Seeds < 0 || d.EventStart < 0 || math.IsNaN(d.EventStart) {
+		return fmt.Errorf("DLC %s: negative seeds or event start", d.ID)
+	}
+	return nil
 }

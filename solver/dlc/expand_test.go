@@ -196,6 +196,14 @@ func TestExpandErrors(t *testing.T) {
 		{"twice", func(r *Request) { r.DLCs = []string{"1.2", "DLC1.2"} }, "twice"},
 		{"yaw", func(r *Request) { r.Overrides = map[string]Override{"1.2": {Yaw: []float64{200}}} }, "yaw"},
 		{"too many", func(r *Request) { r.SpeedStep = 0.01; r.SeedsPerBin = 100 }, "more than"},
+		{"table wind", func(r *Request) {
+			r.Table = Standard()
+			r.Table[1].Wind = "GUST"
+		}, "unknown wind model"},
+		{"table sign", func(r *Request) {
+			r.Table = Standard()
+			r.Table[3].Variants[0].Sign = 0
+		}, "sign"},
 	}
 	for _, c := range bad {
 		r := base

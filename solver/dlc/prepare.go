@@ -102,18 +102,18 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		nd.Files = append(nd.Files, f)
 	}
 
-	// Generate the wind first, so a bad spec writes nothing.
-	var windBytes bytes.Buffer
+	// Generate the wind first, so a bad spec writes nothing. Event files
+	// are small and kept in memory; a box is written after the deck.
+	var eventText bytes.Buffer
+	var box *windgen.FullField
 	var ext string
 	var hub, vHub float64
 	if ts := run.Turbulence; ts != nil {
-		box, err := windgen.GenerateTurbulence(ctx, *ts)
+		b, err := windgen.GenerateTurbulence(ctx, *ts)
 		if err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
-		if err := box.WriteBTS(&windBytes); err != nil {
-			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
-		}
+		box = b
 		ext, hub, vHub = ".bts", ts.Grid.HubHeight, box.URef
 	} else {
 		ev := run.Event
@@ -121,7 +121,7 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		if err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
-		if err := windgen.WriteUniform(&windBytes, rows, info, ev.Site); err != nil {
+		if err := windgen.WriteUniform(&eventText, rows, info, ev.Site); err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
 		ext, hub, vHub = ".hh", ev.Site.HubHeight, ev.Site.VHub
@@ -183,7 +183,12 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	if err := os.MkdirAll(filepath.Dir(windPath), 0o755); err != nil {
 		return "", fmt.Errorf("dlc: prepare %s: %w", run.ID, err)
 	}
-	if err := os.WriteFile(windPath, windBytes.Bytes(), 0o644); err != nil {
+	if box != nil {
+		err = box.WriteBTSFile(windPath)
+	} else {
+		err = os.WriteFile(windPath, eventText.Bytes(), 0o644)
+	}
+	if err != nil {
 		return "", fmt.Errorf("dlc: prepare %s: wind file: %w", run.ID, err)
 	}
 	return fst, nil

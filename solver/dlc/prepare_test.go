@@ -171,3 +171,23 @@ func TestPrepareRunErrors(t *testing.T) {
 		t.Errorf("hub height mismatch: err %v", err)
 	}
 }
+
+// BenchmarkPrepareRunDefaultGrid prepares one standard DLC 1.2 run of the
+// NREL 5 MW (25 × 25 grid, 0.05 s, 660 s box) — run with -benchtime 1x.
+func BenchmarkPrepareRunDefaultGrid(b *testing.B) {
+	p := testshared.Path(b, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst")
+	d, err := deck.Load(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runs, err := Expand(Request{Turbine: nrel5MW, DLCs: []string{"1.2"}, Class: "I", Category: "B",
+		Overrides: map[string]Override{"1.2": {Speeds: []float64{12}, Seeds: intp(1), Yaw: []float64{0}}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := PrepareRun(context.Background(), d, runs[0], b.TempDir()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

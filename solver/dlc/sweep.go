@@ -254,10 +254,11 @@ func (p SweepParam) values() ([]float64, error) {
 	if (p.Stop-p.Start)/p.Step < 0 {
 		return nil, fmt.Errorf("step %g does not lead from %g to %g", p.Step, p.Start, p.Stop)
 	}
-	n := int(math.Floor((p.Stop-p.Start)/p.Step+1e-9)) + 1
-	if n > maxValuesPerParam {
-		return nil, fmt.Errorf("range %g..%g step %g has %d values, more than %d", p.Start, p.Stop, p.Step, n, maxValuesPerParam)
+	count := math.Floor((p.Stop-p.Start)/p.Step+1e-9) + 1
+	if count > maxValuesPerParam {
+		return nil, fmt.Errorf("range %g..%g step %g has %g values, more than %d", p.Start, p.Stop, p.Step, count, maxValuesPerParam)
 	}
+	n := int(count)
 	out := make([]float64, n)
 	for k := range out {
 		// start + k·step, rounded to 12 significant digits so 0.1 steps

@@ -54,6 +54,7 @@ func TestExpandSweep(t *testing.T) {
 		{{Name: "wind_speed", Values: []float64{math.NaN()}}},
 		{{Name: "wind_speed", Values: []float64{1}}, {Name: "wind_speed", Values: []float64{2}}},
 		{{Name: "wind_speed", Start: 0, Stop: 1e9, Step: 1e-3}},
+		{{Name: "wind_speed", Start: 0, Stop: 1e300, Step: 1e-300}},
 	}
 	for i, b := range bad {
 		if _, err := ExpandSweep(nil, b); err == nil {
