@@ -51,7 +51,7 @@ func apiOperations() []apiOperation {
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
 		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
 			responses: errs(map[int]string{200: "Account"}, 401, 503)},
-	}, append(append(identityOperations(errs), turbineOperations(errs)...), jobOperations(errs)...)...)
+	}, append(append(append(identityOperations(errs), turbineOperations(errs)...), jobOperations(errs)...), studyOperations(errs)...)...)
 }
 
 // apiSchemas are the components/schemas of the document.
@@ -97,6 +97,9 @@ func apiSchemas() map[string]any {
 		}),
 	}
 	for name, schema := range identitySchemas() {
+		schemas[name] = schema
+	}
+	for name, schema := range studySchemas() { // handlers/studies_openapi.go
 		schemas[name] = schema
 	}
 	for name, schema := range turbineSchemas() {

@@ -37,7 +37,8 @@ func (s *Server) routes() {
 	e.GET("/account", s.account, authed...)
 	s.turbineRoutes(authed) // handlers/turbines_routes.go
 	s.jobRoutes(authed)     // handlers/jobs_routes.go
-	e.GET("/studies", s.coming("Studies", "studies"), authed...)
+	s.studyRoutes(authed)   // handlers/studies_routes.go
+	s.noteRoutes(authed)    // handlers/notes.go
 
 	// Identity, API keys, limits (handlers/identity.go).
 	e.POST("/auth/token/refresh", s.refresh)
@@ -107,7 +108,8 @@ var htmlOnlyRoutes = map[string]bool{
 	"POST /logout":                          true,
 	"GET /assets/*":                         true,
 	"GET /jobs/new":                         true,
-	"GET /studies":                          true,
+	"GET /studies/editor.js":                true, // handlers/studies_routes.go
+	"GET /s/:token":                         true,
 }
 
 // bodyLimit refuses bodies over the configured size with 413: up front from

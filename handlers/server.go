@@ -39,6 +39,11 @@ type Services struct {
 	Jobs     turbinesim.JobService
 	JobTrees turbinesim.TreeStore
 
+	// Studies, share links and notes (handlers/studies.go, notes.go); nil
+	// turns their JSON routes into 501.
+	Studies turbinesim.StudyService
+	Notes   turbinesim.NoteService
+
 	// Identity and limits (handlers/identity.go). Each is optional: a nil
 	// service turns its routes into 501 and, for RateLimiter, disables
 	// rate limiting.

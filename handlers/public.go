@@ -1,0 +1,111 @@
+package handlers
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// Public, token-scoped endpoints (no credentials; contract "Public
+// endpoints"). Every token that does not open a study — unknown, disabled,
+// rotated away, malformed — gets the same 404 body.
+
+// PublicRequestsPerMinute is the per-client-address limit of the public
+// endpoints (429 with Retry-After past it).
+const PublicRequestsPerMinute = 60
+
+// PublicArtifactList is the response of GET
+// /api/public/studies/{token}/artifacts.
+type PublicArtifactList struct {
+	Items []turbinesim.PublicArtifact `json:"items"`
+}
+
+// publicHeaders keeps share URLs out of Referer headers, search indexes and
+// shared caches (security brief K6).
+func publicHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Robots-Tag", "noindex, nofollow")
+		h.Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+// limitByAddress counts public requests per client address in the shared
+// PostgreSQL windows of the rate limiter (buckets keyed "pub:<address>").
+func (s *Server) limitByAddress(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.svc.RateLimiter == nil {
+			return next(c)
+		}
+		key := "pub:" + c.RealIP()
+		limits := turbinesim.RateLimits{PerUser: PublicRequestsPerMinute, PerOrg: PublicRequestsPerMinute}
+		d, err := s.svc.RateLimiter.Allow(c.Request().Context(), key, key, limits, s.cfg.Now())
+		if err != nil {
+			return err
+		}
+		reset := strconv.Itoa(max(1, int(math.Ceil(d.Reset.Seconds()))))
+		h := c.Response().Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+		h.Set("X-RateLimit-Reset", reset)
+		if !d.Allowed {
+			h.Set("Retry-After", reset)
+			return turbinesim.Errorf(turbinesim.ERATELIMIT, "rate limit exceeded: %d requests per minute per client address", PublicRequestsPerMinute)
+		}
+		return next(c)
+	}
+}
+
+// publicStudy: GET /api/public/studies/{token}; browsers get the public
+// page (as at /s/{token}).
+func (s *Server) publicStudy(c echo.Context) error {
+	svc, err := s.studyService()
+	if err != nil {
+		return err
+	}
+	if !wantsJSON(c) {
+		return s.publicStudyPage(c)
+	}
+	st, err := svc.SharedStudy(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, st.Public())
+}
+
+// publicArtifacts: GET /api/public/studies/{token}/artifacts.
+func (s *Server) publicArtifacts(c echo.Context) error {
+	svc, err := s.studyService()
+	if err != nil {
+		return err
+	}
+	_, as, err := svc.SharedArtifacts(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
+	}
+	out := PublicArtifactList{Items: make([]turbinesim.PublicArtifact, len(as))}
+	for i, a := range as {
+		out.Items[i] = a.Public()
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// publicDownload: GET /api/public/studies/{token}/artifacts/{id}/download.
+func (s *Server) publicDownload(c echo.Context) error {
+	svc, err := s.studyService()
+	if err != nil {
+		return err
+	}
+	a, rc, err := svc.OpenSharedArtifact(c.Request().Context(), c.Param("token"), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return streamArtifact(c, a, rc)
+}
