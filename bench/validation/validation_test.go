@@ -89,20 +89,24 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 			"RootMyc1": {Tolerance, 0.05},
 			"TwrBsMxt": {0.02, 0.015},
 		},
-		// Full deck: no unsteady airfoil aerodynamics (UA_Mod 3) yet.
+		// Full deck (DBEMT, UA_Mod 3, tower influence): the means agree
+		// within 1 % except the side-side tower-base moment (as in the flexible
+		// case); the 1P oscillation of the out-of-plane root moment is a third
+		// too small and the tower fore-aft oscillation 6 % too large.
 		"nrel5mw_steady8_full": {
-			"RotSpeed": {0.025, Tolerance}, "GenSpeed": {0.025, Tolerance},
-			"GenPwr": {0.07, Tolerance}, "GenTq": {0.05, Tolerance}, "RotTorq": {0.05, Tolerance},
-			"RotThrust": {0.06, 0.02}, "RootMyc1": {0.06, 0.30}, "RootMxc1": {0.13, Tolerance},
-			"OoPDefl1": {0.045, 0.10}, "IPDefl1": {0.07, Tolerance}, "TTDspFA": {0.08, 0.35},
-			"TwrBsMyt": {0.08, 0.37}, "TwrBsMxt": {0.05, 0.04},
+			"TwrBsMxt": {0.035, Tolerance},
+			"RootMyc1": {Tolerance, 0.35}, "OoPDefl1": {Tolerance, 0.09},
+			"TTDspFA": {Tolerance, 0.06}, "TwrBsMyt": {Tolerance, 0.06},
 		},
+		// Turbulent wind: means within 1 % except RootMxc1 (3.3 %) and the
+		// tower side-side moment; the rotor-speed fluctuation is a quarter too
+		// small and the side-side tower-base moment's 27 % too large.
 		"nrel5mw_turb12_full": {
-			"RotSpeed": {Tolerance, 0.16}, "GenSpeed": {Tolerance, 0.16},
-			"GenPwr": {0.015, 0.12}, "GenTq": {0.02, 0.11}, "RotTorq": {0.02, 0.11},
-			"RotThrust": {0.025, 0.06}, "RootMyc1": {0.025, 0.05}, "RootMxc1": {0.07, 0.04},
-			"OoPDefl1": {0.02, 0.09}, "IPDefl1": {0.03, 0.04}, "TTDspFA": {0.03, 0.09},
-			"TwrBsMyt": {0.03, 0.08}, "TwrBsMxt": {Tolerance, 0.17},
+			"RotSpeed": {Tolerance, 0.25}, "GenSpeed": {Tolerance, 0.25},
+			"GenPwr": {Tolerance, 0.08}, "GenTq": {Tolerance, 0.03}, "RotTorq": {Tolerance, 0.045},
+			"RotThrust": {Tolerance, 0.10}, "RootMxc1": {0.035, 0.02},
+			"OoPDefl1": {Tolerance, 0.025}, "IPDefl1": {0.015, 0.02}, "TTDspFA": {Tolerance, 0.12},
+			"TwrBsMyt": {Tolerance, 0.11}, "TwrBsMxt": {0.015, 0.30},
 		},
 	}
 	for _, c := range cases {

@@ -53,6 +53,7 @@ func TestDBEMTWindStep(t *testing.T) {
 	_, p := load5MW(t)
 	p.TwrPotent, p.TwrShadow, p.TwrAero = 0, 0, false
 	p.DBEMTMod = DBEMTNone // the deck has DBEMT_Mod=2
+	p.UAMod = UANone       // isolate the dynamic wake (the deck has UA_Mod=3)
 	qs, err := New(p)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/turbinesim/turbinesim/solver/aero/unsteady"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -70,7 +71,26 @@ func ParamsFromDeck(d *deck.Deck) (p Params, notes []string, err error) {
 		p.DBEMTMod = DBEMTTauConst
 		p.Tau1Const = ad.Tau1_const
 	}
-	if ad.UA_Mod > 0 {
+	switch ad.UA_Mod {
+	case 0:
+	case UAMinnemaPierce:
+		p.UAMod = UAMinnemaPierce
+		p.UA = UAOptions{
+			DT: ad.DTAero.Or(d.Main.DT), SpeedOfSound: ad.SpdSound.Or(unsteady.DefaultSpeedOfSound),
+			FLookup: ad.FLookup, StartRad: ad.UAStartRad, EndRad: ad.UAEndRad,
+		}
+		for i, a := range ad.Airfoils {
+			if a == nil || len(a.Tables) == 0 {
+				return p, notes, fmt.Errorf("aero: AFNames(%d): no airfoil table for unsteady aerodynamics", i+1)
+			}
+			c, err := unsteady.ConstantsFromTable(&a.Tables[0])
+			if err != nil {
+				return p, notes, fmt.Errorf("aero: AFNames(%d) %s: unsteady-aerodynamics constants: %w", i+1, ad.AFNames[i], err)
+			}
+			p.UA.Constants = append(p.UA.Constants, c)
+			p.UA.HasCm = append(p.UA.HasCm, a.Tables[0].Cm != nil)
+		}
+	default:
 		notes = append(notes, fmt.Sprintf("UA_Mod=%d not modelled: steady airfoil polars", ad.UA_Mod))
 	}
 	if ad.BEM_Mod == 2 {

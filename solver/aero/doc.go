@@ -4,7 +4,10 @@
 // correction, tower influence (potential flow, Powles/Eames shadow) and tower
 // drag, Øye's dynamic wake (DBEMT_Mod 1 and 2), and the rotor-integrated
 // loads with AeroDyn's output channel names. Unsteady airfoil aerodynamics
-// (UA_Mod) are not modelled: steady polars are used.
+// UA_Mod 3 (Beddoes-Leishman, Minnema/Pierce; package unsteady) replace the
+// static coefficients in the loads, as AeroDyn does, while the BEMT root
+// solve keeps the static polar; other UA_Mod values fall back to steady
+// polars with a note.
 //
 // # Module contract
 //
@@ -14,7 +17,7 @@
 //	err = rot.UpdateStates(t, dt, &in)      // input check (states advance in CalcOutput, see below)
 //	err = rot.CalcOutput(t, &in, &out)      // loads at time t for the given motion and wind
 //
-// With DBEMT on, the Rotor carries the dynamic-wake states and advances them
+// With DBEMT or UA on, the Rotor carries the dynamic-wake and airfoil states and advances them
 // inside CalcOutput from its time argument (see UpdateStates for the rules
 // that make repeated and corrector calls safe); such a Rotor must not be
 // shared between goroutines. Without DBEMT a Rotor is stateless and

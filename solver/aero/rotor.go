@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/turbinesim/turbinesim/solver/aero/unsteady"
 )
 
 // Vec3 is a vector in global components.
@@ -72,6 +74,11 @@ type Params struct {
 	SkewRedistrFactor float64 // 0 = default 15*pi/32
 
 	UseBlCm bool // include the airfoil pitching moment
+
+	// UAMod selects unsteady airfoil aerodynamics (UANone or
+	// UAMinnemaPierce, package unsteady); UA holds its settings.
+	UAMod int
+	UA    UAOptions
 
 	TwrPotent int  // TwrPotentNone, TwrPotentBaseline, TwrPotentBak
 	TwrShadow int  // TwrShadowNone, TwrShadowPowles, TwrShadowEames
@@ -184,6 +191,10 @@ type Rotor struct {
 	dyn       dynStates
 	dynSpan   [][]float64 // current r_local per node
 	dynRadius float64     // current rotor radius
+
+	// Unsteady airfoil states (only with UAMod > 0), built at the first
+	// CalcOutput.
+	ua *uaBank
 }
 
 // New validates the parameters, prepares airfoil tables and returns a rotor.
@@ -208,6 +219,18 @@ func New(p Params) (*Rotor, error) {
 	}
 	if p.DBEMTMod == DBEMTTauConst && !(p.Tau1Const > 0) {
 		return nil, fmt.Errorf("aero: DBEMT_Mod = 1 needs tau1_const > 0, got %g", p.Tau1Const)
+	}
+	switch p.UAMod {
+	case UANone:
+	case UAMinnemaPierce:
+		if !(p.UA.DT > 0) {
+			return nil, fmt.Errorf("aero: UA_Mod = 3 needs a positive time step, got %g", p.UA.DT)
+		}
+		if len(p.UA.Constants) != len(p.Airfoils) || len(p.UA.HasCm) != len(p.Airfoils) {
+			return nil, fmt.Errorf("aero: UA_Mod = 3 needs UA constants for each of the %d airfoils, got %d", len(p.Airfoils), len(p.UA.Constants))
+		}
+	default:
+		return nil, fmt.Errorf("aero: UA_Mod = %d not supported (0 none, 3 Minnema/Pierce)", p.UAMod)
 	}
 	if p.SkewRedistrFactor == 0 {
 		p.SkewRedistrFactor = 15 * math.Pi / 32
@@ -303,7 +326,7 @@ func (r *Rotor) UpdateStates(t, dt float64, in *Input) error {
 
 // ResetStates forgets the dynamic states; the next CalcOutput starts again in
 // equilibrium with the quasi-steady induction.
-func (r *Rotor) ResetStates() { r.dyn = dynStates{} }
+func (r *Rotor) ResetStates() { r.dyn, r.ua = dynStates{}, nil }
 
 func (r *Rotor) checkInput(in *Input) error {
 	if in == nil {
@@ -453,6 +476,15 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	if r.p.WakeMod == WakeBEMT && r.p.DBEMTMod != DBEMTNone {
 		r.applyDBEMT(t, out, rTip)
 	}
+	// Unsteady airfoil coefficients replace the static ones in the loads;
+	// the BEMT solve above keeps the static polar, as in AeroDyn.
+	var uaOut [][]unsteady.Output
+	if r.p.UAMod != UANone {
+		var err error
+		if uaOut, err = r.applyUA(t, out, rTip); err != nil {
+			return err
+		}
+	}
 	for k := range in.Blades {
 		for j := range in.Blades[k] {
 			o := &out.Blades[k][j]
@@ -462,6 +494,10 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 			sphi, cphi := math.Sincos(s.Phi)
 			sa, ca := math.Sincos(s.Alpha)
 			cl, cd, cm := s.Coefs.Cl, s.Coefs.Cd, s.Coefs.Cm
+			if uaOut != nil {
+				u := &uaOut[k][j]
+				cl, cd, cm = u.Cl, u.Cd, u.Cm
+			}
 			qc := q * s.W * s.W * sec.Chord
 			*o = NodeOutput{
 				Vx: vx, Vy: vy, Vrel: s.W, Phi: s.Phi, Alpha: s.Alpha, Theta: theta,

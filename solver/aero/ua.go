@@ -1,0 +1,158 @@
+package aero
+
+import (
+	"fmt"
+
+	"github.com/turbinesim/turbinesim/solver/aero/unsteady"
+)
+
+// Unsteady airfoil models (AeroDyn UA_Mod).
+const (
+	UANone          = 0 // steady polars
+	UAMinnemaPierce = unsteady.ModMinnemaPierce
+)
+
+// UAOptions configure unsteady airfoil aerodynamics (AeroDyn's UA block and
+// each airfoil's UA constants).
+type UAOptions struct {
+	DT           float64 // time step of the discrete UA states (AeroDyn DTAero, the glue DT) (s)
+	SpeedOfSound float64 // m/s; 0 = unsteady.DefaultSpeedOfSound
+	FLookup      bool    // separation point from the static polar
+	// StartRad, EndRad bound the span (fraction of the rotor radius, hub
+	// radius included) where UA runs; AeroDyn decides it once from the
+	// initial geometry, here at the first CalcOutput.
+	StartRad, EndRad float64
+	// Constants and HasCm per entry of Params.Airfoils (table 1, AFTabMod 1).
+	Constants []unsteady.Constants
+	HasCm     []bool
+}
+
+// nodePolar is the StaticPolar of one node: the same airfoil lookup the BEMT
+// uses, at the node's Reynolds number and user property.
+type nodePolar struct {
+	af     *Airfoil
+	re, up float64
+}
+
+func (p nodePolar) Static(alpha float64) (cl, cd, cm float64) {
+	c := p.af.Coefs(alpha, p.re, p.up)
+	return c.Cl, c.Cd, c.Cm
+}
+
+// uaBank holds the unsteady model of every node with the same time
+// bookkeeping as the DBEMT states: the state at the committed time tC (and
+// the inputs there), and, after an advance, the latest state at tL held by
+// the nodes themselves. A call at a later time commits the latest; calls at
+// the committed time (or between tC and tL) restart from the committed state.
+type uaBank struct {
+	rot          *unsteady.Rotor
+	in, inC, inL [][]unsteady.Input
+	out          [][]unsteady.Output
+	stC          unsteady.RotorState
+	tC, tL       float64
+	hasLatest    bool
+}
+
+// newUABank builds the nodes from the first evaluated geometry (node radius
+// rloc over the tip radius decides UAStartRad..UAEndRad, as AeroDyn does at
+// initialisation).
+func (r *Rotor) newUABank(out *Output, rTip float64) (*uaBank, error) {
+	o := &r.p.UA
+	spec := make([][]unsteady.NodeSpec, len(out.work))
+	for k := range out.work {
+		geo := &r.blades[k]
+		spec[k] = make([]unsteady.NodeSpec, len(out.work[k]))
+		for j := range out.work[k] {
+			w := &out.work[k][j]
+			id := geo.AirfoilID[j]
+			ratio := 0.0
+			if rTip > 0 {
+				ratio = w.sec.RLocal / rTip
+			}
+			spec[k][j] = unsteady.NodeSpec{
+				Constants: o.Constants[id],
+				Polar:     nodePolar{af: r.p.Airfoils[id], re: w.sol.Re, up: w.sec.UserProp},
+				Chord:     geo.Chord[j],
+				HasCm:     o.HasCm[id],
+				Active:    unsteady.ActiveSpan(ratio, o.StartRad, o.EndRad),
+			}
+		}
+	}
+	rot, err := unsteady.NewRotor(unsteady.Params{DT: o.DT, SpeedOfSound: o.SpeedOfSound, FLookup: o.FLookup}, spec)
+	if err != nil {
+		return nil, fmt.Errorf("aero: unsteady aerodynamics: %w", err)
+	}
+	b := &uaBank{rot: rot, out: rot.NewOutput()}
+	mk := func() [][]unsteady.Input {
+		a := make([][]unsteady.Input, len(out.work))
+		for k := range a {
+			a[k] = make([]unsteady.Input, len(out.work[k]))
+		}
+		return a
+	}
+	b.in, b.inC, b.inL = mk(), mk(), mk()
+	return b, nil
+}
+
+func copyInputs(dst, src [][]unsteady.Input) {
+	for k := range src {
+		copy(dst[k], src[k])
+	}
+}
+
+// applyUA advances the unsteady airfoil states to time t with the angles of
+// attack and relative speeds of the (DBEMT-filtered, skew-corrected)
+// solution in out.work, and returns the unsteady coefficients of every node
+// at t (AeroDyn order: BEMT/DBEMT first, then UA_UpdateStates from the
+// inputs at the previous and the current time, then UA_CalcOutput).
+func (r *Rotor) applyUA(t float64, out *Output, rTip float64) ([][]unsteady.Output, error) {
+	b := r.ua
+	first := b == nil
+	if first {
+		var err error
+		if b, err = r.newUABank(out, rTip); err != nil {
+			return nil, err
+		}
+		r.ua = b
+	}
+	for k := range out.work {
+		for j := range out.work[k] {
+			s := &out.work[k][j].sol
+			b.in[k][j] = unsteady.Input{Alpha: s.Alpha, U: s.W}
+		}
+	}
+	switch {
+	case first:
+		b.tC = t
+		copyInputs(b.inC, b.in)
+		b.stC = b.rot.State()
+	default:
+		if b.hasLatest && t > b.tL {
+			b.tC = b.tL
+			copyInputs(b.inC, b.inL)
+			b.stC = b.rot.State()
+			b.hasLatest = false
+		}
+		if b.hasLatest {
+			if err := b.rot.SetState(b.stC); err != nil {
+				return nil, fmt.Errorf("aero: unsteady aerodynamics: %w", err)
+			}
+			b.hasLatest = false
+		}
+		if t <= b.tC {
+			// Re-evaluation at the committed time: newest inputs there.
+			copyInputs(b.inC, b.in)
+			break
+		}
+		if err := b.rot.UpdateStates(b.tC, b.inC, b.in); err != nil {
+			return nil, fmt.Errorf("aero: unsteady aerodynamics at t=%g s: %w", t, err)
+		}
+		b.tL = t
+		copyInputs(b.inL, b.in)
+		b.hasLatest = true
+	}
+	if err := b.rot.CalcOutput(b.in, b.out); err != nil {
+		return nil, fmt.Errorf("aero: unsteady aerodynamics at t=%g s: %w", t, err)
+	}
+	return b.out, nil
+}
