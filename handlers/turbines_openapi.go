@@ -15,6 +15,9 @@ func turbineOperations(errs func(map[int]string, ...int) map[int]string) []apiOp
 			responses: errs(map[int]string{200: "DemoList"}, 401, 429, 503)},
 		{method: "POST", path: "/turbines/demos/{demo_id}/load", summary: "Load a bundled reference turbine into the organization: 201 with reused=false on the first call, 200 with the same row and reused=true afterwards. The row's description starts with \"Pre-built demo:\" and it refuses PUT and DELETE (403); clone it to edit.", tag: "turbines",
 			responses: errs(map[int]string{200: "DemoLoadResult", 201: "DemoLoadResult"}, 401, 404, 409, 429, 503)},
+		{method: "POST", path: "/turbines/from-upload", summary: "Create a turbine configuration from a ZIP of an OpenFAST deck (verified accounts only). multipart/form-data: file (the ZIP, required), entrypoint (the main .fst when the archive holds several; without it such an upload is 422 listing the candidates), name (default: the .fst's base name), description. The archive is refused (422) for entry names with .., absolute paths, backslashes, colons, drive letters or NUL; symbolic links; more than 2000 entries; more than 256 MiB uncompressed or 64 MiB per file; a compression ratio above 100:1; executable content (ELF, PE, Mach-O); references outside the archive. The deck is loaded and validated (422 naming every defect by file and line), DLL_FileName is set to the built-in controller, and the scalar parameters are read from the deck. A refused upload leaves nothing stored.", tag: "turbines",
+			request: "TurbineUpload", requestType: "multipart/form-data",
+			responses: errs(map[int]string{201: "Turbine"}, 401, 403, 409, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/turbines/{id}", summary: "One turbine configuration: scalar parameters plus the four configuration objects when populated. Another organization's turbine is 404.", tag: "turbines",
 			responses: errs(map[int]string{200: "Turbine"}, 401, 404, 429, 503)},
 		{method: "PUT", path: "/turbines/{id}", summary: "Update name, description, scalar parameters or configuration objects (absent fields keep their value; unknown fields are 422). Always sets is_validated=false. 403 for a demo-derived row, 409 for a name already used.", tag: "turbines",
@@ -96,6 +99,12 @@ func turbineSchemas() map[string]any {
 	update["description"] = str
 	loadResult := map[string]any{"allOf": []any{ref("Turbine"), obj([]string{"reused"}, map[string]any{"reused": boolean})}}
 	return map[string]any{
+		"TurbineUpload": obj([]string{"file"}, map[string]any{
+			"file":        map[string]any{"type": "string", "format": "binary", "description": "ZIP archive of the deck"},
+			"entrypoint":  map[string]any{"type": "string", "description": "path of the main .fst inside the archive"},
+			"name":        str,
+			"description": str,
+		}),
 		"Turbine":       obj([]string{"id", "org_id", "name", "description", "is_validated"}, turbine),
 		"TurbineCreate": obj([]string{"name"}, create),
 		"TurbineUpdate": obj(nil, update),

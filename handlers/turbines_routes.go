@@ -12,6 +12,7 @@ func (s *Server) turbineRoutes(authed []echo.MiddlewareFunc) {
 	e.POST("/turbines", s.createTurbine, authed...)
 	e.GET("/turbines/demos", s.listDemos, authed...)
 	e.POST("/turbines/demos/:demo_id/load", s.loadDemo, authed...)
+	e.POST("/turbines/from-upload", s.uploadTurbine, authed...)
 	e.GET("/turbines/:id", s.getTurbine, authed...)
 	e.PUT("/turbines/:id", s.updateTurbine, authed...)
 	e.DELETE("/turbines/:id", s.deleteTurbine, authed...)
