@@ -73,6 +73,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Study artifacts, one single-file tree per artifact (issue 10).
+	artifacts, err := blobstore.NewLocal(filepath.Join(cfg.DataDir, "artifacts"))
+	if err != nil {
+		return err
+	}
 	demos, err := turbinesim.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		return err
@@ -112,6 +117,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		SSO:           db.NewSSOService(d.DB),
 		Jobs:          jobs.jobs,
 		JobTrees:      jobs.trees,
+		Studies:       db.NewStudyService(d.DB, artifacts),
+		Notes:         db.NewNoteService(d.DB),
 	})
 	if err != nil {
 		return err
