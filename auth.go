@@ -1,6 +1,9 @@
 package turbinesim
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // AuthMethod names the credential kind that authenticated a request.
 type AuthMethod string
@@ -22,6 +25,9 @@ type Auth struct {
 	// ClientID is the API key's Client ID when Method is AuthAPIKey; it
 	// names the key in the audit log.
 	ClientID string
+	// TokensValidAfter is set by "sign out everywhere": access tokens
+	// issued and sessions started before it are refused.
+	TokensValidAfter *time.Time
 }
 
 // AuthService checks credentials and loads the caller of a request.

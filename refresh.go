@@ -20,4 +20,8 @@ type RefreshTokenService interface {
 	// RevokeFamilyOf revokes the family of token jti (logout). Unknown
 	// tokens are not an error.
 	RevokeFamilyOf(ctx context.Context, jti string) error
+	// SignOutEverywhere revokes every refresh token of the user and marks
+	// the instant before which access tokens and browser sessions are
+	// refused (ASVS 5.0 7.4.1).
+	SignOutEverywhere(ctx context.Context, userID string, at time.Time) error
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"time"
 
 	"github.com/alexedwards/argon2id"
 
@@ -75,9 +76,10 @@ func (s *AuthService) LoadAuth(ctx context.Context, userID string, method turbin
 		OrgCreatedAt sqlTime         `db:"org_created_at"`
 		OrgUpdatedAt sqlTime         `db:"org_updated_at"`
 		OrgActive    bool            `db:"org_active"`
+		ValidAfter   *time.Time      `db:"tokens_valid_after"`
 	}
 	err := s.db.GetContext(ctx, &row, `
-		SELECT o.active AS org_active, u.id, u.organization_id, u.email, u.name, u.role, u.verified, u.active, u.deleted_at,
+		SELECT o.active AS org_active, u.tokens_valid_after, u.id, u.organization_id, u.email, u.name, u.role, u.verified, u.active, u.deleted_at,
 		       u.created_at, u.updated_at,
 		       o.name AS org_name, o.plan AS org_plan, o.created_at AS org_created_at, o.updated_at AS org_updated_at
 		  FROM users u
@@ -104,6 +106,7 @@ func (s *AuthService) LoadAuth(ctx context.Context, userID string, method turbin
 			ID: u.OrganizationID, Name: row.OrgName, Plan: row.OrgPlan,
 			CreatedAt: row.OrgCreatedAt.Time, UpdatedAt: row.OrgUpdatedAt.Time,
 		},
-		Method: method,
+		Method:           method,
+		TokensValidAfter: row.ValidAfter,
 	}, nil
 }

@@ -107,3 +107,22 @@ func (s *RefreshTokenService) RevokeFamilyOf(ctx context.Context, jti string) er
 	}
 	return nil
 }
+
+// SignOutEverywhere implements turbinesim.RefreshTokenService.
+func (s *RefreshTokenService) SignOutEverywhere(ctx context.Context, userID string, at time.Time) error {
+	if !isUUID(userID) {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "user not found")
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return translate(err, "starting sign-out")
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET tokens_valid_after = $2, updated_at = now() WHERE id = $1`, userID, at); err != nil {
+		return translate(err, "marking sign-out")
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, userID, at); err != nil {
+		return translate(err, "revoking refresh tokens")
+	}
+	return translate(tx.Commit(), "committing sign-out")
+}

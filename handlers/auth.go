@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
@@ -57,13 +58,23 @@ func (b bearerAuthenticator) Authenticate(c echo.Context) (*turbinesim.Auth, err
 	}
 	// The token proves identity only; the account and organization are
 	// reloaded so that deactivation takes effect on the next request.
-	return b.auth.LoadAuth(c.Request().Context(), claims.Subject, turbinesim.AuthBearer)
+	auth, err := b.auth.LoadAuth(c.Request().Context(), claims.Subject, turbinesim.AuthBearer)
+	if err != nil {
+		return nil, err
+	}
+	if issuedBeforeRevocation(auth, claims.IssuedAt.Time) {
+		return nil, turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "token was revoked; sign in again")
+	}
+	return auth, nil
 }
 
 // Session keys.
 const (
 	sessionUserID = "user_id"
 	sessionCSRF   = "csrf"
+	// sessionLoginAt is when the session signed in (Unix seconds), for
+	// "sign out everywhere".
+	sessionLoginAt = "login_at"
 )
 
 // sessionAuthenticator accepts the browser session cookie.
@@ -79,6 +90,9 @@ func (s sessionAuthenticator) Authenticate(c echo.Context) (*turbinesim.Auth, er
 		return nil, nil
 	}
 	auth, err := s.auth.LoadAuth(ctx, userID, turbinesim.AuthSession)
+	if err == nil && issuedBeforeRevocation(auth, time.Unix(s.sessions.GetInt64(ctx, sessionLoginAt), 0)) {
+		auth, err = nil, turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "session was signed out; sign in again")
+	}
 	if turbinesim.ErrorCode(err) == turbinesim.EUNAUTHORIZED {
 		// The account is gone or deactivated: end the session for good.
 		_ = s.sessions.Destroy(ctx)

@@ -431,3 +431,33 @@ func (s *Server) auditKeyWrites(next echo.HandlerFunc) echo.HandlerFunc {
 		return err
 	}
 }
+
+// issuedBeforeRevocation reports whether a token or session that signed in
+// at issued predates the user's last "sign out everywhere". Tokens carry
+// whole seconds, so the comparison is at second precision: a token issued
+// in the same second as the sign-out survives (a one-second edge).
+func issuedBeforeRevocation(a *turbinesim.Auth, issued time.Time) bool {
+	return a.TokensValidAfter != nil && issued.Before(a.TokensValidAfter.Truncate(time.Second))
+}
+
+// signOutEverywhere: POST /account/sign-out-everywhere ends every session
+// and login of the caller: refresh tokens are revoked, and access tokens
+// and browser sessions started before now get 401. API keys are not
+// affected (they are revoked one by one).
+func (s *Server) signOutEverywhere(c echo.Context) error {
+	rs, err := s.refreshService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	if err := rs.SignOutEverywhere(c.Request().Context(), authFrom(c).User.ID, s.cfg.Now()); err != nil {
+		return err
+	}
+	if !wantsJSON(c) {
+		_ = s.sessions.Destroy(c.Request().Context())
+		return c.Redirect(http.StatusSeeOther, "/login")
+	}
+	return c.NoContent(http.StatusNoContent)
+}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/turbinesim/turbinesim/db"
 )
 
 // B1, B5, B6, B8, B11, B13: the bearer check against hand-made tokens.
@@ -174,5 +176,41 @@ func TestPlanChangeMidWindow(t *testing.T) {
 	resp, _ = e.do(nil, request{method: "GET", path: "/account", header: bearer(p.AccessToken)})
 	if l, r, _ := rateHeaders(t, resp); l != 1000 || r != 998 {
 		t.Fatalf("after upgrade: limit %d remaining %d, want 1000 and 998", l, r)
+	}
+}
+
+// B9, C4, G3: "sign out everywhere" ends access tokens, refresh tokens and
+// browser sessions started before it; API keys keep working; a new login
+// works.
+func TestSignOutEverywhere(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	browser := e.client()
+	browserLogin(t, e, browser)
+	k, err := db.NewAPIKeyService(e.db).CreateAPIKey(context.Background(), e.admin, "survives")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.advance(2 * time.Second)
+	resp, body := e.do(nil, request{method: "POST", path: "/account/sign-out-everywhere", header: keyHeader(k.Key)})
+	assertDetail(t, resp, body, 403)
+	resp, body = e.do(nil, request{method: "POST", path: "/account/sign-out-everywhere", header: bearer(p.AccessToken)})
+	if resp.StatusCode != 204 {
+		t.Fatalf("sign out everywhere: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "GET", path: "/account", header: bearer(p.AccessToken)})
+	assertDetail(t, resp, body, 401)
+	resp, body = e.refresh(p.RefreshToken)
+	assertDetail(t, resp, body, 401)
+	resp, body = e.do(browser, request{method: "GET", path: "/account", header: map[string]string{"Accept": "application/json"}})
+	assertDetail(t, resp, body, 401)
+	if resp, body := e.do(nil, request{method: "GET", path: "/account", header: keyHeader(k.Key)}); resp.StatusCode != 200 {
+		t.Fatalf("API key after sign-out: %d %s", resp.StatusCode, body)
+	}
+	e.advance(time.Second)
+	p2 := e.loginJSON()
+	if resp, body := e.do(nil, request{method: "GET", path: "/account", header: bearer(p2.AccessToken)}); resp.StatusCode != 200 {
+		t.Fatalf("new login: %d %s", resp.StatusCode, body)
 	}
 }

@@ -45,6 +45,8 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 409, 429, 503)},
 		{method: "GET", path: "/org/outbox", summary: "Mail sent to the organization's users, newest first (administrators only)", tag: "organization",
 			responses: errs(map[int]string{200: "EmailPage"}, 401, 403, 429, 503)},
+		{method: "POST", path: "/account/sign-out-everywhere", summary: "Sign out everywhere: revoke every refresh token of the caller; access tokens and browser sessions issued before now get 401 (API keys are unaffected); not with an API key", tag: "account",
+			responses: errs(map[int]string{204: ""}, 401, 403, 429, 503)},
 		{method: "POST", path: "/account/mfa/enrol", summary: "Start TOTP enrolment: secret, otpauth URI and QR code (PNG data URI); not with an API key", tag: "account",
 			responses: errs(map[int]string{200: "MFAEnrolment"}, 401, 403, 409, 429, 503)},
 		{method: "POST", path: "/account/mfa/confirm", summary: "Confirm enrolment with a current code; returns ten one-time recovery codes, shown once", tag: "account",

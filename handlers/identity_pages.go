@@ -48,6 +48,7 @@ func (s *Server) signUpForm(c echo.Context) error {
 		return err
 	}
 	s.sessions.Put(ctx, sessionUserID, u.ID)
+	s.sessions.Put(ctx, sessionLoginAt, s.cfg.Now().Unix())
 	s.sessions.Put(ctx, sessionCSRF, rand.Text())
 	return c.Redirect(http.StatusSeeOther, "/account")
 }

@@ -100,6 +100,7 @@ func (s *Server) login(c echo.Context) error {
 		return err
 	}
 	s.sessions.Put(ctx, sessionUserID, user.ID)
+	s.sessions.Put(ctx, sessionLoginAt, s.cfg.Now().Unix())
 	s.sessions.Put(ctx, sessionCSRF, rand.Text())
 	next := safeNext(c.FormValue("next"))
 	if negotiate(c.Request()) == formatFragment {

@@ -64,6 +64,7 @@ func (s *Server) routes() {
 	e.POST("/account/mfa/confirm", s.mfaConfirm, authed...)
 	e.POST("/account/mfa/disable", s.mfaDisable, authed...)
 	e.POST("/account/mfa/recovery-codes", s.mfaRecoveryCodes, authed...)
+	e.POST("/account/sign-out-everywhere", s.signOutEverywhere, authed...)
 	e.GET("/auth/sso/:provider/login", s.ssoLogin)
 	e.GET("/auth/sso/:provider/callback", s.ssoCallback)
 

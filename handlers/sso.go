@@ -162,6 +162,7 @@ func (s *Server) ssoCallback(c echo.Context) error {
 		return err
 	}
 	s.sessions.Put(ctx, sessionUserID, user.ID)
+	s.sessions.Put(ctx, sessionLoginAt, s.cfg.Now().Unix())
 	s.sessions.Put(ctx, sessionCSRF, rand.Text())
 	pair, err := s.issueTokens(ctx, user)
 	if err != nil {
