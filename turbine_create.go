@@ -1,8 +1,16 @@
 package turbinesim
 
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+)
+
 // TurbineCreate is the build-from-scratch payload of POST /turbines:
 // name, description, the scalar parameters and the four configuration
-// blobs.
+// blobs. The blobs are stored as given; the keys listed in BladeSpec,
+// TowerSpec, NacelleSpec and ControllerSpec also shape the generated deck.
 type TurbineCreate struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
@@ -13,10 +21,53 @@ type TurbineCreate struct {
 	ControllerConfig ConfigBlob `json:"controller_config,omitempty"`
 }
 
-// Build validates the payload and returns the row to store. dir is the
-// directory of generated deck files ("" when none are generated) and
-// cleanup removes it.
-func (r *TurbineCreate) Build() (t *Turbine, dir string, cleanup func(), err error) {
+// BladeSpec are the keys of blade_config used for the deck: AeroDyn blade
+// stations (span from the root along the pitch axis in m, chord in m,
+// aerodynamic twist in degrees), all the same length, span increasing.
+type BladeSpec struct {
+	Stations *struct {
+		SpanM    []float64 `json:"span_m"`
+		ChordM   []float64 `json:"chord_m"`
+		TwistDeg []float64 `json:"twist_deg"`
+	} `json:"stations"`
+}
+
+// TowerSpec are the keys of tower_config used for the deck: ElastoDyn tower
+// stations (fraction of the height from 0 to 1, mass density kg/m, fore-aft
+// and side-to-side stiffness N m^2).
+type TowerSpec struct {
+	Stations *struct {
+		HtFract    []float64 `json:"ht_fract"`
+		MassDenKgM []float64 `json:"mass_density_kg_m"`
+		FAStiffNm2 []float64 `json:"fa_stiffness_nm2"`
+		SSStiffNm2 []float64 `json:"ss_stiffness_nm2"`
+	} `json:"stations"`
+}
+
+// NacelleSpec are the keys of nacelle_config used for the deck.
+type NacelleSpec struct {
+	GearboxRatio *float64 `json:"gearbox_ratio"`
+	OverhangM    *float64 `json:"overhang_m"`
+	Twr2ShftM    *float64 `json:"twr2shft_m"`
+}
+
+// ControllerSpec are the keys of controller_config used for the deck.
+type ControllerSpec struct {
+	GeneratorEfficiencyPct *float64 `json:"generator_efficiency_pct"`
+}
+
+// BuildTemplateID is the bundled turbine whose deck a from-scratch build
+// starts from: the NREL 5 MW land-based model with its simple
+// variable-speed ServoDyn controller, so that the result runs without a
+// controller parameter file.
+const BuildTemplateID = "nrel-5mw-land"
+
+// Build validates the payload and returns the row to store. When template
+// is not nil a complete deck is generated from it into a scratch folder
+// (dir; cleanup removes it): the payload's geometry and blobs replace the
+// template's values. Every validation error is EINVALID naming the field.
+func (r *TurbineCreate) Build(template *DeckModel) (t *Turbine, dir string, cleanup func(), err error) {
+	nothing := func() {}
 	if IsDemoDescription(r.Description) {
 		return nil, "", nil, Errorf(EINVALID, "description: the prefix %q is reserved for bundled demo turbines", DemoPrefix)
 	}
@@ -25,5 +76,222 @@ func (r *TurbineCreate) Build() (t *Turbine, dir string, cleanup func(), err err
 	if err := t.Validate(); err != nil {
 		return nil, "", nil, err
 	}
-	return t, "", func() {}, nil
+	if template == nil {
+		return t, "", nothing, nil
+	}
+	m, err := r.deckModel(template)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	dir, err = os.MkdirTemp("", "turbine-build-")
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("build: %w", err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	mainRel, err := m.WriteDeck(dir)
+	if err != nil {
+		cleanup()
+		return nil, "", nil, fmt.Errorf("build: %w", err)
+	}
+	t.MainFile = &mainRel
+	return t, dir, cleanup, nil
+}
+
+func decodeSpec(field string, raw ConfigBlob, dst any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return Errorf(EINVALID, "%s: %v", field, err)
+	}
+	return nil
+}
+
+func positive(field string, v *float64) error {
+	if v != nil && !(*v > 0) {
+		return Errorf(EINVALID, "%s: must be positive", field)
+	}
+	return nil
+}
+
+// deckModel applies the payload to a copy of the template.
+func (r *TurbineCreate) deckModel(template *DeckModel) (*DeckModel, error) {
+	for _, req := range []struct {
+		name string
+		v    *float64
+	}{{"rotor_diameter_m", r.RotorDiameterM}, {"hub_height_m", r.HubHeightM}, {"rated_power_kw", r.RatedPowerKW}, {"rated_rotor_speed_rpm", r.RatedRotorSpeedRPM}} {
+		if req.v == nil {
+			return nil, Errorf(EINVALID, "%s: required to build a deck", req.name)
+		}
+	}
+	var blade BladeSpec
+	var tower TowerSpec
+	var nacelle NacelleSpec
+	var ctrl ControllerSpec
+	for _, s := range []struct {
+		field string
+		raw   ConfigBlob
+		dst   any
+	}{{"blade_config", r.BladeConfig, &blade}, {"tower_config", r.TowerConfig, &tower}, {"nacelle_config", r.NacelleConfig, &nacelle}, {"controller_config", r.ControllerConfig, &ctrl}} {
+		if err := decodeSpec(s.field, s.raw, s.dst); err != nil {
+			return nil, err
+		}
+	}
+	if err := positive("nacelle_config.gearbox_ratio", nacelle.GearboxRatio); err != nil {
+		return nil, err
+	}
+	if err := positive("nacelle_config.twr2shft_m", nacelle.Twr2ShftM); err != nil {
+		return nil, err
+	}
+	if e := ctrl.GeneratorEfficiencyPct; e != nil && !(*e > 0 && *e <= 100) {
+		return nil, Errorf(EINVALID, "controller_config.generator_efficiency_pct: must be in (0, 100]")
+	}
+
+	// Deep copy through JSON: the template stays untouched.
+	b, err := json.Marshal(template)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	var m DeckModel
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	ed, ad, sd := m.ElastoDyn, m.AeroDyn, m.ServoDyn
+	r0, g0 := 0.0, 0.0
+	if ed != nil {
+		r0, g0 = ed.TipRad, ed.GBRatio
+	}
+	if ed == nil || ad == nil || sd == nil || ed.Tower == nil || len(ad.Blades) == 0 {
+		return nil, fmt.Errorf("build: template lacks ElastoDyn, AeroDyn or ServoDyn")
+	}
+	deg := math.Pi / 180
+
+	// Rotor: TipRad from the diameter; the AeroDyn span (root to tip
+	// along the pitch axis) runs over TipRad - HubRad.
+	ed.TipRad = *r.RotorDiameterM / 2
+	if ed.TipRad <= ed.HubRad+1 {
+		return nil, Errorf(EINVALID, "rotor_diameter_m: %g m leaves no blade beyond the %g m hub radius", *r.RotorDiameterM, ed.HubRad)
+	}
+	bladeLen := ed.TipRad - ed.HubRad
+	if r.ShaftTiltDeg != nil {
+		ed.ShftTilt = *r.ShaftTiltDeg
+	}
+	if r.PreconeDeg != nil {
+		for i := range ed.PreCone {
+			ed.PreCone[i] = *r.PreconeDeg
+		}
+	}
+	if nacelle.OverhangM != nil {
+		ed.OverHang = *nacelle.OverhangM
+	}
+	if nacelle.Twr2ShftM != nil {
+		ed.Twr2Shft = *nacelle.Twr2ShftM
+	}
+	if nacelle.GearboxRatio != nil {
+		ed.GBRatio = *nacelle.GearboxRatio
+	}
+	// Hub height = TowerHt + Twr2Shft + OverHang sin(ShftTilt) (ElastoDyn
+	// geometry; the sign convention makes a negative overhang upwind).
+	ed.TowerHt = *r.HubHeightM - ed.Twr2Shft - ed.OverHang*math.Sin(ed.ShftTilt*deg)
+	if ed.TowerHt <= ed.TowerBsHt+1 {
+		return nil, Errorf(EINVALID, "hub_height_m: %g m leaves no tower above its base at %g m", *r.HubHeightM, ed.TowerBsHt)
+	}
+	ed.RotSpeed = *r.RatedRotorSpeedRPM
+
+	// Blade stations: given, or the template's scaled to the new length.
+	blade0 := ad.Blades[0]
+	if st := blade.Stations; st != nil {
+		n := len(st.SpanM)
+		if n < 2 {
+			return nil, Errorf(EINVALID, "blade_config.stations.span_m: at least 2 stations")
+		}
+		if len(st.ChordM) != n || len(st.TwistDeg) != n {
+			return nil, Errorf(EINVALID, "blade_config.stations: span_m, chord_m and twist_deg must have the same length (%d, %d, %d)", n, len(st.ChordM), len(st.TwistDeg))
+		}
+		for i := range st.SpanM {
+			if i > 0 && !(st.SpanM[i] > st.SpanM[i-1]) {
+				return nil, Errorf(EINVALID, "blade_config.stations.span_m[%d]: must increase", i)
+			}
+			if !(st.ChordM[i] > 0) {
+				return nil, Errorf(EINVALID, "blade_config.stations.chord_m[%d]: must be positive", i)
+			}
+			if math.Abs(st.TwistDeg[i]) > 90 {
+				return nil, Errorf(EINVALID, "blade_config.stations.twist_deg[%d]: within ±90 degrees", i)
+			}
+		}
+		if st.SpanM[0] != 0 || math.Abs(st.SpanM[n-1]-bladeLen) > 1e-6*bladeLen+1e-6 {
+			return nil, Errorf(EINVALID, "blade_config.stations.span_m: must run from 0 to the blade length %g m (rotor radius minus hub radius %g m)", bladeLen, ed.HubRad)
+		}
+		// Airfoil of each new station: the template's at the same
+		// relative span.
+		oldLen := blade0.BlSpn[len(blade0.BlSpn)-1]
+		afid := make([]int, n)
+		for i, s := range st.SpanM {
+			afid[i] = blade0.BlAFID[nearestIndex(blade0.BlSpn, s/bladeLen*oldLen)]
+		}
+		blade0.NumBlNds = n
+		blade0.BlSpn, blade0.BlChord, blade0.BlTwist, blade0.BlAFID = st.SpanM, st.ChordM, st.TwistDeg, afid
+		blade0.BlCrvAC, blade0.BlSwpAC, blade0.BlCrvAng = make([]float64, n), make([]float64, n), make([]float64, n)
+		blade0.Extra, blade0.ExtraCols = nil, nil
+	} else {
+		oldLen := blade0.BlSpn[len(blade0.BlSpn)-1]
+		scale := bladeLen / oldLen
+		for i := range blade0.BlSpn {
+			blade0.BlSpn[i] *= scale
+			blade0.BlChord[i] *= scale
+			blade0.BlCrvAC[i] *= scale
+			blade0.BlSwpAC[i] *= scale
+		}
+	}
+	for i := range ad.Blades {
+		ad.Blades[i] = blade0
+	}
+	if st := tower.Stations; st != nil {
+		n := len(st.HtFract)
+		if n < 2 || len(st.MassDenKgM) != n || len(st.FAStiffNm2) != n || len(st.SSStiffNm2) != n {
+			return nil, Errorf(EINVALID, "tower_config.stations: ht_fract, mass_density_kg_m, fa_stiffness_nm2 and ss_stiffness_nm2 need the same length of at least 2")
+		}
+		if st.HtFract[0] != 0 || st.HtFract[n-1] != 1 {
+			return nil, Errorf(EINVALID, "tower_config.stations.ht_fract: must run from 0 to 1")
+		}
+		for i := 0; i < n; i++ {
+			if i > 0 && !(st.HtFract[i] > st.HtFract[i-1]) {
+				return nil, Errorf(EINVALID, "tower_config.stations.ht_fract[%d]: must increase", i)
+			}
+			if !(st.MassDenKgM[i] > 0) || !(st.FAStiffNm2[i] > 0) || !(st.SSStiffNm2[i] > 0) {
+				return nil, Errorf(EINVALID, "tower_config.stations[%d]: mass density and stiffnesses must be positive", i)
+			}
+		}
+		tw := ed.Tower
+		tw.NTwInpSt = n
+		tw.HtFract, tw.TMassDen, tw.TwFAStif, tw.TwSSStif = st.HtFract, st.MassDenKgM, st.FAStiffNm2, st.SSStiffNm2
+	}
+
+	// Simple variable-speed torque control (ServoDyn VSContrl 1): rated
+	// generator speed from the rotor speed and gearbox, rated torque from
+	// P = eta T omega at the high-speed shaft.
+	if ctrl.GeneratorEfficiencyPct != nil {
+		sd.GenEff = *ctrl.GeneratorEfficiencyPct
+	}
+	// The region-2 gain k = pi rho R^5 Cp / (2 lambda^3 G^3) (optimal
+	// tip-speed ratio tracking, Jonkman et al. 2009 §7.1) scales with
+	// R^5 / G^3 for the same blade aerodynamics.
+	genRPM := *r.RatedRotorSpeedRPM * ed.GBRatio
+	sd.VS_Rgn2K *= math.Pow(ed.TipRad/r0, 5) * math.Pow(g0/ed.GBRatio, 3)
+	sd.VS_RtGnSp = 0.99 * genRPM // region 2 1/2 ends just below rated speed, as in the template (1161.963 of 1173.7 rpm)
+	sd.VS_RtTq = *r.RatedPowerKW * 1000 / (sd.GenEff / 100) / (genRPM * 2 * math.Pi / 60)
+	if sd.VS_Rgn2K*sd.VS_RtGnSp*sd.VS_RtGnSp >= sd.VS_RtTq {
+		return nil, Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm is below what the rotor's optimal-mode torque reaches at rated speed; raise the rated power or lower rated_rotor_speed_rpm", *r.RatedPowerKW, *r.RatedRotorSpeedRPM)
+	}
+	return &m, nil
+}
+
+func nearestIndex(xs []float64, x float64) int {
+	best := 0
+	for i, v := range xs {
+		if math.Abs(v-x) < math.Abs(xs[best]-x) {
+			best = i
+		}
+	}
+	return best
 }

@@ -318,7 +318,17 @@ func (s *Server) createTurbine(c echo.Context) error {
 	if err := decodeStrict(c, &req); err != nil {
 		return err
 	}
-	t, dir, cleanup, err := req.Build()
+	// With the bundled catalog a complete deck is generated from the
+	// build template; a catalog without models (tests) stores the row only.
+	var template *turbinesim.DeckModel
+	if tc, ok := s.svc.Demos.(interface {
+		Model(string) (*turbinesim.DeckModel, error)
+	}); ok {
+		if template, err = tc.Model(turbinesim.BuildTemplateID); err != nil {
+			return err
+		}
+	}
+	t, dir, cleanup, err := req.Build(template)
 	if err != nil {
 		return err
 	}

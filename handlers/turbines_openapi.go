@@ -8,7 +8,7 @@ func turbineOperations(errs func(map[int]string, ...int) map[int]string) []apiOp
 	return []apiOperation{
 		{method: "GET", path: "/turbines", summary: "The organization's turbine configurations, newest first. " + turbinePagingNote, tag: "turbines",
 			responses: errs(map[int]string{200: "TurbinePage"}, 401, 422, 429, 503)},
-		{method: "POST", path: "/turbines", summary: "Build a turbine configuration from scratch (verified accounts only; 403 otherwise). Validation errors are 422 naming the field; a name already used in the organization is 409.", tag: "turbines",
+		{method: "POST", path: "/turbines", summary: "Build a turbine configuration from scratch (verified accounts only; 403 otherwise): a complete deck is generated from the bundled NREL 5 MW land-based template through the deck writer. Required: name, rotor_diameter_m, hub_height_m, rated_power_kw, rated_rotor_speed_rpm. Keys of the blobs that shape the deck: blade_config.stations {span_m (0 to rotor radius minus hub radius 1.5 m), chord_m, twist_deg}; tower_config.stations {ht_fract (0 to 1), mass_density_kg_m, fa_stiffness_nm2, ss_stiffness_nm2}; nacelle_config {gearbox_ratio, overhang_m, twr2shft_m}; controller_config {generator_efficiency_pct}; other keys are stored as given. Validation errors are 422 naming the field; a name already used in the organization is 409.", tag: "turbines",
 			request: "TurbineCreate", requestExample: turbineCreateExample(),
 			responses: errs(map[int]string{201: "Turbine"}, 400, 401, 403, 409, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/turbines/demos", summary: "The bundled reference turbines: every bundled archive, with name, description, type and headline specs from the manifest (label from the file name otherwise)", tag: "turbines",
@@ -41,10 +41,13 @@ func turbineCreateExample() map[string]any {
 		"rated_power_kw": 5000, "rotor_diameter_m": 126, "hub_height_m": 90,
 		"cut_in_wind_speed_ms": 3, "rated_wind_speed_ms": 11.4, "cut_out_wind_speed_ms": 25,
 		"shaft_tilt_deg": 5, "precone_deg": -2.5, "rated_rotor_speed_rpm": 12.1,
-		"blade_config":      map[string]any{"num_blades": 3},
-		"tower_config":      map[string]any{"material": "steel"},
-		"nacelle_config":    map[string]any{"gearbox_ratio": 97},
-		"controller_config": map[string]any{"kind": "variable-speed variable-pitch"},
+		"blade_config": map[string]any{"stations": map[string]any{
+			"span_m": []float64{0, 20, 40, 61.5}, "chord_m": []float64{3.5, 4.2, 3.0, 1.4}, "twist_deg": []float64{13.3, 9, 2.5, 0.1}}},
+		"tower_config": map[string]any{"stations": map[string]any{
+			"ht_fract": []float64{0, 0.5, 1}, "mass_density_kg_m": []float64{5590, 4300, 3240},
+			"fa_stiffness_nm2": []float64{6.1e11, 3.4e11, 1.5e11}, "ss_stiffness_nm2": []float64{6.1e11, 3.4e11, 1.5e11}}},
+		"nacelle_config":    map[string]any{"gearbox_ratio": 97, "overhang_m": -5.0191, "twr2shft_m": 1.96256},
+		"controller_config": map[string]any{"generator_efficiency_pct": 94.4},
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/turbinesim/turbinesim"
+	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/dbtest"
@@ -487,3 +488,58 @@ func TestTurbineDetailedPropertiesNREL5MW(t *testing.T) {
 }
 
 func timeNowUnixNano() int64 { return time.Now().UnixNano() }
+
+// TestTurbineBundledDemosLoadCloneRead loads each of the five bundled
+// reference turbines, clones it and reads the clone's detailed properties;
+// then builds a turbine from scratch and reads its deck back.
+func TestTurbineBundledDemosLoadCloneRead(t *testing.T) {
+	t.Parallel()
+	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te := newTurbineEnv(t, catalog)
+	resp, body := te.call(te.verified, "GET", "/turbines/demos", "")
+	demos := decodeInto[handlers.DemoList](t, body)
+	if resp.StatusCode != 200 || len(demos.Items) != 5 {
+		t.Fatalf("demos: %d %s", resp.StatusCode, body)
+	}
+	for _, d := range demos.Items {
+		resp, body = te.call(te.verified, "POST", "/turbines/demos/"+d.ID+"/load", "")
+		loaded := decodeInto[handlers.DemoLoadResult](t, body)
+		if resp.StatusCode != http.StatusCreated || loaded.Reused || loaded.Name != d.Name || *loaded.RatedPowerKW != *d.Specs.RatedPowerKW {
+			t.Fatalf("%s load: %d %.300s", d.ID, resp.StatusCode, body)
+		}
+		resp, body = te.call(te.verified, "POST", "/turbines/"+loaded.ID+"/clone", "")
+		clone := decodeInto[turbinesim.Turbine](t, body)
+		if resp.StatusCode != http.StatusCreated || clone.Name != d.Name+" (copy)" {
+			t.Fatalf("%s clone: %d %.300s", d.ID, resp.StatusCode, body)
+		}
+		resp, body = te.call(te.verified, "GET", "/turbines/"+clone.ID+"/detailed-properties", "")
+		p := decodeInto[turbinesim.DetailedProperties](t, body)
+		if resp.StatusCode != 200 || len(p.Blade.BlChord) == 0 || len(p.Airfoils) == 0 || len(p.Tower.TMassDen) == 0 {
+			t.Fatalf("%s detailed properties: %d %.300s", d.ID, resp.StatusCode, body)
+		}
+		// The blade tip is at the rotor radius minus the hub radius.
+		if tip := p.Blade.BlSpn[len(p.Blade.BlSpn)-1]; tip > *d.Specs.RotorDiameterM/2 || tip < *d.Specs.RotorDiameterM/2-5 {
+			t.Errorf("%s: blade tip span %g m for a %g m rotor", d.ID, tip, *d.Specs.RotorDiameterM)
+		}
+	}
+
+	payload := `{"name":"Scratch 6 MW","rated_power_kw":6000,"rotor_diameter_m":140,"hub_height_m":100,"rated_rotor_speed_rpm":11,
+		"cut_in_wind_speed_ms":3,"rated_wind_speed_ms":11,"cut_out_wind_speed_ms":25,"nacelle_config":{"gearbox_ratio":100}}`
+	resp, body = te.call(te.verified, "POST", "/turbines", payload)
+	built := decodeInto[turbinesim.Turbine](t, body)
+	if resp.StatusCode != http.StatusCreated || built.MainFile == nil {
+		t.Fatalf("build: %d %s", resp.StatusCode, body)
+	}
+	resp, body = te.call(te.verified, "GET", "/turbines/"+built.ID+"/detailed-properties", "")
+	p := decodeInto[turbinesim.DetailedProperties](t, body)
+	if resp.StatusCode != 200 || math.Abs(p.Blade.BlSpn[len(p.Blade.BlSpn)-1]-(70-1.5)) > 1e-9 {
+		t.Fatalf("built deck: %d tip span %v", resp.StatusCode, p.Blade.BlSpn)
+	}
+	resp, body = te.call(te.verified, "POST", "/turbines", `{"name":"No rotor","hub_height_m":100}`)
+	if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, "rotor_diameter_m") {
+		t.Fatalf("missing rotor: %q", d)
+	}
+}
