@@ -34,17 +34,30 @@ func newDBEMTState(r *Rotor) *dbemtState {
 	return s
 }
 
-func (s *dbemtState) clone() *dbemtState {
-	c := &dbemtState{t: s.t, ok: s.ok, tau1: s.tau1}
-	cp := func(a [][][2]float64) [][][2]float64 {
-		b := make([][][2]float64, len(a))
-		for k := range a {
-			b[k] = append([][2]float64(nil), a[k]...)
-		}
-		return b
+// cloneInto copies s into a state taken from the rotor's spare buffers
+// (allocated only the first few times), so that the time loop does not
+// allocate.
+func (s *dbemtState) cloneInto(r *Rotor) *dbemtState {
+	var c *dbemtState
+	if n := len(r.dyn.spare); n > 0 {
+		c, r.dyn.spare = r.dyn.spare[n-1], r.dyn.spare[:n-1]
+	} else {
+		c = newDBEMTState(r)
 	}
-	c.v1, c.v, c.u = cp(s.v1), cp(s.v), cp(s.u)
+	c.t, c.ok, c.tau1 = s.t, s.ok, s.tau1
+	for k := range s.v {
+		copy(c.v1[k], s.v1[k])
+		copy(c.v[k], s.v[k])
+		copy(c.u[k], s.u[k])
+	}
 	return c
+}
+
+// release returns a state no longer referenced to the spare buffers.
+func (r *Rotor) release(s *dbemtState) {
+	if s != nil && s != r.dyn.committed && s != r.dyn.latest {
+		r.dyn.spare = append(r.dyn.spare, s)
+	}
 }
 
 // DBEMTTau1 is Øye's global time constant (AeroDyn DBEMT manual eq. 1):
@@ -107,19 +120,23 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64) [][][2]
 			}
 		}
 		c.t, c.ok, c.tau1 = t, true, tau1
-		st.committed, st.latest = c, c.clone()
+		st.committed, st.latest = c, c.cloneInto(r)
 		return c.v
 	}
 	if st.latest != nil && t > st.latest.t {
+		old := st.committed
 		st.committed = st.latest
+		r.release(old)
 	}
 	base := st.committed
 	if t <= base.t {
-		st.latest = base.clone()
+		old := st.latest
+		st.latest = base.cloneInto(r)
+		r.release(old)
 		return base.v
 	}
 	dt := t - base.t
-	next := base.clone()
+	next := base.cloneInto(r)
 	next.t, next.tau1 = t, base.tau1
 	if r.p.DBEMTMod == DBEMTTauConst {
 		next.tau1 = r.p.Tau1Const
@@ -145,26 +162,35 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64) [][][2]
 	if r.p.DBEMTMod == DBEMTTauVary {
 		next.tau1 = tau1
 	}
+	old := st.latest
 	st.latest = next
+	r.release(old)
 	return next.v
 }
 
 // dynStates groups the rotor's time-dependent states.
 type dynStates struct {
 	committed, latest *dbemtState
+	spare             []*dbemtState // buffers for reuse
+	uq                [][][2]float64
 }
 
 // applyDBEMT replaces the quasi-steady induction of every node by Øye's
 // filtered induced velocities at time t.
 func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
-	uq := make([][][2]float64, len(out.work))
+	if len(r.dyn.uq) != len(out.work) {
+		r.dyn.uq = make([][][2]float64, len(out.work))
+	}
+	uq := r.dyn.uq
 	if len(r.dynSpan) != len(out.work) {
 		r.dynSpan = make([][]float64, len(out.work))
 	}
 	var aSum, unSum float64
 	n := 0
 	for k := range out.work {
-		uq[k] = make([][2]float64, len(out.work[k]))
+		if len(uq[k]) != len(out.work[k]) {
+			uq[k] = make([][2]float64, len(out.work[k]))
+		}
 		if len(r.dynSpan[k]) != len(out.work[k]) {
 			r.dynSpan[k] = make([]float64, len(out.work[k]))
 		}

@@ -48,7 +48,7 @@ type uaBank struct {
 	rot          *unsteady.Rotor
 	in, inC, inL [][]unsteady.Input
 	out          [][]unsteady.Output
-	stC          unsteady.RotorState
+	stC          [][]unsteady.State // per node, kept without allocation
 	tC, tL       float64
 	hasLatest    bool
 }
@@ -91,6 +91,10 @@ func (r *Rotor) newUABank(out *Output, rTip float64) (*uaBank, error) {
 		return a
 	}
 	b.in, b.inC, b.inL = mk(), mk(), mk()
+	b.stC = make([][]unsteady.State, len(out.work))
+	for k := range b.stC {
+		b.stC[k] = make([]unsteady.State, len(out.work[k]))
+	}
 	return b, nil
 }
 
@@ -125,18 +129,16 @@ func (r *Rotor) applyUA(t float64, out *Output, rTip float64) ([][]unsteady.Outp
 	case first:
 		b.tC = t
 		copyInputs(b.inC, b.in)
-		b.stC = b.rot.State()
+		b.saveCommitted()
 	default:
 		if b.hasLatest && t > b.tL {
 			b.tC = b.tL
 			copyInputs(b.inC, b.inL)
-			b.stC = b.rot.State()
+			b.saveCommitted()
 			b.hasLatest = false
 		}
 		if b.hasLatest {
-			if err := b.rot.SetState(b.stC); err != nil {
-				return nil, fmt.Errorf("aero: unsteady aerodynamics: %w", err)
-			}
+			b.restoreCommitted()
 			b.hasLatest = false
 		}
 		if t <= b.tC {
@@ -155,4 +157,22 @@ func (r *Rotor) applyUA(t float64, out *Output, rTip float64) ([][]unsteady.Outp
 		return nil, fmt.Errorf("aero: unsteady aerodynamics at t=%g s: %w", t, err)
 	}
 	return b.out, nil
+}
+
+// saveCommitted copies every node's states into stC (node by node, so the
+// time loop does not allocate).
+func (b *uaBank) saveCommitted() {
+	for k := range b.stC {
+		for j := range b.stC[k] {
+			b.stC[k][j] = b.rot.Node(k, j).State()
+		}
+	}
+}
+
+func (b *uaBank) restoreCommitted() {
+	for k := range b.stC {
+		for j := range b.stC[k] {
+			b.rot.Node(k, j).SetState(b.stC[k][j])
+		}
+	}
 }

@@ -244,7 +244,7 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	s.keyPitch = append(s.keyPitch[:0], pitch...)
 	s.keyValid = true
 	s.keyVersion++
-	m.kinematics(q, pitch, s.c0, false)
+	m.kinematics(q, pitch, s.c0, kinAll)
 	const h = 1e-5
 	copy(s.qTmp, q)
 	p := &m.p
@@ -279,20 +279,40 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 			}
 			continue
 		}
+		// Central differences of the frames and of the points off the
+		// blades. A blade point is the apex plus a vector fixed in its
+		// pitched frame j (the offset depends only on the blade's own modes),
+		// so its partial velocity follows exactly from the apex's and the
+		// frame's: ∂p/∂qⱼ = ∂apex/∂qⱼ + ωⱼ × (p − apex).
 		s.qTmp[j] = q[j] + h
-		m.kinematics(s.qTmp, pitch, s.cP, false)
+		m.kinematics(s.qTmp, pitch, s.cP, kinNoBlades)
 		s.qTmp[j] = q[j] - h
-		m.kinematics(s.qTmp, pitch, s.cM, false)
+		m.kinematics(s.qTmp, pitch, s.cM, kinNoBlades)
 		s.qTmp[j] = q[j]
 		inv := 1 / (2 * h)
-		for i := 0; i < m.nPoints; i++ {
+		for i := 0; i < m.ptBlade0; i++ {
+			s.jac[i*nd+j] = s.cP.pos[i].sub(s.cM.pos[i]).scale(inv)
+		}
+		for i := m.ptTwrLoad0; i < m.nPoints; i++ {
 			s.jac[i*nd+j] = s.cP.pos[i].sub(s.cM.pos[i]).scale(inv)
 		}
 		d := frameDiff(&s.cP.fs, &s.cM.fs, inv)
 		s.omS[j] = angularVelocity(&s.c0.fs, &d)
+		dApex := s.cP.apex.sub(s.cM.apex).scale(inv)
 		for k := range s.omJ {
 			d := frameDiff(&s.cP.fj[k], &s.cM.fj[k], inv)
-			s.omJ[k][j] = angularVelocity(&s.c0.fj[k], &d)
+			w := angularVelocity(&s.c0.fj[k], &d)
+			s.omJ[k][j] = w
+			blade := func(pt int) {
+				s.jac[pt*nd+j] = dApex.add(w.cross(s.c0.pos[pt].sub(s.c0.apex)))
+			}
+			i0 := m.ptBlade0 + k*(p.BldNodes+1)
+			for jn := 0; jn <= p.BldNodes; jn++ {
+				blade(i0 + jn)
+			}
+			for i := range m.loadR[k] {
+				blade(m.ptLoad0[k] + i)
+			}
 		}
 	}
 	// Velocity-dependent accelerations: second directional difference of
@@ -314,20 +334,20 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 		return
 	}
 	ds := 1e-4 / vmax
-	shift := func(f float64, c *config, framesOnly bool) {
+	shift := func(f float64, c *config, what int) {
 		for i := range s.qTmp {
 			s.qTmp[i] = q[i] + f*ds*qd[i]
 		}
-		m.kinematics(s.qTmp, pitch, c, framesOnly)
+		m.kinematics(s.qTmp, pitch, c, what)
 	}
-	shift(1, s.cP, false)
-	shift(-1, s.cM, false)
+	shift(1, s.cP, kinAll)
+	shift(-1, s.cM, kinAll)
 	inv2 := 1 / (ds * ds)
 	for i := 0; i < m.nPoints; i++ {
 		s.abias[i] = s.cP.pos[i].add(s.cM.pos[i]).sub(s.c0.pos[i].scale(2)).scale(inv2)
 	}
-	shift(2, s.cP2, true)
-	shift(-2, s.cM2, true)
+	shift(2, s.cP2, kinFrames)
+	shift(-2, s.cM2, kinFrames)
 	inv := 1 / (2 * ds)
 	dP := frameDiff(&s.cP2.fs, &s.c0.fs, inv)
 	dM := frameDiff(&s.c0.fs, &s.cM2.fs, inv)

@@ -40,9 +40,16 @@ func bladeOffset(sh *bladeShape, qb []float64, radius float64) vec3 {
 	return vec3{dx, dy, radius - 0.5*ax}
 }
 
-// kinematics fills c for coordinates q and blade pitch angles. With
-// framesOnly, point positions other than the frames are skipped.
-func (m *Model) kinematics(q, pitch []float64, c *config, framesOnly bool) {
+// What kinematics computes besides the frames, apex and tower top.
+const (
+	kinAll      = iota // every point
+	kinFrames          // frames only
+	kinNoBlades        // every point except the blade nodes and blade load stations
+)
+
+// kinematics fills c for coordinates q and blade pitch angles; what says
+// which points are computed (kinAll, kinFrames, kinNoBlades).
+func (m *Model) kinematics(q, pitch []float64, c *config, what int) {
 	p := &m.p
 	N := p.TwrNodes
 	base := vec3{0, 0, p.TowerBsHt}
@@ -77,7 +84,7 @@ func (m *Model) kinematics(q, pitch []float64, c *config, framesOnly bool) {
 		c.fc[k] = c.fh.rotX(2 * math.Pi * float64(k) / float64(p.NumBl)).rotY(p.PreCone[k])
 		c.fj[k] = c.fc[k].rotZ(-pitch[k])
 	}
-	if framesOnly {
+	if what == kinFrames {
 		return
 	}
 	for j := 0; j < N; j++ {
@@ -90,6 +97,9 @@ func (m *Model) kinematics(q, pitch []float64, c *config, framesOnly bool) {
 	c.pos[m.ptNac] = c.towerTop.add(c.fn.apply(vec3{p.NacCMxn, p.NacCMyn, p.NacCMzn}))
 	c.pos[m.ptHub] = c.apex.add(c.fs[0].scale(p.HubCM))
 	c.pos[m.ptIMU] = c.towerTop.add(c.fn.apply(vec3{p.NcIMUxn, p.NcIMUyn, p.NcIMUzn}))
+	if what == kinNoBlades {
+		return
+	}
 	for k := 0; k < p.NumBl; k++ {
 		qb := q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
 		fj := &c.fj[k]
