@@ -120,26 +120,32 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	}
 	tokens := turbinesim.JobTokens(nj.TMax)
 	price := plan.JobPriceCents(tokens)
-	usage, err := s.caps.ChargeTx(ctx, tx, nj.OrganizationID, price, tokens)
-	if err != nil {
-		return nil, false, err
-	}
 	var row jobRow
 	err = tx.GetContext(ctx, &row, `
 		INSERT INTO jobs (organization_id, turbine_id, batch_id, entrypoint, submitted_by, client_id,
 		                  input_key, t_max, max_attempts, price_cents, tokens, charge_month,
 		                  idempotency_key, request_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_date, $12, $13)
 		RETURNING `+jobColumns,
 		nj.OrganizationID, nullString(nj.TurbineID), nullString(nj.BatchID), nj.Entrypoint,
 		nullString(nj.SubmittedBy), nullString(nj.ClientID), inputKey, nj.TMax, DefaultJobMaxAttempts,
-		price, tokens, usage.Month, nullString(nj.IdempotencyKey), nullString(nj.RequestHash))
+		price, tokens, nullString(nj.IdempotencyKey), nullString(nj.RequestHash))
 	if err != nil {
 		return nil, false, translate(err, "inserting job")
 	}
 	if _, err := s.queue.InsertTx(ctx, tx.Tx, SimulationArgs{JobID: row.ID},
 		&river.InsertOpts{MaxAttempts: DefaultJobMaxAttempts}); err != nil {
 		return nil, false, translate(err, "queueing job")
+	}
+	// The charge comes last: its row lock on the organization's usage is
+	// then held only until the commit, so concurrent submissions of one
+	// organization serialize on the shortest possible section.
+	usage, err := s.caps.ChargeTx(ctx, tx, nj.OrganizationID, price, tokens)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET charge_month = $2 WHERE id = $1`, row.ID, usage.Month); err != nil {
+		return nil, false, translate(err, "recording charge month")
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, false, translate(err, "committing submit")

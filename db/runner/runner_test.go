@@ -41,6 +41,16 @@ func child(mode string, args []string) int {
 			return 1
 		}
 		return 0
+	case "child:worker":
+		return workerProcess(args)
+	case "child:simulate-fault":
+		// The simulator of the fault tests (its own name, so that the
+		// orphan check does not see other tests' children).
+		if err := runner.Simulate(context.Background(), args, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "turbined:", err)
+			return 1
+		}
+		return 0
 	case "child:hang":
 		fmt.Println(`{"sim_time":0.1,"t_max":1,"percent":10,"eta_seconds":100,"ratio":0.001}`)
 		time.Sleep(time.Hour)
@@ -63,24 +73,31 @@ func child(mode string, args []string) int {
 var quiet = slog.New(slog.DiscardHandler)
 
 type env struct {
-	db     *db.DB
-	jobs   *db.JobService
-	caps   *db.CapService
-	queue  *db.Queue
-	org    *turbinesim.Organization
-	user   *turbinesim.User
-	deck   string // directory holding Main_Onshore.fst
-	worker *runner.Worker
+	db      *db.DB
+	jobs    *db.JobService
+	caps    *db.CapService
+	queue   *db.Queue
+	org     *turbinesim.Organization
+	user    *turbinesim.User
+	deck    string // directory holding Main_Onshore.fst
+	blobDir string
+	worker  *runner.Worker
 }
 
 // newEnv builds the job stack on a fresh database; workers > 0 starts an
 // in-process River client running the worker with the given child mode.
 func newEnv(t *testing.T, mode string, workers int, lim runner.Limits) *env {
 	t.Helper()
+	return newEnvOn(t, jobtest.New(t), mode, workers, lim)
+}
+
+func newEnvOn(t *testing.T, d *db.DB, mode string, workers int, lim runner.Limits) *env {
+	t.Helper()
 	ctx := context.Background()
-	e := &env{db: jobtest.New(t)}
+	e := &env{db: d}
 	e.db.SetMaxOpenConns(30)
-	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
+	e.blobDir = filepath.Join(t.TempDir(), "blobs")
+	trees, err := blobstore.NewLocal(e.blobDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,6 +390,9 @@ func TestChildEnvironmentHasNoSecrets(t *testing.T) {
 // jobs (and 37 queue entries) exist after each of 20 rounds, alternating
 // between the spend cap and the token cap.
 func TestConcurrentSubmitsRespectCaps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-process fault and race tests take 30-60 s; run without -short")
+	}
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, "", 0, runner.Limits{})

@@ -77,7 +77,11 @@ type Config struct {
 	// ProgressInterval is how often progress is written to the job row and
 	// a cancel request looked for (default 500 ms).
 	ProgressInterval time.Duration
-	Logger           *slog.Logger
+	// TimeoutMargin is added to the wall-time limit for River's timeout of
+	// an attempt (time to stage inputs and publish outputs); River rescues
+	// a job whose worker vanished only after this timeout. Default 1 min.
+	TimeoutMargin time.Duration
+	Logger        *slog.Logger
 }
 
 // Worker is the River worker of SimulationArgs.
@@ -100,6 +104,9 @@ func New(cfg Config) (*Worker, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.TimeoutMargin <= 0 {
+		cfg.TimeoutMargin = time.Minute
 	}
 	if len(cfg.Command) == 0 {
 		exe, err := os.Executable()
@@ -132,9 +139,10 @@ func New(cfg Config) (*Worker, error) {
 func (w *Worker) Sandboxed() bool { return w.bwrap != "" }
 
 // Timeout is River's bound on one attempt: the wall-time limit plus time to
-// publish the outputs.
+// stage and publish files. River's rescuer leaves a running job alone for
+// this long, so a live attempt is never duplicated by a rescue.
 func (w *Worker) Timeout(*river.Job[db.SimulationArgs]) time.Duration {
-	return w.cfg.Limits.WallTime + time.Minute
+	return w.cfg.Limits.WallTime + w.cfg.TimeoutMargin
 }
 
 // Work runs one attempt of a job. It returns nil when the job reached a

@@ -1,0 +1,230 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/db/jobtest"
+	"github.com/turbinesim/turbinesim/db/runner"
+)
+
+// Fault tests of security brief §3.2 with real processes: the worker is
+// this test binary started as "child:worker URL BLOBDIR WORKDIR N", a
+// River client running N workers until SIGTERM (graceful: running
+// attempts are cancelled and retried elsewhere) or SIGKILL.
+
+// faultQueue is the River configuration of the fault tests: a job whose
+// worker vanished is rescued after 3 s (production: the wall-time limit
+// plus a margin).
+func faultQueue(d *db.DB, w *runner.Worker, n int) (*db.Queue, error) {
+	return db.NewQueue(d, db.QueueConfig{Workers: n, Worker: w, Logger: quiet, PollInterval: 50 * time.Millisecond,
+		RetryDelay: 50 * time.Millisecond, JobTimeout: time.Second, RescueAfter: 3 * time.Second})
+}
+
+// The fault tests' runs take about 2 s; River rescues a vanished worker's
+// job once its attempt is older than the wall-time limit plus the margin.
+var faultLimits, faultMargin = runner.Limits{WallTime: 8 * time.Second}, 500 * time.Millisecond
+
+func workerProcess(args []string) int {
+	if len(args) != 4 {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	d, err := db.Open(ctx, args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	trees, err := blobstore.NewLocal(args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	inserter, _ := db.NewQueue(d, db.QueueConfig{Logger: quiet})
+	jobs := db.NewJobService(d, trees, db.NewCapService(d, nil), inserter)
+	w, err := runner.New(runner.Config{Jobs: jobs, WorkDir: args[2], Command: []string{os.Args[0], "child:simulate-fault"},
+		Sandbox: "none", Logger: quiet, ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var n int
+	fmt.Sscan(args[3], &n)
+	q, err := faultQueue(d, w, n)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := q.Start(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	<-ctx.Done()
+	stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	q.StopAndCancel(stopCtx)
+	return 0
+}
+
+// startWorkerProcess starts a worker process on e's database.
+func startWorkerProcess(t *testing.T, url string, e *env, n int) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "child:worker", url, e.blobDir, filepath.Join(t.TempDir(), "work"), fmt.Sprint(n))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
+}
+
+// R1/R2: a worker killed with SIGKILL mid-run takes its solver child with
+// it; the job is rescued and completes on another worker as attempt 2,
+// charged once.
+func TestWorkerKilledMidRunCompletesElsewhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-process fault and race tests take 30-60 s; run without -short")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	url := jobtest.NewURL(t)
+	d, err := db.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	e := newEnvOn(t, d, "", 0, runner.Limits{})
+	w1 := startWorkerProcess(t, url, e, 1)
+	job := e.submit(t, 10)
+	e.waitFor(t, job.ID, 30*time.Second, func(j *turbinesim.Job) bool { return j.SimTime > 0 })
+	if err := w1.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	w1.Wait()
+	killed := time.Now()
+	assertNoChild(t, "child:simulate-fault")
+	if j, _ := e.jobs.FindJob(ctx, e.org.ID, job.ID); j.Status != turbinesim.JobRunning || j.Attempt != 1 {
+		t.Fatalf("right after the kill: %s attempt %d, want running attempt 1", j.Status, j.Attempt)
+	}
+
+	// The surviving worker (in process) becomes River's leader once the
+	// dead one's leadership lapses, rescues the job and runs it.
+	w2, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work2"),
+		Command: []string{os.Args[0], "child:simulate-fault"}, Sandbox: "none", Logger: quiet,
+		ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := faultQueue(e.db, w2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.StopAndCancel(context.Background()) })
+	j := e.waitFor(t, job.ID, 60*time.Second, terminal)
+	t.Logf("completed %s after the kill", time.Since(killed).Round(100*time.Millisecond))
+	if j.Status != turbinesim.JobSucceeded || j.Attempt != 2 || j.SimTime != 10 {
+		t.Fatalf("job %s attempt %d sim %g (%s); want succeeded on attempt 2", j.Status, j.Attempt, j.SimTime, deref(j.Detail))
+	}
+	// 10 s on the beta plan: 10 + 5 = 15 cents, 10 tokens, once.
+	if u := e.usage(t); u.SpentCents != 15 || u.Tokens != 10 {
+		t.Fatalf("usage %+v, want one charge of 15 cents / 10 tokens", u)
+	}
+	if j.RefundedAt != nil {
+		t.Fatal("a rescued job was refunded")
+	}
+}
+
+// R6: 20 queued jobs survive a graceful restart of their worker process
+// (SIGTERM mid-batch) and then an abrupt one (SIGKILL): each reaches a
+// terminal state exactly once, with one charge each.
+func TestRestartWithQueuedJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-process fault and race tests take 30-60 s; run without -short")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	url := jobtest.NewURL(t)
+	d, err := db.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	e := newEnvOn(t, d, "", 0, runner.Limits{})
+	var ids []string
+	for range 20 {
+		ids = append(ids, e.submit(t, 2).ID)
+	}
+	countDone := func() int {
+		var n int
+		e.db.GetContext(ctx, &n, `SELECT count(*) FROM jobs WHERE status IN ('succeeded', 'failed', 'cancelled')`)
+		return n
+	}
+	waitDone := func(atLeast int, timeout time.Duration) {
+		deadline := time.Now().Add(timeout)
+		for countDone() < atLeast {
+			if time.Now().After(deadline) {
+				t.Fatalf("only %d of %d jobs finished", countDone(), atLeast)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	w := startWorkerProcess(t, url, e, 2)
+	waitDone(3, 60*time.Second)
+	w.Process.Signal(syscall.SIGTERM)
+	w.Wait()
+	w = startWorkerProcess(t, url, e, 2)
+	waitDone(8, 60*time.Second)
+	w.Process.Signal(syscall.SIGKILL)
+	w.Wait()
+	// A fresh worker, as after a restart of the service.
+	w2, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "w"),
+		Command: []string{os.Args[0], "child:simulate-fault"}, Sandbox: "none", Logger: quiet,
+		ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := faultQueue(e.db, w2, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.StopAndCancel(context.Background()) })
+	waitDone(20, 90*time.Second)
+	var rows []struct {
+		Status   string `db:"status"`
+		Attempt  int    `db:"attempt"`
+		Refunded bool   `db:"refunded"`
+	}
+	if err := e.db.SelectContext(ctx, &rows, `SELECT status, attempt, refunded_at IS NOT NULL AS refunded FROM jobs`); err != nil {
+		t.Fatal(err)
+	}
+	attempts := 0
+	for _, r := range rows {
+		if r.Status != "succeeded" || r.Refunded {
+			t.Errorf("job %+v, want succeeded and charged", r)
+		}
+		attempts += r.Attempt
+	}
+	// 2 s each: 10 + 1 = 11 cents and 2 tokens per job, 20 jobs.
+	if u := e.usage(t); len(rows) != 20 || u.SpentCents != 20*11 || u.Tokens != 20*2 {
+		t.Fatalf("%d jobs, usage %+v; want 20 charges of 11 cents", len(rows), u)
+	}
+	t.Logf("20 jobs finished with %d attempts in total", attempts)
+	_ = ids
+}
