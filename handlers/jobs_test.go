@@ -52,6 +52,11 @@ type jobEnv struct {
 // worker on a database that has River's tables.
 func newJobEnv(t *testing.T) *jobEnv {
 	t.Helper()
+	return newJobEnvWorkers(t, 1)
+}
+
+func newJobEnvWorkers(t *testing.T, workers int) *jobEnv {
+	t.Helper()
 	d := jobtest.New(t)
 	e := &env{t: t, db: d, passwd: "correct horse battery"}
 	e.clock.Store(time.Now().UnixNano())
@@ -85,18 +90,20 @@ func newJobEnv(t *testing.T) *jobEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	workers, err := db.NewQueue(d, db.QueueConfig{Workers: 1, Worker: w, Logger: quiet, PollInterval: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
+	if workers > 0 {
+		q, err := db.NewQueue(d, db.QueueConfig{Workers: workers, Worker: w, Logger: quiet, PollInterval: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			q.StopAndCancel(c)
+		})
 	}
-	if err := workers.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		workers.StopAndCancel(c)
-	})
 	svc.Jobs, svc.JobTrees = je.jobs, trees
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {
@@ -425,4 +432,43 @@ func TestJobPagesRender(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, "/ws/jobs/") {
 		t.Fatalf("jobs.js: %d", resp.StatusCode)
 	}
+}
+
+// Revoking the API key that opened a progress stream closes the stream
+// with 1008 within the documented bound (2 s re-check).
+func TestJobSocketClosesOnRevocation(t *testing.T) {
+	t.Parallel()
+	je := newJobEnvWorkers(t, 0) // no worker: the job stays queued
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, body := je.submitZip(deckZip(t, "1", nil), "Main_Onshore.fst", je.keyed())
+	job := decodeInto[turbinesim.Job](t, body)
+	wsURL := "ws" + strings.TrimPrefix(je.http.URL, "http") + "/ws/jobs/" + job.ID
+	conn, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"X-API-Key": {je.key}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	var first handlers.JobProgress
+	_, b, err := conn.Read(ctx)
+	if err != nil || json.Unmarshal(b, &first) != nil || first.Status != turbinesim.JobQueued || first.Final {
+		t.Fatalf("first message %s, %v", b, err)
+	}
+	keys := db.NewAPIKeyService(je.db)
+	ks, err := keys.ListAPIKeys(ctx, je.admin.ID)
+	if err != nil || len(ks) != 1 {
+		t.Fatalf("keys: %v %v", ks, err)
+	}
+	if err := keys.RevokeAPIKey(ctx, je.admin.ID, ks[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	revoked := time.Now()
+	_, _, err = conn.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Fatalf("after revocation: %v, want close 1008", err)
+	}
+	if el := time.Since(revoked); el > 3*time.Second {
+		t.Fatalf("stream closed %s after the revocation; bound is 2 s plus a poll", el)
+	}
+	t.Logf("stream closed %s after the revocation", time.Since(revoked).Round(time.Millisecond))
 }
