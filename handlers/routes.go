@@ -35,10 +35,11 @@ func (s *Server) routes() {
 	authed := []echo.MiddlewareFunc{s.requireAuth, s.auditKeyWrites, s.limitRequests, noStore}
 	e.GET("/dashboard", s.dashboard, authed...)
 	e.GET("/account", s.account, authed...)
-	s.turbineRoutes(authed) // handlers/turbines_routes.go
-	s.jobRoutes(authed)     // handlers/jobs_routes.go
-	s.studyRoutes(authed)   // handlers/studies_routes.go
-	s.noteRoutes(authed)    // handlers/notes.go
+	s.turbineRoutes(authed)  // handlers/turbines_routes.go
+	s.jobRoutes(authed)      // handlers/jobs_routes.go
+	s.studyRoutes(authed)    // handlers/studies_routes.go
+	s.noteRoutes(authed)     // handlers/notes.go
+	s.analysisRoutes(authed) // handlers/analysis.go
 
 	// Identity, API keys, limits (handlers/identity.go).
 	e.POST("/auth/token/refresh", s.refresh)

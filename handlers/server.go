@@ -44,6 +44,9 @@ type Services struct {
 	Studies turbinesim.StudyService
 	Notes   turbinesim.NoteService
 
+	// Results (handlers/analysis.go); nil turns the result routes into 501.
+	Results turbinesim.ResultService
+
 	// Identity and limits (handlers/identity.go). Each is optional: a nil
 	// service turns its routes into 501 and, for RateLimiter, disables
 	// rate limiting.

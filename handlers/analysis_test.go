@@ -1,0 +1,409 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/cmplx"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/db/resultcache"
+	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/outfile"
+)
+
+// lazyResults lets the environment's option install the result service
+// before the database it needs exists.
+type lazyResults struct{ turbinesim.ResultService }
+
+type resultEnv struct {
+	*env
+	trees *blobstore.Local
+	token string
+}
+
+func newResultEnv(t *testing.T) *resultEnv {
+	t.Helper()
+	lazy := &lazyResults{}
+	e := newEnv(t, func(_ *handlers.Config, svc *handlers.Services) { svc.Results = lazy })
+	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := resultcache.New(filepath.Join(t.TempDir(), "cache"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy.ResultService = db.NewResultService(e.db, db.NewJobService(e.db, trees, nil, nil), trees, cache)
+	return &resultEnv{env: e, trees: trees, token: e.loginJSON().AccessToken}
+}
+
+// insertJob stores a job of org directly; with outputs it has succeeded
+// and its output tree holds those files (name → path to copy).
+func (re *resultEnv) insertJob(orgID, status, batchID string, outputs map[string]string) string {
+	re.t.Helper()
+	ctx := context.Background()
+	var outKey *string
+	files := []string{}
+	if len(outputs) > 0 {
+		dir := re.t.TempDir()
+		for name, src := range outputs {
+			b, err := os.ReadFile(src)
+			if err != nil {
+				re.t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+				re.t.Fatal(err)
+			}
+			files = append(files, name)
+		}
+		k, err := re.trees.Put(ctx, dir)
+		if err != nil {
+			re.t.Fatal(err)
+		}
+		outKey = &k
+	}
+	filesJSON, _ := json.Marshal(files)
+	var batch *string
+	if batchID != "" {
+		batch = &batchID
+	}
+	var id string
+	err := re.db.GetContext(ctx, &id, `INSERT INTO jobs (organization_id, status, batch_id, entrypoint, input_key, output_key,
+		output_files, t_max, price_cents, tokens, charge_month, finished_at)
+		VALUES ($1, $2, $3, 'Main.fst', 'input', $4, $5, 60, 0, 60, date_trunc('month', now())::date,
+		CASE WHEN $2 IN ('succeeded', 'failed', 'cancelled') THEN now() END) RETURNING id`,
+		orgID, status, batch, outKey, string(filesJSON))
+	if err != nil {
+		re.t.Fatal(err)
+	}
+	return id
+}
+
+func (re *resultEnv) call(token, method, path, body string, extra ...string) (*http.Response, string) {
+	re.t.Helper()
+	h := map[string]string{"Authorization": "Bearer " + token}
+	if body != "" {
+		h["Content-Type"] = "application/json"
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h[extra[i]] = extra[i+1]
+	}
+	return re.do(nil, request{method: method, path: path, body: body, header: h})
+}
+
+func callJSON[T any](t *testing.T, re *resultEnv, method, path, reqBody string) T {
+	t.Helper()
+	resp, body := re.call(re.token, method, path, reqBody)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var v T
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	return v
+}
+
+// syntheticOutb writes a 20 Hz, 100 s .outb: RotSpeed 12 rpm, a 0.2 Hz
+// sine load of amplitude 500 kN on 1000 kN, GenPwr, Wind1VelX.
+func syntheticOutb(t *testing.T, wind, power float64) string {
+	t.Helper()
+	f := outfile.NewFile("analysis test", []outfile.Channel{{Name: "RotSpeed", Unit: "rpm"}, {Name: "GenPwr", Unit: "kW"},
+		{Name: "RootMyb1", Unit: "kN-m"}, {Name: "Wind1VelX", Unit: "m/s"}}, 2001)
+	for i := range 2001 {
+		tm := 0.05 * float64(i)
+		row := []float64{12, power + 10*math.Sin(2*math.Pi*0.6*tm), 1000 + 500*math.Sin(2*math.Pi*0.2*tm), wind}
+		if err := f.AppendRow(tm, row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "run.outb")
+	if err := outfile.WriteOutbFile(p, f, outfile.OutbOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func relClose(got, want, tol float64) bool {
+	return math.Abs(got-want) <= tol*math.Max(math.Abs(want), 1e-300) || got == want
+}
+
+func TestAnalysisJobEndpoints(t *testing.T) {
+	re := newResultEnv(t)
+	src := syntheticOutb(t, 8, 2000)
+	raw, err := outfile.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := re.insertJob(re.org.ID, "succeeded", "", map[string]string{"run.outb": src, "run.log": src})
+	base := "/analysis/jobs/" + id
+
+	t.Run("channels", func(t *testing.T) {
+		got := callJSON[[]handlers.ChannelInfo](t, re, "GET", base+"/channels", "")
+		want := []handlers.ChannelInfo{{"RotSpeed", "rpm"}, {"GenPwr", "kW"}, {"RootMyb1", "kN-m"}, {"Wind1VelX", "m/s"}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("channels %v, want %v", got, want)
+		}
+	})
+
+	t.Run("time-series decimate and envelope", func(t *testing.T) {
+		ts := callJSON[handlers.TimeSeries](t, re, "POST", base+"/time-series",
+			`{"channels":["GenPwr","RootMyb1"],"downsample_factor":7,"t_start":10,"t_end":20}`)
+		// Samples 200..400 inclusive, every 7th from 200.
+		if ts.Rows != 201 || len(ts.Time) != 29 || len(ts.Series) != 2 {
+			t.Fatalf("rows %d, %d times, %d series", ts.Rows, len(ts.Time), len(ts.Series))
+		}
+		load := raw.Data[raw.Index("RootMyb1")]
+		for i, v := range ts.Series[1].Values {
+			if k := 200 + 7*i; v != load[k] || ts.Time[i] != raw.Time[k] {
+				t.Fatalf("sample %d = (%v, %v), want (%v, %v)", i, ts.Time[i], v, raw.Time[k], load[k])
+			}
+		}
+		env := callJSON[handlers.TimeSeries](t, re, "POST", base+"/time-series",
+			`{"channels":["RootMyb1"],"downsample_factor":100,"method":"envelope"}`)
+		s := env.Series[0]
+		if len(s.Time) != len(s.Values) || len(s.Values) > 2*21 {
+			t.Fatalf("envelope of %d points", len(s.Values))
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range s.Values {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		rlo, rhi := math.Inf(1), math.Inf(-1)
+		for _, v := range load {
+			rlo, rhi = math.Min(rlo, v), math.Max(rhi, v)
+		}
+		if lo != rlo || hi != rhi {
+			t.Fatalf("envelope range [%v, %v], raw [%v, %v]: peaks lost", lo, hi, rlo, rhi)
+		}
+	})
+
+	t.Run("statistics with DELs", func(t *testing.T) {
+		st := callJSON[handlers.StatisticsResponse](t, re, "POST", base+"/statistics",
+			`{"channels":["RootMyb1"],"t_start":0,"t_end":50,"wohler_exponents":[4],"include_extreme_times":true,"include_higher_moments":true}`)
+		c := st.Channels[0]
+		// 50 s of a 0.2 Hz sine starting and ending on its mean: reversals
+		// 1000, 1500, 500, …, 500, 1000. ASTM E1049 counts 9 full cycles of
+		// range 1000, one half cycle of range 1000 and two half cycles of
+		// range 500 (start and end), so at f_eq = 1 Hz
+		// DEL(m=4) = ((9.5·1000⁴ + 500⁴)/50)^(1/4).
+		wantDEL := math.Pow((9.5*math.Pow(1000, 4)+math.Pow(500, 4))/50, 0.25)
+		if c.N != 1001 || len(c.DELs) != 1 || !relClose(c.DELs[0].Value, wantDEL, 1e-3) {
+			t.Fatalf("n %d, DELs %+v; want DEL %v", c.N, c.DELs, wantDEL)
+		}
+		if c.TimeOfMax == nil || math.Abs(*c.TimeOfMax-1.25) > 1e-9 || c.Skewness == nil || c.Kurtosis == nil {
+			t.Fatalf("time of max %v, skewness %v, kurtosis %v", c.TimeOfMax, c.Skewness, c.Kurtosis)
+		}
+		// Default: every channel, no optional fields.
+		all := callJSON[handlers.StatisticsResponse](t, re, "POST", base+"/statistics", `{}`)
+		if len(all.Channels) != 4 || all.Channels[0].TimeOfMax != nil || all.Channels[0].Mean != 12 {
+			t.Fatalf("default statistics %+v", all.Channels)
+		}
+		// CSV by query and by Accept.
+		for _, hdr := range [][]string{nil, {"Accept", "text/csv"}} {
+			path := base + "/statistics"
+			if hdr == nil {
+				path += "?format=csv"
+			}
+			resp, body := re.call(re.token, "POST", path, `{"channels":["GenPwr"],"wohler_exponents":[3]}`, hdr...)
+			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") ||
+				!strings.HasPrefix(body, "channel,unit,n,min,max,mean,std,del_m3\nGenPwr,kW,2001,") {
+				t.Fatalf("CSV %d %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+		}
+	})
+
+	t.Run("spectrum", func(t *testing.T) {
+		sp := callJSON[handlers.SpectrumResponse](t, re, "POST", base+"/spectrum",
+			`{"channel":"RootMyb1","method":"fft","t_start":0,"t_end":99.95}`)
+		a := sp.Spectra[0]
+		// 2000 samples, 100 s: the 0.2 Hz sine is bin 20 with amplitude 500.
+		if a.Resolution != 0.01 || !relClose(a.Values[20], 500, 1e-3) || !relClose(a.Frequency[20], 0.2, 1e-12) {
+			t.Fatalf("resolution %v, A[20] = %v at %v Hz", a.Resolution, a.Values[20], a.Frequency[20])
+		}
+		if sp.MeanRotorSpeedRPM == nil || *sp.MeanRotorSpeedRPM != 12 || len(sp.Harmonics) != 3 ||
+			!relClose(sp.Harmonics[1].Frequency, 0.6, 1e-12) || sp.Harmonics[1].Label != "3P" {
+			t.Fatalf("harmonics %+v", sp.Harmonics)
+		}
+		w := callJSON[handlers.SpectrumResponse](t, re, "POST", base+"/spectrum",
+			`{"channels":["GenPwr"],"segment_length":400,"overlap":0.5,"window":"hamming"}`)
+		if w.Method != "welch" || w.Window != "hamming" || w.Spectra[0].SegmentLength != 400 || w.Spectra[0].Segments != 9 {
+			t.Fatalf("welch %+v", w)
+		}
+	})
+
+	t.Run("download", func(t *testing.T) {
+		resp, body := re.call(re.token, "GET", base+"/output/download", "")
+		want, _ := os.ReadFile(src)
+		if resp.StatusCode != 200 || body != string(want) ||
+			resp.Header.Get("Content-Disposition") != `attachment; filename=run.outb` {
+			t.Fatalf("download %d, %d bytes, %q", resp.StatusCode, len(body), resp.Header.Get("Content-Disposition"))
+		}
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		resp, body := re.call(re.token, "POST", base+"/time-series", `{"channels":["GenPwr","Nope","Bad"]}`)
+		if d := assertDetail(t, resp, body, 422); !strings.Contains(d, `"Nope", "Bad"`) {
+			t.Fatalf("detail %q does not list the unknown channels", d)
+		}
+		resp, body = re.call(re.token, "POST", base+"/statistics", `{"channels":["Nope"]}`)
+		assertDetail(t, resp, body, 422)
+		resp, body = re.call(re.token, "POST", base+"/spectrum", `{"channel":"Nope"}`)
+		assertDetail(t, resp, body, 422)
+		resp, body = re.call(re.token, "POST", base+"/time-series", `{"channels":["GenPwr"],"method":"spline"}`)
+		assertDetail(t, resp, body, 422)
+		resp, body = re.call(re.token, "POST", base+"/spectrum", `{"channel":"GenPwr","segment_length":5000}`)
+		assertDetail(t, resp, body, 422)
+		resp, body = re.call(re.token, "POST", base+"/statistics", `{"t_start":500}`)
+		assertDetail(t, resp, body, 422)
+
+		// 409 while a job has no output yet.
+		queued := re.insertJob(re.org.ID, "queued", "", nil)
+		for _, r := range [][2]string{{"GET", "/channels"}, {"POST", "/time-series"}, {"POST", "/statistics"}, {"GET", "/output/download"}, {"POST", "/spectrum"}} {
+			body := ""
+			if r[0] == "POST" {
+				body = `{"channels":["GenPwr"],"channel":"GenPwr"}`
+			}
+			resp, b := re.call(re.token, r[0], "/analysis/jobs/"+queued+r[1], body)
+			if d := assertDetail(t, resp, b, 409); !strings.Contains(d, "queued") {
+				t.Fatalf("%s: detail %q does not say the job is queued", r[1], d)
+			}
+		}
+
+		// 404 across organizations, and for ids that are no job at all.
+		other := &turbinesim.Organization{Name: "Other Wind"}
+		if err := db.NewOrganizationService(re.db).CreateOrganization(context.Background(), other); err != nil {
+			t.Fatal(err)
+		}
+		foreign := re.insertJob(other.ID, "succeeded", "", map[string]string{"x.outb": src})
+		for _, jid := range []string{foreign, "00000000-0000-0000-0000-000000000000", "not-a-uuid"} {
+			for _, r := range [][2]string{{"GET", "/channels"}, {"POST", "/time-series"}, {"POST", "/statistics"}, {"GET", "/output/download"}, {"POST", "/spectrum"}} {
+				body := ""
+				if r[0] == "POST" {
+					body = `{"channels":["GenPwr"],"channel":"GenPwr"}`
+				}
+				resp, b := re.call(re.token, r[0], "/analysis/jobs/"+jid+r[1], body)
+				assertDetail(t, resp, b, 404)
+			}
+		}
+		resp, body = re.do(nil, request{method: "GET", path: base + "/channels"})
+		assertDetail(t, resp, body, 401)
+	})
+}
+
+// TestAnalysisOfReferenceOutput puts an OpenFAST v5.0.0 .outb in place as
+// a job's output and checks statistics and spectra against sums over the
+// raw samples computed here.
+func TestAnalysisOfReferenceOutput(t *testing.T) {
+	src := testshared.Path(t, "reference-outputs", "nrel5mw_steady8_full", "Main_Onshore.outb")
+	raw, err := outfile.ReadOutbFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := newResultEnv(t)
+	id := re.insertJob(re.org.ID, "succeeded", "", map[string]string{"Main_Onshore.outb": src})
+	base := "/analysis/jobs/" + id
+
+	const tStart = 30.0
+	lo := 0
+	for raw.Time[lo] < tStart {
+		lo++
+	}
+	names := []string{"RotSpeed", "GenPwr", "BldPitch1", "RootMyc1", "TwrBsMyt"}
+	body, _ := json.Marshal(map[string]any{"channels": names, "t_start": tStart})
+	st := callJSON[handlers.StatisticsResponse](t, re, "POST", base+"/statistics", string(body))
+	for i, name := range names {
+		col := raw.Data[raw.Index(name)][lo:]
+		var sum float64
+		mn, mx := math.Inf(1), math.Inf(-1)
+		for _, v := range col {
+			sum += v
+			mn, mx = math.Min(mn, v), math.Max(mx, v)
+		}
+		mean := sum / float64(len(col))
+		var ss float64
+		for _, v := range col {
+			ss += (v - mean) * (v - mean)
+		}
+		std := math.Sqrt(ss / float64(len(col)))
+		got := st.Channels[i]
+		if got.Name != name || got.N != len(col) || got.Min != mn || got.Max != mx ||
+			!relClose(got.Mean, mean, 1e-9) || !relClose(got.Std, std, 1e-9) {
+			t.Errorf("%s: got n %d min %v max %v mean %v std %v; want %d %v %v %v %v",
+				name, got.N, got.Min, got.Max, got.Mean, got.Std, len(col), mn, mx, mean, std)
+		}
+	}
+
+	// Amplitude spectrum of GenPwr after the transient: naive DFT of the
+	// mean-removed samples, |X_k|·2/N, at the first 40 bins.
+	sp := callJSON[handlers.SpectrumResponse](t, re, "POST", base+"/spectrum",
+		fmt.Sprintf(`{"channel":"GenPwr","method":"fft","detrend":"mean","t_start":%g}`, tStart))
+	col := raw.Data[raw.Index("GenPwr")][lo:]
+	n := len(col)
+	var mean float64
+	for _, v := range col {
+		mean += v
+	}
+	mean /= float64(n)
+	dt := raw.Time[lo+1] - raw.Time[lo]
+	for k := 1; k < 40; k++ {
+		var x complex128
+		for j, v := range col {
+			x += complex(v-mean, 0) * cmplx.Exp(complex(0, -2*math.Pi*float64(k)*float64(j)/float64(n)))
+		}
+		want := 2 * cmplx.Abs(x) / float64(n)
+		if got := sp.Spectra[0].Values[k]; !relClose(got, want, 1e-9) && math.Abs(got-want) > 1e-9*sp.Spectra[0].Values[0]+1e-12 {
+			t.Errorf("amplitude[%d] = %v, want %v", k, got, want)
+		}
+		if f := sp.Spectra[0].Frequency[k]; !relClose(f, float64(k)/(float64(n)*dt), 1e-9) {
+			t.Errorf("frequency[%d] = %v, want %v", k, f, float64(k)/(float64(n)*dt))
+		}
+	}
+	// 1P from the mean RotSpeed over the same window.
+	rot := raw.Data[raw.Index("RotSpeed")][lo:]
+	var rsum float64
+	for _, v := range rot {
+		rsum += v
+	}
+	if h := sp.Harmonics[0]; h.Label != "1P" || !relClose(h.Frequency, rsum/float64(len(rot))/60, 1e-9) {
+		t.Errorf("1P = %+v, want %v Hz", h, rsum/float64(len(rot))/60)
+	}
+
+	// Welch with one rectangular segment of the whole window and mean
+	// detrend is the periodogram: P_k·Δf = 2|X_k|²/N² for 0 < k < N/2, and
+	// Σ P_k·Δf is the variance (Parseval).
+	wb := fmt.Sprintf(`{"channel":"GenPwr","window":"rectangular","segment_length":%d,"overlap":0,"t_start":%g}`, n, tStart)
+	w := callJSON[handlers.SpectrumResponse](t, re, "POST", base+"/spectrum", wb)
+	psd := w.Spectra[0]
+	var total, variance float64
+	for _, p := range psd.Values {
+		total += p * psd.Resolution
+	}
+	for _, v := range col {
+		variance += (v - mean) * (v - mean)
+	}
+	variance /= float64(n)
+	if !relClose(total, variance, 1e-9) {
+		t.Errorf("Σ PSD·Δf = %v, variance %v", total, variance)
+	}
+	for k := 1; k < 10; k++ {
+		var x complex128
+		for j, v := range col {
+			x += complex(v-mean, 0) * cmplx.Exp(complex(0, -2*math.Pi*float64(k)*float64(j)/float64(n)))
+		}
+		want := 2 * math.Pow(cmplx.Abs(x), 2) / (float64(n) * float64(n)) / psd.Resolution
+		if !relClose(psd.Values[k], want, 1e-9) {
+			t.Errorf("PSD[%d] = %v, want %v", k, psd.Values[k], want)
+		}
+	}
+}
