@@ -120,11 +120,33 @@ func (s *CapService) CurrentUsage(ctx context.Context, orgID string) (*turbinesi
 	if !isUUID(orgID) {
 		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
 	}
+	// Read-only (a GET never writes): absent rows mean nothing spent yet
+	// and the plan's default caps.
 	month := monthOf(s.now())
-	if err := ensureUsageRow(ctx, s.db, orgID, month); err != nil {
+	var row struct {
+		Plan   turbinesim.Plan `db:"plan"`
+		Spent  int64           `db:"spent_cents"`
+		Tokens int64           `db:"tokens"`
+		Spend  *int64          `db:"spend_cap_cents"`
+		Token  *int64          `db:"token_cap"`
+	}
+	err := s.db.GetContext(ctx, &row, `
+		SELECT o.plan, coalesce(u.spent_cents, 0) AS spent_cents, coalesce(u.tokens, 0) AS tokens,
+		       c.spend_cap_cents, c.token_cap
+		  FROM organizations o
+		  LEFT JOIN org_caps c ON c.organization_id = o.id
+		  LEFT JOIN org_usage u ON u.organization_id = o.id AND u.month = $2
+		 WHERE o.id = $1`, orgID, month)
+	if err = translate(err, "reading usage"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	} else if err != nil {
 		return nil, err
 	}
-	return currentUsage(ctx, s.db, orgID, month)
+	u := &turbinesim.Usage{OrganizationID: orgID, Month: month, SpentCents: row.Spent, Tokens: row.Tokens, Caps: row.Plan.DefaultCaps()}
+	if row.Spend != nil && row.Token != nil {
+		u.SpendCapCents, u.TokenCap = *row.Spend, *row.Token
+	}
+	return u, nil
 }
 
 // SetCaps implements turbinesim.CapService.

@@ -484,4 +484,34 @@ func TestStoppedDatabaseIs503(t *testing.T) {
 			t.Errorf("%s %s: 503 without Retry-After", r.method, r.path)
 		}
 	}
+
+	// C7: the refresh that failed during the outage did not consume the
+	// token, so the client's retry after the restart is not taken for
+	// reuse (which would revoke the login).
+	c2, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg"), Port: c.Port()})
+	if err != nil {
+		t.Fatalf("restarting PostgreSQL: %v", err)
+	}
+	t.Cleanup(func() { _ = c2.Stop() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, _ := e.do(nil, request{method: "GET", path: "/readyz"})
+		if resp.StatusCode == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("database not ready after restart: %d", resp.StatusCode)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var resp *http.Response
+	var body string
+	for range 3 { // the pool may hand out a connection that died with the old server
+		if resp, body = e.refresh(p.RefreshToken); resp.StatusCode != http.StatusServiceUnavailable {
+			break
+		}
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("refresh retried after the restart: %d %s", resp.StatusCode, body)
+	}
 }
