@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -24,10 +25,17 @@ type PublicArtifactList struct {
 	Items []turbinesim.PublicArtifact `json:"items"`
 }
 
-// publicHeaders keeps share URLs out of Referer headers, search indexes and
-// shared caches (security brief K6).
+// publicHeaders keeps share URLs out of Referer headers, search indexes,
+// shared caches and the access log (security brief K6): once routed, the
+// token in the request's path is replaced by "[token]", which is what the
+// request logger and error log then record.
 func publicHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if tok := c.Param("token"); tok != "" {
+			u := c.Request().URL
+			u.Path = strings.Replace(u.Path, tok, "[token]", 1)
+			u.RawPath = ""
+		}
 		h := c.Response().Header()
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Robots-Tag", "noindex, nofollow")

@@ -1,14 +1,17 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +24,7 @@ import (
 
 // newStudyEnv is newEnv with the study, note and rate-limit services on
 // the same database, and an artifact limit of maxArtifact bytes.
-func newStudyEnv(t *testing.T, maxArtifact int64) (*env, *db.StudyService) {
+func newStudyEnv(t *testing.T, maxArtifact int64, opts ...envOption) (*env, *db.StudyService) {
 	t.Helper()
 	d := dbtest.New(t)
 	e := &env{t: t, db: d, passwd: "correct horse battery"}
@@ -43,6 +46,9 @@ func newStudyEnv(t *testing.T, maxArtifact int64) (*env, *db.StudyService) {
 	studies.MaxArtifactBytes = maxArtifact
 	cfg, svc := e.config(d)
 	svc.Studies, svc.Notes, svc.RateLimiter = studies, db.NewNoteService(d), db.NewRateLimiter(d)
+	for _, o := range opts {
+		o(&cfg, &svc)
+	}
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
@@ -445,4 +451,49 @@ func TestPublicEndpointsRateLimitedPerAddress(t *testing.T) {
 	if resp.Header.Get("Retry-After") == "" {
 		t.Fatal("429 without Retry-After")
 	}
+}
+
+// The access log never holds a share token (security brief K6).
+func TestPublicTokenRedactedInAccessLog(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	e, _ := newStudyEnv(t, turbinesim.MaxArtifactBytes, func(cfg *handlers.Config, _ *handlers.Services) {
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
+	bob := e.member("bob@example.com")
+	st := e.createStudy(bob, "Logged")
+	resp, body := e.do(nil, request{method: "POST", path: "/studies/" + st.ID + "/share", header: bob})
+	link := decode[handlers.ShareLink](t, body)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("enable: %d %s", resp.StatusCode, body)
+	}
+	for _, p := range []string{link.Token, link.Token + "/artifacts", strings.Repeat("Z", 64)} {
+		e.do(nil, request{method: "GET", path: "/api/public/studies/" + p, header: map[string]string{"Accept": "application/json"}})
+		e.do(nil, request{method: "GET", path: "/s/" + p})
+	}
+	out := logs.String()
+	if !strings.Contains(out, "/api/public/studies/[token]/artifacts") || !strings.Contains(out, "/s/[token]") {
+		t.Fatalf("public requests not logged with a redacted path:\n%s", out)
+	}
+	if strings.Contains(out, link.Token) || strings.Contains(out, strings.Repeat("Z", 64)) {
+		t.Fatalf("access log holds a token:\n%s", out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
