@@ -1,0 +1,114 @@
+// Command memrun runs the full NREL 5 MW reference deck for 600 s with its
+// 520-channel OutList written to a .outb and reports the peak resident set
+// (VmHWM) and the peak Go heap sampled during the run. The target is under
+// 200 MB resident: coupling streams the output rows to the file
+// (outfile.StreamWriter) and keeps no history unless Options.KeepData.
+//
+//	go run ./bench/memrun [-case nrel5mw_steady8_full] [-tmax 600] [-dtout 0.00625]
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/coupling"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "memrun:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	shared := flag.String("shared", "", "folder holding reference-outputs (default: the shared folder beside the repository)")
+	name := flag.String("case", "nrel5mw_steady8_full", "reference case whose deck is run")
+	tmax := flag.Float64("tmax", 600, "simulated time (s)")
+	dtOut := flag.Float64("dtout", 0, "output time step (s); 0 keeps the deck's DT_Out, the glue DT gives the largest output")
+	flag.Parse()
+	dir := *shared
+	if dir == "" {
+		d, ok := testshared.Locate()
+		if !ok {
+			return fmt.Errorf("no shared folder found; pass -shared or set %s", testshared.EnvVar)
+		}
+		dir = d
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "reference-outputs", *name, "*.fst"))
+	if len(matches) != 1 {
+		return fmt.Errorf("case %s: want one .fst, found %d", *name, len(matches))
+	}
+	tmp, err := os.MkdirTemp("", "memrun")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "run.outb")
+	var peakHeap uint64
+	var ms runtime.MemStats
+	rows := 0
+	start := time.Now()
+	d, err := deck.Load(matches[0])
+	if err != nil {
+		return err
+	}
+	if *dtOut > 0 {
+		d.Main.DT_Out = deck.DefReal{Value: *dtOut}
+	}
+	res, err := coupling.Run(context.Background(), d, coupling.Options{OutPath: out, TMax: *tmax}, func(t, _ float64) {
+		rows++
+		if rows%500 == 0 {
+			runtime.ReadMemStats(&ms)
+			peakHeap = max(peakHeap, ms.HeapInuse)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	runtime.ReadMemStats(&ms)
+	peakHeap = max(peakHeap, ms.HeapInuse)
+	st, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	hwm, err := statusKB("VmHWM")
+	if err != nil {
+		return err
+	}
+	table := float64(rows) * float64(len(res.Channels)+1) * 8 / 1e6
+	fmt.Printf("%s: %.0f s simulated, %d rows × %d channels (%.0f MB as a float64 table), .outb %.1f MB, wall %.1f s\n",
+		*name, res.SimTime, rows, len(res.Channels), table, float64(st.Size())/1e6, time.Since(start).Seconds())
+	fmt.Printf("peak resident set (VmHWM) %.1f MB; peak Go heap in use (sampled every 500 rows) %.1f MB; target < 200 MB resident\n",
+		float64(hwm)/1024, float64(peakHeap)/1e6)
+	return nil
+}
+
+// statusKB reads a "kB" field of /proc/self/status.
+func statusKB(field string) (int64, error) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err != nil {
+				return 0, fmt.Errorf("parsing %s: %w", field, err)
+			}
+			return kb, nil
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/self/status", field)
+}
