@@ -342,12 +342,24 @@ func (s *Server) putOrgSettings(c echo.Context) error {
 		return err
 	}
 	var req OrgSettings
-	if err := decodeJSON(c, &req); err != nil {
+	if mediaType(c.Request()) == echo.MIMEApplicationForm {
+		// The organization page's htmx form (hx-put).
+		spend, err1 := strconv.ParseInt(c.FormValue("spend_cap_cents"), 10, 64)
+		tokens, err2 := strconv.ParseInt(c.FormValue("token_cap"), 10, 64)
+		if err1 != nil || err2 != nil {
+			return turbinesim.Errorf(turbinesim.EINVALID, "caps must be whole numbers")
+		}
+		req.Caps = turbinesim.Caps{SpendCapCents: spend, TokenCap: tokens}
+	} else if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	if err := s.svc.Caps.SetCaps(ctx, a.Organization.ID, req.Caps); err != nil {
 		return err
+	}
+	if negotiate(c.Request()) == formatFragment {
+		c.Response().Header().Set("HX-Redirect", "/org")
+		return c.NoContent(http.StatusOK)
 	}
 	st, err := s.orgSettingsOf(ctx, a.Organization)
 	if err != nil {

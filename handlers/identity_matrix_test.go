@@ -214,3 +214,26 @@ func TestSignOutEverywhere(t *testing.T) {
 		t.Fatalf("new login: %d %s", resp.StatusCode, body)
 	}
 }
+
+// The organization page's settings form (htmx PUT with the session's CSRF
+// token) sets the caps; members see no form and get 403.
+func TestOrgSettingsForm(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	c := e.client()
+	csrf := browserLogin(t, e, c)
+	resp, body := e.do(c, request{method: "GET", path: "/org", header: map[string]string{"Accept": "text/html"}})
+	if resp.StatusCode != 200 || !strings.Contains(body, `id="settings-form"`) || !strings.Contains(body, "ada@example.com") {
+		t.Fatalf("org page: %d", resp.StatusCode)
+	}
+	resp, body = e.do(c, request{method: "PUT", path: "/org/settings", body: "spend_cap_cents=700&token_cap=9000",
+		header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+			"X-CSRF-Token": csrf, "Sec-Fetch-Site": "same-origin"}})
+	if resp.StatusCode != 200 || resp.Header.Get("HX-Redirect") != "/org" {
+		t.Fatalf("settings form: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(c, request{method: "GET", path: "/org/usage", header: map[string]string{"Accept": "application/json"}})
+	if !strings.Contains(body, `"spend_cap_cents":700`) || !strings.Contains(body, `"token_cap":9000`) {
+		t.Fatalf("usage after the form: %s", body)
+	}
+}
