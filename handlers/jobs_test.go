@@ -472,3 +472,98 @@ func TestJobSocketClosesOnRevocation(t *testing.T) {
 	}
 	t.Logf("stream closed %s after the revocation", time.Since(revoked).Round(time.Millisecond))
 }
+
+// A run of a stored turbine: the service writes the turbine's deck with
+// the requested end time and steady wind (11.4 m/s, no shear) and runs it;
+// the output's Wind1VelX is that wind speed at every row, which shows the
+// settings reached the solver. Out-of-range settings are 422, another
+// organization's turbine 404.
+func TestJobFromStoredTurbine(t *testing.T) {
+	t.Parallel()
+	je := newJobEnv(t)
+	ctx := context.Background()
+	src := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	deckDir := filepath.Join(t.TempDir(), "deck")
+	if err := os.CopyFS(deckDir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	turbineTrees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "turbines"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := "Main_Onshore.fst"
+	tb := &turbinesim.Turbine{OrganizationID: je.org.ID, Name: "NREL 5MW copy", MainFile: &main}
+	if err := db.NewTurbineService(je.db, turbineTrees).CreateTurbine(ctx, tb, deckDir); err != nil {
+		t.Fatal(err)
+	}
+	// The server under test reads turbine decks from turbineTrees.
+	cfg, svc := je.config(je.db)
+	cfg.BodyLimit = 32 << 20
+	keys := db.NewAPIKeyService(je.db)
+	svc.APIKeys, svc.Audit, svc.Caps = keys, keys, je.caps
+	svc.Jobs, svc.JobTrees, svc.Turbines = je.jobs, turbineTrees, db.NewTurbineService(je.db, turbineTrees)
+	srv, err := handlers.New(cfg, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	je.http = ts
+
+	post := func(body string) (*http.Response, string) {
+		return je.do(nil, request{method: "POST", path: "/jobs", body: body,
+			header: je.keyed("Content-Type", "application/json")})
+	}
+	for _, bad := range []string{
+		`{"turbine_id":"` + tb.ID + `","settings":{"t_max":0,"wind":{"speed":8}}}`,
+		`{"turbine_id":"` + tb.ID + `","settings":{"t_max":1,"wind":{"speed":-3}}}`,
+		`{"turbine_id":"` + tb.ID + `","settings":{"t_max":1,"wind":{"speed":8}},"org_id":"x"}`,
+	} {
+		resp, body := post(bad)
+		assertDetail(t, resp, body, http.StatusUnprocessableEntity)
+	}
+	resp, body := post(`{"turbine_id":"00000000-0000-4000-8000-000000000000","settings":{"t_max":1,"wind":{"speed":8}}}`)
+	assertDetail(t, resp, body, http.StatusNotFound)
+
+	resp, body = post(`{"turbine_id":"` + tb.ID + `","settings":{"t_max":1.5,"wind":{"speed":11.4,"shear":0}}}`)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("submit: %d %s", resp.StatusCode, body)
+	}
+	job := new(turbinesim.Job)
+	*job = decodeInto[turbinesim.Job](t, body)
+	if job.TurbineID == nil || *job.TurbineID != tb.ID || job.TMax != 1.5 {
+		t.Fatalf("job %s", body)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !job.Status.Terminal() {
+		if time.Now().After(deadline) {
+			t.Fatalf("job still %s", job.Status)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if job, err = je.jobs.FindJob(ctx, je.org.ID, job.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if job.Status != turbinesim.JobSucceeded {
+		t.Fatalf("job %s: %s", job.Status, *job.Detail)
+	}
+	resp, body = je.do(nil, request{method: "GET", path: "/jobs/" + job.ID + "/outputs/" + job.OutputFiles[0], header: je.keyed()})
+	f, err := outfile.ParseOutb([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for i, c := range f.Channels {
+		if c.Name == "Wind1VelX" {
+			col = i
+		}
+	}
+	if col < 0 || f.Time[len(f.Time)-1] != 1.5 {
+		t.Fatalf("output: Wind1VelX column %d, last time %g", col, f.Time[len(f.Time)-1])
+	}
+	for k, v := range f.Data[col] {
+		if v < 11.39 || v > 11.41 { // int16 packing of the .outb: ~1e-3 resolution
+			t.Fatalf("Wind1VelX[%d] = %g, want 11.4", k, v)
+		}
+	}
+}
