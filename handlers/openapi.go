@@ -51,7 +51,7 @@ func apiOperations() []apiOperation {
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
 		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
 			responses: errs(map[int]string{200: "Account"}, 401, 503)},
-	}, append(append(append(append(identityOperations(errs), turbineOperations(errs)...), jobOperations(errs)...), studyOperations(errs)...), analysisOperations(errs)...)...) // analysis: handlers/analysis_openapi.go
+	}, append(append(append(append(append(identityOperations(errs), turbineOperations(errs)...), jobOperations(errs)...), studyOperations(errs)...), analysisOperations(errs)...), batchOperations(errs)...)...) // analysis: handlers/analysis_openapi.go
 }
 
 // apiSchemas are the components/schemas of the document.
@@ -109,6 +109,9 @@ func apiSchemas() map[string]any {
 		schemas[name] = schema
 	}
 	for name, schema := range analysisSchemas() {
+		schemas[name] = schema
+	}
+	for name, schema := range batchSchemas() { // handlers/batches_openapi.go
 		schemas[name] = schema
 	}
 	return schemas

@@ -40,6 +40,7 @@ func (s *Server) routes() {
 	s.studyRoutes(authed)    // handlers/studies_routes.go
 	s.noteRoutes(authed)     // handlers/notes.go
 	s.analysisRoutes(authed) // handlers/analysis.go
+	s.batchRoutes(authed)    // handlers/batches.go
 
 	// Identity, API keys, limits (handlers/identity.go).
 	e.POST("/auth/token/refresh", s.refresh)
@@ -112,6 +113,8 @@ var htmlOnlyRoutes = map[string]bool{
 	"GET /jobs/new":                         true,
 	"GET /studies/editor.js":                true, // handlers/studies_routes.go
 	"GET /s/:token":                         true,
+	"GET /dlcs/new":                         true, // handlers/batches.go
+	"GET /parametric/new":                   true,
 }
 
 // bodyLimit refuses bodies over the configured size with 413: up front from

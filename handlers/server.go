@@ -39,6 +39,10 @@ type Services struct {
 	Jobs     turbinesim.JobService
 	JobTrees turbinesim.TreeStore
 
+	// Batches of jobs (handlers/batches.go); nil turns the batch routes
+	// into 501. They also need Turbines and JobTrees.
+	Batches turbinesim.BatchService
+
 	// Studies, share links and notes (handlers/studies.go, notes.go); nil
 	// turns their JSON routes into 501.
 	Studies turbinesim.StudyService

@@ -34,6 +34,7 @@ func Nav() []NavItem {
 		{"dashboard", "Dashboard", "/dashboard"},
 		{"turbines", "Turbines", "/turbines"},
 		{"jobs", "Jobs", "/jobs"},
+		{"batches", "Batches", "/batches"},
 		{"studies", "Studies", "/studies"},
 		{"account", "Account", "/account"},
 	}

@@ -1,0 +1,120 @@
+package handlers
+
+// batchOperations documents the batch endpoints (issue 11).
+func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
+	return []apiOperation{
+		{method: "POST", path: "/dlcs/batch-submit", tag: "batches",
+			summary: "Submit a design load basis for a stored turbine: the IEC 61400-1 DLCs are expanded into runs (solver/dlc), each run's deck and wind file " +
+				"(TurbSim box or uniform-wind event file) are prepared while the request is served and stored as that job's input, and the batch with all its jobs is " +
+				"created in one transaction with ONE charge for the whole batch: 402 when the batch would pass the spend or token cap, and then nothing is created. " +
+				"At most 500 runs per batch (422 beyond). Answers 201 with the batch (run_count, price, progress) and Location /batches/{id}.",
+			request: "DLCBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
+		{method: "POST", path: "/dlcs/preview", tag: "batches",
+			summary: "The load-basis table, run count and price of a DLC batch request, without submitting (the wizard's live preview)",
+			request: "DLCBatchRequest", responses: errs(map[int]string{200: "DLCPreview"}, 401, 404, 413, 415, 422, 429, 503)},
+		{method: "POST", path: "/parametric/batch-submit", tag: "batches",
+			summary: "Verified accounts only (403 otherwise): sweep scalar parameters of a stored turbine's deck or of the run (names of solver/dlc.SweepParamNames: " +
+				"air_density, blade_pitch, nacelle_yaw, rotor_speed, shear_exponent, t_max, wind_speed, yaw_misalignment, …) over lists or ranges, full factorial " +
+				"(the last parameter varies fastest; at most 500 points), as one batch with one charge (402 all or nothing)",
+			request: "ParametricBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
+		{method: "GET", path: "/batches", tag: "batches", summary: "The organization's batches, newest first, with progress; query page, page_size (max 100)",
+			responses: errs(map[int]string{200: "BatchPage"}, 401, 422, 429, 503)},
+		{method: "GET", path: "/batches/{id}", tag: "batches",
+			summary:   "One batch with its progress (runs done / total, failed, percent of simulated time, ETA) and its runs (name, job id, status); another organization's batch is 404",
+			responses: errs(map[int]string{200: "BatchDetail"}, 401, 404, 429, 503)},
+	}
+}
+
+func batchSchemas() map[string]any {
+	str := map[string]any{"type": "string"}
+	nstr := map[string]any{"type": []string{"string", "null"}}
+	num := map[string]any{"type": "number"}
+	integer := map[string]any{"type": "integer"}
+	dt := map[string]any{"type": "string", "format": "date-time"}
+	numArr := map[string]any{"type": "array", "items": num}
+	obj := func(required []string, props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "required": required, "properties": props}
+	}
+	desc := func(s map[string]any, d string) map[string]any {
+		c := map[string]any{}
+		for k, v := range s {
+			c[k] = v
+		}
+		c["description"] = d
+		return c
+	}
+	progress := obj([]string{"status", "total", "done", "failed", "percent"}, map[string]any{
+		"status": desc(str, "derived from the jobs: queued, running, succeeded, failed (finished with a failed run), cancelled"),
+		"total":  integer, "queued": integer, "running": integer, "succeeded": integer, "failed": integer, "cancelled": integer,
+		"done":     desc(integer, "runs finished in any way"),
+		"percent":  desc(num, "simulated seconds reached over requested, finished runs in full"),
+		"sim_time": num, "t_max": num,
+		"eta_seconds": map[string]any{"type": []string{"number", "null"},
+			"description": "wall seconds to the end at the pace the batch has shown since its first run started"},
+	})
+	batch := obj([]string{"id", "kind", "name", "run_count", "price_cents", "tokens", "progress", "created_at"}, map[string]any{
+		"id": str, "org_id": str, "kind": map[string]any{"type": "string", "enum": []string{"dlc", "parametric"}},
+		"turbine_id": nstr, "name": str,
+		"request":     map[string]any{"type": "object", "description": "the expanded request as stored (DLC: request and runs; parametric: request and points)"},
+		"run_count":   integer,
+		"price_cents": desc(integer, "the one charge of the batch: the sum of its runs' prices"),
+		"tokens":      integer, "submitted_by": nstr, "created_at": dt, "updated_at": dt,
+		"progress": progress,
+	})
+	override := obj(nil, map[string]any{
+		"speeds": numArr, "seeds": integer, "yaw": numArr,
+		"duration":  desc(num, "analysis window, s"),
+		"transient": desc(num, "seconds discarded at the start"),
+	})
+	detail := obj([]string{"id", "progress", "runs"}, map[string]any{})
+	for k, v := range batch["properties"].(map[string]any) {
+		detail["properties"].(map[string]any)[k] = v
+	}
+	detail["properties"].(map[string]any)["runs"] = map[string]any{"type": "array", "items": obj([]string{"run", "job_id", "status"}, map[string]any{
+		"run": desc(str, "run name, e.g. DLC1.2_V12.0_S3_Y+0 or a sweep point id"), "job_id": str, "status": str, "percent": num, "detail": nstr,
+	})}
+	return map[string]any{
+		"Batch":       batch,
+		"BatchDetail": detail,
+		"BatchPage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
+			"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Batch"}},
+			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,
+		}),
+		"DLCBatchRequest": obj([]string{"turbine_id", "dlcs", "class", "category"}, map[string]any{
+			"turbine_id":    str,
+			"name":          str,
+			"dlcs":          map[string]any{"type": "array", "items": str, "description": "DLC ids of the table: 1.1, 1.2, 1.3, 1.4, 1.5, 2.1, 2.3, 3.1, …, 6.1, 6.2, 6.3, 6.4, …"},
+			"class":         map[string]any{"type": "string", "enum": []string{"I", "II", "III"}},
+			"category":      map[string]any{"type": "string", "enum": []string{"A+", "A", "B", "C"}},
+			"seeds_per_bin": desc(integer, "replaces the table's seeds of every turbulent DLC"),
+			"speed_step":    desc(num, "wind-speed step of stepped ranges, m/s (default 2)"),
+			"batch_seed":    desc(integer, "makes the turbulence seeds; the same request and batch seed give the same winds"),
+			"overrides":     map[string]any{"type": "object", "additionalProperties": override, "description": "by DLC id"},
+			"grid": obj(nil, map[string]any{
+				"points": desc(integer, "n × n turbulence grid (default 25)"), "margin": num, "dt": desc(num, "time step of the wind files, s (default 0.05)"),
+			}),
+			"turbine": obj(nil, map[string]any{
+				"hub_height": num, "rotor_diameter": num, "v_in": num, "v_rated": num, "v_out": num, "rated_rotor_speed": num, "v_maint": num,
+			}),
+		}),
+		"DLCPreview": obj([]string{"runs", "basis", "quote"}, map[string]any{
+			"runs": integer,
+			"basis": map[string]any{"type": "array", "items": obj([]string{"dlc", "runs"}, map[string]any{
+				"dlc": str, "state": str, "wind": str, "runs": integer, "wind_speeds": numArr, "seeds": integer, "yaw": numArr,
+				"analysis": str, "psf": str, "gamma_f": num, "simulated_time": num, "analysed_time": num,
+			})},
+			"quote": obj([]string{"runs", "tokens", "price_cents", "fits"}, map[string]any{
+				"runs": integer, "tokens": integer, "price_cents": integer, "remaining_cents": integer, "remaining_tokens": integer,
+				"fits": map[string]any{"type": "boolean", "description": "whether the batch fits the caps now"},
+			}),
+		}),
+		"ParametricBatchRequest": obj([]string{"turbine_id", "parameters"}, map[string]any{
+			"turbine_id": str, "name": str,
+			"t_max": desc(num, "simulated seconds of every run unless t_max is swept (default: the deck's)"),
+			"base":  map[string]any{"type": "object", "additionalProperties": num, "description": "parameters set in every run"},
+			"parameters": map[string]any{"type": "array", "items": obj([]string{"name"}, map[string]any{
+				"name": str, "values": numArr, "start": num, "stop": num, "step": num,
+			}), "description": "each a list of values, or start/stop/step (inclusive)"},
+		}),
+	}
+}

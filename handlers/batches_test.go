@@ -1,0 +1,323 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/db/jobtest"
+	"github.com/turbinesim/turbinesim/db/runner"
+	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+)
+
+type batchAPIEnv struct {
+	*env
+	caps       *db.CapService
+	trees      *blobstore.Local
+	jobs       *db.JobService
+	turbineID  string
+	verified   map[string]string // headers of the verified admin
+	unverified map[string]string // headers of an unverified member
+}
+
+func float(v float64) *float64 { return &v }
+
+// newBatchAPIEnv is the application with turbines, jobs and batches on a
+// database with River's tables, the NREL 5 MW land deck stored as a
+// turbine, and (when workers) one in-process worker running the real
+// solver in a child process (jobs_test.go's child:simulate).
+func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
+	t.Helper()
+	deckDir := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	d := jobtest.New(t)
+	e := &env{t: t, db: d, passwd: "correct horse battery"}
+	e.clock.Store(time.Now().UnixNano())
+	ctx := context.Background()
+	e.org = &turbinesim.Organization{Name: "Acme Wind"}
+	if err := db.NewOrganizationService(d).CreateOrganization(ctx, e.org); err != nil {
+		t.Fatal(err)
+	}
+	users := db.NewUserService(d)
+	e.admin = &turbinesim.User{OrganizationID: e.org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}
+	if err := users.CreateUser(ctx, e.admin, e.passwd); err != nil {
+		t.Fatal(err)
+	}
+	if err := users.CreateUser(ctx, &turbinesim.User{OrganizationID: e.org.ID, Email: "demo@example.com", Role: turbinesim.RoleMember}, e.passwd); err != nil {
+		t.Fatal(err)
+	}
+	be := &batchAPIEnv{env: e, caps: db.NewCapService(d, nil)}
+	cfg, svc := e.config(d)
+	cfg.BodyLimit = 1 << 20
+	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	be.trees = trees
+	quiet := cfg.Logger
+	inserter, err := db.NewQueue(d, db.QueueConfig{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	be.jobs = db.NewJobService(d, trees, be.caps, inserter)
+	turbines := db.NewTurbineService(d, trees)
+	main := "Main_Onshore.fst"
+	tb := &turbinesim.Turbine{OrganizationID: e.org.ID, Name: "NREL 5 MW", MainFile: &main, TurbineParams: turbinesim.TurbineParams{
+		RatedPowerKW: float(5000), RotorDiameterM: float(126), HubHeightM: float(90), CutInWindSpeedMS: float(3),
+		RatedWindSpeedMS: float(11.4), CutOutWindSpeedMS: float(25), RatedRotorSpeedRPM: float(12.1)}}
+	if err := turbines.CreateTurbine(ctx, tb, deckDir); err != nil {
+		t.Fatal(err)
+	}
+	be.turbineID = tb.ID
+	if workers {
+		w, err := runner.New(runner.Config{Jobs: be.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
+			Command: []string{os.Args[0], "child:simulate"}, Sandbox: "none", Logger: quiet,
+			ProgressInterval: 200 * time.Millisecond, Limits: runner.Limits{WallTime: 2 * time.Minute}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := db.NewQueue(d, db.QueueConfig{Workers: 2, Worker: w, Logger: quiet, PollInterval: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			q.StopAndCancel(c)
+		})
+	}
+	svc.Caps, svc.Turbines, svc.Jobs, svc.JobTrees = be.caps, turbines, be.jobs, trees
+	svc.Batches = db.NewBatchService(be.jobs)
+	srv, err := handlers.New(cfg, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = srv
+	e.http = httptest.NewServer(srv)
+	t.Cleanup(e.http.Close)
+	be.verified = be.bearer("ada@example.com")
+	be.unverified = be.bearer("demo@example.com")
+	return be
+}
+
+func (be *batchAPIEnv) bearer(email string) map[string]string {
+	be.t.Helper()
+	resp, body := be.do(nil, request{method: "POST", path: "/auth/login",
+		body:   `{"email":"` + email + `","password":"` + be.passwd + `"}`,
+		header: map[string]string{"Content-Type": "application/json"}})
+	if resp.StatusCode != http.StatusOK {
+		be.t.Fatalf("login %s: %d %s", email, resp.StatusCode, body)
+	}
+	var pair handlers.TokenPair
+	if err := json.Unmarshal([]byte(body), &pair); err != nil {
+		be.t.Fatal(err)
+	}
+	return map[string]string{"Authorization": "Bearer " + pair.AccessToken, "Accept": "application/json", "Content-Type": "application/json"}
+}
+
+func (be *batchAPIEnv) count(query string, args ...any) int {
+	be.t.Helper()
+	var n int
+	if err := be.db.GetContext(context.Background(), &n, query, args...); err != nil {
+		be.t.Fatal(err)
+	}
+	return n
+}
+
+// reducedDLC12 is DLC 1.2 at 3 wind speeds × 2 seeds, no yaw, with a short
+// window and a coarse turbulence grid so that the test stays fast.
+func reducedDLC12(turbineID string, duration float64) string {
+	b, _ := json.Marshal(map[string]any{
+		"turbine_id": turbineID, "dlcs": []string{"1.2"}, "class": "I", "category": "B", "batch_seed": 11,
+		"overrides": map[string]any{"1.2": map[string]any{"speeds": []float64{8, 12, 16}, "seeds": 2, "yaw": []float64{0},
+			"duration": duration, "transient": 0}},
+		"grid": map[string]any{"points": 7, "dt": 0.25},
+	})
+	return string(b)
+}
+
+func TestDLCBatchOverCapIs402AndCreatesNothing(t *testing.T) {
+	be := newBatchAPIEnv(t, false)
+	// Six 60-s runs need 360 tokens; 300 remain. Each run alone would fit.
+	if err := be.caps.SetCaps(context.Background(), be.org.ID, turbinesim.Caps{SpendCapCents: 1_000_000, TokenCap: 300}); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: reducedDLC12(be.turbineID, 60), header: be.verified})
+	detail := assertDetail(t, resp, body, http.StatusPaymentRequired)
+	if !strings.Contains(detail, "6 runs") {
+		t.Errorf("detail %q does not name the batch size", detail)
+	}
+	for _, q := range []string{`SELECT count(*) FROM batches`, `SELECT count(*) FROM jobs`, `SELECT count(*) FROM river_job`} {
+		if n := be.count(q); n != 0 {
+			t.Fatalf("%s = %d after a 402", q, n)
+		}
+	}
+	u, err := be.caps.CurrentUsage(context.Background(), be.org.ID)
+	if err != nil || u.Tokens != 0 || u.SpentCents != 0 {
+		t.Fatalf("usage %+v, %v: want nothing charged", u, err)
+	}
+	// The preview says the same before anything is submitted.
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: reducedDLC12(be.turbineID, 60), header: be.verified})
+	var pv handlers.DLCPreview
+	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &pv) != nil {
+		t.Fatalf("preview: %d %s", resp.StatusCode, body)
+	}
+	if pv.Runs != 6 || pv.Quote.Tokens != 360 || pv.Quote.Fits || pv.Quote.RemainingTokens != 300 || len(pv.Basis) != 1 || pv.Basis[0].Seeds != 2 {
+		t.Fatalf("preview = %+v quote %+v", pv, pv.Quote)
+	}
+}
+
+func TestBatchEndpointsRefuseBadRequestsAndOtherUsers(t *testing.T) {
+	be := newBatchAPIEnv(t, false)
+	sweep := `{"turbine_id":"` + be.turbineID + `","t_max":5,"parameters":[{"name":"wind_speed","values":[6,8]},{"name":"blade_pitch","start":0,"stop":2,"step":1}]}`
+	// Parametric submit is for verified accounts only.
+	resp, body := be.do(nil, request{method: "POST", path: "/parametric/batch-submit", body: sweep, header: be.unverified})
+	assertDetail(t, resp, body, http.StatusForbidden)
+	if n := be.count(`SELECT count(*) FROM jobs`); n != 0 {
+		t.Fatalf("%d jobs after a 403", n)
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"turbine_id":"` + be.turbineID + `","dlcs":["9.9"],"class":"I","category":"B"}`, "9.9"},
+		{`{"turbine_id":"` + be.turbineID + `","dlcs":[],"class":"I","category":"B"}`, "dlcs"},
+		{`{"turbine_id":"` + be.turbineID + `","dlcs":["1.2"],"class":"IV","category":"B"}`, "IV"},
+		{`{"turbine_id":"` + be.turbineID + `","dlcs":["1.2"],"class":"I","category":"B","colour":"red"}`, "colour"},
+	} {
+		resp, body := be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: c.body, header: be.verified})
+		if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, c.want) {
+			t.Errorf("detail %q does not mention %q", d, c.want)
+		}
+	}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", header: be.verified,
+		body: `{"turbine_id":"00000000-0000-0000-0000-000000000000","dlcs":["1.2"],"class":"I","category":"B"}`})
+	assertDetail(t, resp, body, http.StatusNotFound)
+	resp, body = be.do(nil, request{method: "GET", path: "/batches/00000000-0000-0000-0000-000000000000", header: be.verified})
+	assertDetail(t, resp, body, http.StatusNotFound)
+
+	// The verified admin's sweep: 2 × 3 points, one batch of six jobs.
+	resp, body = be.do(nil, request{method: "POST", path: "/parametric/batch-submit", body: sweep, header: be.verified})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("sweep: %d %s", resp.StatusCode, body)
+	}
+	var b turbinesim.Batch
+	if err := json.Unmarshal([]byte(body), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Kind != turbinesim.BatchParametric || b.RunCount != 6 || b.Progress.Total != 6 || b.Tokens != 6*5 {
+		t.Fatalf("sweep batch = %+v", b)
+	}
+	if n := be.count(`SELECT count(*) FROM jobs WHERE batch_id = $1 AND t_max = 5`, b.ID); n != 6 {
+		t.Fatalf("%d jobs of 5 s in the batch, want 6", n)
+	}
+	resp, body = be.do(nil, request{method: "GET", path: "/batches/" + b.ID, header: be.verified})
+	var detail handlers.BatchDetail
+	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &detail) != nil || len(detail.Runs) != 6 {
+		t.Fatalf("GET batch: %d %s", resp.StatusCode, body)
+	}
+	// Last parameter fastest: wind 6 with pitch 0, 1, 2, then wind 8.
+	if !strings.Contains(detail.Runs[0].Run, "wind_speed=6") || !strings.Contains(detail.Runs[2].Run, "blade_pitch=2") ||
+		!strings.Contains(detail.Runs[3].Run, "wind_speed=8") {
+		t.Fatalf("run order %v", detail.Runs)
+	}
+	resp, body = be.do(nil, request{method: "GET", path: "/batches?page=1&page_size=10", header: be.verified})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"total":1`) {
+		t.Fatalf("list: %d %s", resp.StatusCode, body)
+	}
+	// The unverified member of the same organization can read it; pages
+	// render for browsers.
+	resp, _ = be.do(nil, request{method: "GET", path: "/batches/" + b.ID, header: be.unverified})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("member GET batch: %d", resp.StatusCode)
+	}
+	for _, p := range []string{"/batches/" + b.ID, "/batches", "/dlcs/new", "/parametric/new"} {
+		h := map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}
+		resp, body := be.do(nil, request{method: "GET", path: p, header: h})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "<html") {
+			t.Fatalf("page %s: %d", p, resp.StatusCode)
+		}
+	}
+}
+
+// The reduced NREL 5 MW DLC 1.2 batch (3 wind speeds × 2 seeds) runs end
+// to end: submitted through the API, each run's turbulence box generated
+// and stored with its deck, every job run by the real solver in a worker.
+func TestDLC12BatchRunsEndToEnd(t *testing.T) {
+	be := newBatchAPIEnv(t, true)
+	resp, body := be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: reducedDLC12(be.turbineID, 4), header: be.verified})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("submit: %d %s", resp.StatusCode, body)
+	}
+	var b turbinesim.Batch
+	if err := json.Unmarshal([]byte(body), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.RunCount != 6 || b.Kind != turbinesim.BatchDLC || resp.Header.Get("Location") != "/batches/"+b.ID {
+		t.Fatalf("batch = %+v, Location %q", b, resp.Header.Get("Location"))
+	}
+	// Each job's input holds its deck and a TurbSim box under Wind/.
+	var keys []string
+	if err := be.db.SelectContext(context.Background(), &keys, `SELECT input_key FROM jobs WHERE batch_id = $1`, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		dir, release, err := be.trees.Open(context.Background(), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boxes, _ := filepath.Glob(filepath.Join(dir, "Wind", "*.bts"))
+		release()
+		if len(boxes) != 1 {
+			t.Fatalf("input %s has %d .bts files, want 1", k, len(boxes))
+		}
+	}
+	var detail handlers.BatchDetail
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		resp, body := be.do(nil, request{method: "GET", path: "/batches/" + b.ID, header: be.verified})
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET batch: %d %s", resp.StatusCode, body)
+		}
+		detail = handlers.BatchDetail{}
+		if err := json.Unmarshal([]byte(body), &detail); err != nil {
+			t.Fatal(err)
+		}
+		if detail.Progress.Finished() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("batch not finished: %+v", detail.Progress)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if detail.Progress.Status != "succeeded" || detail.Progress.Succeeded != 6 || detail.Progress.Percent != 100 {
+		t.Fatalf("progress = %+v runs %+v", detail.Progress, detail.Runs)
+	}
+	want := []string{"DLC1.2_V8.0_S1", "DLC1.2_V8.0_S2", "DLC1.2_V12.0_S1", "DLC1.2_V12.0_S2", "DLC1.2_V16.0_S1", "DLC1.2_V16.0_S2"}
+	for i, r := range detail.Runs {
+		if !strings.HasPrefix(r.Run, want[i]) {
+			t.Errorf("run %d = %s, want %s…", i, r.Run, want[i])
+		}
+		j, err := be.jobs.FindJob(context.Background(), be.org.ID, r.JobID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hasOutb := false
+		for _, f := range j.OutputFiles {
+			hasOutb = hasOutb || strings.HasSuffix(f, ".outb")
+		}
+		if !hasOutb {
+			t.Errorf("run %s: outputs %v have no .outb", r.Run, j.OutputFiles)
+		}
+	}
+}
