@@ -147,6 +147,14 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET charge_month = $2 WHERE id = $1`, row.ID, usage.Month); err != nil {
 		return nil, false, translate(err, "recording charge month")
 	}
+	if nj.TurbineID != "" {
+		// The caller validated the turbine's deck for this submission
+		// (contract: validation is re-run at the next job submission).
+		if _, err := tx.ExecContext(ctx, `UPDATE turbines SET is_validated = true
+			WHERE id = $1 AND organization_id = $2`, nj.TurbineID, nj.OrganizationID); err != nil {
+			return nil, false, translate(err, "marking turbine validated")
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, false, translate(err, "committing submit")
 	}

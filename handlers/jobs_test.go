@@ -476,7 +476,7 @@ func TestJobSocketClosesOnRevocation(t *testing.T) {
 // A run of a stored turbine: the service writes the turbine's deck with
 // the requested end time and steady wind (11.4 m/s, no shear) and runs it;
 // the output's Wind1VelX is that wind speed at every row, which shows the
-// settings reached the solver. Out-of-range settings are 422, another
+// settings reached the solver; the turbine is marked validated. Out-of-range settings are 422, another
 // organization's turbine 404.
 func TestJobFromStoredTurbine(t *testing.T) {
 	t.Parallel()
@@ -533,6 +533,11 @@ func TestJobFromStoredTurbine(t *testing.T) {
 	*job = decodeInto[turbinesim.Job](t, body)
 	if job.TurbineID == nil || *job.TurbineID != tb.ID || job.TMax != 1.5 {
 		t.Fatalf("job %s", body)
+	}
+	var validated bool
+	je.db.GetContext(ctx, &validated, `SELECT is_validated FROM turbines WHERE id = $1`, tb.ID)
+	if !validated {
+		t.Fatal("the submission validated the turbine's deck but is_validated is false")
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for !job.Status.Terminal() {
