@@ -265,10 +265,28 @@ func windDistribution(c echo.Context) (analysis.WindDistribution, error) {
 
 // BatchAEP is the answer of GET /analysis/batches/{id}/aep.
 type BatchAEP struct {
-	BatchID      string                    `json:"batch_id"`
-	Distribution analysis.WindDistribution `json:"distribution"`
-	AEP          analysis.AEP              `json:"aep"`
-	Curve        analysis.Curve            `json:"curve"`
+	BatchID      string           `json:"batch_id"`
+	Distribution DistributionInfo `json:"distribution"`
+	AEP          analysis.AEP     `json:"aep"`
+	Curve        analysis.Curve   `json:"curve"`
+}
+
+// DistributionInfo names the wind distribution an answer used.
+type DistributionInfo struct {
+	Kind      string  `json:"kind"` // rayleigh or weibull
+	MeanSpeed float64 `json:"mean_speed,omitempty"`
+	Shape     float64 `json:"k,omitempty"`
+	Scale     float64 `json:"a,omitempty"`
+}
+
+func describeDistribution(d analysis.WindDistribution) DistributionInfo {
+	switch d := d.(type) {
+	case analysis.Rayleigh:
+		return DistributionInfo{Kind: "rayleigh", MeanSpeed: d.MeanSpeed}
+	case analysis.Weibull:
+		return DistributionInfo{Kind: "weibull", Shape: d.Shape, Scale: d.Scale}
+	}
+	return DistributionInfo{}
 }
 
 // batchAEP: GET /analysis/batches/{id}/aep.
@@ -285,7 +303,7 @@ func (s *Server) batchAEP(c echo.Context) error {
 	if err != nil {
 		return turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
 	}
-	return c.JSON(http.StatusOK, BatchAEP{BatchID: b.id, Distribution: dist, AEP: aep, Curve: cv})
+	return c.JSON(http.StatusOK, BatchAEP{BatchID: b.id, Distribution: describeDistribution(dist), AEP: aep, Curve: cv})
 }
 
 // BatchDELs is the answer of GET /analysis/batches/{id}/del.

@@ -113,7 +113,8 @@ func analysisSchemas() map[string]any {
 			"series": map[string]any{"type": "object", "additionalProperties": nums,
 				"description": "curves only: wind_speed, power_kw, thrust_kn, cp, ct, pitch_deg, rotor_speed_rpm, n"}}),
 		"BatchAEP": obj([]string{"batch_id", "aep", "curve"}, map[string]any{
-			"batch_id": str, "distribution": map[string]any{"type": "object", "description": "{mean_speed} (Rayleigh) or {shape, scale} (Weibull)"},
+			"batch_id": str, "distribution": obj([]string{"kind"}, map[string]any{"kind": map[string]any{"type": "string", "enum": []string{"rayleigh", "weibull"}},
+				"mean_speed": num, "k": num, "a": num}),
 			"aep": obj([]string{"mwh_per_year"}, map[string]any{"mwh_per_year": num, "hours": num, "up_to_speed": num}), "curve": curve}),
 		"BatchDELs": obj([]string{"batch_id", "skipped", "channels"}, map[string]any{
 			"batch_id": str, "skipped": strs,

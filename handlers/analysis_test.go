@@ -89,6 +89,18 @@ func (re *resultEnv) insertJob(orgID, status, batchID string, outputs map[string
 	return id
 }
 
+// insertBatch stores a batches row (migration 00060) for org.
+func (re *resultEnv) insertBatch(orgID string) string {
+	re.t.Helper()
+	var id string
+	err := re.db.GetContext(context.Background(), &id, `INSERT INTO batches (organization_id, kind, request, run_count, price_cents, tokens)
+		VALUES ($1, 'parametric', '{}', 1, 0, 0) RETURNING id`, orgID)
+	if err != nil {
+		re.t.Fatal(err)
+	}
+	return id
+}
+
 func (re *resultEnv) call(token, method, path, body string, extra ...string) (*http.Response, string) {
 	re.t.Helper()
 	h := map[string]string{"Authorization": "Bearer " + token}
@@ -115,14 +127,14 @@ func callJSON[T any](t *testing.T, re *resultEnv, method, path, reqBody string) 
 }
 
 // syntheticOutb writes a 20 Hz, 100 s .outb: RotSpeed 12 rpm, a 0.2 Hz
-// sine load of amplitude 500 kN on 1000 kN, GenPwr, Wind1VelX.
+// sine load of amplitude 500·wind/8 kN-m on 1000, GenPwr, Wind1VelX.
 func syntheticOutb(t *testing.T, wind, power float64) string {
 	t.Helper()
 	f := outfile.NewFile("analysis test", []outfile.Channel{{Name: "RotSpeed", Unit: "rpm"}, {Name: "GenPwr", Unit: "kW"},
 		{Name: "RootMyb1", Unit: "kN-m"}, {Name: "Wind1VelX", Unit: "m/s"}}, 2001)
 	for i := range 2001 {
 		tm := 0.05 * float64(i)
-		row := []float64{12, power + 10*math.Sin(2*math.Pi*0.6*tm), 1000 + 500*math.Sin(2*math.Pi*0.2*tm), wind}
+		row := []float64{12, power + 10*math.Sin(2*math.Pi*0.6*tm), 1000 + 500*(wind/8)*math.Sin(2*math.Pi*0.2*tm), wind}
 		if err := f.AppendRow(tm, row); err != nil {
 			t.Fatal(err)
 		}
@@ -405,5 +417,128 @@ func TestAnalysisOfReferenceOutput(t *testing.T) {
 		if !relClose(psd.Values[k], want, 1e-9) {
 			t.Errorf("PSD[%d] = %v, want %v", k, psd.Values[k], want)
 		}
+	}
+}
+
+func TestAnalysisBatchEndpoints(t *testing.T) {
+	re := newResultEnv(t)
+	batch := re.insertBatch(re.org.ID)
+	winds, powers := []float64{6, 8, 10}, []float64{500, 1500, 3000}
+	var jobs []string
+	// The .outb packs samples as 16-bit integers, so the expected values
+	// are computed from the samples as stored.
+	meanPower, meanWind := make([]float64, len(winds)), make([]float64, len(winds))
+	var maxLoad float64
+	for i := range winds {
+		src := syntheticOutb(t, winds[i], powers[i])
+		raw, err := outfile.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range raw.Data[raw.Index("GenPwr")] {
+			meanPower[i] += v / float64(raw.NumRows())
+		}
+		for _, v := range raw.Data[raw.Index("Wind1VelX")] {
+			meanWind[i] += v / float64(raw.NumRows())
+		}
+		for _, v := range raw.Data[raw.Index("RootMyb1")] {
+			maxLoad = math.Max(maxLoad, v)
+		}
+		jobs = append(jobs, re.insertJob(re.org.ID, "succeeded", batch, map[string]string{"run.outb": src}))
+	}
+	queued := re.insertJob(re.org.ID, "queued", batch, nil)
+	other := &turbinesim.Organization{Name: "Other Wind"}
+	if err := db.NewOrganizationService(re.db).CreateOrganization(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	// A job of another organization pointing at this batch stays out.
+	re.insertJob(other.ID, "succeeded", batch, map[string]string{"run.outb": syntheticOutb(t, 12, 5000)})
+	base := "/analysis/batches/" + batch
+
+	pc := callJSON[handlers.BatchCurves](t, re, "GET", base+"/power-curve?binning=grid&rotor_radius=63", "")
+	if pc.Runs != 3 || len(pc.Skipped) != 1 || pc.Skipped[0] != queued || len(pc.Curve.Bins) != 3 {
+		t.Fatalf("power curve: %d runs, skipped %v, %d bins", pc.Runs, pc.Skipped, len(pc.Curve.Bins))
+	}
+	for i, b := range pc.Curve.Bins {
+		// Cp = P/(½ρAV³) with ρ = 1.225, A = π·63².
+		cp := meanPower[i] * 1000 / (0.5 * 1.225 * math.Pi * 63 * 63 * math.Pow(meanWind[i], 3))
+		if !relClose(b.WindSpeed, meanWind[i], 1e-9) || !relClose(b.PowerKW, meanPower[i], 1e-9) || !relClose(b.Cp, cp, 1e-9) {
+			t.Fatalf("bin %d: %+v; want V %v, P %v, Cp %v", i, b, winds[i], meanPower[i], cp)
+		}
+	}
+	cv := callJSON[handlers.BatchCurves](t, re, "GET", base+"/curves?binning=grid", "")
+	if len(cv.Series["power_kw"]) != 3 || len(cv.Series["rotor_speed_rpm"]) != 3 || cv.Series["rotor_speed_rpm"][2] != 12 {
+		t.Fatalf("curves series %v", cv.Series)
+	}
+
+	// AEP, IEC 61400-12-1 with V̄₀ = V̄₁ − 0.5 and P̄₀ = 0, Rayleigh V_ave = 7.5.
+	aep := callJSON[handlers.BatchAEP](t, re, "GET", base+"/aep?binning=grid&distribution=rayleigh&mean_speed=7.5", "")
+	F := func(v float64) float64 { return 1 - math.Exp(-math.Pi/4*(v/7.5)*(v/7.5)) }
+	var want float64
+	prevV, prevP := meanWind[0]-0.5, 0.0
+	for i := range winds {
+		want += (F(meanWind[i]) - F(prevV)) * (prevP + meanPower[i]) / 2
+		prevV, prevP = meanWind[i], meanPower[i]
+	}
+	want *= 8760 / 1000.0
+	if !relClose(aep.AEP.MWhPerYear, want, 1e-9) {
+		t.Fatalf("AEP %v MWh, want %v", aep.AEP.MWhPerYear, want)
+	}
+	if resp, body := re.call(re.token, "GET", base+"/aep?distribution=weibull&k=2", ""); resp.StatusCode != 422 {
+		t.Fatalf("weibull without a: %d %s", resp.StatusCode, body)
+	}
+
+	// Lifetime DEL is the m-power mean of the runs' DELs with the bin
+	// weights, not their arithmetic mean.
+	dl := callJSON[handlers.BatchDELs](t, re, "GET", base+"/del?exponents=4&channels=RootMyb1&distribution=weibull&k=2&a=8.5", "")
+	if len(dl.Channels) != 1 || len(dl.Channels[0].Runs) != 3 || len(dl.Channels[0].Lifetime) != 1 {
+		t.Fatalf("del %+v", dl)
+	}
+	life := dl.Channels[0].Lifetime[0]
+	var pm, am float64
+	for j, r := range dl.Channels[0].Runs {
+		w := life.Weights.Weights[j]
+		pm += w * math.Pow(r.DELs[0].Value, 4)
+		am += w * r.DELs[0].Value
+		// Each run's DEL scales with its amplitude 500·V/8 (same cycles).
+		if ratio := r.DELs[0].Value / dl.Channels[0].Runs[1].DELs[0].Value; !relClose(ratio, winds[j]/8, 1e-4) {
+			t.Fatalf("run %d DEL ratio %v, want %v", j, ratio, winds[j]/8)
+		}
+	}
+	if !relClose(life.DEL, math.Pow(pm, 0.25), 1e-9) || relClose(life.DEL, am, 1e-3) || !relClose(life.ArithmeticMean, am, 1e-9) {
+		t.Fatalf("lifetime %v, m-power mean %v, arithmetic %v", life.DEL, math.Pow(pm, 0.25), am)
+	}
+	resp, body := re.call(re.token, "GET", base+"/del?exponents=4&channels=RootMyb1&format=csv", "")
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, "channel,unit,exponent,lifetime_del,arithmetic_mean\nRootMyb1,kN-m,4,") {
+		t.Fatalf("DEL CSV %d: %s", resp.StatusCode, body)
+	}
+
+	ex := callJSON[handlers.BatchExtremes](t, re, "GET", base+"/extremes?channels=RootMyb1&concurrent=GenPwr", "")
+	if len(ex.Extremes) != 2 {
+		t.Fatalf("extremes %+v", ex.Extremes)
+	}
+	for _, e := range ex.Extremes {
+		if e.Kind == "max" && (e.Characteristic != maxLoad || e.RunID != jobs[2] || len(e.Concurrent) != 1 || e.Concurrent[0].Channel != "GenPwr") {
+			t.Fatalf("max %+v", e)
+		}
+	}
+
+	// Errors: unknown channel 422, another organization's batch 404, a
+	// batch without finished runs 409.
+	resp, body = re.call(re.token, "GET", base+"/extremes?channels=Nope", "")
+	assertDetail(t, resp, body, 422)
+	resp, body = re.call(re.token, "GET", base+"/del", "")
+	assertDetail(t, resp, body, 422)
+	foreign := re.insertBatch(other.ID)
+	re.insertJob(other.ID, "succeeded", foreign, map[string]string{"run.outb": syntheticOutb(t, 8, 1)})
+	pending := re.insertBatch(re.org.ID)
+	re.insertJob(re.org.ID, "running", pending, nil)
+	for _, ep := range []string{"/power-curve", "/curves", "/aep", "/del?exponents=3", "/extremes"} {
+		resp, body = re.call(re.token, "GET", "/analysis/batches/"+foreign+ep, "")
+		assertDetail(t, resp, body, 404)
+		resp, body = re.call(re.token, "GET", "/analysis/batches/not-a-uuid"+ep, "")
+		assertDetail(t, resp, body, 404)
+		resp, body = re.call(re.token, "GET", "/analysis/batches/"+pending+ep, "")
+		assertDetail(t, resp, body, 409)
 	}
 }
