@@ -91,7 +91,12 @@ func newEnv(t *testing.T, mode string, workers int, lim runner.Limits) *env {
 	return newEnvOn(t, jobtest.New(t), mode, workers, lim)
 }
 
-func newEnvOn(t *testing.T, d *db.DB, mode string, workers int, lim runner.Limits) *env {
+func newEnvTB(t testing.TB, mode string, workers int, lim runner.Limits) *env {
+	t.Helper()
+	return newEnvOn(t, jobtest.New(t), mode, workers, lim)
+}
+
+func newEnvOn(t testing.TB, d *db.DB, mode string, workers int, lim runner.Limits) *env {
 	t.Helper()
 	ctx := context.Background()
 	e := &env{db: d}
