@@ -78,6 +78,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	results, err := newResultCache(env.Getenv, cfg.DataDir) // cmd/turbined/results.go
+	if err != nil {
+		return err
+	}
 	demos, err := turbinesim.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		return err
@@ -120,6 +124,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Batches:       db.NewBatchService(jobs.jobs), // issue 11: DLC and parametric batches
 		Studies:       db.NewStudyService(d.DB, artifacts),
 		Notes:         db.NewNoteService(d.DB),
+		Results:       db.NewResultService(d.DB, jobs.jobs, jobs.trees, results), // issue 9
 	})
 	if err != nil {
 		return err
