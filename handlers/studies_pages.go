@@ -63,6 +63,9 @@ func (s *Server) publicStudyPage(c echo.Context) error {
 	for i, a := range arts {
 		v.Artifacts[i] = a.Public()
 	}
+	if v.Runs, err = s.publicRuns(c.Request().Context(), st); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.PublicStudyPage(v))
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
 // newStudyEnv is newEnv with the study, note and rate-limit services on
@@ -496,4 +497,100 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// fakeResults serves one job's output and answers ECONFLICT (no output)
+// for every other job.
+type fakeResults struct {
+	jobID string
+	rec   *analysis.Record
+}
+
+func (f fakeResults) JobOutput(_ context.Context, _, jobID string) (*turbinesim.JobOutput, error) {
+	if jobID != f.jobID {
+		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "job has no output")
+	}
+	return &turbinesim.JobOutput{JobID: jobID, File: "Main.outb", Record: f.rec}, nil
+}
+
+func (fakeResults) OpenOutputFile(context.Context, string, string) (string, string, func(), error) {
+	return "", "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "not found")
+}
+
+func (fakeResults) BatchRuns(context.Context, string, string) ([]turbinesim.BatchRun, error) {
+	return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "not found")
+}
+
+// The reviewer's page shows the linked runs' key channels: statistics over
+// every sample and charts decimated to at most 400 points, with no job id.
+func TestPublicPageShowsKeyResultsOfLinkedJobs(t *testing.T) {
+	t.Parallel()
+	// GenPwr ramps 0..999 kW over 1000 samples at 0.01 s: min 0, mean
+	// 499.5, max 999; the stride is ceil(1000/400) = 3, so the chart holds
+	// samples 0, 3, ..., 999 (334 points) ending at (9.99 s, 999).
+	rec := &analysis.Record{Names: []string{"Time", "GenPwr", "RotSpeed"}, Units: []string{"(s)", "(kW)", "(rpm)"}}
+	rec.Time = make([]float64, 1000)
+	rec.Channels = [][]float64{make([]float64, 1000), make([]float64, 1000), make([]float64, 1000)}
+	for i := range rec.Time {
+		rec.Time[i] = float64(i) / 100
+		rec.Channels[0][i] = rec.Time[i]
+		rec.Channels[1][i] = float64(i)
+		rec.Channels[2][i] = 12.1
+	}
+	results := &fakeResults{rec: rec}
+	e, _ := newStudyEnv(t, turbinesim.MaxArtifactBytes, func(_ *handlers.Config, svc *handlers.Services) { svc.Results = results })
+	bob := e.member("bob@example.com")
+	var jobs []string
+	for range 2 {
+		var id string
+		err := e.db.Get(&id, `INSERT INTO jobs (organization_id, status, entrypoint, input_key, t_max, price_cents, tokens, charge_month)
+			VALUES ($1, 'queued', 'Main.fst', 'inputs', 10, 0, 0, date_trunc('month', now())) RETURNING id`, e.org.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, id)
+	}
+	results.jobID = jobs[0]
+	st := e.createStudy(bob, "Ramp")
+	resp, body := e.do(nil, request{method: "PUT", path: "/studies/" + st.ID, header: bob,
+		body: fmt.Sprintf(`{"title":"Ramp","job_ids":[%q,%q]}`, jobs[0], jobs[1])})
+	if resp.StatusCode != 200 {
+		t.Fatalf("link jobs: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/studies/" + st.ID + "/share", header: bob})
+	link := decode[handlers.ShareLink](t, body)
+	resp, page := e.do(nil, request{method: "GET", path: "/s/" + link.Token})
+	if resp.StatusCode != 200 {
+		t.Fatalf("public page: %d", resp.StatusCode)
+	}
+	for _, want := range []string{"Run 1", "Main.outb", "Run 2", "no results available", "GenPwr (kW)", "<td class=\"pr-4\">499.5</td>",
+		"<td class=\"pr-4\">999</td>", "RotSpeed (rpm)", "<td class=\"pr-4\">12.1</td>", "/assets/js/echarts.min.js"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("public page lacks %q", want)
+		}
+	}
+	for _, leak := range append(jobs, st.ID, "bob@example.com") {
+		if strings.Contains(page, leak) {
+			t.Errorf("public page leaks %q", leak)
+		}
+	}
+	// The chart's option block: 334 points from (0, 0) to (9.99, 999).
+	_, after, ok := strings.Cut(page, `id="run1-GenPwr-opt"`)
+	if !ok {
+		t.Fatal("no GenPwr chart")
+	}
+	_, block, _ := strings.Cut(after, ">")
+	block, _, _ = strings.Cut(block, "</script>")
+	var opt struct {
+		Series []struct {
+			Data [][2]float64 `json:"data"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(block), &opt); err != nil {
+		t.Fatalf("chart option %q: %v", block, err)
+	}
+	d := opt.Series[0].Data
+	if len(d) != 334 || d[0] != [2]float64{0, 0} || d[1] != [2]float64{0.03, 3} || d[333] != [2]float64{9.99, 999} {
+		t.Fatalf("chart data: %d points, first %v, last %v", len(d), d[0], d[len(d)-1])
+	}
 }

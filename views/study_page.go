@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
@@ -34,7 +35,41 @@ type PublicStudyView struct {
 	Study     turbinesim.PublicStudy
 	Artifacts []turbinesim.PublicArtifact
 	Token     string
+	// Runs are the key results of the linked jobs (empty when the study
+	// links none or results are not served).
+	Runs []PublicRun
 }
+
+// PublicRun is one linked job on the reviewer's page.
+type PublicRun struct {
+	Label    string
+	File     string
+	Note     string // why there are no results
+	Channels []PublicChannel
+}
+
+// PublicChannel is one key channel of a run: statistics over every sample
+// and a decimated chart.
+type PublicChannel struct {
+	Name, Unit     string
+	Min, Mean, Max float64
+	ChartID        string
+	Option         any
+	Points         int
+}
+
+// hasCharts reports whether any run has a chart (ECharts is then loaded).
+func (v PublicStudyView) hasCharts() bool {
+	for _, r := range v.Runs {
+		if len(r.Channels) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// num prints a statistic with 4 significant digits.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
 // humanSize prints a byte count in binary units.
 func humanSize(n int64) string {
