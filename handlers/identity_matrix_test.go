@@ -237,3 +237,47 @@ func TestOrgSettingsForm(t *testing.T) {
 		t.Fatalf("usage after the form: %s", body)
 	}
 }
+
+// G8: the identity GET routes change nothing (rate-limit counters aside).
+func TestIdentityGETsDoNotWrite(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	if _, err := db.NewAPIKeyService(e.db).CreateAPIKey(context.Background(), e.admin, "k"); err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func() string {
+		var parts []string
+		for _, table := range []string{"organizations", "users", "api_keys", "refresh_tokens", "audit_log", "org_caps",
+			"org_usage", "email_outbox", "email_tokens", "login_failures", "user_mfa", "recovery_codes", "sso_identities"} {
+			var sum *string
+			if err := e.db.GetContext(context.Background(), &sum, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+table+` t`); err != nil {
+				t.Fatal(err)
+			}
+			if sum == nil {
+				parts = append(parts, table+":empty")
+			} else {
+				parts = append(parts, table+":"+*sum)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	before := snapshot()
+	for range 2 {
+		for _, path := range []string{"/account", "/api-keys", "/org/audit-log", "/org/settings", "/org/usage", "/org/members", "/org/outbox"} {
+			if resp, body := e.do(nil, request{method: "GET", path: path, header: bearer(p.AccessToken)}); resp.StatusCode != 200 {
+				t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
+			}
+		}
+		for _, path := range []string{"/account/security", "/account/api-keys", "/org", "/signup", "/verify-email?token=x"} {
+			h := bearer(p.AccessToken)
+			h["Accept"] = "text/html"
+			if resp, _ := e.do(nil, request{method: "GET", path: path, header: h}); resp.StatusCode != 200 {
+				t.Fatalf("GET %s: %d", path, resp.StatusCode)
+			}
+		}
+	}
+	if after := snapshot(); after != before {
+		t.Fatalf("GET requests changed the database:\nbefore %s\nafter  %s", before, after)
+	}
+}
