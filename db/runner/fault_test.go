@@ -15,6 +15,7 @@ import (
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/jobtest"
+	"github.com/turbinesim/turbinesim/db/pgcluster"
 	"github.com/turbinesim/turbinesim/db/runner"
 )
 
@@ -227,4 +228,87 @@ func TestRestartWithQueuedJobs(t *testing.T) {
 	}
 	t.Logf("20 jobs finished with %d attempts in total", attempts)
 	_ = ids
+}
+
+// R3: the database restarts while a run is in progress (progress writes
+// fail meanwhile); the run finishes once it is back, the job is neither
+// lost nor left running, and it is charged once.
+func TestDatabaseRestartDuringRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and restarts a private PostgreSQL; run without -short")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "jobs-restart-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755) // the postgres OS user must reach the data directory
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cluster.Stop() })
+	if err := cluster.CreateDatabase(ctx, "jobs"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.Open(ctx, cluster.URL("jobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MigrateQueue(ctx, d.DB.DB); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnvOn(t, d, "", 0, runner.Limits{})
+	w, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "w"),
+		Command: []string{os.Args[0], "child:simulate-fault"}, Sandbox: "none", Logger: quiet,
+		ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := faultQueue(e.db, w, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.StopAndCancel(context.Background()) })
+
+	job := e.submit(t, 10)
+	e.waitFor(t, job.ID, 30*time.Second, func(j *turbinesim.Job) bool { return j.SimTime > 0 })
+	port := cluster.Port()
+	if err := cluster.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg"), Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cluster.Stop() })
+	deadline := time.Now().Add(60 * time.Second)
+	var j *turbinesim.Job
+	for {
+		j, err = e.jobs.FindJob(ctx, e.org.ID, job.ID)
+		if err == nil && j.Status.Terminal() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job not finished a minute after the restart: %+v %v", j, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if j.Status != turbinesim.JobSucceeded || len(j.OutputFiles) != 1 {
+		t.Fatalf("job %s attempt %d (%s)", j.Status, j.Attempt, deref(j.Detail))
+	}
+	if u := e.usage(t); u.SpentCents != 15 || u.Tokens != 10 {
+		t.Fatalf("usage %+v, want one charge of 15 cents / 10 tokens", u)
+	}
+	t.Logf("succeeded on attempt %d after the restart", j.Attempt)
 }

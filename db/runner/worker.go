@@ -162,7 +162,7 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		if !lastAttempt {
 			return fmt.Errorf("%s: %w", detail, cause)
 		}
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 			Status: turbinesim.JobFailed, Detail: detail + " (after " + strconv.Itoa(rj.Attempt) + " attempts; refunded)", Refund: true})
 		return err
 	}
@@ -181,11 +181,11 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		log.Info("attempt superseded; stopping without writing")
 		return nil
 	case res.cancelled:
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt,
+		_, err := w.finish(ctx, job.ID, job.Attempt,
 			db.JobOutcome{Status: turbinesim.JobCancelled, Log: res.log})
 		return err
 	case res.timedOut:
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 			Status: turbinesim.JobFailed, Log: res.log,
 			Detail: fmt.Sprintf("the run exceeded its wall-time limit of %s and was stopped", w.cfg.Limits.WallTime)})
 		return err
@@ -196,12 +196,12 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	case res.startErr != nil:
 		return serviceFailure("could not start the solver", res.startErr)
 	case res.signal == syscall.SIGXCPU || res.signal == syscall.SIGKILL && res.cpuExceeded:
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 			Status: turbinesim.JobFailed, Log: res.log,
 			Detail: fmt.Sprintf("the run exceeded its CPU-time limit of %s", w.cfg.Limits.CPUTime)})
 		return err
 	case res.signal == syscall.SIGXFSZ:
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 			Status: turbinesim.JobFailed, Log: res.log,
 			Detail: fmt.Sprintf("the run exceeded the output size limit of %d bytes", w.cfg.Limits.OutputBytes)})
 		return err
@@ -210,7 +210,7 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	case res.exitCode != 0:
 		// The solver refused the deck or the physics failed: the user's
 		// run, final, not refunded.
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 			Status: turbinesim.JobFailed, Log: res.log, Detail: res.failure})
 		return err
 	}
@@ -220,7 +220,7 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		return serviceFailure("could not read the outputs", err)
 	}
 	if size > w.cfg.Limits.OutputBytes {
-		_, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 			Status: turbinesim.JobFailed, Log: res.log,
 			Detail: fmt.Sprintf("the outputs (%d bytes) exceed the limit of %d bytes", size, w.cfg.Limits.OutputBytes)})
 		return err
@@ -229,7 +229,7 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	if err != nil {
 		return serviceFailure("could not publish the outputs", err)
 	}
-	ok, err := jobs.FinishJob(context.WithoutCancel(ctx), job.ID, job.Attempt, db.JobOutcome{
+	ok, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
 		Status: turbinesim.JobSucceeded, Log: res.log, OutputKey: key, OutputFiles: files})
 	if !ok || err != nil {
 		// Another attempt owns the job, or it was cancelled meanwhile:
@@ -237,6 +237,22 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		jobs.Trees().Delete(context.WithoutCancel(ctx), key)
 	}
 	return err
+}
+
+// finish records an attempt's outcome, retrying for up to half a minute
+// while the database is unreachable (a restart during a run must not
+// throw the finished run away). It runs even when ctx is cancelled.
+func (w *Worker) finish(ctx context.Context, id string, attempt int, o db.JobOutcome) (bool, error) {
+	ctx = context.WithoutCancel(ctx)
+	deadline := time.Now().Add(30 * time.Second)
+	for delay := 200 * time.Millisecond; ; delay = min(2*delay, 5*time.Second) {
+		ok, err := w.cfg.Jobs.FinishJob(ctx, id, attempt, o)
+		if turbinesim.ErrorCode(err) != turbinesim.EUNAVAILABLE || time.Now().After(deadline) {
+			return ok, err
+		}
+		w.cfg.Logger.Warn("database unavailable while finishing a job; retrying", "job", id, "err", err)
+		time.Sleep(delay)
+	}
 }
 
 // stageInputs copies the job's input tree into the attempt directory.
