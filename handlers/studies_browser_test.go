@@ -78,6 +78,22 @@ func TestBrowserStudySharing(t *testing.T) {
 		t.Fatalf("upload progress %v (%v)", progress, err)
 	}
 
+	// The notes panel adds a private note and lists it after a reload.
+	err = chromedp.Do(owner,
+		chromedp.SendKeys(chromedp.CSS("#note-body"), "Check tower clearance at 11.4 m/s"),
+		chromedp.Click(chromedp.CSS("#note-add")),
+		chromedp.WaitVisible(chromedp.CSS("#notes-list li")),
+		chromedp.Reload(),
+		chromedp.WaitVisible(chromedp.CSS("#notes-list li")),
+	)
+	if err != nil {
+		t.Fatalf("notes panel: %v", err)
+	}
+	noteText, err := chromedp.Run(owner, chromedp.Text(chromedp.CSS("#notes-list li")))
+	if err != nil || !strings.Contains(noteText, "Check tower clearance at 11.4 m/s") || !strings.Contains(noteText, "private") {
+		t.Fatalf("note shown as %q (%v)", noteText, err)
+	}
+
 	// Enable sharing: the link and its QR code appear.
 	if err := chromedp.Do(owner, chromedp.Click(chromedp.CSS("#share-enable")), chromedp.WaitVisible(chromedp.CSS("#share-result"))); err != nil {
 		t.Fatalf("enable sharing: %v", err)
