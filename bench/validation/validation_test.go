@@ -90,23 +90,25 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 			"TwrBsMxt": {0.02, 0.015},
 		},
 		// Full deck (DBEMT, UA_Mod 3, tower influence): the means agree
-		// within 1 % except the side-side tower-base moment (as in the flexible
-		// case); the 1P oscillation of the out-of-plane root moment is a third
-		// too small and the tower fore-aft oscillation 6 % too large.
+		// within 1 % except the side-side tower-base moment (−1.8 %, as in
+		// the flexible case); the 1P out-of-plane oscillation is too large
+		// as in the flexible case (OoPDefl1 std +20 %, RootMyc1 +7 %).
 		"nrel5mw_steady8_full": {
-			"TwrBsMxt": {0.035, Tolerance},
-			"RootMyc1": {Tolerance, 0.35}, "OoPDefl1": {Tolerance, 0.09},
-			"TTDspFA": {Tolerance, 0.06}, "TwrBsMyt": {Tolerance, 0.06},
+			"TwrBsMxt": {0.02, 0.025},
+			"RootMyc1": {Tolerance, 0.08}, "OoPDefl1": {Tolerance, 0.22},
+			"TTDspFA": {Tolerance, 0.03}, "TwrBsMyt": {Tolerance, 0.03},
 		},
-		// Turbulent wind: means within 1 % except RootMxc1 (3.3 %) and the
-		// tower side-side moment; the rotor-speed fluctuation is a quarter too
-		// small and the side-side tower-base moment's 27 % too large.
+		// Turbulent wind (the hub-height wind matches OpenFAST's sample by
+		// sample to 4e-5 m/s rms): means within 1 % except RootMxc1 (3.2 %),
+		// IPDefl1 and the side-side tower-base moment; the rotor-speed
+		// fluctuation is a quarter too small and the side-side tower-base
+		// moment's 18 % too large.
 		"nrel5mw_turb12_full": {
 			"RotSpeed": {Tolerance, 0.25}, "GenSpeed": {Tolerance, 0.25},
-			"GenPwr": {Tolerance, 0.08}, "GenTq": {Tolerance, 0.03}, "RotTorq": {Tolerance, 0.045},
-			"RotThrust": {Tolerance, 0.10}, "RootMxc1": {0.035, 0.02},
-			"OoPDefl1": {Tolerance, 0.025}, "IPDefl1": {0.015, 0.02}, "TTDspFA": {Tolerance, 0.12},
-			"TwrBsMyt": {Tolerance, 0.11}, "TwrBsMxt": {0.015, 0.30},
+			"GenPwr": {Tolerance, 0.075}, "GenTq": {Tolerance, 0.025}, "RotTorq": {Tolerance, 0.04},
+			"RotThrust": {Tolerance, 0.10}, "RootMyc1": {Tolerance, 0.04}, "RootMxc1": {0.035, 0.025},
+			"OoPDefl1": {Tolerance, 0.04}, "IPDefl1": {0.015, 0.03}, "TTDspFA": {Tolerance, 0.12},
+			"TwrBsMyt": {Tolerance, 0.11}, "TwrBsMxt": {0.02, 0.20},
 		},
 	}
 	for _, c := range cases {

@@ -102,3 +102,59 @@ func TestDBEMTWindStep(t *testing.T) {
 		t.Errorf("after 15 tau1: thrust %g vs %g, vind %g vs %g", last, t11, wl, v11)
 	}
 }
+
+// In yawed inflow the Pitt/Peters redistribution varies the axial induction
+// once per revolution by a·K·tan(χ/2)·(r/R). AeroDyn applies it after the
+// dynamic-wake filter, so with DBEMT on (tau1 = 4 s, far slower than the
+// 6-s revolution) the settled once-per-revolution variation must still have
+// that full amplitude, not a filtered fraction of it.
+func TestSkewRedistributionAfterDBEMT(t *testing.T) {
+	_, p := load5MW(t)
+	p.TwrPotent, p.TwrShadow, p.TwrAero = 0, 0, false
+	p.UAMod = UANone
+	p.DBEMTMod, p.Tau1Const = DBEMTTauConst, 4
+	if p.SkewMod != 1 {
+		t.Fatalf("the deck's Skew_Mod is not 1 (%d)", p.SkewMod)
+	}
+	rot, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const omega, yaw, node = 1.0, 20 * deg2rad, 14
+	var in Input
+	out := rot.NewOutput()
+	eval := func(tt float64) NodeOutput {
+		st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: omega, Azimuth: omega * tt, Yaw: yaw}
+		if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{8, 0, 0} }, &in); err != nil {
+			t.Fatal(err)
+		}
+		if err := rot.CalcOutput(tt, &in, out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Blades[0][node]
+	}
+	const dt = 0.02
+	tt := 0.0
+	for ; tt < 60; tt += dt {
+		eval(tt)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var sum float64
+	n := 0
+	for end := tt + 2*math.Pi/omega; tt < end; tt += dt {
+		a := eval(tt).AxInd
+		lo, hi = math.Min(lo, a), math.Max(hi, a)
+		sum += a
+		n++
+	}
+	mean := sum / float64(n)
+	chi0 := out.Rotor.Skew
+	chi := (0.6*mean + 1) * chi0
+	o := out.Blades[0][node]
+	want := mean * p.SkewRedistrFactor * math.Tan(chi/2) * o.RLocal / out.Rotor.Radius
+	got := (hi - lo) / 2
+	t.Logf("node %d: a = %.4f ± %.4f over a revolution; Pitt/Peters amplitude by hand %.4f (chi0 %.1f°)", node+1, mean, got, want, chi0/deg2rad)
+	if math.Abs(got-want) > 0.15*want {
+		t.Errorf("once-per-revolution induction amplitude %.4f, want %.4f ± 15 %%", got, want)
+	}
+}

@@ -178,6 +178,7 @@ type nodeWork struct {
 	sec        NodeSection
 	vx, vy     float64
 	sol        NodeSolution
+	cpsi       float64 // cosine of the node azimuth from the skew direction
 }
 
 // Rotor is an initialised aerodynamic rotor model.
@@ -460,21 +461,34 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 				sec.HubConst = math.Inf(1) // no hub: no hub loss
 			}
 			s := SolveNode(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT)
-			if r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 && s.Phi > 0 && s.AxInd < 1 {
-				// Pitt/Peters skewed-wake redistribution (AeroDyn theory,
-				// BEM_Mod=1): a <- a (1 + K tan(chi/2) (r/R) cos psi_s), chi =
-				// (0.6 a + 1) chi0, psi_s the node azimuth from the downwind side
-				// of the disk (the in-plane direction of the mean inflow).
-				chi := math.Min((0.6*s.AxInd+1)*chi0, math.Pi/2)
-				cpsi := dot(unit(perp(rad, xh)), skewDir)
-				a := s.AxInd * (1 + r.p.SkewRedistrFactor*math.Tan(chi/2)*(rloc/rTip)*cpsi)
-				s = finish(vx, vy, a, s.TanInd, &sec, s.Re, s.F, s.Converged)
-			}
-			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, sec: sec, vx: vx, vy: vy, sol: s}
+			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, sec: sec, vx: vx, vy: vy, sol: s,
+				cpsi: dot(unit(perp(rad, xh)), skewDir)}
 		}
 	}
+	// The dynamic wake filters the quasi-steady induction without the skew
+	// redistribution; the redistribution is applied afterwards to the
+	// (filtered) axial induction, as AeroDyn's BEMT does — filtering it
+	// would delay and damp its once-per-revolution variation.
 	if r.p.WakeMod == WakeBEMT && r.p.DBEMTMod != DBEMTNone {
 		r.applyDBEMT(t, out, rTip)
+	}
+	if r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 {
+		for k := range out.work {
+			for j := range out.work[k] {
+				w := &out.work[k][j]
+				s := &w.sol
+				if !(s.Phi > 0 && s.AxInd < 1) || s.Fixed {
+					continue
+				}
+				// Pitt/Peters skewed-wake redistribution (AeroDyn theory,
+				// BEM_Mod=1): a <- a (1 + K tan(chi/2) (r/R) cos psi_s), chi =
+				// (0.6 a + 1) chi0, psi_s the node azimuth from the downwind
+				// side of the disk (the in-plane direction of the mean inflow).
+				chi := math.Min((0.6*s.AxInd+1)*chi0, math.Pi/2)
+				a := s.AxInd * (1 + r.p.SkewRedistrFactor*math.Tan(chi/2)*(w.sec.RLocal/rTip)*w.cpsi)
+				*s = finish(w.vx, w.vy, a, s.TanInd, &w.sec, s.Re, s.F, s.Converged)
+			}
+		}
 	}
 	// Unsteady airfoil coefficients replace the static ones in the loads;
 	// the BEMT solve above keeps the static polar, as in AeroDyn.
