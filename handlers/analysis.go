@@ -45,6 +45,9 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 	e.GET("/analysis/batches/:id/aep", s.batchAEP, authed...)
 	e.GET("/analysis/batches/:id/del", s.batchDEL, authed...)
 	e.GET("/analysis/batches/:id/extremes", s.batchExtremes, authed...)
+	// Pages (handlers/analysis_pages.go), listed in htmlOnlyRoutes.
+	e.GET("/analysis/jobs/:id", s.jobResultsPage, authed...)
+	e.GET("/analysis/compare", s.compareJobsPage, authed...)
 }
 
 func (s *Server) results() (turbinesim.ResultService, error) {

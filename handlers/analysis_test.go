@@ -126,13 +126,18 @@ func callJSON[T any](t *testing.T, re *resultEnv, method, path, reqBody string) 
 	return v
 }
 
-// syntheticOutb writes a 20 Hz, 100 s .outb: RotSpeed 12 rpm, a 0.2 Hz
-// sine load of amplitude 500·wind/8 kN-m on 1000, GenPwr, Wind1VelX.
 func syntheticOutb(t *testing.T, wind, power float64) string {
 	t.Helper()
+	return syntheticOutbRows(t, wind, power, 2001)
+}
+
+// syntheticOutbRows writes a 20 Hz .outb of rows samples: RotSpeed 12 rpm, a 0.2 Hz
+// sine load of amplitude 500·wind/8 kN-m on 1000, GenPwr, Wind1VelX.
+func syntheticOutbRows(t *testing.T, wind, power float64, rows int) string {
+	t.Helper()
 	f := outfile.NewFile("analysis test", []outfile.Channel{{Name: "RotSpeed", Unit: "rpm"}, {Name: "GenPwr", Unit: "kW"},
-		{Name: "RootMyb1", Unit: "kN-m"}, {Name: "Wind1VelX", Unit: "m/s"}}, 2001)
-	for i := range 2001 {
+		{Name: "RootMyb1", Unit: "kN-m"}, {Name: "Wind1VelX", Unit: "m/s"}}, rows)
+	for i := range rows {
 		tm := 0.05 * float64(i)
 		row := []float64{12, power + 10*math.Sin(2*math.Pi*0.6*tm), 1000 + 500*(wind/8)*math.Sin(2*math.Pi*0.2*tm), wind}
 		if err := f.AppendRow(tm, row); err != nil {
