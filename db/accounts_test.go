@@ -139,10 +139,21 @@ func TestTOTPEnrolmentReplayAndRecovery(t *testing.T) {
 	ctx := context.Background()
 	d := dbtest.New(t)
 	_, u := mustOrgUser(t, d, "m@example.com")
-	mfa := db.NewMFAService(d, "")
+	mfa, err := db.NewMFAService(d, "", []byte(strings.Repeat("k", 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	enr, err := mfa.BeginEnrolment(ctx, u)
 	if err != nil || !strings.HasPrefix(enr.URI, "otpauth://totp/") {
 		t.Fatalf("enrol: %+v %v", enr, err)
+	}
+	// D7: the seed is stored sealed, bound to its user.
+	var stored string
+	if err := d.GetContext(ctx, &stored, `SELECT secret FROM user_mfa WHERE user_id = $1`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stored, "v1:") || strings.Contains(stored, enr.Secret) {
+		t.Fatalf("TOTP seed stored in the clear: %q", stored)
 	}
 	opts := totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
 	code := func(at time.Time) string {

@@ -47,7 +47,11 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool) *env {
 	svc.RefreshTokens, svc.APIKeys, svc.Audit = db.NewRefreshTokenService(d), keys, keys
 	svc.Caps = db.NewCapService(d, e.now)
 	svc.Accounts = db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testPasswordParams, Now: e.now})
-	svc.MFA = db.NewMFAService(d, "TurbineSim test")
+	mfa, err := db.NewMFAService(d, "TurbineSim test", []byte(testSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.MFA = mfa
 	svc.LoginThrottle = db.NewLoginThrottle(d)
 	if limited {
 		svc.RateLimiter = db.NewRateLimiter(d)

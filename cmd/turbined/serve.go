@@ -93,6 +93,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	sessions := db.NewSessionStore(d.DB)
 	keys := db.NewAPIKeyService(d.DB)
+	mfa, err := db.NewMFAService(d.DB, "TurbineSim", secret)
+	if err != nil {
+		return err
+	}
 	srv, err := handlers.New(handlers.Config{
 		JWTSecret:      secret,
 		BodyLimit:      cfg.BodyLimit,
@@ -116,7 +120,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Caps:          db.NewCapService(d.DB, nil),
 		Accounts: db.NewAccountService(d.DB, db.AccountConfig{BaseURL: cfg.BaseURL,
 			Mailer: turbinesim.SMTPMailerFromEnv(env.Getenv)}),
-		MFA:           db.NewMFAService(d.DB, "TurbineSim"),
+		MFA:           mfa,
 		LoginThrottle: db.NewLoginThrottle(d.DB),
 		SSO:           db.NewSSOService(d.DB),
 		Jobs:          jobs.jobs,
