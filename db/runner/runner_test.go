@@ -401,6 +401,10 @@ func TestConcurrentSubmitsRespectCaps(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, "", 0, runner.Limits{})
+	// A small pool: 200 goroutines queue for 8 connections, so PostgreSQL
+	// does not thrash 30 backends on two cores; the race is the same (the
+	// charge statements still run concurrently).
+	e.db.SetMaxOpenConns(8)
 	small := t.TempDir()
 	os.WriteFile(filepath.Join(small, "main.fst"), []byte("x"), 0o600)
 	// A 1 s beta run: 10 + 1 = 11 cents, 1 token.
@@ -444,5 +448,34 @@ func TestConcurrentSubmitsRespectCaps(t *testing.T) {
 			t.Fatalf("round %d: %d accepted, %d refused, %d rows, %d queue entries; want exactly 37",
 				round, ok.Load(), refused.Load(), jobs, queued)
 		}
+	}
+}
+
+// A job whose queue entry River gave up on (discarded: every attempt's
+// worker vanished) is finished by the sweep as failed and refunded, once.
+func TestLostJobsAreFailedAndRefunded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, "", 0, runner.Limits{})
+	j := e.submit(t, 1)
+	if _, err := e.jobs.ClaimJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.ExecContext(ctx, `UPDATE river_job SET state = 'discarded', finalized_at = now()
+		WHERE args->>'job_id' = $1`, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	for sweep, want := range []int{1, 0} { // the second sweep finds nothing
+		n, err := e.jobs.FailLostJobs(ctx)
+		if err != nil || n != want {
+			t.Fatalf("sweep %d: %d jobs, %v; want %d", sweep+1, n, err, want)
+		}
+	}
+	got, _ := e.jobs.FindJob(ctx, e.org.ID, j.ID)
+	if got.Status != turbinesim.JobFailed || got.RefundedAt == nil || !strings.Contains(deref(got.Detail), "lost") {
+		t.Fatalf("swept job %s refunded %v detail %q", got.Status, got.RefundedAt, deref(got.Detail))
+	}
+	if u := e.usage(t); u.SpentCents != 0 || u.Tokens != 0 {
+		t.Fatalf("usage %+v after the refund", u)
 	}
 }
