@@ -146,8 +146,20 @@ func (s *StudyService) checkLinks(ctx context.Context, tx *sqlx.Tx, orgID string
 	if len(missing) > 0 {
 		return turbinesim.Errorf(turbinesim.EINVALID, "job_ids: no job %s in the organization", missing[0])
 	}
-	err = tx.SelectContext(ctx, &missing, `SELECT x::text FROM unnest($1::uuid[]) AS x
-		WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.batch_id = x AND j.organization_id = $2)`, pq.StringArray(in.BatchIDs), orgID)
+	// Batches are rows of their own once the batches table exists (a
+	// batch may not have jobs yet); before that, a batch is a batch_id
+	// shared by jobs.
+	batchQuery := `SELECT x::text FROM unnest($1::uuid[]) AS x
+		WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.batch_id = x AND j.organization_id = $2)`
+	var batchesTable sql.NullString
+	if err := tx.GetContext(ctx, &batchesTable, `SELECT to_regclass('batches')::text`); err != nil {
+		return translate(err, "looking for the batches table")
+	}
+	if batchesTable.Valid {
+		batchQuery = `SELECT x::text FROM unnest($1::uuid[]) AS x
+			WHERE NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = x AND b.organization_id = $2)`
+	}
+	err = tx.SelectContext(ctx, &missing, batchQuery, pq.StringArray(in.BatchIDs), orgID)
 	if err != nil {
 		return translate(err, "checking linked batches")
 	}

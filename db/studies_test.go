@@ -205,3 +205,56 @@ func TestStudyArtifactsLeaveNothingBehindOnFailure(t *testing.T) {
 type failingReader struct{}
 
 func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+// Links are checked against the organization: its own turbine, jobs and
+// batches are accepted, anyone else's (or made-up ids) are 422; the public
+// view names the turbine but carries no id.
+func TestStudyLinksScopedToOrganization(t *testing.T) {
+	t.Parallel()
+	f := newStudyFixture(t)
+	ctx := context.Background()
+	var turbineA, turbineB, jobA, jobB, batchA string
+	mustGet := func(dst *string, q string, args ...any) {
+		t.Helper()
+		if err := f.db.Get(dst, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustGet(&turbineA, `INSERT INTO turbines (organization_id, name) VALUES ($1, 'NREL 5MW') RETURNING id`, f.author.Organization.ID)
+	mustGet(&turbineB, `INSERT INTO turbines (organization_id, name) VALUES ($1, 'IEA 15MW') RETURNING id`, f.outsider.Organization.ID)
+	mustGet(&batchA, `INSERT INTO batches (organization_id, kind, request, run_count, price_cents, tokens)
+		VALUES ($1, 'dlc', '{}', 1, 0, 0) RETURNING id`, f.author.Organization.ID)
+	const job = `INSERT INTO jobs (organization_id, batch_id, entrypoint, input_key, t_max, price_cents, tokens, charge_month)
+		VALUES ($1, $2, 'Main.fst', 'in', 10, 0, 0, date_trunc('month', now())) RETURNING id`
+	mustGet(&jobA, job, f.author.Organization.ID, batchA)
+	mustGet(&jobB, job, f.outsider.Organization.ID, nil)
+
+	st, err := f.svc.CreateStudy(ctx, f.author, turbinesim.StudyInput{Title: "Linked", TurbineID: &turbineA,
+		JobIDs: []string{jobA, strings.ToUpper(jobA)}, BatchIDs: []string{batchA}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.TurbineName == nil || *st.TurbineName != "NREL 5MW" || len(st.JobIDs) != 1 || st.JobIDs[0] != jobA || len(st.BatchIDs) != 1 {
+		t.Fatalf("linked study %+v", st)
+	}
+	pub := st.Public()
+	if pub.Turbine == nil || *pub.Turbine != "NREL 5MW" || pub.JobCount != 1 {
+		t.Fatalf("public view %+v", pub)
+	}
+	for name, in := range map[string]turbinesim.StudyInput{
+		"foreign turbine": {Title: "x", TurbineID: &turbineB},
+		"foreign job":     {Title: "x", JobIDs: []string{jobB}},
+		"unknown batch":   {Title: "x", BatchIDs: []string{jobA}},
+	} {
+		if _, err := f.svc.UpdateStudy(ctx, f.author, st.ID, in); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+			t.Errorf("%s: %v, want invalid", name, err)
+		}
+	}
+	// Deleting the turbine keeps the study, without the link.
+	if _, err := f.db.Exec(`DELETE FROM turbines WHERE id = $1`, turbineA); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = f.svc.FindStudy(ctx, f.author.Organization.ID, st.ID); err != nil || st.TurbineID != nil {
+		t.Fatalf("after turbine deletion: %+v %v", st, err)
+	}
+}
