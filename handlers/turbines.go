@@ -167,12 +167,20 @@ func (s *Server) updateTurbine(c echo.Context) error {
 		return err
 	}
 	var u turbinesim.TurbineUpdate
-	if err := decodeStrict(c, &u); err != nil {
+	if mediaType(c.Request()) == echo.MIMEApplicationForm {
+		// The page's editor (htmx sends the form fields).
+		if u, err = updateFromForm(c); err != nil {
+			return err
+		}
+	} else if err := decodeStrict(c, &u); err != nil {
 		return err
 	}
 	t, err := svc.UpdateTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), &u)
 	if err != nil {
 		return err
+	}
+	if negotiate(c.Request()) == formatFragment {
+		c.Response().Header().Set("HX-Redirect", "/turbines/"+t.ID)
 	}
 	return c.JSON(http.StatusOK, t)
 }
@@ -406,4 +414,38 @@ func deckLocation(file, mainPath string, line int) string {
 		return name + ":" + strconv.Itoa(line)
 	}
 	return name
+}
+
+// updateFromForm reads the editor form: name, description and the scalar
+// parameters; an empty field keeps its value.
+func updateFromForm(c echo.Context) (turbinesim.TurbineUpdate, error) {
+	var u turbinesim.TurbineUpdate
+	form, err := c.FormParams()
+	if err != nil {
+		return u, turbinesim.Errorf(turbinesim.EINVALID, "malformed form")
+	}
+	if v := strings.TrimSpace(form.Get("name")); v != "" {
+		u.Name = &v
+	}
+	if _, ok := form["description"]; ok {
+		v := form.Get("description")
+		u.Description = &v
+	}
+	for name, dst := range map[string]**float64{
+		"rated_power_kw": &u.RatedPowerKW, "rotor_diameter_m": &u.RotorDiameterM, "hub_height_m": &u.HubHeightM,
+		"cut_in_wind_speed_ms": &u.CutInWindSpeedMS, "rated_wind_speed_ms": &u.RatedWindSpeedMS,
+		"cut_out_wind_speed_ms": &u.CutOutWindSpeedMS, "shaft_tilt_deg": &u.ShaftTiltDeg,
+		"precone_deg": &u.PreconeDeg, "rated_rotor_speed_rpm": &u.RatedRotorSpeedRPM,
+	} {
+		v := strings.TrimSpace(form.Get(name))
+		if v == "" {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return u, turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a number", name, v)
+		}
+		*dst = &f
+	}
+	return u, nil
 }

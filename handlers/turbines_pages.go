@@ -1,23 +1,92 @@
 package handlers
 
 import (
+	"net/http"
+	"strconv"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/views"
 )
 
-// Browser pages of the turbine inventory. Until the templ views are built
-// the pages answer with the section's "coming" page; the JSON API is
-// complete.
+// Browser pages of the turbine inventory (templ views in
+// views/turbines.templ; charts drawn by assets/js/charts.js).
 
-func (s *Server) turbineListPage(c echo.Context, _ TurbinePage, _ string) error {
-	return s.coming("Turbines", "turbines")(c)
+func (s *Server) turbineListPage(c echo.Context, res TurbinePage, search string) error {
+	v := views.TurbineListView{Items: res.Items, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages,
+		PageSize: res.PageSize, Search: search}
+	return render(c, http.StatusOK, views.TurbineListPage(s.page(c, "Turbines", "turbines"), v))
 }
 
-func (s *Server) turbineDetailPage(c echo.Context, _ *turbinesim.Turbine) error {
-	return s.coming("Turbines", "turbines")(c)
+func (s *Server) demoGalleryPage(c echo.Context, demos []turbinesim.DemoTurbine) error {
+	return render(c, http.StatusOK, views.DemoGalleryPage(s.page(c, "Reference turbines", "turbines"), demos))
 }
 
-func (s *Server) demoGalleryPage(c echo.Context, _ []turbinesim.DemoTurbine) error {
-	return s.coming("Turbines", "turbines")(c)
+func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error {
+	a := authFrom(c)
+	v := views.TurbineDetailView{Turbine: t, CanWrite: !t.IsDemo(), CanClone: a != nil && a.User.Verified}
+	main := &deck.Main{}
+	if t.HasDeck() {
+		d, err := s.loadDeck(c)
+		switch {
+		case err != nil && turbinesim.ErrorCode(err) == turbinesim.EINVALID:
+			v.PropsError = turbinesim.ErrorMessage(err)
+		case err != nil:
+			return err
+		default:
+			main = d.Main
+			if v.Props, err = turbinesim.DetailedPropertiesOf(d); err != nil {
+				return err
+			}
+		}
+	} else {
+		v.PropsError = "This turbine has no stored input files."
+	}
+	v.FST = turbinesim.FSTDefaults(main)
+	if p := v.Props; p != nil {
+		if i, err := strconv.Atoi(c.QueryParam("airfoil")); err == nil && i >= 0 && i < len(p.Airfoils) {
+			v.Airfoil = i
+		}
+		v.BladeChart = lineChart("Span (m)", "Chord (m)", series("Chord", p.Blade.BlSpn, p.Blade.BlChord))
+		v.TwistChart = lineChart("Span (m)", "Twist (deg)", series("Twist", p.Blade.BlSpn, p.Blade.BlTwist))
+		v.TowerChart = lineChart("Mass density (kg/m)", "Height (m)", series("Mass density", p.Tower.TMassDen, p.Tower.HeightM))
+		v.StiffChart = lineChart("Stiffness (N m²)", "Height (m)",
+			series("Fore-aft", p.Tower.TwFAStif, p.Tower.HeightM), series("Side-to-side", p.Tower.TwSSStif, p.Tower.HeightM))
+		if len(p.Airfoils) > 0 {
+			af := p.Airfoils[v.Airfoil]
+			ss := []map[string]any{series("Cl", af.AlphaDeg, af.Cl), series("Cd", af.AlphaDeg, af.Cd)}
+			if len(af.Cm) == len(af.AlphaDeg) {
+				ss = append(ss, series("Cm", af.AlphaDeg, af.Cm))
+			}
+			v.PolarChart = lineChart("Angle of attack (deg)", "Coefficient (-)", ss...)
+		}
+	}
+	pg := s.page(c, t.Name, "turbines")
+	pg.Charts = true
+	return render(c, http.StatusOK, views.TurbineDetailPage(pg, v))
+}
+
+// series is one ECharts line of (x, y) points.
+func series(name string, x, y []float64) map[string]any {
+	n := min(len(x), len(y))
+	pts := make([][2]float64, n)
+	for i := 0; i < n; i++ {
+		pts[i] = [2]float64{x[i], y[i]}
+	}
+	return map[string]any{"name": name, "type": "line", "showSymbol": false, "data": pts}
+}
+
+// lineChart is an ECharts option with value axes.
+func lineChart(xName, yName string, ss ...map[string]any) map[string]any {
+	return map[string]any{
+		"animation": false,
+		"tooltip":   map[string]any{"trigger": "axis"},
+		"legend":    map[string]any{"top": 0},
+		"grid":      map[string]any{"left": 70, "right": 20, "top": 30, "bottom": 45},
+		"xAxis":     map[string]any{"type": "value", "name": xName, "nameLocation": "middle", "nameGap": 28, "scale": true},
+		"yAxis":     map[string]any{"type": "value", "name": yName, "scale": true},
+		"series":    ss,
+	}
 }
