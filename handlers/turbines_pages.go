@@ -51,6 +51,9 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 		}
 		v.BladeChart = lineChart("Span (m)", "Chord (m)", series("Chord", p.Blade.BlSpn, p.Blade.BlChord))
 		v.TwistChart = lineChart("Span (m)", "Twist (deg)", series("Twist", p.Blade.BlSpn, p.Blade.BlTwist))
+		if len(p.Blade.Thickness) == len(p.Blade.BlSpn) && len(p.Blade.Thickness) > 0 {
+			v.ThickChart = lineChart("Span (m)", "Thickness t/c (-)", series("t/c", p.Blade.BlSpn, p.Blade.Thickness))
+		}
 		v.TowerChart = lineChart("Mass density (kg/m)", "Height (m)", series("Mass density", p.Tower.TMassDen, p.Tower.HeightM))
 		v.StiffChart = lineChart("Stiffness (N m²)", "Height (m)",
 			series("Fore-aft", p.Tower.TwFAStif, p.Tower.HeightM), series("Side-to-side", p.Tower.TwSSStif, p.Tower.HeightM))
