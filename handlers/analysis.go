@@ -48,6 +48,7 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 	// Pages (handlers/analysis_pages.go), listed in htmlOnlyRoutes.
 	e.GET("/analysis/jobs/:id", s.jobResultsPage, authed...)
 	e.GET("/analysis/compare", s.compareJobsPage, authed...)
+	e.GET("/analysis/batches/:id", s.batchResultsPage, authed...)
 }
 
 func (s *Server) results() (turbinesim.ResultService, error) {

@@ -337,28 +337,9 @@ func (s *Server) batchDEL(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	channels := queryList(c, "channels")
-	wind := c.QueryParam("wind_channel")
-	if wind == "" {
-		wind = "Wind1VelX"
-	}
-	inputs := make([]analysis.FatigueInput, 0, len(b.runs))
-	for _, r := range b.runs {
-		if err := checkChannels(r.Record, channels); err != nil {
-			return turbinesim.Errorf(turbinesim.EINVALID, "job %s: %s", r.JobID, turbinesim.ErrorMessage(err))
-		}
-		st, err := analysis.Statistics(r.Record, []string{wind}, b.window)
-		if err != nil {
-			return turbinesim.Errorf(turbinesim.EINVALID, "job %s: wind speed: %v", r.JobID, err)
-		}
-		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: st[0].Mean, Record: r.Record, Window: b.window})
-	}
-	if len(channels) == 0 {
-		channels = b.runs[0].Record.Names
-	}
-	res, err := analysis.BatchDEL(inputs, channels, analysis.DELOptions{Exponents: exps}, dist)
+	res, err := batchFatigue(c, b, queryList(c, "channels"), exps, dist)
 	if err != nil {
-		return turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
+		return err
 	}
 	if wantsCSV(c) {
 		rows := [][]string{{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean"}}
@@ -370,6 +351,34 @@ func (s *Server) batchDEL(c echo.Context) error {
 		return writeCSV(c, "del-"+b.id+".csv", rows)
 	}
 	return c.JSON(http.StatusOK, BatchDELs{BatchID: b.id, Skipped: b.skipped, Channels: res})
+}
+
+// batchFatigue runs BatchDEL over the batch; each run's bin speed is its
+// mean of wind_channel (default Wind1VelX) over the window.
+func batchFatigue(c echo.Context, b *batchContext, channels []string, exps []float64, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
+	wind := c.QueryParam("wind_channel")
+	if wind == "" {
+		wind = "Wind1VelX"
+	}
+	inputs := make([]analysis.FatigueInput, 0, len(b.runs))
+	for _, r := range b.runs {
+		if err := checkChannels(r.Record, channels); err != nil {
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "job %s: %s", r.JobID, turbinesim.ErrorMessage(err))
+		}
+		st, err := analysis.Statistics(r.Record, []string{wind}, b.window)
+		if err != nil {
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "job %s: wind speed: %v", r.JobID, err)
+		}
+		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: st[0].Mean, Record: r.Record, Window: b.window})
+	}
+	if len(channels) == 0 {
+		channels = b.runs[0].Record.Names
+	}
+	res, err := analysis.BatchDEL(inputs, channels, analysis.DELOptions{Exponents: exps}, dist)
+	if err != nil {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
+	}
+	return res, nil
 }
 
 // BatchExtremes is the answer of GET /analysis/batches/{id}/extremes.
@@ -386,17 +395,9 @@ func (s *Server) batchExtremes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := analysis.ExtremeOptions{Channels: queryList(c, "channels"), Concurrent: queryList(c, "concurrent")}
-	runs := make([]analysis.ExtremeRun, len(b.runs))
-	for i, r := range b.runs {
-		if err := checkChannels(r.Record, append(slicesClone(opt.Channels), opt.Concurrent...)); err != nil {
-			return turbinesim.Errorf(turbinesim.EINVALID, "job %s: %s", r.JobID, turbinesim.ErrorMessage(err))
-		}
-		runs[i] = analysis.ExtremeRun{ID: r.JobID, Record: r.Record, Window: b.window}
-	}
-	ex, err := analysis.Extremes(runs, opt)
+	ex, err := batchExtremeTable(b, analysis.ExtremeOptions{Channels: queryList(c, "channels"), Concurrent: queryList(c, "concurrent")})
 	if err != nil {
-		return turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
+		return err
 	}
 	if wantsCSV(c) {
 		rows := [][]string{{"channel", "unit", "kind", "characteristic", "safety_factor", "design", "job_id", "time", "concurrent"}}
@@ -411,6 +412,21 @@ func (s *Server) batchExtremes(c echo.Context) error {
 		return writeCSV(c, "extremes-"+b.id+".csv", rows)
 	}
 	return c.JSON(http.StatusOK, BatchExtremes{BatchID: b.id, Skipped: b.skipped, Extremes: ex})
+}
+
+func batchExtremeTable(b *batchContext, opt analysis.ExtremeOptions) ([]analysis.Extreme, error) {
+	runs := make([]analysis.ExtremeRun, len(b.runs))
+	for i, r := range b.runs {
+		if err := checkChannels(r.Record, append(slicesClone(opt.Channels), opt.Concurrent...)); err != nil {
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "job %s: %s", r.JobID, turbinesim.ErrorMessage(err))
+		}
+		runs[i] = analysis.ExtremeRun{ID: r.JobID, Record: r.Record, Window: b.window}
+	}
+	ex, err := analysis.Extremes(runs, opt)
+	if err != nil {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
+	}
+	return ex, nil
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -3,10 +3,12 @@ package handlers
 import (
 	"net/http"
 	"slices"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/solver/analysis"
 	"github.com/turbinesim/turbinesim/views"
 )
 
@@ -69,3 +71,87 @@ func (s *Server) compareJobsPage(c echo.Context) error {
 	p.Charts = true
 	return render(c, http.StatusOK, views.CompareJobsPage(p, jobs, channel))
 }
+
+// pageLoadChannels are the usual OpenFAST load channels the batch page
+// tabulates (DELs and extremes) when a run records them.
+var pageLoadChannels = []string{"RootMxc1", "RootMyc1", "RootMyb1", "LSShftMxa", "YawBrMyp", "TwrBsMxt", "TwrBsMyt"}
+
+// batchResultsPage: GET /analysis/batches/{id}, the curves of a batch and
+// its DEL and extreme tables (same query parameters as the JSON family).
+func (s *Server) batchResultsPage(c echo.Context) error {
+	b, cv, err := s.curve(c)
+	if err != nil {
+		return err
+	}
+	r := views.BatchResults{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Query: c.QueryString(), Bins: curveTable(cv)}
+	wind := make([]float64, len(cv.Bins))
+	for i, bin := range cv.Bins {
+		wind[i] = bin.WindSpeed
+	}
+	add := func(id, title, unit string, pick func(analysis.CurveBin) float64) {
+		data := make([][2]float64, len(cv.Bins))
+		for i, bin := range cv.Bins {
+			data[i] = [2]float64{bin.WindSpeed, pick(bin)}
+		}
+		r.Charts = append(r.Charts, views.ChartSpec{ID: id, Option: map[string]any{
+			"animation": false,
+			"title":     map[string]any{"text": title, "textStyle": map[string]any{"fontSize": 14}},
+			"tooltip":   map[string]any{"trigger": "axis"},
+			"xAxis":     map[string]any{"type": "value", "name": "Wind speed (m/s)", "scale": true},
+			"yAxis":     map[string]any{"type": "value", "name": unit, "scale": true},
+			"series":    []any{map[string]any{"name": title, "type": "line", "data": data}},
+		}})
+	}
+	add("curve-power", "Power", "kW", func(b analysis.CurveBin) float64 { return b.PowerKW })
+	if cv.HasThrust {
+		add("curve-thrust", "Thrust", "kN", func(b analysis.CurveBin) float64 { return b.ThrustKN })
+	}
+	if cv.RotorArea > 0 {
+		add("curve-cp", "Cp", "-", func(b analysis.CurveBin) float64 { return b.Cp })
+		if cv.HasThrust {
+			add("curve-ct", "Ct", "-", func(b analysis.CurveBin) float64 { return b.Ct })
+		}
+	}
+	if cv.HasPitch {
+		add("curve-pitch", "Blade pitch", "deg", func(b analysis.CurveBin) float64 { return b.PitchDeg })
+	}
+	if cv.HasRotorSpeed {
+		add("curve-rotor-speed", "Rotor speed", "rpm", func(b analysis.CurveBin) float64 { return b.RotorSpeedRPM })
+	}
+
+	var loads []string
+	for _, n := range pageLoadChannels {
+		if slices.Contains(b.runs[0].Record.Names, n) {
+			loads = append(loads, n)
+		}
+	}
+	if len(loads) == 0 {
+		r.DELNote = "No blade-root, shaft, yaw-bearing or tower-base load channels in the outputs: no DEL or extreme table."
+	} else {
+		dist, err := windDistribution(c)
+		if err != nil {
+			return err
+		}
+		if res, err := batchFatigue(c, b, loads, []float64{3, 4, 10}, dist); err != nil {
+			r.DELNote = "DELs not computed: " + turbinesim.ErrorMessage(err)
+		} else {
+			r.DELs = [][]string{{"channel", "unit", "m", "lifetime DEL", "arithmetic mean (for comparison)"}}
+			for _, cf := range res {
+				for _, l := range cf.Lifetime {
+					r.DELs = append(r.DELs, []string{cf.Channel, cf.Unit, num(l.Exponent), fmtLoad(l.DEL), fmtLoad(l.ArithmeticMean)})
+				}
+			}
+		}
+		if ex, err := batchExtremeTable(b, analysis.ExtremeOptions{Channels: loads}); err == nil {
+			r.Extremes = [][]string{{"channel", "unit", "kind", "value", "job", "time (s)"}}
+			for _, e := range ex {
+				r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), e.RunID, fmtLoad(e.Time)})
+			}
+		}
+	}
+	p := s.page(c, "Batch results", "batches")
+	p.Charts = true
+	return render(c, http.StatusOK, views.BatchResultsPage(p, r))
+}
+
+func fmtLoad(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }

@@ -528,6 +528,14 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		}
 	}
 
+	// The batch page: curve charts, bin table, DEL and extreme tables.
+	resp, body = re.call(re.token, "GET", base+"?binning=grid&rotor_radius=63", "", "Accept", "text/html")
+	for _, want := range []string{`id="curve-power"`, `id="curve-cp"`, `id="curve-rotor-speed"`, `id="curve-table"`, `id="del-table"`, `id="extremes-table"`, "RootMyb1", jobs[2]} {
+		if resp.StatusCode != 200 || !strings.Contains(body, want) {
+			t.Fatalf("batch page %d lacks %s", resp.StatusCode, want)
+		}
+	}
+
 	// Errors: unknown channel 422, another organization's batch 404, a
 	// batch without finished runs 409.
 	resp, body = re.call(re.token, "GET", base+"/extremes?channels=Nope", "")

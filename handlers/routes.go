@@ -91,8 +91,9 @@ func (s *Server) routes() {
 // until their resources are built; the JSON contract for those paths is
 // documented together with its implementation.
 var htmlOnlyRoutes = map[string]bool{
-	"GET /analysis/jobs/:id": true, // handlers/analysis_pages.go
-	"GET /analysis/compare":  true,
+	"GET /analysis/jobs/:id":    true, // handlers/analysis_pages.go
+	"GET /analysis/compare":     true,
+	"GET /analysis/batches/:id": true,
 	// Social sign-in is a browser-only flow (contract "Social login").
 	"GET /auth/sso/:provider/login":         true,
 	"GET /auth/sso/:provider/callback":      true,

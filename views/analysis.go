@@ -1,5 +1,10 @@
 package views
 
+import (
+	"net/url"
+	"strings"
+)
+
 // ResultsChannel is one channel offered by the results page's picker.
 type ResultsChannel struct {
 	Name string `json:"name"`
@@ -36,4 +41,48 @@ func isSelected(sel []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// ChartSpec is one server-built ECharts option.
+type ChartSpec struct {
+	ID     string
+	Option any
+}
+
+// BatchResults is what the batch results page shows: curve charts, the
+// bin table, lifetime DELs and the extreme-load table, each table with a
+// CSV link to the matching endpoint.
+type BatchResults struct {
+	BatchID string
+	Runs    int
+	Skipped int
+	// Query is the page's query string, passed on to the CSV links.
+	Query    string
+	Charts   []ChartSpec
+	Bins     [][]string // header first
+	DELs     [][]string // header first; empty when not computed
+	DELNote  string
+	Extremes [][]string // header first
+}
+
+func csvHref(batchID, endpoint, query string) string {
+	q := "format=csv"
+	if query != "" {
+		q = query + "&" + q
+	}
+	return "/analysis/batches/" + batchID + "/" + endpoint + "?" + q
+}
+
+// delChannels lists the distinct first-column values of a table (the
+// channels), comma-separated, for the CSV link.
+func delChannels(rows [][]string) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rows[1:] {
+		if len(r) > 0 && !seen[r[0]] {
+			seen[r[0]] = true
+			out = append(out, url.QueryEscape(r[0]))
+		}
+	}
+	return strings.Join(out, ",")
 }
