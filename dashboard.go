@@ -3,13 +3,14 @@ package turbinesim
 import "context"
 
 // Dashboard is the overview shown on the landing page and returned by
-// GET /dashboard. Counts of resources whose tables do not exist yet are nil,
-// so that "not built" is never shown as "zero".
+// GET /dashboard.
 type Dashboard struct {
-	Organization *Organization `json:"organization"`
-	MemberCount  int           `json:"member_count"`
-	TurbineCount *int          `json:"turbine_count"`
-	JobCount     *int          `json:"job_count"`
+	Organization   *Organization `json:"organization"`
+	MemberCount    int           `json:"member_count"`
+	TurbineCount   int           `json:"turbine_count"`
+	JobCount       int           `json:"job_count"`
+	ActiveJobCount int           `json:"active_job_count"` // queued, running or cancelling
+	StudyCount     int           `json:"study_count"`
 }
 
 // DashboardService computes the dashboard of an organization.

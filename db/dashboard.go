@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/turbinesim/turbinesim"
 )
@@ -31,35 +30,16 @@ func (s *DashboardService) Dashboard(ctx context.Context, orgID string) (*turbin
 	if d.MemberCount, err = s.users.CountMembers(ctx, orgID); err != nil {
 		return nil, err
 	}
-	if d.TurbineCount, err = s.countIfPresent(ctx, "turbines", orgID); err != nil {
-		return nil, err
-	}
-	if d.JobCount, err = s.countIfPresent(ctx, "jobs", orgID); err != nil {
-		return nil, err
+	// One statement, so the counts are of one snapshot.
+	err = s.db.QueryRowxContext(ctx, `
+		SELECT (SELECT count(*) FROM turbines WHERE organization_id = $1),
+		       (SELECT count(*) FROM jobs WHERE organization_id = $1),
+		       (SELECT count(*) FROM jobs WHERE organization_id = $1
+		                                    AND status IN ('queued', 'running', 'cancelling')),
+		       (SELECT count(*) FROM studies WHERE organization_id = $1)`, orgID).
+		Scan(&d.TurbineCount, &d.JobCount, &d.ActiveJobCount, &d.StudyCount)
+	if err != nil {
+		return nil, translate(err, "counting the dashboard")
 	}
 	return d, nil
-}
-
-// countIfPresent counts an organization's rows of table, or returns nil when
-// the table (with an organization_id column) has not been created yet by a
-// later migration: a dashboard must not show "0 jobs" for a feature that
-// does not exist.
-func (s *DashboardService) countIfPresent(ctx context.Context, table, orgID string) (*int, error) {
-	var present bool
-	err := s.db.GetContext(ctx, &present, `
-		SELECT EXISTS (
-			SELECT 1 FROM information_schema.columns
-			 WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'organization_id')`, table)
-	if err != nil {
-		return nil, translate(err, "checking table "+table)
-	}
-	if !present {
-		return nil, nil
-	}
-	var n int
-	// table is one of the fixed names above, never user input.
-	if err := s.db.GetContext(ctx, &n, fmt.Sprintf(`SELECT count(*) FROM %s WHERE organization_id = $1`, table), orgID); err != nil {
-		return nil, translate(err, "counting "+table)
-	}
-	return &n, nil
 }
