@@ -658,4 +658,5 @@ func (s *Server) batchRoutes(authed []echo.MiddlewareFunc) {
 	e.GET("/parametric/new", s.parametricForm, authed...)
 	e.GET("/batches", s.listBatches, authed...)
 	e.GET("/batches/:id", s.getBatch, authed...)
+	s.reportRoutes(authed) // handlers/report.go
 }

@@ -22,6 +22,12 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 		{method: "GET", path: "/batches/{id}", tag: "batches",
 			summary:   "One batch with its progress (runs done / total, failed, percent of simulated time, ETA) and its runs (name, job id, status); another organization's batch is 404",
 			responses: errs(map[int]string{200: "BatchDetail"}, 401, 404, 429, 503)},
+		{method: "GET", path: "/reports/batches/{id}", tag: "batches",
+			summary: "Verified accounts only (403 otherwise): the certification report of a finished DLC batch as a self-contained HTML page (text/html), " +
+				"or as PDF (application/pdf, printed by headless Chromium) with ?format=pdf or Accept: application/pdf. Contents: design basis (class, category, V_ref, I_ref), " +
+				"model summary, DLC table with run counts, extreme loads per sensor (characteristic, γ_f, design, governing run and time, concurrent values), " +
+				"lifetime DELs per sensor for m = 3, 4, 5, 10 per fatigue DLC, power curve and AEP (class Rayleigh), failed runs. 409 while runs are unfinished, 422 for a parametric batch.",
+			responses: errs(map[int]string{200: ""}, 401, 403, 404, 409, 422, 429, 503)},
 	}
 }
 

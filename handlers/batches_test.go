@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/jobtest"
+	"github.com/turbinesim/turbinesim/db/resultcache"
 	"github.com/turbinesim/turbinesim/db/runner"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -100,6 +102,11 @@ func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 	}
 	svc.Caps, svc.Turbines, svc.Jobs, svc.JobTrees = be.caps, turbines, be.jobs, trees
 	svc.Batches = db.NewBatchService(be.jobs)
+	cache, err := resultcache.New(filepath.Join(t.TempDir(), "results"), 256<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Results = db.NewResultService(d, be.jobs, trees, cache)
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
@@ -234,6 +241,13 @@ func TestBatchEndpointsRefuseBadRequestsAndOtherUsers(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"total":1`) {
 		t.Fatalf("list: %d %s", resp.StatusCode, body)
 	}
+	// The report is for verified accounts; it is for DLC batches only.
+	resp, body = be.do(nil, request{method: "GET", path: "/reports/batches/" + b.ID, header: be.unverified})
+	assertDetail(t, resp, body, http.StatusForbidden)
+	resp, body = be.do(nil, request{method: "GET", path: "/reports/batches/" + b.ID, header: be.verified})
+	if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, "parametric") {
+		t.Errorf("detail %q", d)
+	}
 	// The unverified member of the same organization can read it; pages
 	// render for browsers.
 	resp, _ = be.do(nil, request{method: "GET", path: "/batches/" + b.ID, header: be.unverified})
@@ -319,5 +333,38 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 		if !hasOutb {
 			t.Errorf("run %s: outputs %v have no .outb", r.Run, j.OutputFiles)
 		}
+	}
+
+	// The certification report: HTML for the verified admin, 403 for the
+	// unverified member, and the same page as PDF.
+	resp, body = be.do(nil, request{method: "GET", path: "/reports/batches/" + b.ID, header: be.unverified})
+	assertDetail(t, resp, body, http.StatusForbidden)
+	html := map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}
+	resp, body = be.do(nil, request{method: "GET", path: "/reports/batches/" + b.ID, header: html})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("report: %d %s", resp.StatusCode, body)
+	}
+	for _, want := range []string{"Design basis", "V<sub>ref</sub> = 50 m/s", "I<sub>ref</sub> = 0.14", "<td>1.2</td>", "RootMyc1", "m = 10",
+		"TwrBsMyt", "id=\"aep\"", "7. Failed runs", "<p>None.</p>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "class=\"warn\"") {
+		t.Errorf("report lists problems: %s", body[strings.Index(body, "class=\"warn\""):][:400])
+	}
+	if os.Getenv("BATCH_REPORT_OUT") != "" {
+		os.WriteFile(os.Getenv("BATCH_REPORT_OUT"), []byte(body), 0o600)
+	}
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium not installed: PDF not tested")
+	}
+	pdf := map[string]string{"Authorization": be.verified["Authorization"], "Accept": "application/pdf"}
+	resp, body = be.do(nil, request{method: "GET", path: "/reports/batches/" + b.ID, header: pdf})
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(body, "%PDF-") || len(body) < 10000 {
+		t.Fatalf("PDF: %d %s, %d bytes starting %q", resp.StatusCode, resp.Header.Get("Content-Type"), len(body), body[:min(len(body), 20)])
+	}
+	if os.Getenv("BATCH_REPORT_OUT") != "" {
+		os.WriteFile(os.Getenv("BATCH_REPORT_OUT")+".pdf", []byte(body), 0o600)
 	}
 }

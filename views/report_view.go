@@ -1,0 +1,152 @@
+package views
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/solver/analysis"
+	"github.com/turbinesim/turbinesim/solver/dlc"
+)
+
+// Report is everything the certification report of a DLC batch shows
+// (analysis brief §5): built by handlers/report.go, rendered by
+// ReportPage.
+type Report struct {
+	Batch     *turbinesim.Batch
+	Turbine   *turbinesim.Turbine // nil when the turbine was deleted
+	Request   dlc.Request
+	Basis     []dlc.BasisRow
+	Exponents []float64
+	Generated time.Time
+	Succeeded int
+	Failed    []FailedRun
+	Sensors   []string
+	// Extremes are the ultimate-load rows; ExtremesFromAll says the batch
+	// had no ultimate DLC, so every run was searched.
+	Extremes        []analysis.Extreme
+	ExtremesFromAll bool
+	Fatigue         []FatigueTable
+	Curve           *analysis.Curve
+	AEP             *analysis.AEP
+	MeanWind        float64
+	// Problems lists parts that could not be computed, said plainly.
+	Problems []string
+}
+
+// FailedRun is a run of the batch without a usable output.
+type FailedRun struct {
+	Run, JobID, Status, Detail string
+}
+
+// FatigueTable is the DEL table of one fatigue DLC.
+type FatigueTable struct {
+	DLC      string
+	Runs     int
+	Channels []analysis.ChannelFatigue
+}
+
+// vRef and iRef are the IEC 61400-1 ed.4 class and category values
+// (Table 1: V_ref 50/42.5/37.5 m/s; I_ref 0.18/0.16/0.14/0.12).
+func vRef(class string) float64 {
+	switch class {
+	case "I":
+		return 50
+	case "II":
+		return 42.5
+	case "III":
+		return 37.5
+	}
+	return math.NaN()
+}
+
+func iRef(cat string) float64 {
+	switch cat {
+	case "A+":
+		return 0.18
+	case "A":
+		return 0.16
+	case "B":
+		return 0.14
+	case "C":
+		return 0.12
+	}
+	return math.NaN()
+}
+
+func fnum(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	a := math.Abs(v)
+	switch {
+	case a == 0:
+		return "0"
+	case a >= 1e5 || a < 1e-3:
+		return fmt.Sprintf("%.4g", v)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func lifetimeDEL(cf analysis.ChannelFatigue, m float64) string {
+	for _, l := range cf.Lifetime {
+		if l.Exponent == m {
+			return fnum(l.DEL)
+		}
+	}
+	return "–"
+}
+
+func concurrentText(e analysis.Extreme) string {
+	var parts []string
+	for _, c := range e.Concurrent {
+		if c.Channel != e.Channel {
+			parts = append(parts, c.Channel+" "+fnum(c.Value))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// curvePlot maps the power curve into a 600 × 260 SVG box (power against
+// wind speed, axes from zero).
+type curvePlot struct {
+	Points      string
+	MaxV, MaxKW float64
+}
+
+func plotCurve(cv *analysis.Curve) curvePlot {
+	var p curvePlot
+	for _, b := range cv.Bins {
+		p.MaxV = max(p.MaxV, b.WindSpeed)
+		p.MaxKW = max(p.MaxKW, b.PowerKW)
+	}
+	p.MaxV, p.MaxKW = math.Ceil(p.MaxV+1), math.Max(p.MaxKW*1.1, 1)
+	var pts []string
+	for _, b := range cv.Bins {
+		x := 50 + 530*b.WindSpeed/p.MaxV
+		y := 230 - 210*b.PowerKW/p.MaxKW
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+	}
+	p.Points = strings.Join(pts, " ")
+	return p
+}
+
+func (p curvePlot) dots() [][2]string {
+	var out [][2]string
+	for _, xy := range strings.Fields(p.Points) {
+		c := strings.SplitN(xy, ",", 2)
+		out = append(out, [2]string{c[0], c[1]})
+	}
+	return out
+}
+
+// reportCSS styles the self-contained report page (screen and print).
+const reportCSS = `body{font-family:system-ui,sans-serif;color:#0f172a;margin:2rem;font-size:12px}
+h1{font-size:20px;margin:0 0 .25rem}h2{font-size:15px;margin:1.5rem 0 .5rem;border-bottom:1px solid #cbd5e1;padding-bottom:.2rem}
+table{border-collapse:collapse;width:100%;margin-bottom:.75rem}th,td{border:1px solid #e2e8f0;padding:2px 5px;text-align:left;vertical-align:top}
+th{background:#f1f5f9}td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#64748b}.warn{color:#b91c1c}
+section{break-inside:avoid-page}@page{size:A4}`
