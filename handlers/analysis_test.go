@@ -28,6 +28,7 @@ type lazyResults struct{ turbinesim.ResultService }
 type resultEnv struct {
 	*env
 	trees *blobstore.Local
+	cache *resultcache.Cache
 	token string
 }
 
@@ -44,7 +45,7 @@ func newResultEnv(t *testing.T) *resultEnv {
 		t.Fatal(err)
 	}
 	lazy.ResultService = db.NewResultService(e.db, db.NewJobService(e.db, trees, nil, nil), trees, cache)
-	return &resultEnv{env: e, trees: trees, token: e.loginJSON().AccessToken}
+	return &resultEnv{env: e, trees: trees, cache: cache, token: e.loginJSON().AccessToken}
 }
 
 // insertJob stores a job of org directly; with outputs it has succeeded
@@ -265,6 +266,26 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 		if resp.StatusCode != 200 || body != string(want) ||
 			resp.Header.Get("Content-Disposition") != `attachment; filename=run.outb` {
 			t.Fatalf("download %d, %d bytes, %q", resp.StatusCode, len(body), resp.Header.Get("Content-Disposition"))
+		}
+	})
+
+	t.Run("read once", func(t *testing.T) {
+		// Every request above used the output; it was parsed once.
+		if parses, _ := re.cache.Stats(); parses != 1 {
+			t.Fatalf("output parsed %d times", parses)
+		}
+	})
+
+	t.Run("text output", func(t *testing.T) {
+		// A job whose only output is a text .out is read the same way.
+		txt := filepath.Join(t.TempDir(), "run.out")
+		if err := outfile.WriteTextFile(txt, raw, outfile.TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		tid := re.insertJob(re.org.ID, "succeeded", "", map[string]string{"run.out": txt})
+		st := callJSON[handlers.StatisticsResponse](t, re, "POST", "/analysis/jobs/"+tid+"/statistics", `{"channels":["RotSpeed"]}`)
+		if len(st.Channels) != 1 || st.Channels[0].N != 2001 || st.Channels[0].Mean != 12 {
+			t.Fatalf("statistics of the .out: %+v", st.Channels)
 		}
 	})
 
