@@ -20,9 +20,12 @@ type JobOutput struct {
 // BatchRun is one job of a batch; Output is nil unless the job succeeded
 // with an output file.
 type BatchRun struct {
-	JobID  string     `json:"job_id"`
-	Status JobStatus  `json:"status"`
-	Output *JobOutput `json:"-"`
+	JobID string `json:"job_id"`
+	// RunName is the run's name in the batch (batch_runs.run_name, e.g.
+	// DLC1.2_V12.0_S3_Y+0); empty for a job not listed there.
+	RunName string     `json:"run_name"`
+	Status  JobStatus  `json:"status"`
+	Output  *JobOutput `json:"-"`
 }
 
 // ResultService gives the results of an organization's jobs. Every method

@@ -142,10 +142,23 @@ func (s *ResultService) BatchRuns(ctx context.Context, orgID, batchID string) ([
 	if len(rows) == 0 {
 		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "batch not found")
 	}
+	// Run names from batch_runs (migration 00060), when the batch was
+	// submitted through the batch service.
+	var named []struct {
+		JobID   string `db:"job_id"`
+		RunName string `db:"run_name"`
+	}
+	if err := s.db.SelectContext(ctx, &named, `SELECT job_id, run_name FROM batch_runs WHERE batch_id = $1`, batchID); err != nil {
+		return nil, translate(err, "listing batch run names")
+	}
+	names := make(map[string]string, len(named))
+	for _, n := range named {
+		names[n.JobID] = n.RunName
+	}
 	runs := make([]turbinesim.BatchRun, len(rows))
 	for i := range rows {
 		j := rows[i].job()
-		runs[i] = turbinesim.BatchRun{JobID: j.ID, Status: j.Status}
+		runs[i] = turbinesim.BatchRun{JobID: j.ID, RunName: names[j.ID], Status: j.Status}
 		if hasOutput(j) != nil {
 			continue
 		}

@@ -35,6 +35,7 @@ type BatchCurves struct {
 type batchContext struct {
 	id      string
 	runs    []*turbinesim.JobOutput
+	names   []string // run names (batch_runs), "" when unnamed
 	skipped []string
 	window  analysis.Window
 }
@@ -59,6 +60,7 @@ func (s *Server) batchOf(c echo.Context) (*batchContext, error) {
 			continue
 		}
 		b.runs = append(b.runs, r.Output)
+		b.names = append(b.names, r.RunName)
 	}
 	if len(b.runs) == 0 {
 		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "batch has no finished job with an output yet")
@@ -389,7 +391,8 @@ type BatchExtremes struct {
 }
 
 // batchExtremes: GET /analysis/batches/{id}/extremes?channels=...&concurrent=...
-// Characteristic loads (γ_f = 1): the batch carries no DLC labels yet.
+// Characteristic loads (γ_f = 1); each extreme names its run's DLC when the
+// run name (batch_runs) carries one.
 func (s *Server) batchExtremes(c echo.Context) error {
 	b, err := s.batchOf(c)
 	if err != nil {
@@ -400,14 +403,14 @@ func (s *Server) batchExtremes(c echo.Context) error {
 		return err
 	}
 	if wantsCSV(c) {
-		rows := [][]string{{"channel", "unit", "kind", "characteristic", "safety_factor", "design", "job_id", "time", "concurrent"}}
+		rows := [][]string{{"channel", "unit", "kind", "characteristic", "safety_factor", "design", "job_id", "dlc", "time", "concurrent"}}
 		for _, e := range ex {
 			var conc []string
 			for _, cv := range e.Concurrent {
 				conc = append(conc, cv.Channel+"="+num(cv.Value))
 			}
 			rows = append(rows, []string{e.Channel, e.Unit, e.Kind, num(e.Characteristic), num(e.SafetyFactor), num(e.Design),
-				e.RunID, num(e.Time), strings.Join(conc, ";")})
+				e.RunID, e.DLC, num(e.Time), strings.Join(conc, ";")})
 		}
 		return writeCSV(c, "extremes-"+b.id+".csv", rows)
 	}
@@ -420,7 +423,7 @@ func batchExtremeTable(b *batchContext, opt analysis.ExtremeOptions) ([]analysis
 		if err := checkChannels(r.Record, append(slicesClone(opt.Channels), opt.Concurrent...)); err != nil {
 			return nil, turbinesim.Errorf(turbinesim.EINVALID, "job %s: %s", r.JobID, turbinesim.ErrorMessage(err))
 		}
-		runs[i] = analysis.ExtremeRun{ID: r.JobID, Record: r.Record, Window: b.window}
+		runs[i] = analysis.ExtremeRun{ID: r.JobID, DLC: dlcOf(b.names[i]), Record: r.Record, Window: b.window}
 	}
 	ex, err := analysis.Extremes(runs, opt)
 	if err != nil {
@@ -430,3 +433,14 @@ func batchExtremeTable(b *batchContext, opt analysis.ExtremeOptions) ([]analysis
 }
 
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// dlcOf reads the design load case from a DLC run name such as
+// DLC1.2_V12.0_S3_Y+0 (the batch service's naming); "" otherwise.
+func dlcOf(runName string) string {
+	rest, ok := strings.CutPrefix(runName, "DLC")
+	if !ok {
+		return ""
+	}
+	dlc, _, _ := strings.Cut(rest, "_")
+	return dlc
+}

@@ -40,7 +40,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			summary:   "Damage-equivalent loads: per channel (channels=a,b; default all) and Wöhler exponent (exponents=3,4,10, required) each run's short-term DEL at f_eq = 1 Hz and the lifetime DEL (Σⱼ pⱼ·DELⱼᵐ)^(1/m), pⱼ the probability of the run's wind-speed bin (mean of wind_channel, default Wind1VelX) split equally across runs in the bin; arithmetic_mean Σⱼ pⱼ·DELⱼ is shown for comparison only." + dist + batch + csv,
 			responses: errs(map[int]string{200: "BatchDELs"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/extremes", tag: "analysis",
-			summary:   "Extreme-load table: the maximum and minimum of each channel (channels=a,b; default all) over the batch, the run and time where it occurs, and the concurrent values of the concurrent=... channels (default: the same channels) at that instant. Characteristic loads (γ_f = 1)." + batch + csv,
+			summary:   "Extreme-load table: the maximum and minimum of each channel (channels=a,b; default all) over the batch, the run and time where it occurs, and the concurrent values of the concurrent=... channels (default: the same channels) at that instant. Characteristic loads (γ_f = 1); dlc is read from the run name (e.g. DLC1.2_V12.0_S3_Y+0) when the batch service named the run." + batch + csv,
 			responses: errs(map[int]string{200: "BatchExtremes"}, 401, 404, 409, 422, 429, 503)},
 	}
 }

@@ -102,6 +102,16 @@ func (re *resultEnv) insertBatch(orgID string) string {
 	return id
 }
 
+// nameRun lists job in batch_runs under name.
+func (re *resultEnv) nameRun(batchID, jobID, name string, position int) {
+	re.t.Helper()
+	_, err := re.db.ExecContext(context.Background(), `INSERT INTO batch_runs (batch_id, position, run_name, job_id) VALUES ($1, $2, $3, $4)`,
+		batchID, position, name, jobID)
+	if err != nil {
+		re.t.Fatal(err)
+	}
+}
+
 func (re *resultEnv) call(token, method, path, body string, extra ...string) (*http.Response, string) {
 	re.t.Helper()
 	h := map[string]string{"Authorization": "Bearer " + token}
@@ -471,6 +481,7 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 			maxLoad = math.Max(maxLoad, v)
 		}
 		jobs = append(jobs, re.insertJob(re.org.ID, "succeeded", batch, map[string]string{"run.outb": src}))
+		re.nameRun(batch, jobs[i], fmt.Sprintf("DLC1.2_V%.1f_S1_Y+0", winds[i]), i)
 	}
 	queued := re.insertJob(re.org.ID, "queued", batch, nil)
 	other := &turbinesim.Organization{Name: "Other Wind"}
@@ -544,7 +555,7 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		t.Fatalf("extremes %+v", ex.Extremes)
 	}
 	for _, e := range ex.Extremes {
-		if e.Kind == "max" && (e.Characteristic != maxLoad || e.RunID != jobs[2] || len(e.Concurrent) != 1 || e.Concurrent[0].Channel != "GenPwr") {
+		if e.Kind == "max" && (e.Characteristic != maxLoad || e.RunID != jobs[2] || e.DLC != "1.2" || len(e.Concurrent) != 1 || e.Concurrent[0].Channel != "GenPwr") {
 			t.Fatalf("max %+v", e)
 		}
 	}
