@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,57 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 	}
 	if os.Getenv("BATCH_REPORT_OUT") != "" {
 		os.WriteFile(os.Getenv("BATCH_REPORT_OUT")+".pdf", []byte(body), 0o600)
+	}
+}
+
+// The wizard's form: the htmx preview shows the run count and the price,
+// and the plain form submit redirects to the new batch's page.
+func TestDLCWizardFormPreviewAndSubmit(t *testing.T) {
+	be := newBatchAPIEnv(t, false)
+	form := "turbine_id=" + be.turbineID + "&class=II&category=A&dlcs=1.2&dlcs=6.4&seeds_per_bin=1&speed_step=4&duration=10"
+	h := map[string]string{"Authorization": be.verified["Authorization"], "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+	resp, body := be.do(nil, request{method: "POST", path: "/dlcs/preview", body: form, header: h})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="dlc-quote"`) {
+		t.Fatalf("preview fragment: %d %s", resp.StatusCode, body)
+	}
+	// The same request as JSON gives the numbers the fragment shows.
+	jreq := `{"turbine_id":"` + be.turbineID + `","class":"II","category":"A","dlcs":["1.2","6.4"],"seeds_per_bin":1,"speed_step":4,` +
+		`"overrides":{"1.2":{"duration":10},"6.4":{"duration":10}}}`
+	resp, jbody := be.do(nil, request{method: "POST", path: "/dlcs/preview", body: jreq, header: be.verified})
+	var pv handlers.DLCPreview
+	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(jbody), &pv) != nil || pv.Runs == 0 {
+		t.Fatalf("JSON preview: %d %s", resp.StatusCode, jbody)
+	}
+	for _, want := range []string{`data-runs="` + strconv.Itoa(pv.Runs) + `"`, `data-price="` + strconv.FormatInt(pv.Quote.PriceCents, 10) + `"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("fragment lacks %s: %s", want, body)
+		}
+	}
+	// Each DLC row reports its runs; they add up.
+	sum := 0
+	for _, r := range pv.Basis {
+		if r.DLC != "total" {
+			sum += r.Runs
+		}
+	}
+	if sum != pv.Runs {
+		t.Errorf("basis rows add to %d runs, preview says %d", sum, pv.Runs)
+	}
+	if testing.Short() {
+		t.Skip("submitting prepares every run's wind")
+	}
+	h = map[string]string{"Authorization": be.verified["Authorization"], "Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"}
+	// Submit the deterministic DLC 1.4 (ECD at V_r and V_r ± 2 m/s, both
+	// directions: 6 runs with uniform-wind files, cheap to prepare).
+	form = "turbine_id=" + be.turbineID + "&class=II&category=A&dlcs=1.4&duration=10&name=wizard"
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: form, header: h})
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/batches/") {
+		t.Fatalf("form submit: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	if n := be.count(`SELECT count(*) FROM jobs`); n != 6 {
+		t.Fatalf("%d jobs, want 6", n)
+	}
+	if n := be.count(`SELECT count(*) FROM batches WHERE name = 'wizard' AND run_count = 6`); n != 1 {
+		t.Fatalf("batch row missing")
 	}
 }
