@@ -187,3 +187,40 @@ func TestTextOutputWhenRequested(t *testing.T) {
 		t.Fatalf("RotSpeed text %g, binary %g", a[5], b[5])
 	}
 }
+
+// The .outb is streamed row by row while the run goes on; it must hold
+// every row the run computed: the same times, and each value within the
+// int16 packing resolution of its channel ((max−min)/65535, solver-brief
+// §2.1) of the in-memory table kept with KeepData.
+func TestStreamedOutbHoldsEveryRow(t *testing.T) {
+	d := loadRigid(t)
+	out := filepath.Join(t.TempDir(), "run.outb")
+	res, err := Run(context.Background(), d, Options{OutPath: out, TMax: 3, KeepData: true,
+		Channels: []string{"RotSpeed", "GenPwr", "RootMxc1", "Azimuth"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := outfile.ReadOutbFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Time) != len(res.Time) || len(res.Time) != 31 {
+		t.Fatalf("file has %d rows, run kept %d (want 31 at DT_Out 0.1 s over 3 s)", len(f.Time), len(res.Time))
+	}
+	for i, c := range res.Channels {
+		col, ok := f.Column(c.Name)
+		if !ok {
+			t.Fatalf("file lacks %s", c.Name)
+		}
+		lo, hi := res.Data[i][0], res.Data[i][0]
+		for _, v := range res.Data[i] {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		tol := math.Max((hi-lo)/65535, 1e-6*math.Abs(hi))
+		for k := range col {
+			if math.Abs(col[k]-res.Data[i][k]) > tol {
+				t.Fatalf("%s row %d: file %g, run %g (tolerance %g)", c.Name, k, col[k], res.Data[i][k], tol)
+			}
+		}
+	}
+}
