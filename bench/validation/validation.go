@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/turbinesim/turbinesim/solver/coupling"
@@ -142,8 +143,11 @@ type ChannelResult struct {
 // CaseResult is one case's run and comparison.
 type CaseResult struct {
 	Case
-	Err      error
-	Wall     time.Duration
+	Err  error
+	Wall time.Duration
+	// CPU is the process CPU time (user + system) of the run, measured only
+	// when the cases run one at a time (-j 1); zero otherwise.
+	CPU      time.Duration
 	SimTime  float64
 	Steps    int
 	Channels []ChannelResult
@@ -378,7 +382,11 @@ func RunAll(ctx context.Context, cases []Case, channels []string, workers int, p
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				cpu0 := ProcessCPU()
 				r := RunCase(ctx, cases[i], channels)
+				if workers == 1 {
+					r.CPU = ProcessCPU() - cpu0
+				}
 				results[i] = r
 				if progress != nil {
 					mu.Lock()
@@ -427,4 +435,15 @@ func Prepare(cases []Case) error {
 		}
 	}
 	return nil
+}
+
+// ProcessCPU is the process's user + system CPU time so far (0 where
+// getrusage is unavailable). On a shared machine it measures the solver's
+// own work, which the wall time does not.
+func ProcessCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
