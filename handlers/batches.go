@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -346,17 +348,8 @@ func (s *Server) submitDLCBatch(c echo.Context) error {
 	if nb.Name == "" {
 		nb.Name = "DLC " + strings.Join(req.DLCs, ", ") + " · " + t.Name
 	}
-	for i, run := range runs {
-		dir := filepath.Join(work, strconv.Itoa(i))
-		fst, err := dlc.PrepareRunWith(ctx, d, run, dir, opt)
-		if err != nil {
-			return invalid("run %s: %s", run.ID, err.Error())
-		}
-		entry, err := filepath.Rel(dir, fst)
-		if err != nil {
-			return err
-		}
-		nb.Runs = append(nb.Runs, turbinesim.NewBatchRun{Name: run.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: run.TMax})
+	if nb.Runs, err = prepareRuns(ctx, d, runs, work, opt); err != nil {
+		return err
 	}
 	if nb.Request, err = json.Marshal(storedDLCRequest{Request: dreq, Runs: runs}); err != nil {
 		return err
@@ -366,6 +359,55 @@ func (s *Server) submitDLCBatch(c echo.Context) error {
 		return err
 	}
 	return s.batchCreated(c, b)
+}
+
+// prepareRuns writes every run's deck and wind file under work, on as
+// many goroutines as there are CPUs (wind generation is CPU-bound): each
+// run gets its own directory, and the Deck is only read (PrepareRun does
+// not modify it).
+func prepareRuns(ctx context.Context, d *deck.Deck, runs []dlc.Run, work string, opt dlc.PrepareOptions) ([]turbinesim.NewBatchRun, error) {
+	out := make([]turbinesim.NewBatchRun, len(runs))
+	errs := make([]error, len(runs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(min(runtime.NumCPU(), len(runs)), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run := runs[i]
+				dir := filepath.Join(work, strconv.Itoa(i))
+				fst, err := dlc.PrepareRunWith(ctx, d, run, dir, opt)
+				if err != nil {
+					errs[i] = invalid("run %s: %s", run.ID, err.Error())
+					continue
+				}
+				entry, err := filepath.Rel(dir, fst)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				out[i] = turbinesim.NewBatchRun{Name: run.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: run.TMax}
+			}
+		}()
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) batchCreated(c echo.Context, b *turbinesim.Batch) error {
@@ -658,5 +700,6 @@ func (s *Server) batchRoutes(authed []echo.MiddlewareFunc) {
 	e.GET("/parametric/new", s.parametricForm, authed...)
 	e.GET("/batches", s.listBatches, authed...)
 	e.GET("/batches/:id", s.getBatch, authed...)
-	s.reportRoutes(authed) // handlers/report.go
+	e.GET("/ws/batches/:id", s.batchSocket, authed...) // handlers/batches_ws.go
+	s.reportRoutes(authed)                             // handlers/report.go
 }

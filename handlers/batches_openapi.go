@@ -22,6 +22,10 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 		{method: "GET", path: "/batches/{id}", tag: "batches",
 			summary:   "One batch with its progress (runs done / total, failed, percent of simulated time, ETA) and its runs (name, job id, status); another organization's batch is 404",
 			responses: errs(map[int]string{200: "BatchDetail"}, 401, 404, 429, 503)},
+		{method: "GET", path: "/ws/batches/{id}", tag: "batches",
+			summary: "WebSocket handshake of the batch's live progress (credentials as /ws/jobs/{id}). Messages are BatchProgressMessage JSON, sent on every change; " +
+				"the last one has final = true (every run finished) and the server closes with 1000",
+			responses: errs(map[int]string{101: "BatchProgressMessage"}, 401, 403, 404, 426, 429, 503)},
 		{method: "GET", path: "/reports/batches/{id}", tag: "batches",
 			summary: "Verified accounts only (403 otherwise): the certification report of a finished DLC batch as a self-contained HTML page (text/html), " +
 				"or as PDF (application/pdf, printed by headless Chromium) with ?format=pdf or Accept: application/pdf. Contents: design basis (class, category, V_ref, I_ref), " +
@@ -79,9 +83,15 @@ func batchSchemas() map[string]any {
 	detail["properties"].(map[string]any)["runs"] = map[string]any{"type": "array", "items": obj([]string{"run", "job_id", "status"}, map[string]any{
 		"run": desc(str, "run name, e.g. DLC1.2_V12.0_S3_Y+0 or a sweep point id"), "job_id": str, "status": str, "percent": num, "detail": nstr,
 	})}
+	msg := obj([]string{"status", "total", "done", "final"}, map[string]any{})
+	for k, v := range progress["properties"].(map[string]any) {
+		msg["properties"].(map[string]any)[k] = v
+	}
+	msg["properties"].(map[string]any)["final"] = map[string]any{"type": "boolean"}
 	return map[string]any{
-		"Batch":       batch,
-		"BatchDetail": detail,
+		"BatchProgressMessage": msg,
+		"Batch":                batch,
+		"BatchDetail":          detail,
 		"BatchPage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
 			"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Batch"}},
 			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/blobstore"
@@ -295,6 +297,35 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 		if len(boxes) != 1 {
 			t.Fatalf("input %s has %d .bts files, want 1", k, len(boxes))
 		}
+	}
+	// The progress WebSocket streams until every run is finished.
+	wctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	wsURL := "ws" + strings.TrimPrefix(be.http.URL, "http") + "/ws/batches/" + b.ID
+	conn, _, err := websocket.Dial(wctx, wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {be.verified["Authorization"]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []handlers.BatchProgressMessage
+	for {
+		_, raw, err := conn.Read(wctx)
+		if err != nil {
+			t.Fatalf("after %d messages: %v", len(msgs), err)
+		}
+		var m handlers.BatchProgressMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m)
+		if m.Final {
+			break
+		}
+	}
+	if last := msgs[len(msgs)-1]; last.Done != 6 || last.Total != 6 || len(msgs) < 2 {
+		t.Fatalf("%d messages, last %+v", len(msgs), last)
+	}
+	if _, _, err := conn.Read(wctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+		t.Fatalf("close: %v", err)
 	}
 	var detail handlers.BatchDetail
 	deadline := time.Now().Add(3 * time.Minute)
