@@ -76,7 +76,7 @@ func (s *Server) submitJob(c echo.Context) error {
 			return invalid("file: not readable")
 		}
 		nj.Entrypoint = strings.TrimSpace(c.FormValue("entrypoint"))
-		if err := extractJobZip(ra, fh.Size, dir); err != nil {
+		if err := turbinesim.ExtractZip(ra, fh.Size, dir, jobZipLimits); err != nil {
 			return err
 		}
 		if err := checkEntrypoint(dir, nj.Entrypoint); err != nil {
