@@ -414,9 +414,10 @@ func TestJobPagesRender(t *testing.T) {
 	tok := je.loginJSON().AccessToken
 	html := map[string]string{"Authorization": "Bearer " + tok, "Accept": "text/html"}
 	for path, wants := range map[string][]string{
-		"/jobs":           {`id="job-rows"`, `hx-trigger="every 2s"`, job.ID[:8], "succeeded"},
-		"/jobs/new":       {`id="submit-zip"`, `name="entrypoint"`, `id="submit-turbine"`},
-		"/jobs/" + job.ID: {`id="job-bar"`, `data-job-ws="` + job.ID + `"`, "Main_Onshore.outb", `id="job-log"`, "/assets/js/jobs.js"},
+		"/jobs":     {`id="job-rows"`, `hx-trigger="every 2s"`, job.ID[:8], "succeeded"},
+		"/jobs/new": {`id="submit-zip"`, `name="entrypoint"`, `id="submit-turbine"`},
+		"/jobs/" + job.ID: {`id="job-bar"`, `data-job-ws="` + job.ID + `"`, "Main_Onshore.outb", `id="job-log"`, "/assets/js/jobs.js",
+			`id="notes-panel"`, `data-target-type="job"`, `data-target-id="` + job.ID + `"`, "/studies/editor.js"},
 	} {
 		resp, body = je.do(nil, request{method: "GET", path: path, header: html})
 		if resp.StatusCode != 200 {

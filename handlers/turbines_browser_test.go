@@ -39,6 +39,8 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 		// The detail page draws its charts (a canvas inside each container).
 		chromedp.WaitVisible(chromedp.CSS("#chord-chart canvas")),
 		chromedp.WaitVisible(chromedp.CSS("#polar-chart canvas")),
+		// The organisation's notes on this turbine sit below the charts.
+		chromedp.WaitVisible(chromedp.CSS(`#notes-panel[data-target-type="turbine"]`)),
 	)
 	if err != nil {
 		t.Fatalf("load demo and see charts: %v", err)
