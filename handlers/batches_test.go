@@ -271,7 +271,9 @@ func TestBatchEndpointsRefuseBadRequestsAndOtherUsers(t *testing.T) {
 // and stored with its deck, every job run by the real solver in a worker.
 func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 	be := newBatchAPIEnv(t, true)
-	resp, body := be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: reducedDLC12(be.turbineID, 4), header: be.verified})
+	// 10-s runs: the deck's simple variable-speed generator is timed on at
+	// TimGenOn = 5 s, so the power curve below has power to show.
+	resp, body := be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: reducedDLC12(be.turbineID, 10), header: be.verified})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("submit: %d %s", resp.StatusCode, body)
 	}
@@ -365,6 +367,27 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 		if !hasOutb {
 			t.Errorf("run %s: outputs %v have no .outb", r.Run, j.OutputFiles)
 		}
+	}
+
+	// The batch's power curve, after the generator came on: every bin has
+	// power, and it rises with the wind. The deck's ServoDyn has no pitch
+	// control (PCMode 0), so above rated the rotor speeds up under the
+	// constant region-3 torque VS_RtTq and the power keeps rising past
+	// 5 MW, as OpenFAST itself would compute for this deck.
+	resp, body = be.do(nil, request{method: "GET", path: "/analysis/batches/" + b.ID + "/power-curve?binning=grid&t_start=7", header: be.verified})
+	var pc handlers.BatchCurves
+	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &pc) != nil || len(pc.Curve.Bins) < 3 {
+		t.Fatalf("power curve: %d %s", resp.StatusCode, body)
+	}
+	bins := pc.Curve.Bins
+	for _, bin := range bins {
+		if bin.PowerKW <= 0 {
+			t.Errorf("power-curve bin %.1f m/s: %.1f kW, want power once the generator is on", bin.WindSpeed, bin.PowerKW)
+		}
+	}
+	if first, last := bins[0], bins[len(bins)-1]; first.PowerKW >= last.PowerKW || first.RotorSpeedRPM >= last.RotorSpeedRPM {
+		t.Errorf("power/rotor speed at %.1f m/s (%.0f kW, %.1f rpm) not below those at %.1f m/s (%.0f kW, %.1f rpm)",
+			first.WindSpeed, first.PowerKW, first.RotorSpeedRPM, last.WindSpeed, last.PowerKW, last.RotorSpeedRPM)
 	}
 
 	// The certification report: HTML for the verified admin, 403 for the
