@@ -93,14 +93,8 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 		for i, bin := range cv.Bins {
 			data[i] = [2]float64{bin.WindSpeed, pick(bin)}
 		}
-		r.Charts = append(r.Charts, views.ChartSpec{ID: id, Option: map[string]any{
-			"animation": false,
-			"title":     map[string]any{"text": title, "textStyle": map[string]any{"fontSize": 14}},
-			"tooltip":   map[string]any{"trigger": "axis"},
-			"xAxis":     map[string]any{"type": "value", "name": "Wind speed (m/s)", "scale": true},
-			"yAxis":     map[string]any{"type": "value", "name": unit, "scale": true},
-			"series":    []any{map[string]any{"name": title, "type": "line", "data": data}},
-		}})
+		r.Charts = append(r.Charts, views.ChartSpec{ID: id,
+			Option: views.LineChartOption(title, "Wind speed (m/s)", unit, views.XYSeries{Name: title, Points: data})})
 	}
 	add("curve-power", "Power", "kW", func(b analysis.CurveBin) float64 { return b.PowerKW })
 	if cv.HasThrust {

@@ -94,14 +94,6 @@ func keyChannel(name, unit string, t, v []float64) views.PublicChannel {
 		points = append(points, [2]float64{t[last], v[last]})
 	}
 	ch.Points = len(points)
-	ch.Option = map[string]any{
-		"animation": false,
-		"title":     map[string]any{"text": name + " " + unit, "textStyle": map[string]any{"fontSize": 13}},
-		"tooltip":   map[string]any{"trigger": "axis"},
-		"grid":      map[string]any{"left": 60, "right": 20, "top": 40, "bottom": 40},
-		"xAxis":     map[string]any{"type": "value", "name": "Time (s)", "nameLocation": "middle", "nameGap": 25},
-		"yAxis":     map[string]any{"type": "value", "scale": true},
-		"series":    []any{map[string]any{"type": "line", "showSymbol": false, "data": points}},
-	}
+	ch.Option = views.LineChartOption(name+" "+unit, "Time (s)", "", views.XYSeries{Name: name, Points: points})
 	return ch
 }

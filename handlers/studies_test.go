@@ -583,13 +583,18 @@ func TestPublicPageShowsKeyResultsOfLinkedJobs(t *testing.T) {
 	block, _, _ = strings.Cut(block, "</script>")
 	var opt struct {
 		Series []struct {
-			Data [][2]float64 `json:"data"`
+			Data []struct {
+				Value [2]float64 `json:"value"`
+			} `json:"data"`
 		} `json:"series"`
 	}
 	if err := json.Unmarshal([]byte(block), &opt); err != nil {
 		t.Fatalf("chart option %q: %v", block, err)
 	}
-	d := opt.Series[0].Data
+	d := make([][2]float64, len(opt.Series[0].Data))
+	for i, item := range opt.Series[0].Data {
+		d[i] = item.Value
+	}
 	if len(d) != 334 || d[0] != [2]float64{0, 0} || d[1] != [2]float64{0.03, 3} || d[333] != [2]float64{9.99, 999} {
 		t.Fatalf("chart data: %d points, first %v, last %v", len(d), d[0], d[len(d)-1])
 	}

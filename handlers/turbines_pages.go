@@ -59,7 +59,7 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 			series("Fore-aft", p.Tower.TwFAStif, p.Tower.HeightM), series("Side-to-side", p.Tower.TwSSStif, p.Tower.HeightM))
 		if len(p.Airfoils) > 0 {
 			af := p.Airfoils[v.Airfoil]
-			ss := []map[string]any{series("Cl", af.AlphaDeg, af.Cl), series("Cd", af.AlphaDeg, af.Cd)}
+			ss := []views.XYSeries{series("Cl", af.AlphaDeg, af.Cl), series("Cd", af.AlphaDeg, af.Cd)}
 			if len(af.Cm) == len(af.AlphaDeg) {
 				ss = append(ss, series("Cm", af.AlphaDeg, af.Cm))
 			}
@@ -71,25 +71,13 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 	return render(c, http.StatusOK, views.TurbineDetailPage(pg, v))
 }
 
-// series is one ECharts line of (x, y) points.
-func series(name string, x, y []float64) map[string]any {
-	n := min(len(x), len(y))
-	pts := make([][2]float64, n)
-	for i := 0; i < n; i++ {
-		pts[i] = [2]float64{x[i], y[i]}
-	}
-	return map[string]any{"name": name, "type": "line", "showSymbol": false, "data": pts}
+// series is one line of (x, y) points of a turbine chart.
+func series(name string, x, y []float64) views.XYSeries {
+	return views.XYSeries{Name: name, Points: views.XYPoints(x, y)}
 }
 
-// lineChart is an ECharts option with value axes.
-func lineChart(xName, yName string, ss ...map[string]any) map[string]any {
-	return map[string]any{
-		"animation": false,
-		"tooltip":   map[string]any{"trigger": "axis"},
-		"legend":    map[string]any{"top": 0},
-		"grid":      map[string]any{"left": 70, "right": 20, "top": 30, "bottom": 45},
-		"xAxis":     map[string]any{"type": "value", "name": xName, "nameLocation": "middle", "nameGap": 28, "scale": true},
-		"yAxis":     map[string]any{"type": "value", "name": yName, "scale": true},
-		"series":    ss,
-	}
+// lineChart is an untitled chart of lines on value axes (the page gives
+// each chart its heading).
+func lineChart(xName, yName string, ss ...views.XYSeries) map[string]any {
+	return views.LineChartOption("", xName, yName, ss...)
 }
