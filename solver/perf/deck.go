@@ -62,7 +62,11 @@ func RotorFromDeck(d *deck.Deck) (*aero.Rotor, Geometry, error) {
 	p.WakeMod = aero.WakeBEMT
 	p.TwrPotent, p.TwrShadow, p.TwrAero = aero.TwrPotentNone, aero.TwrShadowNone, false
 	p.SkewMod = 0
-	p.DBEMTMod = aero.DBEMTNone // steady performance: quasi-steady induction
+	// Steady performance: quasi-steady induction and the static polars
+	// (unsteady airfoil states would carry one operating point's history
+	// into the next point of the surface).
+	p.DBEMTMod = aero.DBEMTNone
+	p.UAMod = aero.UANone
 	rot, err := aero.New(p)
 	if err != nil {
 		return nil, Geometry{}, fmt.Errorf("perf: %w", err)
