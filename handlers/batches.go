@@ -63,29 +63,6 @@ type DLCBatchRequest struct {
 	Turbine *dlc.Turbine `json:"turbine,omitempty"`
 }
 
-// decodeBody decodes a JSON body strictly (unknown fields are 422).
-func decodeBody(c echo.Context, dst any) error {
-	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
-	}
-	dec := json.NewDecoder(c.Request().Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		var tooLarge *http.MaxBytesError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &tooLarge):
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		case errors.As(err, &te):
-			return invalid("body: %s: wrong type", te.Field)
-		case strings.HasPrefix(err.Error(), "json: unknown field"):
-			return invalid("body: %s", strings.TrimPrefix(err.Error(), "json: "))
-		}
-		return invalid("body: malformed JSON")
-	}
-	return nil
-}
-
 // dlcRequestFromForm reads the wizard's form fields.
 func dlcRequestFromForm(c echo.Context) (*DLCBatchRequest, error) {
 	form, err := c.FormParams()
@@ -130,7 +107,7 @@ func (s *Server) readDLCRequest(c echo.Context) (*DLCBatchRequest, error) {
 		return dlcRequestFromForm(c)
 	}
 	var req DLCBatchRequest
-	if err := decodeBody(c, &req); err != nil {
+	if err := decodeJSONStrict(c, &req); err != nil {
 		return nil, err
 	}
 	return &req, nil
@@ -335,7 +312,7 @@ func (s *Server) submitDLCBatch(c echo.Context) error {
 	} else if !errors.Is(err, dlc.ErrNoSteadyState) {
 		return invalid("turbine deck: %s", err.Error())
 	}
-	work, err := os.MkdirTemp("", "batch-")
+	work, err := s.scratchFolder("batch-")
 	if err != nil {
 		return err
 	}
@@ -448,7 +425,7 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 		if req, err = parametricFromForm(c); err != nil {
 			return err
 		}
-	} else if err := decodeBody(c, &req); err != nil {
+	} else if err := decodeJSONStrict(c, &req); err != nil {
 		return err
 	}
 	if len(req.Parameters) == 0 {
@@ -494,7 +471,7 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 		return turbinesim.Errorf(turbinesim.EPAYMENT, "the sweep of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
 			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
 	}
-	work, err := os.MkdirTemp("", "sweep-")
+	work, err := s.scratchFolder("sweep-")
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -161,6 +162,34 @@ func decodeJSON(c echo.Context, dst any) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
 	}
 	if dec.More() {
+		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
+	}
+	return nil
+}
+
+// decodeJSONStrict is decodeJSON that also refuses unknown fields and
+// wrongly typed values with 422 naming the field, so that fields such as
+// is_validated, organization or author ids cannot be mass-assigned.
+func decodeJSONStrict(c echo.Context, dst any) error {
+	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
+	}
+	dec := json.NewDecoder(c.Request().Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		var tooLarge *http.MaxBytesError
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &tooLarge):
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+		case errors.As(err, &typeErr):
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s: expected %s", typeErr.Field, typeErr.Type)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s: not a settable field", strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`))
+		}
+		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
+	}
+	if _, err := dec.Token(); err != io.EOF {
 		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
 	}
 	return nil

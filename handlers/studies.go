@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -41,33 +40,6 @@ func (s *Server) studyService() (turbinesim.StudyService, error) {
 		return nil, notImplemented
 	}
 	return s.svc.Studies, nil
-}
-
-// decodeJSONStrict is decodeJSON that refuses unknown fields (422), so
-// that author, organization or share fields cannot be mass-assigned.
-func decodeJSONStrict(c echo.Context, dst any) error {
-	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
-	}
-	dec := json.NewDecoder(c.Request().Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		var tooLarge *http.MaxBytesError
-		var typeErr *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &tooLarge):
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		case errors.As(err, &typeErr):
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s: wrong type", typeErr.Field)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s", strings.TrimPrefix(err.Error(), "json: "))
-		}
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
-	}
-	if dec.More() {
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
-	}
-	return nil
 }
 
 // listStudies: GET /studies. Browsers get the study list page.

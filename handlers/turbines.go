@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -133,33 +131,6 @@ func (s *Server) getTurbine(c echo.Context) error {
 	return c.JSON(http.StatusOK, t)
 }
 
-// decodeStrict is decodeJSON with unknown fields refused (422), so that
-// fields such as is_validated, org_id or demo_id cannot be mass-assigned.
-func decodeStrict(c echo.Context, dst any) error {
-	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
-	}
-	dec := json.NewDecoder(c.Request().Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		var tooLarge *http.MaxBytesError
-		var typeErr *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &tooLarge):
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		case errors.As(err, &typeErr):
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s: expected %s", typeErr.Field, typeErr.Type)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s: not a settable field", strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`))
-		}
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
-	}
-	return nil
-}
-
 // updateTurbine: PUT /turbines/{id}.
 func (s *Server) updateTurbine(c echo.Context) error {
 	svc, err := s.turbineService()
@@ -172,7 +143,7 @@ func (s *Server) updateTurbine(c echo.Context) error {
 		if u, err = updateFromForm(c); err != nil {
 			return err
 		}
-	} else if err := decodeStrict(c, &u); err != nil {
+	} else if err := decodeJSONStrict(c, &u); err != nil {
 		return err
 	}
 	t, err := svc.UpdateTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), &u)
@@ -323,7 +294,7 @@ func (s *Server) createTurbine(c echo.Context) error {
 		return err
 	}
 	var req turbinesim.TurbineCreate
-	if err := decodeStrict(c, &req); err != nil {
+	if err := decodeJSONStrict(c, &req); err != nil {
 		return err
 	}
 	// With the bundled catalog a complete deck is generated from the
