@@ -48,7 +48,7 @@ func (s *Server) submitJob(c echo.Context) error {
 	if len(idem) > maxIdempotencyKey {
 		return invalid("Idempotency-Key: at most %d characters", maxIdempotencyKey)
 	}
-	dir, err := os.MkdirTemp("", "job-input-")
+	dir, err := s.scratchFolder("job-input-")
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -89,6 +90,11 @@ type Config struct {
 	// (default /account).
 	SSO        map[string]SSOProvider
 	SSOLanding string
+	// ScratchDir holds the short-lived folders of request handling
+	// (extracted uploads, job inputs before they are stored, batch run
+	// preparation), each removed when its request ends; empty means the
+	// system's temporary directory.
+	ScratchDir string
 }
 
 // Server is the HTTP application.
@@ -180,3 +186,9 @@ func (s *Server) Tokens() *Tokens { return s.tokens }
 
 // Sessions exposes the browser session manager.
 func (s *Server) Sessions() *scs.SessionManager { return s.sessions }
+
+// scratchFolder creates a new folder for one request's temporary files
+// under Config.ScratchDir; the caller removes it.
+func (s *Server) scratchFolder(pattern string) (string, error) {
+	return os.MkdirTemp(s.cfg.ScratchDir, pattern)
+}

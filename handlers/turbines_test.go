@@ -33,6 +33,7 @@ type turbineEnv struct {
 	unverified string
 	outsider   string
 	otherOrg   *turbinesim.Organization
+	scratch    string // Config.ScratchDir of this test's server
 }
 
 // fakeDemos is a DemoCatalog of one small demo whose "deck" is a copy of a
@@ -101,6 +102,10 @@ func newTurbineEnv(t *testing.T, demos turbinesim.DemoCatalog) *turbineEnv {
 	te.store, te.turbines = store, db.NewTurbineService(d, store)
 	cfg, svc := e.config(d)
 	cfg.BodyLimit = 32 << 20
+	// A scratch root of this test's own, so leftovers() counts only the
+	// folders its own requests left, not those of tests running beside it.
+	te.scratch = t.TempDir()
+	cfg.ScratchDir = te.scratch
 	svc.Turbines, svc.Demos = te.turbines, demos
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {

@@ -55,7 +55,7 @@ func (s *Server) uploadTurbine(c echo.Context) error {
 	defer f.Close()
 	form := func(k string) string { return strings.TrimSpace(r.FormValue(k)) }
 
-	dir, err := os.MkdirTemp("", "turbine-upload-")
+	dir, err := s.scratchFolder("turbine-upload-")
 	if err != nil {
 		return err
 	}

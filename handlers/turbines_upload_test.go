@@ -100,12 +100,11 @@ func (te *turbineEnv) leftovers() (trees, rows, scratch int) {
 	if err := te.db.GetContext(context.Background(), &rows, `SELECT count(*) FROM turbines`); err != nil {
 		te.t.Fatal(err)
 	}
-	ents, _ := os.ReadDir(os.TempDir())
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "turbine-upload-") {
-			scratch++
-		}
+	ents, err := os.ReadDir(te.scratch)
+	if err != nil {
+		te.t.Fatal(err)
 	}
+	scratch = len(ents)
 	return
 }
 
