@@ -38,6 +38,10 @@ func TestErrorContract(t *testing.T) {
 		{"not a bearer", request{method: "GET", path: "/dashboard", header: map[string]string{"Authorization": "Basic abc"}}, 401},
 		{"login page is HTML only", request{method: "GET", path: "/login", header: jsonHeader}, 406},
 	}
+	// A client that accepts anything (curl's */*) gets the page itself.
+	if resp, body := e.do(nil, request{method: "GET", path: "/login", header: map[string]string{"Accept": "*/*"}}); resp.StatusCode != 200 || !strings.Contains(body, "<form") {
+		t.Fatalf("GET /login with Accept */*: %d", resp.StatusCode)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, body := e.do(nil, tt.req)

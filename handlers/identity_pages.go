@@ -17,7 +17,7 @@ import (
 
 // signUpPage: GET /signup.
 func (s *Server) signUpPage(c echo.Context) error {
-	if wantsJSON(c) {
+	if refusesHTML(c.Request()) {
 		return htmlOnly(c, "scripts use POST /auth/signup")
 	}
 	return render(c, http.StatusOK, views.SignUpPage(s.page(c, "Create an account", ""), views.SignUpForm{}))
@@ -56,7 +56,7 @@ func (s *Server) signUpForm(c echo.Context) error {
 // verifyEmailPage: GET /verify-email?token=..., the target of the e-mailed
 // link: a button that posts the token.
 func (s *Server) verifyEmailPage(c echo.Context) error {
-	if wantsJSON(c) {
+	if refusesHTML(c.Request()) {
 		return htmlOnly(c, "scripts use POST /auth/verify-email")
 	}
 	return render(c, http.StatusOK, views.VerifyEmailPage(s.page(c, "Verify your e-mail", ""), c.QueryParam("token")))
@@ -76,7 +76,7 @@ func (s *Server) renderSecurity(c echo.Context, status int, v views.SecurityView
 
 // securityPage: GET /account/security.
 func (s *Server) securityPage(c echo.Context) error {
-	if wantsJSON(c) {
+	if refusesHTML(c.Request()) {
 		return htmlOnly(c, "scripts use /account/mfa/...")
 	}
 	if err := interactiveOnly(c); err != nil {
@@ -162,7 +162,7 @@ func (s *Server) renderKeys(c echo.Context, status int, v views.APIKeysView) err
 
 // apiKeysPage: GET /account/api-keys.
 func (s *Server) apiKeysPage(c echo.Context) error {
-	if wantsJSON(c) {
+	if refusesHTML(c.Request()) {
 		return htmlOnly(c, "scripts use GET /api-keys")
 	}
 	if err := interactiveOnly(c); err != nil {
@@ -217,7 +217,7 @@ func (s *Server) apiKeyActionForm(c echo.Context) error {
 
 // orgPage: GET /org.
 func (s *Server) orgPage(c echo.Context) error {
-	if wantsJSON(c) {
+	if refusesHTML(c.Request()) {
 		return htmlOnly(c, "scripts use /org/members, /org/usage, /org/settings")
 	}
 	return s.renderOrg(c, http.StatusOK, "")

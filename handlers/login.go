@@ -26,7 +26,7 @@ type LoginRequest struct {
 
 // loginPage: GET /login.
 func (s *Server) loginPage(c echo.Context) error {
-	if wantsJSON(c) {
+	if refusesHTML(c.Request()) {
 		return htmlOnly(c, "scripts use POST /auth/login")
 	}
 	next := safeNext(c.QueryParam("next"))

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -35,6 +36,40 @@ func negotiate(r *http.Request) format {
 }
 
 func wantsJSON(c echo.Context) bool { return negotiate(c.Request()) == formatJSON }
+
+// refusesHTML says whether a request for a page that exists only as HTML
+// must be answered 406: only when its Accept header admits none of
+// text/html, text/* and */* (RFC 9110 §12.5.1). A client that accepts
+// anything, or sends no Accept at all, gets the page.
+func refusesHTML(r *http.Request) bool {
+	accept := r.Header.Get("Accept")
+	if accept == "" || r.Header.Get("HX-Request") == "true" {
+		return false
+	}
+	for _, part := range strings.Split(accept, ",") {
+		mt, params, _ := strings.Cut(part, ";")
+		if zeroQuality(params) {
+			continue // q=0 means "not acceptable"
+		}
+		switch strings.ToLower(strings.TrimSpace(mt)) {
+		case "text/html", "text/*", "*/*":
+			return false
+		}
+	}
+	return true
+}
+
+// zeroQuality says whether the parameters of one Accept element carry q=0.
+func zeroQuality(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return err == nil && q == 0
+		}
+	}
+	return false
+}
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
