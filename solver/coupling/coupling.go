@@ -246,7 +246,17 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	case m.CompInflow != 1:
 		return nil, nil, nil, nil, fmt.Errorf("CompInflow=%d is not supported (1 = InflowWind)", m.CompInflow)
 	case m.CompHydro != 0 || m.CompSub != 0 || m.CompMooring != 0 || m.CompIce != 0 || m.CompSeaSt != 0 || m.CompSoil != 0:
-		return nil, nil, nil, nil, errors.New("offshore modules (CompSeaSt/CompHydro/CompSub/CompMooring/CompIce/CompSoil) are not supported")
+		var on []string
+		for _, sw := range []struct {
+			name  string
+			value int
+		}{{"CompSeaSt", m.CompSeaSt}, {"CompHydro", m.CompHydro}, {"CompSub", m.CompSub}, {"CompMooring", m.CompMooring}, {"CompIce", m.CompIce}, {"CompSoil", m.CompSoil}} {
+			if sw.value != 0 {
+				on = append(on, fmt.Sprintf("%s=%d", sw.name, sw.value))
+			}
+		}
+		return nil, nil, nil, nil, fmt.Errorf("%s: offshore modules (SeaState, HydroDyn, SubDyn, MoorDyn/MAP, ice, soil) are not supported yet; this solver runs land-based decks (set them to 0)",
+			strings.Join(on, ", "))
 	case m.MHK != 0:
 		return nil, nil, nil, nil, errors.New("MHK turbines are not supported")
 	case m.ModCoupling != 1:

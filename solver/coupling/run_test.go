@@ -224,3 +224,23 @@ func TestStreamedOutbHoldsEveryRow(t *testing.T) {
 		}
 	}
 }
+
+// A deck that switches on offshore modules fails at once, naming the
+// switches that are on, before any output file is created.
+func TestOffshoreDeckFailsFast(t *testing.T) {
+	d := loadRigid(t)
+	d.Main.CompHydro, d.Main.CompMooring = 1, 3
+	out := filepath.Join(t.TempDir(), "run.outb")
+	_, err := Run(context.Background(), d, Options{OutPath: out, TMax: 0.1}, nil)
+	if err == nil {
+		t.Fatal("expected an error for an offshore deck")
+	}
+	for _, want := range []string{"CompHydro=1", "CompMooring=3", "not supported yet"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	if _, statErr := os.Stat(out); !errors.Is(statErr, os.ErrNotExist) {
+		t.Errorf("an output file was left behind: %v", statErr)
+	}
+}
