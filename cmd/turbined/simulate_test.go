@@ -33,7 +33,8 @@ func copyNREL5MW(t *testing.T) string {
 // end at 100 %.
 func TestSimulateWritesOutbAndJSONProgress(t *testing.T) {
 	fst := copyNREL5MW(t)
-	out := t.TempDir()
+	out := filepath.Join(t.TempDir(), "results", "run1") // created by -o
+
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{"simulate", fst, "-o", out, "-tmax", "0.5", "-progress", "json"},
 		func(string) string { return "" }, &stdout, &stderr)

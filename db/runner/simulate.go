@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -72,6 +73,9 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts := coupling.Options{TMax: *tMax, SkipUnsupported: true}
 	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			return fmt.Errorf("simulate: output directory: %w", err)
+		}
 		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		opts.OutPath = filepath.Join(*outDir, base+".outb")
 	}
