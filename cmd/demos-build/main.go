@@ -48,7 +48,21 @@ func sources() []demoSource {
 	return []demoSource{
 		{entry: turbinesim.DemoManifestEntry{ID: "nrel-5mw-land", Name: "NREL 5 MW (land-based)", Type: "onshore",
 			Description: "NREL offshore 5 MW baseline turbine on a land-based tower: 3 blades, 126 m rotor, 90 m hub, variable-speed variable-pitch with the NREL baseline controller"},
-			root: "NREL-5MW-Land", main: "Main_Onshore.fst", cutIn: 3, rated: 11.4, cutOut: 25, ratedKW: 5000},
+			root: "NREL-5MW-Land", main: "Main_Onshore.fst", cutIn: 3, rated: 11.4, cutOut: 25, ratedKW: 5000,
+			// The shared deck runs ServoDyn's simple variable-speed law
+			// with no pitch control (PCMode 0), so above rated the rotor
+			// overspeeds. The reference turbine is defined with the NREL
+			// baseline controller (Jonkman et al. 2009 §7): variable-speed
+			// torque and gain-scheduled collective pitch, through the
+			// Bladed interface. DISCON ignores its input file, so
+			// DLL_InFile is "unused"; solver/control maps DISCON.dll with
+			// no ROSCO input to its built-in baseline controller.
+			fix: func(d *deck.Deck) {
+				if sd := d.ServoDyn; sd != nil {
+					sd.PCMode, sd.VSContrl = 5, 5
+					sd.DLL_FileName, sd.DLL_InFile, sd.DLL_ProcName = "DISCON.dll", "unused", "DISCON"
+				}
+			}},
 		{entry: turbinesim.DemoManifestEntry{ID: "iea-15mw-onshore", Name: "IEA 15 MW (onshore)", Type: "onshore",
 			Description: "IEA Wind 15 MW reference turbine, onshore variant: the monopile model with the substructure removed (tower base on rigid ground, no HydroDyn or SubDyn), ROSCO controller"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-Monopile/IEA-15-240-RWT-Monopile.fst", onshore: true, cutIn: 3, rated: 10.59, cutOut: 25},
