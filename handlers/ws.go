@@ -50,6 +50,27 @@ func (s *Server) jobSocket(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	refresh := func(ctx context.Context) (any, bool, error) {
+		j, err := js.FindJob(ctx, orgID, job.ID)
+		if err != nil {
+			return nil, false, err
+		}
+		p := progressOf(j)
+		return p, p.Final, nil
+	}
+	first := progressOf(job)
+	return s.streamProgress(c, orgID, "job", first, first.Final, refresh)
+}
+
+// streamProgress upgrades the request to a WebSocket and sends msg, then
+// every change of what refresh returns (polled every progressPoll), as JSON
+// text messages. It closes with 1000 after the final message, and with 1008
+// when the resource disappears or the credential is no longer valid for
+// orgID (re-checked every credentialRecheck; a database outage keeps the
+// stream open). The caller has already found the resource, so another
+// organization's resource is 404 before any upgrade.
+func (s *Server) streamProgress(c echo.Context, orgID, what string, msg any, final bool,
+	refresh func(ctx context.Context) (msg any, final bool, err error)) error {
 	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
 	if err != nil {
 		return nil // Accept has answered (403 for a foreign Origin, 426, …)
@@ -64,7 +85,6 @@ func (s *Server) jobSocket(c echo.Context) error {
 	defer poll.Stop()
 	recheck := time.Now().Add(credentialRecheck)
 	for {
-		msg := progressOf(job)
 		if b, _ := json.Marshal(msg); !bytes.Equal(b, last) {
 			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			err := conn.Write(wctx, websocket.MessageText, b)
@@ -74,8 +94,8 @@ func (s *Server) jobSocket(c echo.Context) error {
 			}
 			last = b
 		}
-		if msg.Final {
-			conn.Close(websocket.StatusNormalClosure, "job finished")
+		if final {
+			conn.Close(websocket.StatusNormalClosure, what+" finished")
 			return nil
 		}
 		select {
@@ -92,12 +112,12 @@ func (s *Server) jobSocket(c echo.Context) error {
 				}
 			}
 		}
-		next, err := js.FindJob(ctx, orgID, job.ID)
+		next, nextFinal, err := refresh(ctx)
 		switch {
 		case err == nil:
-			job = next
+			msg, final = next, nextFinal
 		case turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND:
-			conn.Close(websocket.StatusPolicyViolation, "job not found")
+			conn.Close(websocket.StatusPolicyViolation, what+" not found")
 			return nil
 		}
 		// Any other error (database briefly away): keep the last state
