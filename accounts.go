@@ -52,6 +52,11 @@ type AccountService interface {
 	ListMembers(ctx context.Context, orgID string) ([]*User, error)
 	SetRole(ctx context.Context, orgID, userID string, role Role) (*User, error)
 	SetActive(ctx context.Context, orgID, userID string, active bool) (*User, error)
+	// UpdateMember sets the role and/or the active flag (nil leaves a field
+	// as it is) in one statement, so a request changing both is applied
+	// whole or not at all. EINVALID when both are nil or the role is
+	// unknown; ENOTFOUND for a user outside orgID.
+	UpdateMember(ctx context.Context, orgID, userID string, role *Role, active *bool) (*User, error)
 	// DeleteUser soft-deletes: the row stays (audit, ownership), sign-in
 	// and every credential stop on the next request.
 	DeleteUser(ctx context.Context, orgID, userID string) error

@@ -264,7 +264,7 @@ func (s *AccountService) ListMembers(ctx context.Context, orgID string) ([]*turb
 
 var errMemberNotFound = turbinesim.Errorf(turbinesim.ENOTFOUND, "user not found")
 
-func (s *AccountService) updateMember(ctx context.Context, orgID, userID, set string, arg any) (*turbinesim.User, error) {
+func (s *AccountService) updateMember(ctx context.Context, orgID, userID, set string, args ...any) (*turbinesim.User, error) {
 	if !isUUID(orgID) || !isUUID(userID) {
 		return nil, errMemberNotFound
 	}
@@ -272,7 +272,7 @@ func (s *AccountService) updateMember(ctx context.Context, orgID, userID, set st
 	err := s.db.GetContext(ctx, &u, `
 		UPDATE users SET `+set+`, updated_at = now()
 		 WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL
-		RETURNING `+userColumns, userID, orgID, arg)
+		RETURNING `+userColumns, append([]any{userID, orgID}, args...)...)
 	if err = translate(err, "updating member"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
 		return nil, errMemberNotFound
 	} else if err != nil {
@@ -283,15 +283,31 @@ func (s *AccountService) updateMember(ctx context.Context, orgID, userID, set st
 
 // SetRole implements turbinesim.AccountService.
 func (s *AccountService) SetRole(ctx context.Context, orgID, userID string, role turbinesim.Role) (*turbinesim.User, error) {
-	if !role.Valid() {
-		return nil, turbinesim.Errorf(turbinesim.EINVALID, "unknown role %q", role)
-	}
-	return s.updateMember(ctx, orgID, userID, "role = $3", role)
+	return s.UpdateMember(ctx, orgID, userID, &role, nil)
 }
 
 // SetActive implements turbinesim.AccountService.
 func (s *AccountService) SetActive(ctx context.Context, orgID, userID string, active bool) (*turbinesim.User, error) {
-	return s.updateMember(ctx, orgID, userID, "active = $3", active)
+	return s.UpdateMember(ctx, orgID, userID, nil, &active)
+}
+
+// UpdateMember implements turbinesim.AccountService: one UPDATE, where a
+// NULL parameter keeps the column's value.
+func (s *AccountService) UpdateMember(ctx context.Context, orgID, userID string, role *turbinesim.Role, active *bool) (*turbinesim.User, error) {
+	if role == nil && active == nil {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "nothing to change: send role and/or active")
+	}
+	var roleArg, activeArg any // nil is SQL NULL
+	if role != nil {
+		if !role.Valid() {
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "unknown role %q", *role)
+		}
+		roleArg = string(*role)
+	}
+	if active != nil {
+		activeArg = *active
+	}
+	return s.updateMember(ctx, orgID, userID, "role = COALESCE($3::text, role), active = COALESCE($4::boolean, active)", roleArg, activeArg)
 }
 
 // DeleteUser implements turbinesim.AccountService.

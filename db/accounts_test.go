@@ -92,6 +92,22 @@ func TestSignUpVerifyInviteAndMembers(t *testing.T) {
 	if r, err := acc.SetActive(ctx, u.OrganizationID, inv.ID, false); err != nil || r.Active {
 		t.Fatalf("deactivate: %+v %v", r, err)
 	}
+	// Role and active change together or not at all: an unknown role
+	// leaves the member inactive, a valid pair sets both.
+	bogus, yes := turbinesim.Role("owner"), true
+	if _, err := acc.UpdateMember(ctx, u.OrganizationID, inv.ID, &bogus, &yes); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+		t.Fatalf("unknown role with active: %v", err)
+	}
+	member := turbinesim.RoleMember
+	if r, err := acc.UpdateMember(ctx, u.OrganizationID, inv.ID, nil, nil); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+		t.Fatalf("empty update: %+v %v", r, err)
+	}
+	if r, err := acc.UpdateMember(ctx, u.OrganizationID, inv.ID, &member, &yes); err != nil || r.Role != member || !r.Active {
+		t.Fatalf("role and active together: %+v %v", r, err)
+	}
+	if r, err := acc.SetActive(ctx, u.OrganizationID, inv.ID, false); err != nil || r.Active || r.Role != member {
+		t.Fatalf("deactivate keeps the role: %+v %v", r, err)
+	}
 	if err := acc.DeleteUser(ctx, u.OrganizationID, inv.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -250,19 +250,9 @@ func (s *Server) updateMember(c echo.Context) error {
 	if id == a.User.ID && (req.Active != nil || (req.Role != nil && *req.Role != turbinesim.RoleAdmin)) {
 		return turbinesim.Errorf(turbinesim.ECONFLICT, "administrators cannot demote or deactivate themselves")
 	}
-	var u *turbinesim.User
-	if req.Role != nil {
-		if u, err = acc.SetRole(ctx, a.Organization.ID, id, *req.Role); err != nil {
-			return err
-		}
-	}
-	if req.Active != nil {
-		if u, err = acc.SetActive(ctx, a.Organization.ID, id, *req.Active); err != nil {
-			return err
-		}
-	}
-	if u == nil {
-		return turbinesim.Errorf(turbinesim.EINVALID, "nothing to change: send role and/or active")
+	u, err := acc.UpdateMember(ctx, a.Organization.ID, id, req.Role, req.Active)
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, u)
 }
