@@ -92,24 +92,9 @@ func (d *Discon) add(e DisconEntry) {
 	d.Meta.Lines[normName(e.Name)] = e.Line
 }
 
-// commentIndex returns the position of the first '!' outside quotes, or -1.
-func commentIndex(s string) int {
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			}
-		case c == '"' || c == '\'':
-			q = c
-		case c == '!':
-			return i
-		}
-	}
-	return -1
-}
+// commentIndex returns the position of the first '!' outside quotes, or -1
+// (ROSCO's DISCON.IN comments start with '!' only).
+func commentIndex(s string) int { return indexOutsideQuotes(s, "!") }
 
 // Entry returns the parameter (case-insensitive name; first occurrence).
 func (d *Discon) Entry(name string) (DisconEntry, bool) {

@@ -212,6 +212,15 @@ func includeName(s string) string {
 // inside quotes (OpenFAST's CommChars; unlike OpenFAST the strip here is
 // quote-aware so that such characters inside file names survive).
 func stripComment(s string) string {
+	if i := indexOutsideQuotes(s, "!#%"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// indexOutsideQuotes returns the position of the first byte of chars that
+// is not inside single or double quotes, or -1.
+func indexOutsideQuotes(s, chars string) int {
 	var q byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -222,11 +231,11 @@ func stripComment(s string) string {
 			}
 		case c == '"' || c == '\'':
 			q = c
-		case c == '!' || c == '#' || c == '%':
-			return s[:i]
+		case strings.IndexByte(chars, c) >= 0:
+			return i
 		}
 	}
-	return s
+	return -1
 }
 
 // tokenize splits a line into words separated by blanks, tabs, commas and
