@@ -259,23 +259,12 @@ func WriteOutb(w io.Writer, f *File, opt OutbOptions) error {
 	s := &outbScaling{nRows: f.NumRows()}
 	var packedTime []int32
 	if id == FileIDWithTime {
-		tmin, tmax := 0.0, 0.0
 		for k, t := range f.Time {
 			if !isFinite(t) {
 				return fmt.Errorf("outb: time row %d is %g: %w", k, t, ErrNonFinite)
 			}
-			if k == 0 || t < tmin {
-				tmin = t
-			}
-			if k == 0 || t > tmax {
-				tmax = t
-			}
 		}
-		s.timeScl, s.timeOff = packTimeScale(tmin, tmax)
-		packedTime = make([]int32, len(f.Time))
-		for k, t := range f.Time {
-			packedTime[k] = packTime(t, s.timeScl, s.timeOff)
-		}
+		s.timeScl, s.timeOff, packedTime = packTimeColumn(f.Time)
 	} else {
 		if len(f.Time) > 0 {
 			s.timeStart = f.Time[0]
@@ -342,4 +331,24 @@ func writeAtomically(path string, write func(io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// packTimeColumn packs a time column of FileID 1 (with time): one int32
+// scale and offset spanning the column's range, then every time packed.
+func packTimeColumn(times []float64) (scl, off float64, packed []int32) {
+	tmin, tmax := 0.0, 0.0
+	for k, t := range times {
+		if k == 0 || t < tmin {
+			tmin = t
+		}
+		if k == 0 || t > tmax {
+			tmax = t
+		}
+	}
+	scl, off = packTimeScale(tmin, tmax)
+	packed = make([]int32, len(times))
+	for k, t := range times {
+		packed[k] = packTime(t, scl, off)
+	}
+	return scl, off, packed
 }

@@ -319,20 +319,7 @@ func (w *StreamWriter) packSpill() error {
 	}
 	var packedTime []int32
 	if w.id == FileIDWithTime {
-		tmin, tmax := 0.0, 0.0
-		for k, t := range w.times {
-			if k == 0 || t < tmin {
-				tmin = t
-			}
-			if k == 0 || t > tmax {
-				tmax = t
-			}
-		}
-		s.timeScl, s.timeOff = packTimeScale(tmin, tmax)
-		packedTime = make([]int32, len(w.times))
-		for k, t := range w.times {
-			packedTime[k] = packTime(t, s.timeScl, s.timeOff)
-		}
+		s.timeScl, s.timeOff, packedTime = packTimeColumn(w.times)
 	}
 	if err := w.layout.writeHeader(w.outBuf, s, packedTime); err != nil {
 		return err
