@@ -17,7 +17,7 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 				"air_density, blade_pitch, nacelle_yaw, rotor_speed, shear_exponent, t_max, wind_speed, yaw_misalignment, …) over lists or ranges, full factorial " +
 				"(the last parameter varies fastest; at most 500 points), as one batch with one charge (402 all or nothing)",
 			request: "ParametricBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
-		{method: "GET", path: "/batches", tag: "batches", summary: "The organization's batches, newest first, with progress; query page, page_size (max 100)",
+		{method: "GET", path: "/batches", tag: "batches", summary: "The organization's batches, newest first, with progress; query page, page_size (default 20, max 100; larger is 422)",
 			responses: errs(map[int]string{200: "BatchPage"}, 401, 422, 429, 503)},
 		{method: "GET", path: "/batches/{id}", tag: "batches",
 			summary:   "One batch with its progress (runs done / total, failed, percent of simulated time, ETA) and its runs (name, job id, status); another organization's batch is 404",

@@ -194,36 +194,6 @@ func (s *Server) createAPIKey(c echo.Context) error {
 	return c.JSON(http.StatusCreated, k)
 }
 
-// Page is the contract's paginated response.
-type Page[T any] struct {
-	Items      []T `json:"items"`
-	Total      int `json:"total"`
-	Page       int `json:"page"`
-	PageSize   int `json:"page_size"`
-	TotalPages int `json:"total_pages"`
-}
-
-// pageParams reads page (default 1) and page_size (default 20, clamped to
-// max); malformed values are 422.
-func pageParams(c echo.Context, max int) (page, size int, err error) {
-	page, size = 1, 20
-	if v := c.QueryParam("page"); v != "" {
-		if page, err = strconv.Atoi(v); err != nil || page < 1 {
-			return 0, 0, turbinesim.Errorf(turbinesim.EINVALID, "page must be a positive integer")
-		}
-	}
-	if v := c.QueryParam("page_size"); v != "" {
-		if size, err = strconv.Atoi(v); err != nil || size < 1 {
-			return 0, 0, turbinesim.Errorf(turbinesim.EINVALID, "page_size must be a positive integer")
-		}
-	}
-	return page, min(size, max), nil
-}
-
-func newPage[T any](items []T, total, page, size int) Page[T] {
-	return Page[T]{Items: items, Total: total, Page: page, PageSize: size, TotalPages: (total + size - 1) / size}
-}
-
 // listAPIKeys: GET /api-keys, the caller's keys (Client ID and metadata,
 // never the secret).
 func (s *Server) listAPIKeys(c echo.Context) error {

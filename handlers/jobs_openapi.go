@@ -12,7 +12,7 @@ func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperat
 				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
 			request: "TurbineRunRequest", requestType: "application/json",
 			responses: errs(map[int]string{201: "Job", 200: "Job"}, 401, 402, 403, 404, 409, 413, 422, 429, 503)},
-		{method: "GET", path: "/jobs", tag: "jobs", summary: "The organization's jobs, newest first; query status (a job status), page, page_size (max 100)",
+		{method: "GET", path: "/jobs", tag: "jobs", summary: "The organization's jobs, newest first; query status (a job status), page, page_size (default 20, max 100; larger is 422)",
 			responses: errs(map[int]string{200: "JobPage"}, 401, 422, 429, 503)},
 		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: status, progress, attempt, price, tokens, output files",
 			responses: errs(map[int]string{200: "Job"}, 401, 404, 429, 503)},

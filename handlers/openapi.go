@@ -156,9 +156,10 @@ func openAPIDocument() map[string]any {
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{
-			"title":       "Turbine Simulation Service API",
-			"version":     "0.1",
-			"description": "Every error is {\"detail\": \"...\"}. Browsers use the same paths and get HTML by content negotiation.",
+			"title":   "Turbine Simulation Service API",
+			"version": "0.1",
+			"description": "Every error is {\"detail\": \"...\"}. Browsers use the same paths and get HTML by content negotiation. " +
+				"Every list takes page (default 1) and page_size (default 20, at most the maximum its summary states: 100, or 200 for notes and the audit log); a value that is not a positive integer, a page_size over the maximum or a repeated parameter is 422.",
 		},
 		"paths": paths,
 		"components": map[string]any{

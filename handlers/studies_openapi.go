@@ -8,7 +8,7 @@ const publicNote = "No credentials; access by share token. Unknown, disabled, ro
 
 func studyOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	return []apiOperation{
-		{method: "GET", path: "/studies", summary: "The organization's studies, newest first (page ≥ 1, page_size 1–100, default 20; larger sizes are clamped to 100)", tag: "studies",
+		{method: "GET", path: "/studies", summary: "The organization's studies, newest first (page ≥ 1, page_size 1–100, default 20; a larger page_size is 422)", tag: "studies",
 			responses: errs(map[int]string{200: "StudyPage"}, 401, 422, 429, 503)},
 		{method: "POST", path: "/studies", summary: "Create a study; the caller is its author. turbine_id, job_ids and batch_ids must be the organization's (422 otherwise); unknown fields are 422", tag: "studies",
 			request: "StudyInput", responses: errs(map[int]string{201: "Study"}, 400, 401, 413, 415, 422, 429, 503)},
@@ -40,7 +40,7 @@ func studyOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 			responses: errs(map[int]string{200: "PublicArtifactList"}, 404, 429, 503)},
 		{method: "GET", path: "/api/public/studies/{token}/artifacts/{id}/download", summary: "Download one artifact of the shared study (an artifact of any other study is 404), with the same headers as the private download. " + publicNote, tag: "public", public: true,
 			responses: errs(map[int]string{200: ""}, 404, 429, 503)},
-		{method: "GET", path: "/notes", summary: "Notes on one target (query target_type = turbine|job|study and target_id, both required: 422 otherwise), oldest first; page_size up to 200. Other members' private notes are not listed", tag: "notes",
+		{method: "GET", path: "/notes", summary: "Notes on one target (query target_type = turbine|job|study and target_id, both required: 422 otherwise), oldest first; page_size default 20, up to 200 (larger is 422). Other members' private notes are not listed", tag: "notes",
 			responses: errs(map[int]string{200: "NotePage"}, 401, 422, 429, 503)},
 		{method: "POST", path: "/notes", summary: "Add a note (visibility private, the default, or organization); the target must exist in the organization (404 otherwise)", tag: "notes",
 			request: "NoteInput", responses: errs(map[int]string{201: "Note"}, 400, 401, 404, 413, 415, 422, 429, 503)},

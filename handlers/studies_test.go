@@ -177,9 +177,12 @@ func TestStudiesCRUD(t *testing.T) {
 	}
 	resp, body = e.do(nil, request{method: "GET", path: "/studies?page_size=0", header: bob})
 	assertDetail(t, resp, body, http.StatusUnprocessableEntity)
+	// Over the maximum is refused (one pagination rule for every list).
 	resp, body = e.do(nil, request{method: "GET", path: "/studies?page_size=1000", header: bob})
+	assertDetail(t, resp, body, http.StatusUnprocessableEntity)
+	resp, body = e.do(nil, request{method: "GET", path: fmt.Sprintf("/studies?page_size=%d", turbinesim.MaxStudyPageSize), header: bob})
 	if page = decode[handlers.StudyPage](t, body); resp.StatusCode != 200 || page.PageSize != turbinesim.MaxStudyPageSize {
-		t.Fatalf("page_size clamp: %d %+v", resp.StatusCode, page.PageSize)
+		t.Fatalf("page_size at the maximum: %d %+v", resp.StatusCode, page.PageSize)
 	}
 	// Another organization sees nothing: list empty, read/update/delete 404.
 	resp, body = e.do(nil, request{method: "GET", path: "/studies", header: eve})

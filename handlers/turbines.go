@@ -17,13 +17,7 @@ import (
 // types; the OpenAPI entries are in turbines_openapi.go.
 
 // TurbinePage is the paginated response of GET /turbines.
-type TurbinePage struct {
-	Items      []*turbinesim.Turbine `json:"items"`
-	Total      int                   `json:"total"`
-	Page       int                   `json:"page"`
-	PageSize   int                   `json:"page_size"`
-	TotalPages int                   `json:"total_pages"`
-}
+type TurbinePage = Page[*turbinesim.Turbine]
 
 // DemoLoadResult is the response of POST /turbines/demos/{demo_id}/load:
 // the turbine plus whether it already existed.
@@ -54,37 +48,6 @@ func verifiedOnly(a *turbinesim.Auth) error {
 	return nil
 }
 
-// turbinePageParams reads page (default 1) and page_size (default 20,
-// at most 100); anything else, including a page_size over the maximum or a
-// repeated parameter, is 422.
-func turbinePageParams(c echo.Context) (page, size int, err error) {
-	q := c.QueryParams()
-	read := func(name string, def, max int) (int, error) {
-		vs := q[name]
-		if len(vs) == 0 {
-			return def, nil
-		}
-		if len(vs) > 1 {
-			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: given more than once", name)
-		}
-		n, err := strconv.Atoi(vs[0])
-		if err != nil || n < 1 {
-			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: must be a positive integer", name)
-		}
-		if max > 0 && n > max {
-			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: at most %d", name, max)
-		}
-		return n, nil
-	}
-	if page, err = read("page", 1, 1_000_000); err != nil {
-		return 0, 0, err
-	}
-	if size, err = read("page_size", turbinesim.DefaultTurbinePageSize, turbinesim.MaxTurbinePageSize); err != nil {
-		return 0, 0, err
-	}
-	return page, size, nil
-}
-
 // listTurbines: GET /turbines. Browsers get the inventory page.
 func (s *Server) listTurbines(c echo.Context) error {
 	svc, err := s.turbineService()
@@ -94,7 +57,7 @@ func (s *Server) listTurbines(c echo.Context) error {
 		}
 		return err
 	}
-	page, size, err := turbinePageParams(c)
+	page, size, err := pageParams(c, turbinesim.MaxTurbinePageSize)
 	if err != nil {
 		return err
 	}
@@ -108,7 +71,7 @@ func (s *Server) listTurbines(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res := TurbinePage{Items: items, Total: total, Page: page, PageSize: size, TotalPages: (total + size - 1) / size}
+	res := newPage(items, total, page, size)
 	if !wantsJSON(c) {
 		return s.turbineListPage(c, res, search)
 	}

@@ -1,0 +1,67 @@
+package handlers
+
+import (
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	turbinesim "github.com/turbinesim/turbinesim"
+)
+
+// Pagination, one rule for every list endpoint (contract "Paginated
+// response" and "Limits": default page_size 20, a maximum per endpoint
+// between 50 and 200). A page_size over the endpoint's maximum is refused
+// with 422 rather than silently shortened, so a script that asks for 500
+// rows learns at once that it gets at most 100 per page instead of missing
+// the rest; the maximum of each endpoint is stated in its OpenAPI summary.
+
+// defaultPageSize is the contract's default page_size.
+const defaultPageSize = 20
+
+// maxPageNumber bounds page so that page*page_size cannot overflow an SQL
+// OFFSET.
+const maxPageNumber = 1_000_000
+
+// Page is the contract's paginated response.
+type Page[T any] struct {
+	Items      []T `json:"items"`
+	Total      int `json:"total"`
+	Page       int `json:"page"`
+	PageSize   int `json:"page_size"`
+	TotalPages int `json:"total_pages"`
+}
+
+func newPage[T any](items []T, total, page, size int) Page[T] {
+	return Page[T]{Items: items, Total: total, Page: page, PageSize: size, TotalPages: (total + size - 1) / size}
+}
+
+// pageParams reads page (default 1) and page_size (default 20, at most
+// maxSize). A value that is not a positive integer, a page_size over
+// maxSize, or a parameter given twice is 422 naming the parameter.
+func pageParams(c echo.Context, maxSize int) (page, size int, err error) {
+	q := c.QueryParams()
+	read := func(name string, def, max int) (int, error) {
+		vs := q[name]
+		if len(vs) == 0 {
+			return def, nil
+		}
+		if len(vs) > 1 {
+			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: given more than once", name)
+		}
+		n, err := strconv.Atoi(vs[0])
+		if err != nil || n < 1 {
+			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: must be a positive integer, got %q", name, vs[0])
+		}
+		if n > max {
+			return 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: at most %d, got %d", name, max, n)
+		}
+		return n, nil
+	}
+	if page, err = read("page", 1, maxPageNumber); err != nil {
+		return 0, 0, err
+	}
+	if size, err = read("page_size", defaultPageSize, maxSize); err != nil {
+		return 0, 0, err
+	}
+	return page, size, nil
+}
