@@ -4,10 +4,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/turbinesim/turbinesim/internal/refoutput"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/control/rosco"
 	"github.com/turbinesim/turbinesim/solver/deck"
-	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // TestModuleClosedLoopIEA15 runs the whole module as the glue will: the
@@ -69,7 +69,7 @@ func TestModuleClosedLoopIEA15(t *testing.T) {
 	k := float64(n)
 	got := []float64{sumW / k, sumTq / k, sumPit / k, sumPwr / k}
 	// OpenFAST means over t ≥ 60 s of GenSpeed, GenTq, BldPitch1, GenPwr.
-	ref := referenceMeans(t, dir+"/IEA-15-240-RWT-Onshore.outb", 60, "GenSpeed", "GenTq", "BldPitch1", "GenPwr")
+	ref := refoutput.Means(t, dir+"/IEA-15-240-RWT-Onshore.outb", 60, "GenSpeed", "GenTq", "BldPitch1", "GenPwr")
 	tol := []float64{0.005, 0.005, 0.015, 0.005}
 	for i, name := range []string{"GenSpeed", "GenTq", "BldPitch1", "GenPwr"} {
 		e := math.Abs(got[i]-ref[i]) / math.Abs(ref[i])
@@ -78,29 +78,4 @@ func TestModuleClosedLoopIEA15(t *testing.T) {
 			t.Errorf("%s %.4f vs OpenFAST %.4f: %.2f %% > %.1f %%", name, got[i], ref[i], 100*e, 100*tol[i])
 		}
 	}
-}
-
-// referenceMeans reads OpenFAST's .outb and averages channels over t ≥ tAvg.
-func referenceMeans(t *testing.T, path string, tAvg float64, names ...string) []float64 {
-	t.Helper()
-	f, err := outfile.ReadOutbFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]float64, len(names))
-	for j, name := range names {
-		col, ok := f.Column(name)
-		if !ok {
-			t.Fatalf("%s: channel %s missing", path, name)
-		}
-		s, n := 0.0, 0
-		for i, x := range col {
-			if f.Time[i] >= tAvg {
-				s += x
-				n++
-			}
-		}
-		out[j] = s / float64(n)
-	}
-	return out
 }

@@ -121,6 +121,40 @@ func (f *File) Column(name string) ([]float64, bool) {
 	return nil, false
 }
 
+// MeanFrom returns the mean of the named channel over the rows with
+// t ≥ from: the settled-window average used to compare operating points
+// after the start-up transient.
+func (f *File) MeanFrom(name string, from float64) (float64, error) {
+	col, ok := f.Column(name)
+	if !ok {
+		return 0, fmt.Errorf("channel %s is not in the file", name)
+	}
+	sum, n := 0.0, 0
+	for i, x := range col {
+		if f.Time[i] >= from {
+			sum += x
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("channel %s: no rows at t ≥ %g s", name, from)
+	}
+	return sum / float64(n), nil
+}
+
+// MeansFrom is MeanFrom for several channels at once.
+func (f *File) MeansFrom(from float64, names ...string) ([]float64, error) {
+	out := make([]float64, len(names))
+	for i, name := range names {
+		m, err := f.MeanFrom(name, from)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
 func (f *File) timeName() string {
 	if f.TimeChannel.Name == "" {
 		return "Time"

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/turbinesim/turbinesim/internal/refoutput"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/control/bladed"
-	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // onePlantResult are the settled means of the one-degree-of-freedom run.
@@ -79,31 +79,6 @@ func runOneDOF(t *testing.T, p Params, wind, tEnd, tAvg, dt float64) onePlantRes
 	return onePlantResult{sum.genSpeedRPM / k, sum.genTorqueKNm / k, sum.pitchDeg / k, sum.windEst / k}
 }
 
-// referenceMeans reads OpenFAST's .outb and averages channels over t ≥ tAvg.
-func referenceMeans(t *testing.T, path string, tAvg float64, names ...string) []float64 {
-	t.Helper()
-	f, err := outfile.ReadOutbFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]float64, len(names))
-	for j, name := range names {
-		col, ok := f.Column(name)
-		if !ok {
-			t.Fatalf("%s: channel %s missing", path, name)
-		}
-		s, n := 0.0, 0
-		for i, x := range col {
-			if f.Time[i] >= tAvg {
-				s += x
-				n++
-			}
-		}
-		out[j] = s / float64(n)
-	}
-	return out
-}
-
 func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
 
 // TestClosedLoopIEA15 compares the settled operating point of the built-in
@@ -135,7 +110,7 @@ func TestClosedLoopIEA15(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := runOneDOF(t, p, tc.wind, 120, 60, 0.005)
-			ref := referenceMeans(t, dir+"/IEA-15-240-RWT-Onshore.outb", 60, "GenSpeed", "GenTq", "BldPitch1")
+			ref := refoutput.Means(t, dir+"/IEA-15-240-RWT-Onshore.outb", 60, "GenSpeed", "GenTq", "BldPitch1")
 			t.Logf("%s: GenSpeed %.4f rpm (OpenFAST %.4f, %.2f %%), GenTq %.1f kN·m (%.1f, %.2f %%), BldPitch1 %.3f° (%.3f°), wind estimate %.3f m/s",
 				tc.name, got.genSpeedRPM, ref[0], 100*relErr(got.genSpeedRPM, ref[0]),
 				got.genTorqueKNm, ref[1], 100*relErr(got.genTorqueKNm, ref[1]),
