@@ -36,17 +36,9 @@ func run() error {
 	tmax := flag.Float64("tmax", 600, "simulated time (s)")
 	dtOut := flag.Float64("dtout", 0, "output time step (s); 0 keeps the deck's DT_Out, the glue DT gives the largest output")
 	flag.Parse()
-	dir := *shared
-	if dir == "" {
-		d, ok := testshared.Locate()
-		if !ok {
-			return fmt.Errorf("no shared folder found; pass -shared or set %s", testshared.EnvVar)
-		}
-		dir = d
-	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "reference-outputs", *name, "*.fst"))
-	if len(matches) != 1 {
-		return fmt.Errorf("case %s: want one .fst, found %d", *name, len(matches))
+	fst, err := testshared.CaseDeck(*shared, *name)
+	if err != nil {
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "memrun")
 	if err != nil {
@@ -58,7 +50,7 @@ func run() error {
 	var ms runtime.MemStats
 	rows := 0
 	start := time.Now()
-	d, err := deck.Load(matches[0])
+	d, err := deck.Load(fst)
 	if err != nil {
 		return err
 	}

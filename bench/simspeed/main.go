@@ -41,22 +41,11 @@ func run() error {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of all runs")
 	memProfile := flag.String("memprofile", "", "write an allocation profile after the runs")
 	flag.Parse()
-	dir := *shared
-	if dir == "" {
-		d, ok := testshared.Locate()
-		if !ok {
-			return fmt.Errorf("no shared folder found; pass -shared or set %s", testshared.EnvVar)
-		}
-		dir = d
+	fst, err := testshared.CaseDeck(*shared, *name)
+	if err != nil {
+		return err
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "reference-outputs", *name, "*.fst"))
-	if len(matches) == 0 {
-		matches, _ = filepath.Glob(filepath.Join(dir, "reference-outputs", *name, "*", "*.fst"))
-	}
-	if len(matches) != 1 {
-		return fmt.Errorf("case %s: want one .fst, found %d", *name, len(matches))
-	}
-	d, err := deck.Load(matches[0])
+	d, err := deck.Load(fst)
 	if err != nil {
 		return err
 	}

@@ -177,13 +177,9 @@ func Main(ctx context.Context, command string, args []string, stdout, stderr io.
 	if err := fset.Parse(args); err != nil {
 		return err
 	}
-	dir := *shared
-	if dir == "" {
-		d, ok := testshared.Locate()
-		if !ok {
-			return fmt.Errorf("validate: no shared folder found; pass -shared or set %s", testshared.EnvVar)
-		}
-		dir = d
+	dir, err := testshared.Resolve(*shared)
+	if err != nil {
+		return fmt.Errorf("validate: %w", err)
 	}
 	refDir := filepath.Join(dir, "reference-outputs")
 	cases, err := Discover(refDir)

@@ -7,6 +7,7 @@
 package testshared
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,4 +63,38 @@ func Path(tb testing.TB, elem ...string) string {
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// Resolve is Locate for commands: the folder given on the command line when
+// there is one, else the located shared folder, else an error saying how to
+// name it.
+func Resolve(given string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	dir, ok := Locate()
+	if !ok {
+		return "", fmt.Errorf("no shared folder found; pass -shared or set %s", EnvVar)
+	}
+	return dir, nil
+}
+
+// CaseDeck returns the main .fst of a reference-outputs case of the shared
+// folder (given, or located as Resolve does): the one .fst in the case
+// folder, or in its single deck sub-folder (the IEA cases keep the deck one
+// level down).
+func CaseDeck(given, name string) (string, error) {
+	shared, err := Resolve(given)
+	if err != nil {
+		return "", err
+	}
+	caseDir := filepath.Join(shared, "reference-outputs", name)
+	matches, _ := filepath.Glob(filepath.Join(caseDir, "*.fst"))
+	if len(matches) == 0 {
+		matches, _ = filepath.Glob(filepath.Join(caseDir, "*", "*.fst"))
+	}
+	if len(matches) != 1 {
+		return "", fmt.Errorf("case %s: want one .fst in %s, found %d", name, caseDir, len(matches))
+	}
+	return matches[0], nil
 }
