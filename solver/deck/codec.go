@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/internal/fortran"
 )
 
 // DefReal is a real input that may be given as "default" (OpenFAST's
@@ -148,7 +150,7 @@ func decodeOne(r *reader, f reflect.StructField, fv reflect.Value, label string,
 	if f.Tag.Get("flagok") != "" && fv.Kind() == reflect.Int && len(vals) > 0 {
 		// older dialects wrote this switch as a flag: False → 0, True → 1
 		if _, isInt := parseInt(vals[0].Text); !isInt {
-			if b, ok := parseBool(vals[0].Text); ok {
+			if b, ok := fortran.Logical(vals[0].Text); ok {
 				if b {
 					fv.SetInt(1)
 				} else {
@@ -244,7 +246,7 @@ func setValue(r *reader, i int, label string, fv reflect.Value, vals []Token) er
 		if len(vals) == 0 {
 			return bad()
 		}
-		b, ok := parseBool(vals[0].Text)
+		b, ok := fortran.Logical(vals[0].Text)
 		if !ok {
 			return bad()
 		}

@@ -422,22 +422,6 @@ func parseInt(s string) (int, bool) {
 	return int(v), true
 }
 
-// parseBool parses a Fortran logical: the first character after an optional
-// '.' is T or F (True, false, T, .TRUE.).
-func parseBool(s string) (bool, bool) {
-	s = strings.TrimPrefix(s, ".")
-	if s == "" {
-		return false, false
-	}
-	switch s[0] {
-	case 'T', 't':
-		return true, true
-	case 'F', 'f':
-		return false, true
-	}
-	return false, false
-}
-
 // isDefault reports whether a value word selects the default ("DEFAULT" at
 // the start, case-insensitive, as ParseVarWDefault).
 func isDefault(s string) bool {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/internal/fortran"
 )
 
 // BladedSummary holds what InflowWind reads from the TurbSim summary (.sum)
@@ -33,22 +35,6 @@ type BladedSummary struct {
 	// LeftHandRule: positive v in the file points along -y (Bladed's
 	// convention), so InflowWind flips its sign.
 	LeftHandRule bool
-}
-
-// fortranLogical reads a Fortran list-directed logical: an optional period
-// then T or F, anything after ignored.
-func fortranLogical(s string) (bool, bool) {
-	s = strings.TrimPrefix(strings.TrimSpace(s), ".")
-	if s == "" {
-		return false, false
-	}
-	switch s[0] {
-	case 'T', 't':
-		return true, true
-	case 'F', 'f':
-		return false, true
-	}
-	return false, false
 }
 
 // firstNumber reads the first blank- or comma-separated token of s as a
@@ -103,7 +89,7 @@ func ReadBladedSummary(r io.Reader) (*BladedSummary, error) {
 		switch {
 		case needHub:
 			if needClockwise && strings.Contains(l, "CLOCKWISE") {
-				if v, ok := fortranLogical(l); ok {
+				if v, ok := fortran.Logical(l); ok {
 					s.Clockwise = v
 					needClockwise = false
 				} else {
