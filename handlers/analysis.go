@@ -209,7 +209,40 @@ func (s *Server) jobTimeSeries(c echo.Context) error {
 	if req.Method == "decimate" && len(traces) > 0 {
 		resp.Time = traces[0].Time
 	}
+	if wantsCSV(c) {
+		return writeCSV(c, "time-series-"+out.JobID+".csv", timeSeriesTable(resp))
+	}
 	return c.JSON(http.StatusOK, resp)
+}
+
+// timeSeriesTable is a time-series answer as CSV rows. Decimated series
+// share one time column, so the table is wide (Time, then one column per
+// channel, headed "name (unit)", as a spreadsheet plots it); an envelope
+// gives each series its own times, so it is long: channel, unit, time,
+// value.
+func timeSeriesTable(r TimeSeries) [][]string {
+	if r.Time != nil {
+		head := []string{"Time (s)"}
+		for _, s := range r.Series {
+			head = append(head, s.Name+" ("+s.Unit+")")
+		}
+		rows := [][]string{head}
+		for i, t := range r.Time {
+			row := []string{num(t)}
+			for _, s := range r.Series {
+				row = append(row, num(s.Values[i]))
+			}
+			rows = append(rows, row)
+		}
+		return rows
+	}
+	rows := [][]string{{"channel", "unit", "time", "value"}}
+	for _, s := range r.Series {
+		for i, v := range s.Values {
+			rows = append(rows, []string{s.Name, s.Unit, num(s.Time[i]), num(v)})
+		}
+	}
+	return rows
 }
 
 // StatisticsRequest is the body of POST /analysis/jobs/{id}/statistics.
@@ -513,5 +546,36 @@ func (s *Server) jobSpectrum(c echo.Context) error {
 			}
 		}
 	}
+	if wantsCSV(c) {
+		return writeCSV(c, "spectrum-"+out.JobID+".csv", spectrumTable(resp))
+	}
 	return c.JSON(http.StatusOK, resp)
+}
+
+// spectrumTable is a spectrum answer as CSV rows: Frequency, then one column
+// per channel headed with its quantity and unit (PSD in unit²/Hz for
+// welch, amplitude in the channel's unit for fft). Every spectrum of one
+// request is taken over the same window with the same options, so they
+// share one frequency grid.
+func spectrumTable(r SpectrumResponse) [][]string {
+	head := []string{"Frequency (Hz)"}
+	for _, sp := range r.Spectra {
+		if r.Method == "fft" {
+			head = append(head, sp.Name+" amplitude ("+sp.Unit+")")
+		} else {
+			head = append(head, sp.Name+" PSD (("+sp.Unit+")^2/Hz)")
+		}
+	}
+	rows := [][]string{head}
+	if len(r.Spectra) == 0 {
+		return rows
+	}
+	for i, f := range r.Spectra[0].Frequency {
+		row := []string{num(f)}
+		for _, sp := range r.Spectra {
+			row = append(row, num(sp.Values[i]))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }

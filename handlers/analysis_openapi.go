@@ -15,7 +15,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "ChannelList"}, jobErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/time-series", tag: "analysis",
 			summary: "Samples of some channels. method = decimate (default: every downsample_factor-th sample from the window's first; no low-pass filter) or envelope (the window is split into buckets of downsample_factor samples and each contributes its minimum and maximum in time order, so peaks survive; each series then has its own time). " +
-				"channels × points must not exceed 400 000 (422 names the smallest sufficient downsample_factor). Unknown channels are 422 listing them." + window,
+				"channels × points must not exceed 400 000 (422 names the smallest sufficient downsample_factor). Unknown channels are 422 listing them." + window + csv + " Decimated CSV is wide (Time (s), then \"name (unit)\" per channel); envelope CSV is long (channel, unit, time, value).",
 			request: "TimeSeriesRequest", responses: errs(map[int]string{200: "TimeSeries"}, bodyErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/statistics", tag: "analysis",
 			summary: "Min, max, mean and population standard deviation per channel (all channels by default); optionally the times of the extremes (first occurrence), skewness and Pearson kurtosis, and short-term DELs for the given Wöhler exponents (rainflow per ASTM E1049, f_eq = 1 Hz: DEL = (Σ nᵢ Sᵢᵐ / T)^(1/m))." + window + csv,
@@ -25,7 +25,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: ""}, jobErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/spectrum", tag: "analysis",
 			summary: "Spectra of 1 to 10 channels. method = welch (default): one-sided power spectral density (unit²/Hz) by Welch's method; window hann (default), hamming, blackman or rectangular; segment_length in samples (0: the largest power of two ≤ N/4, or N below 256 samples); overlap fraction in [0, 0.95] (default 0.5); detrend none, mean (default) or linear per segment. " +
-				"method = fft: single-sided amplitude spectrum of the whole window (channel units; a cosine of amplitude A shows A). Harmonics 1P, 3P, 6P from the mean RotSpeed (rpm) over the window, when the output has RotSpeed." + window,
+				"method = fft: single-sided amplitude spectrum of the whole window (channel units; a cosine of amplitude A shows A). Harmonics 1P, 3P, 6P from the mean RotSpeed (rpm) over the window, when the output has RotSpeed." + window + csv + " CSV: Frequency (Hz), then one column per channel (PSD or amplitude with its unit); the harmonics are JSON only.",
 			request: "SpectrumRequest", responses: errs(map[int]string{200: "SpectrumResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/batches/{id}/power-curve", tag: "analysis",
 			summary:   "Power curve of a batch: each run's means (power GenPwr, thrust RotThrust, pitch BldPitch1, rotor speed RotSpeed) binned by wind speed, with Cp and Ct when rotor_radius is given." + batch + curveQuery + csv,

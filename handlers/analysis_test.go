@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,6 +215,22 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 		if lo != rlo || hi != rhi {
 			t.Fatalf("envelope range [%v, %v], raw [%v, %v]: peaks lost", lo, hi, rlo, rhi)
 		}
+		// CSV: wide for decimated series (row i is sample 200+7i), long for
+		// an envelope (one row per point).
+		resp, body := re.call(re.token, "POST", base+"/time-series?format=csv",
+			`{"channels":["GenPwr","RootMyb1"],"downsample_factor":7,"t_start":10,"t_end":20}`)
+		lines := strings.Split(strings.TrimSpace(body), "\n")
+		want1 := fmt.Sprintf("%s,%s,%s", strconv.FormatFloat(raw.Time[207], 'g', -1, 64),
+			strconv.FormatFloat(raw.Data[raw.Index("GenPwr")][207], 'g', -1, 64), strconv.FormatFloat(load[207], 'g', -1, 64))
+		if resp.StatusCode != 200 || len(lines) != 30 || lines[0] != "Time (s),GenPwr (kW),RootMyb1 (kN-m)" || lines[2] != want1 {
+			t.Fatalf("time-series CSV %d, %d lines: %q, %q (want %q)", resp.StatusCode, len(lines), lines[0], lines[min(2, len(lines)-1)], want1)
+		}
+		resp, body = re.call(re.token, "POST", base+"/time-series", `{"channels":["RootMyb1"],"downsample_factor":100,"method":"envelope"}`,
+			"Accept", "text/csv")
+		if lines = strings.Split(strings.TrimSpace(body), "\n"); resp.StatusCode != 200 || len(lines) != len(s.Values)+1 ||
+			lines[0] != "channel,unit,time,value" || !strings.HasPrefix(lines[1], "RootMyb1,kN-m,") {
+			t.Fatalf("envelope CSV %d, %d lines for %d points: %q", resp.StatusCode, len(lines), len(s.Values), lines[:min(2, len(lines))])
+		}
 	})
 
 	t.Run("statistics with DELs", func(t *testing.T) {
@@ -267,6 +284,16 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 			`{"channels":["GenPwr"],"segment_length":400,"overlap":0.5,"window":"hamming"}`)
 		if w.Method != "welch" || w.Window != "hamming" || w.Spectra[0].SegmentLength != 400 || w.Spectra[0].Segments != 9 {
 			t.Fatalf("welch %+v", w)
+		}
+		// CSV: one frequency column shared by the channels, values as in JSON.
+		resp, body := re.call(re.token, "POST", base+"/spectrum?format=csv",
+			`{"channels":["GenPwr","RootMyb1"],"segment_length":400,"overlap":0.5,"window":"hamming"}`)
+		lines := strings.Split(strings.TrimSpace(body), "\n")
+		ws := w.Spectra[0]
+		want3 := strconv.FormatFloat(ws.Frequency[3], 'g', -1, 64) + "," + strconv.FormatFloat(ws.Values[3], 'g', -1, 64) + ","
+		if resp.StatusCode != 200 || len(lines) != len(ws.Frequency)+1 ||
+			lines[0] != "Frequency (Hz),GenPwr PSD ((kW)^2/Hz),RootMyb1 PSD ((kN-m)^2/Hz)" || !strings.HasPrefix(lines[4], want3) {
+			t.Fatalf("spectrum CSV %d, %d lines for %d bins: %q / %q (want prefix %q)", resp.StatusCode, len(lines), len(ws.Frequency), lines[0], lines[min(4, len(lines)-1)], want3)
 		}
 	})
 
