@@ -14,7 +14,6 @@ import (
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/handlers"
 )
 
@@ -69,12 +68,12 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	defer jobs.stop(env)
 
 	// Deck files of turbine configurations, one directory per tree.
-	trees, err := blobstore.NewLocal(filepath.Join(cfg.DataDir, "turbines"))
+	trees, err := openTreeStore(ctx, jc.S3, "turbines", filepath.Join(cfg.DataDir, "turbines"))
 	if err != nil {
 		return err
 	}
 	// Study artifacts, one single-file tree per artifact (issue 10).
-	artifacts, err := blobstore.NewLocal(filepath.Join(cfg.DataDir, "artifacts"))
+	artifacts, err := openTreeStore(ctx, jc.S3, "artifacts", filepath.Join(cfg.DataDir, "artifacts"))
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/runner"
@@ -23,6 +24,9 @@ type jobConfig struct {
 	Sandbox  string        // JOB_SANDBOX: auto (bubblewrap when installed), bwrap or none
 	BlobDir  string        // BLOB_DIR: blob store of inputs and outputs (default DATA_DIR/blobs)
 	WorkDir  string        // WORK_DIR: attempt directories (default DATA_DIR/work)
+	// S3 replaces every local blob directory with prefixes of one bucket
+	// when BLOB_S3_ENDPOINT is set (cmd/turbined/blobs.go); nil: local.
+	S3 *blobstore.S3Config
 }
 
 func loadJobConfig(getenv func(string) string, dataDir string) (*jobConfig, error) {
@@ -60,6 +64,11 @@ func loadJobConfig(getenv func(string) string, dataDir string) (*jobConfig, erro
 	if c.WorkDir == "" {
 		c.WorkDir = filepath.Join(dataDir, "work")
 	}
+	s3, err := loadS3Config(getenv, c.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	c.S3 = s3
 	return c, nil
 }
 
@@ -67,7 +76,7 @@ func loadJobConfig(getenv func(string) string, dataDir string) (*jobConfig, erro
 // River client executing them.
 type jobStack struct {
 	jobs    *db.JobService
-	trees   *blobstore.Local
+	trees   turbinesim.TreeStore
 	workers *db.Queue // nil without workers
 	sandbox bool
 }
@@ -78,7 +87,7 @@ func startJobs(ctx context.Context, env *Env, d *db.DB, jc *jobConfig) (*jobStac
 	if err := db.MigrateQueue(ctx, d.DB.DB); err != nil {
 		return nil, err
 	}
-	trees, err := blobstore.NewLocal(jc.BlobDir)
+	trees, err := openTreeStore(ctx, jc.S3, "jobs", jc.BlobDir)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,9 @@
-// Package blobstore keeps the deck files of turbine configurations: a
-// turbinesim.TreeStore on a local directory (the default). Each tree lives in
-// its own directory named by a random key; trees are written to a staging
-// name first and renamed into place, so a reader never sees half a tree.
+// Package blobstore keeps directory trees (turbine decks, job inputs and
+// outputs, artifacts) as a turbinesim.TreeStore: Local on a local directory
+// (the default), S3 in an S3-compatible bucket (s3.go). In the local store
+// each tree lives in its own directory named by a random key; trees are
+// written to a staging name first and renamed into place, so a reader never
+// sees half a tree.
 package blobstore
 
 import (
