@@ -78,10 +78,12 @@ func (s *BatchService) QuoteBatch(ctx context.Context, orgID string, tMax []floa
 }
 
 // SubmitBatch implements turbinesim.BatchService. The input trees are
-// stored first, outside the transaction (as SubmitJob does); the charge of
-// the whole batch, the batch row, every job row, the run names and every
-// queue entry then commit together, and the trees are deleted again when
-// they do not. A batch over a cap is refused before any tree is stored.
+// stored first, outside the transaction (as SubmitJob does), each distinct
+// InputDir once (a DLC batch's runs share the turbine's deck and differ by
+// their recipes); the charge of the whole batch, the batch row, every job
+// row with its recipe, the run names and every queue entry then commit
+// together, and the trees are deleted again when they do not. A batch over
+// a cap is refused before any tree is stored.
 func (s *BatchService) SubmitBatch(ctx context.Context, nb *turbinesim.NewBatch) (*turbinesim.Batch, error) {
 	switch {
 	case !isUUID(nb.OrganizationID):
@@ -109,19 +111,27 @@ func (s *BatchService) SubmitBatch(ctx context.Context, nb *turbinesim.NewBatch)
 	if !quote.Fits {
 		return nil, capError(quote)
 	}
-	keys := make([]string, 0, len(nb.Runs))
+	keys := make([]string, len(nb.Runs))
+	stored := map[string]string{} // InputDir → key
 	cleanup := func() {
-		for _, k := range keys {
+		for _, k := range stored {
 			s.jobs.trees.Delete(context.WithoutCancel(ctx), k)
 		}
 	}
-	for _, r := range nb.Runs {
-		k, err := s.jobs.trees.Put(ctx, r.InputDir)
-		if err != nil {
+	for i, r := range nb.Runs {
+		if r.Recipe != nil && !json.Valid(r.Recipe) {
 			cleanup()
-			return nil, fmt.Errorf("storing inputs of run %s: %w", r.Name, err)
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "run %s: the recipe is not JSON", r.Name)
 		}
-		keys = append(keys, k)
+		k, ok := stored[r.InputDir]
+		if !ok {
+			if k, err = s.jobs.trees.Put(ctx, r.InputDir); err != nil {
+				cleanup()
+				return nil, fmt.Errorf("storing inputs of run %s: %w", r.Name, err)
+			}
+			stored[r.InputDir] = k
+		}
+		keys[i] = k
 	}
 	b, err := s.submitTx(ctx, nb, keys)
 	if err != nil {
@@ -178,13 +188,17 @@ func (s *BatchService) submitTx(ctx context.Context, nb *turbinesim.NewBatch, ke
 	params := make([]river.InsertManyParams, len(nb.Runs))
 	for i, r := range nb.Runs {
 		var jobID string
+		var recipe *string
+		if r.Recipe != nil {
+			recipe = new(string(r.Recipe))
+		}
 		err := tx.GetContext(ctx, &jobID, `
 			INSERT INTO jobs (organization_id, turbine_id, batch_id, entrypoint, submitted_by, client_id,
-			                  input_key, t_max, max_attempts, price_cents, tokens, charge_month)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			                  input_key, t_max, max_attempts, price_cents, tokens, charge_month, recipe)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			RETURNING id`,
 			nb.OrganizationID, nullString(nb.TurbineID), row.ID, r.Entrypoint, nullString(nb.SubmittedBy),
-			nullString(nb.ClientID), keys[i], r.TMax, DefaultJobMaxAttempts, prices[i], tokens[i], usage.Month)
+			nullString(nb.ClientID), keys[i], r.TMax, DefaultJobMaxAttempts, prices[i], tokens[i], usage.Month, recipe)
 		if err != nil {
 			return nil, translate(err, "inserting job of run "+r.Name)
 		}
@@ -346,4 +360,21 @@ func (s *BatchService) BatchJobs(ctx context.Context, orgID, id string) ([]turbi
 		out[i] = turbinesim.BatchRunJob{Run: rows[i].RunName, Job: rows[i].job()}
 	}
 	return out, nil
+}
+
+// RunRecipe returns the job's run recipe (turbinesim.RunRecipe JSON), or
+// nil when the job's input tree is the run as it is. The worker reads it
+// after claiming the job (db/runner/prepare.go).
+func (s *JobService) RunRecipe(ctx context.Context, jobID string) (json.RawMessage, error) {
+	if !isUUID(jobID) {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job not found")
+	}
+	var recipe *string
+	if err := s.db.GetContext(ctx, &recipe, `SELECT recipe FROM jobs WHERE id = $1`, jobID); err != nil {
+		return nil, translate(err, "reading the run recipe")
+	}
+	if recipe == nil {
+		return nil, nil
+	}
+	return json.RawMessage(*recipe), nil
 }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -54,45 +53,10 @@ func checkEntrypoint(dir, entry string) error {
 	return nil
 }
 
-// validateDeck loads the deck at entry inside dir and runs the deck
-// validator; any error becomes 422 naming the file (relative to the
-// upload) and the line. Every referenced file must lie inside dir (an
-// input deck cannot read /etc/passwd or another job's files, brief I10).
+// validateDeck is turbinesim.LoadRunnableDeck: 422 naming the file and
+// line of a bad deck, or a referenced file outside dir.
 func validateDeck(dir, entry string) (*deck.Deck, error) {
-	rel := func(p string) string {
-		if r, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(r) {
-			return filepath.ToSlash(r)
-		}
-		return filepath.Base(p)
-	}
-	d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(entry)))
-	if err != nil {
-		var de *deck.Error
-		if errors.As(err, &de) {
-			return nil, invalid("%s:%d: %s: %s", rel(de.File), de.Line, de.Variable, de.Msg)
-		}
-		return nil, invalid("deck: %s", strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""))
-	}
-	for _, f := range d.Files {
-		if !f.Used {
-			continue
-		}
-		r, err := filepath.Rel(dir, f.Path)
-		if err != nil || !filepath.IsLocal(r) {
-			return nil, invalid("%s:%d: %s: %q points outside the uploaded files", rel(f.From), f.Line, f.Var, f.Named)
-		}
-	}
-	var msgs []string
-	for _, p := range deck.Validate(d) {
-		if p.Warning {
-			continue
-		}
-		msgs = append(msgs, fmt.Sprintf("%s:%d: %s: %s", rel(p.File), p.Line, p.Variable, p.Message))
-	}
-	if len(msgs) > 0 {
-		return nil, invalid("%s", strings.Join(msgs, "; "))
-	}
-	return d, nil
+	return turbinesim.LoadRunnableDeck(dir, entry)
 }
 
 // RunSettings are the settings of a run built from a stored turbine.

@@ -174,8 +174,16 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	if err := w.stageInputs(ctx, job.InputKey, in, out); err != nil {
 		return serviceFailure("could not prepare the run", err)
 	}
+	// A batch run with a recipe: generate its wind file and deck (prepare.go).
+	prepared, err := w.prepareRun(ctx, log, job, dir, in)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("run interrupted: %w", ctx.Err())
+	} else if err != nil {
+		return serviceFailure("could not generate the run's wind file and deck", err)
+	}
 
 	res := w.runChild(ctx, log, job, dir, in, out)
+	res.log = prepared + res.log
 	switch {
 	case res.lost:
 		log.Info("attempt superseded; stopping without writing")

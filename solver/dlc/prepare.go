@@ -57,27 +57,69 @@ func PrepareRun(ctx context.Context, d *deck.Deck, run Run, dir string) (string,
 	return PrepareRunWith(ctx, d, run, dir, PrepareOptions{SteadyState: ss})
 }
 
-// PrepareRunWith is PrepareRun with explicit options.
-func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt PrepareOptions) (string, error) {
+// CheckRun makes every check PrepareRunWith makes before it generates the
+// wind, without generating it: the deck has InflowWind, the run has exactly
+// one valid wind spec (turbulence parameters resolved and the grid
+// checked, or the event's rows built), a positive TMax, a yaw in
+// [−180°, 180°], an id usable as a file name, and the wind's hub height
+// matches the deck's. It costs microseconds for a turbulent run (the box
+// is not synthesised), so a service can check a whole load basis at
+// submit time and leave the generation to the run itself.
+func CheckRun(d *deck.Deck, run Run) error {
+	_, err := checkRun(d, run)
+	return err
+}
+
+// checkRun is CheckRun; it returns the hub height of the run's wind.
+func checkRun(d *deck.Deck, run Run) (float64, error) {
 	if d == nil || d.Main == nil {
-		return "", fmt.Errorf("dlc: prepare %s: no deck", run.ID)
+		return 0, fmt.Errorf("dlc: prepare %s: no deck", run.ID)
 	}
 	if d.InflowWind == nil || d.Main.CompInflow != 1 {
-		return "", fmt.Errorf("dlc: prepare %s: the deck has no InflowWind (CompInflow = %d, must be 1)", run.ID, d.Main.CompInflow)
+		return 0, fmt.Errorf("dlc: prepare %s: the deck has no InflowWind (CompInflow = %d, must be 1)", run.ID, d.Main.CompInflow)
 	}
 	if (run.Turbulence == nil) == (run.Event == nil) {
-		return "", fmt.Errorf("dlc: prepare %s: a run needs exactly one of a turbulence spec and an event spec", run.ID)
+		return 0, fmt.Errorf("dlc: prepare %s: a run needs exactly one of a turbulence spec and an event spec", run.ID)
 	}
 	if !(run.TMax > 0) || math.IsInf(run.TMax, 0) {
-		return "", fmt.Errorf("dlc: prepare %s: TMax %g s must be positive", run.ID, run.TMax)
+		return 0, fmt.Errorf("dlc: prepare %s: TMax %g s must be positive", run.ID, run.TMax)
 	}
 	if math.IsNaN(run.Yaw) || math.Abs(run.Yaw) > 180 {
-		return "", fmt.Errorf("dlc: prepare %s: yaw %g° out of [−180, 180]", run.ID, run.Yaw)
+		return 0, fmt.Errorf("dlc: prepare %s: yaw %g° out of [−180, 180]", run.ID, run.Yaw)
+	}
+	if fileStem(run.ID) == "" {
+		return 0, fmt.Errorf("dlc: prepare: run has no id")
+	}
+	var hub float64
+	if ts := run.Turbulence; ts != nil {
+		if err := ts.Validate(); err != nil {
+			return 0, fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		hub = ts.Grid.HubHeight
+	} else {
+		if _, _, err := eventRows(*run.Event, run.TMax); err != nil {
+			return 0, fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		hub = run.Event.Site.HubHeight
+	}
+	if d.ElastoDyn != nil {
+		// The box or uniform file is centred on the run's hub height; a
+		// turbine of another height would sit off the grid's centre (or
+		// outside it).
+		if dh := HubHeight(d.ElastoDyn); math.Abs(dh-hub) > math.Max(1, 0.02*dh) {
+			return 0, fmt.Errorf("dlc: prepare %s: the run's hub height %g m differs from the deck's %.2f m (ElastoDyn TowerHt + Twr2Shft + OverHang·sin ShftTilt)", run.ID, hub, dh)
+		}
+	}
+	return hub, nil
+}
+
+// PrepareRunWith is PrepareRun with explicit options.
+func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt PrepareOptions) (string, error) {
+	hub, err := checkRun(d, run)
+	if err != nil {
+		return "", err
 	}
 	name := fileStem(run.ID)
-	if name == "" {
-		return "", fmt.Errorf("dlc: prepare: run has no id")
-	}
 
 	// Shallow copies of every structure changed; slices are not written.
 	nd := *d
@@ -107,14 +149,14 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	var eventText bytes.Buffer
 	var box *windgen.FullField
 	var ext string
-	var hub, vHub float64
+	var vHub float64
 	if ts := run.Turbulence; ts != nil {
 		b, err := windgen.GenerateTurbulence(ctx, *ts)
 		if err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
 		box = b
-		ext, hub, vHub = ".bts", ts.Grid.HubHeight, box.URef
+		ext, vHub = ".bts", box.URef
 	} else {
 		ev := run.Event
 		rows, info, err := eventRows(*ev, run.TMax)
@@ -124,17 +166,9 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		if err := windgen.WriteUniform(&eventText, rows, info, ev.Site); err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
-		ext, hub, vHub = ".hh", ev.Site.HubHeight, ev.Site.VHub
+		ext, vHub = ".hh", ev.Site.VHub
 	}
 	windName := name + ext
-	if d.ElastoDyn != nil {
-		// The box or uniform file is centred on the run's hub height; a
-		// turbine of another height would sit off the grid's centre (or
-		// outside it).
-		if dh := HubHeight(d.ElastoDyn); math.Abs(dh-hub) > math.Max(1, 0.02*dh) {
-			return "", fmt.Errorf("dlc: prepare %s: the run's hub height %g m differs from the deck's %.2f m (ElastoDyn TowerHt + Twr2Shft + OverHang·sin ShftTilt)", run.ID, hub, dh)
-		}
-	}
 
 	// Paths: the wind file sits in Wind/ next to the .fst; InflowWind names
 	// it relative to its own folder. deck.Write keeps the deck's relative

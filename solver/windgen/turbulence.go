@@ -262,6 +262,35 @@ func meanStd(x []float32) (mean, std float64) {
 	return mean, math.Sqrt(std / float64(len(x)))
 }
 
+// Validate checks the spec as GenerateTurbulence does before it
+// synthesises anything: the IEC model resolves (class, category, hub speed,
+// shear), the grid is valid, the scale mode is known and the time step and
+// duration give a positive number of steps. It costs microseconds, so a
+// service can check many runs' specs and generate the boxes later.
+func (s TurbulenceSpec) Validate() error {
+	_, _, err := s.resolve()
+	return err
+}
+
+// resolve is Validate returning the IEC targets and the number of steps.
+func (s TurbulenceSpec) resolve() (TurbulenceTargets, int, error) {
+	tg, err := s.Targets()
+	if err != nil {
+		return tg, 0, fmt.Errorf("windgen: turbulence spec: %w", err)
+	}
+	if err := s.Grid.Validate(); err != nil {
+		return tg, 0, fmt.Errorf("windgen: turbulence spec: %w", err)
+	}
+	if s.Scale < ScaleNone || s.Scale > ScaleIndividual {
+		return tg, 0, fmt.Errorf("windgen: turbulence spec: unknown scale mode %d", int(s.Scale))
+	}
+	nt, err := s.steps(tg.VHub)
+	if err != nil {
+		return tg, 0, fmt.Errorf("windgen: turbulence spec: %w", err)
+	}
+	return tg, nt, nil
+}
+
 // GenerateTurbulence synthesises an IEC Kaimal box by the Veers (1988)
 // method: for every frequency f_k = k/(NT·dt) and component, Fourier
 // coefficients X(f_k) = H(f_k)·(√(2·S(f_k)·Δf)·e^{iθ}) with H the lower
@@ -272,19 +301,9 @@ func meanStd(x []float32) (mean, std float64) {
 // generator seeded per (seed, component, frequency), so the result does not
 // depend on the number of workers.
 func GenerateTurbulence(ctx context.Context, spec TurbulenceSpec) (*FullField, error) {
-	tg, err := spec.Targets()
+	tg, nt, err := spec.resolve()
 	if err != nil {
-		return nil, fmt.Errorf("windgen: turbulence spec: %w", err)
-	}
-	if err := spec.Grid.Validate(); err != nil {
-		return nil, fmt.Errorf("windgen: turbulence spec: %w", err)
-	}
-	if spec.Scale < ScaleNone || spec.Scale > ScaleIndividual {
-		return nil, fmt.Errorf("windgen: turbulence spec: unknown scale mode %d", int(spec.Scale))
-	}
-	nt, err := spec.steps(tg.VHub)
-	if err != nil {
-		return nil, fmt.Errorf("windgen: turbulence spec: %w", err)
+		return nil, err
 	}
 	workers := spec.Workers
 	if workers <= 0 {
