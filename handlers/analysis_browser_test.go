@@ -1,17 +1,22 @@
 package handlers_test
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
 // TestBrowserJobResults opens the results page of a finished job (1000 s
 // at 20 Hz written with solver/outfile), sees RotSpeed and GenPwr plotted,
 // zooms into 40–45 s and gets the full-rate samples of that window, the
-// statistics of the window and the PSD with its 1P/3P/6P marks; then the
+// statistics of the window, downloads the window's samples as CSV, and the
+// PSD with its 1P/3P/6P marks; then the
 // comparison page draws two jobs on one chart.
 func TestBrowserJobResults(t *testing.T) {
 	t.Parallel()
@@ -76,6 +81,28 @@ func TestBrowserJobResults(t *testing.T) {
 		`Array.from(document.querySelectorAll("#stats-body tr")).map(r => r.cells[0].textContent + "=" + r.cells[3].textContent).join(";")`))
 	if err != nil || !strings.HasPrefix(rows, "RotSpeed=12.0000;GenPwr=") {
 		t.Fatalf("statistics rows %q (%v)", rows, err)
+	}
+
+	// The visible window's samples as CSV: 40–45 s at full rate is 101 rows
+	// of Time, RotSpeed and GenPwr under a header.
+	dl := t.TempDir()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior,
+		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#series-csv"))); err != nil {
+		t.Fatal(err)
+	}
+	csvPath := filepath.Join(dl, "time-series-"+id+".csv")
+	var csvText []byte
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if csvText, err = os.ReadFile(csvPath); err == nil && bytes.HasSuffix(csvText, []byte("\n")) {
+			break
+		}
+	}
+	if lines := strings.Split(strings.TrimSpace(string(csvText)), "\n"); len(lines) != 102 ||
+		lines[0] != "Time (s),RotSpeed (rpm),GenPwr (kW)" || !strings.HasPrefix(lines[1], "40,12,") {
+		t.Fatalf("series CSV download (%v): %d lines, %q", err, len(lines), lines[:min(2, len(lines))])
 	}
 
 	// The PSD of GenPwr with the rotor harmonics marked.

@@ -146,7 +146,7 @@ func JobResultsPage(p Page, r JobResults) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</select></label> <button id=\"plot-button\" class=\"rounded-md bg-sky-700 px-4 py-2 text-sm font-medium text-white\">Plot</button></div><p id=\"analysis-error\" class=\"mb-2 text-sm text-red-700\"></p><div id=\"ts-chart\" style=\"height: 24rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Statistics <span id=\"stats-window\" class=\"text-sm font-normal text-slate-600\"></span></h2><button id=\"stats-csv\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><table id=\"stats-table\" class=\"mb-6 w-full text-left text-sm\"><thead><tr class=\"border-b border-slate-300\"><th class=\"py-1\">Channel</th><th>Unit</th><th>Min</th><th>Mean</th><th>Max</th><th>Std</th><th>t(min) s</th><th>t(max) s</th></tr></thead> <tbody id=\"stats-body\"></tbody></table><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Power spectral density (Welch, Hann)</h2><select id=\"psd-channel\" class=\"rounded border border-slate-300 text-sm\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "</select></label> <button id=\"plot-button\" class=\"rounded-md bg-sky-700 px-4 py-2 text-sm font-medium text-white\">Plot</button> <button id=\"series-csv\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\" title=\"samples of the visible window\">Series CSV</button></div><p id=\"analysis-error\" class=\"mb-2 text-sm text-red-700\"></p><div id=\"ts-chart\" style=\"height: 24rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Statistics <span id=\"stats-window\" class=\"text-sm font-normal text-slate-600\"></span></h2><button id=\"stats-csv\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><table id=\"stats-table\" class=\"mb-6 w-full text-left text-sm\"><thead><tr class=\"border-b border-slate-300\"><th class=\"py-1\">Channel</th><th>Unit</th><th>Min</th><th>Mean</th><th>Max</th><th>Std</th><th>t(min) s</th><th>t(max) s</th></tr></thead> <tbody id=\"stats-body\"></tbody></table><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Power spectral density (Welch, Hann)</h2><select id=\"psd-channel\" class=\"rounded border border-slate-300 text-sm\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -158,7 +158,7 @@ func JobResultsPage(p Page, r JobResults) templ.Component {
 				var templ_7745c5c3_Var9 string
 				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.ResolveAttributeValue(c.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 47, Col: 28}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 48, Col: 28}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 				if templ_7745c5c3_Err != nil {
@@ -181,7 +181,7 @@ func JobResultsPage(p Page, r JobResults) templ.Component {
 				var templ_7745c5c3_Var10 string
 				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(channelLabel(c))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 47, Col: 125}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 48, Col: 125}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {
@@ -192,7 +192,7 @@ func JobResultsPage(p Page, r JobResults) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</select></div><div id=\"psd-chart\" style=\"height: 20rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</select> <button id=\"psd-csv\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><div id=\"psd-chart\" style=\"height: 20rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -256,7 +256,7 @@ func CompareJobsPage(p Page, jobs []string, channel string) templ.Component {
 			var templ_7745c5c3_Var13 string
 			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(channel)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 63, Col: 60}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 65, Col: 60}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
@@ -325,7 +325,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 			var templ_7745c5c3_Var16 string
 			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(r.BatchID)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 77, Col: 72}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 79, Col: 72}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 			if templ_7745c5c3_Err != nil {
@@ -338,7 +338,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 			var templ_7745c5c3_Var17 string
 			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(r.Runs))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 77, Col: 98}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 79, Col: 98}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {
@@ -351,7 +351,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 			var templ_7745c5c3_Var18 string
 			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(r.Skipped))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 77, Col: 144}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 79, Col: 144}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 			if templ_7745c5c3_Err != nil {
@@ -397,7 +397,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 				var templ_7745c5c3_Var19 string
 				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(r.DELNote)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 90, Col: 68}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 92, Col: 68}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 				if templ_7745c5c3_Err != nil {
@@ -456,7 +456,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var21 string
 		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(title)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 101, Col: 35}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 103, Col: 35}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 		if templ_7745c5c3_Err != nil {
@@ -469,7 +469,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var22 templ.SafeURL
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(csv))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 102, Col: 88}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 104, Col: 88}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 		if templ_7745c5c3_Err != nil {
@@ -482,7 +482,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.ResolveAttributeValue(id + "-csv")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 102, Col: 107}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 104, Col: 107}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
@@ -495,7 +495,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.ResolveAttributeValue(id)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 105, Col: 16}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 107, Col: 16}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
@@ -518,7 +518,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 				var templ_7745c5c3_Var25 string
 				templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(h)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 110, Col: 32}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 112, Col: 32}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 				if templ_7745c5c3_Err != nil {
@@ -546,7 +546,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 					var templ_7745c5c3_Var26 string
 					templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(cell)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 118, Col: 36}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 120, Col: 36}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 					if templ_7745c5c3_Err != nil {

@@ -7,6 +7,7 @@
   "use strict";
 
   var POINTS = 2000; // points per channel asked for in any window
+  var MAX_SERIES_POINTS = 400000; // channels × points limit of the time-series endpoint
 
   function csrf() {
     try {
@@ -224,12 +225,13 @@
         .catch(showError);
     }
 
-    function downloadCSV() {
-      post(base + "/statistics", { channels: channels, t_start: window_[0], t_end: window_[1], include_extreme_times: true }, "text/csv")
+    // saveCSV posts a result request asking for CSV and saves the answer.
+    function saveCSV(path, body, filename) {
+      post(base + path, body, "text/csv")
         .then(function (text) {
           var a = document.createElement("a");
           a.href = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
-          a.download = "statistics-" + cfg.job_id + ".csv";
+          a.download = filename + "-" + cfg.job_id + ".csv";
           document.body.appendChild(a);
           a.click();
           a.remove();
@@ -239,7 +241,19 @@
 
     document.getElementById("plot-button").addEventListener("click", plot);
     document.getElementById("psd-channel").addEventListener("change", spectrum);
-    document.getElementById("stats-csv").addEventListener("click", downloadCSV);
+    document.getElementById("stats-csv").addEventListener("click", function () {
+      saveCSV("/statistics", { channels: channels, t_start: window_[0], t_end: window_[1], include_extreme_times: true }, "statistics");
+    });
+    // The visible window's samples, decimated only as far as the point
+    // limit of the time-series endpoint needs.
+    document.getElementById("series-csv").addEventListener("click", function () {
+      var rows = cfg.dt > 0 ? (window_[1] - window_[0]) / cfg.dt + 1 : cfg.rows;
+      saveCSV("/time-series", { channels: channels, method: "decimate", t_start: window_[0], t_end: window_[1],
+        downsample_factor: Math.max(1, Math.ceil(rows * channels.length / MAX_SERIES_POINTS)) }, "time-series");
+    });
+    document.getElementById("psd-csv").addEventListener("click", function () {
+      saveCSV("/spectrum", { channel: document.getElementById("psd-channel").value, method: "welch" }, "spectrum");
+    });
     new ResizeObserver(function () { chart.resize(); psd.resize(); }).observe(el);
     plot();
   }
