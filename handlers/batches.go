@@ -3,16 +3,13 @@ package handlers
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,15 +24,10 @@ import (
 // POST /parametric/batch-submit (a full-factorial sweep, verified only),
 // GET /batches and GET /batches/{id}.
 //
-// Where the runs are prepared: every run's input deck and wind file (a
-// TurbSim box for turbulent DLCs, a uniform-wind file for events) are
-// written by solver/dlc.PrepareRun while the submit request is served, and
-// stored in the blob store as that job's input tree; the job runner then
-// runs it like any other job. The price is quoted first, so a batch over a
-// cap is refused (402) before any wind is generated; the charge for the
-// whole batch, the batch row and every job commit in one transaction
-// (db.BatchService.SubmitBatch). turbinesim.MaxBatchRuns bounds the work
-// of one request.
+// A design load basis is expanded, checked, quoted and submitted by
+// turbinesim.DLCBatches (batch_dlc.go): the request stores one run recipe
+// per job and the workers generate each run's wind file and deck
+// (db/runner/prepare.go). The handlers here parse and render only.
 
 func (s *Server) batchService() (turbinesim.BatchService, error) {
 	if s.svc.Batches == nil || s.svc.Turbines == nil || s.svc.JobTrees == nil {
@@ -44,24 +36,24 @@ func (s *Server) batchService() (turbinesim.BatchService, error) {
 	return s.svc.Batches, nil
 }
 
-// DLCBatchRequest is the body of POST /dlcs/batch-submit and /dlcs/preview.
-type DLCBatchRequest struct {
-	TurbineID string `json:"turbine_id"`
-	Name      string `json:"name,omitempty"`
-	// DLCs, Class, Category, SeedsPerBin, SpeedStep, BatchSeed, Overrides
-	// and Grid are solver/dlc.Request's.
-	DLCs        []string                `json:"dlcs"`
-	Class       string                  `json:"class"`
-	Category    string                  `json:"category"`
-	SeedsPerBin int                     `json:"seeds_per_bin,omitempty"`
-	SpeedStep   float64                 `json:"speed_step,omitempty"`
-	BatchSeed   uint64                  `json:"batch_seed,omitempty"`
-	Overrides   map[string]dlc.Override `json:"overrides,omitempty"`
-	Grid        dlc.GridOptions         `json:"grid,omitempty"`
-	// Turbine replaces the key numbers taken from the stored turbine
-	// (its parameters, else its deck) field by field when non-zero.
-	Turbine *dlc.Turbine `json:"turbine,omitempty"`
+// dlcBatches is the DLC batch service over the turbine, blob and batch
+// stores.
+func (s *Server) dlcBatches() (*turbinesim.DLCBatches, error) {
+	bs, err := s.batchService()
+	if err != nil {
+		return nil, err
+	}
+	return &turbinesim.DLCBatches{Turbines: s.svc.Turbines, Trees: s.svc.JobTrees, Batches: bs}, nil
 }
+
+// DLCBatchRequest is the body of POST /dlcs/batch-submit and /dlcs/preview.
+type DLCBatchRequest = turbinesim.DLCBatchRequest
+
+// DLCPreview answers POST /dlcs/preview.
+type DLCPreview = turbinesim.DLCPreview
+
+// storedDLCRequest is a DLC batch's stored request (the report reads it).
+type storedDLCRequest = turbinesim.StoredDLCRequest
 
 // dlcRequestFromForm reads the wizard's form fields.
 func dlcRequestFromForm(c echo.Context) (*DLCBatchRequest, error) {
@@ -142,87 +134,17 @@ func (s *Server) turbineDeck(ctx context.Context, orgID, turbineID string) (*tur
 	return t, d, release, nil
 }
 
-// dlcTurbine gathers the key numbers of a load basis: the request's, else
-// the turbine's parameters, else what the deck says (hub height, rotor
-// diameter).
-func dlcTurbine(t *turbinesim.Turbine, d *deck.Deck, over *dlc.Turbine) (dlc.Turbine, error) {
-	k := dlc.Turbine{Name: t.Name, HubHeight: dlc.HubHeight(d.ElastoDyn), RotorDiameter: 2 * d.ElastoDyn.TipRad}
-	set := func(dst *float64, v *float64) {
-		if v != nil && *v > 0 {
-			*dst = *v
-		}
-	}
-	set(&k.HubHeight, t.HubHeightM)
-	set(&k.RotorDiameter, t.RotorDiameterM)
-	set(&k.VIn, t.CutInWindSpeedMS)
-	set(&k.VRated, t.RatedWindSpeedMS)
-	set(&k.VOut, t.CutOutWindSpeedMS)
-	set(&k.RatedRotorSpeed, t.RatedRotorSpeedRPM)
-	if over != nil {
-		for _, p := range []struct{ dst, v *float64 }{{&k.HubHeight, &over.HubHeight}, {&k.RotorDiameter, &over.RotorDiameter},
-			{&k.VIn, &over.VIn}, {&k.VRated, &over.VRated}, {&k.VOut, &over.VOut},
-			{&k.RatedRotorSpeed, &over.RatedRotorSpeed}, {&k.VMaint, &over.VMaint}} {
-			set(p.dst, p.v)
-		}
-	}
-	var missing []string
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"cut_in_wind_speed_ms (turbine.v_in)", k.VIn}, {"rated_wind_speed_ms (turbine.v_rated)", k.VRated}, {"cut_out_wind_speed_ms (turbine.v_out)", k.VOut}} {
-		if !(f.v > 0) {
-			missing = append(missing, f.name)
-		}
-	}
-	if len(missing) > 0 {
-		return k, invalid("turbine: the load basis needs %s: set them on the turbine or in the request's turbine object", strings.Join(missing, ", "))
-	}
-	return k, nil
-}
-
-// expandDLC turns the request into runs (422 on a bad request).
-func expandDLC(req *DLCBatchRequest, key dlc.Turbine) (dlc.Request, []dlc.Run, error) {
-	r := dlc.Request{Turbine: key, DLCs: req.DLCs, Class: req.Class, Category: req.Category, SeedsPerBin: req.SeedsPerBin,
-		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid}
-	if len(req.DLCs) == 0 {
-		return r, nil, invalid("dlcs: name at least one design load case (%s)", strings.Join(dlc.IDs(), ", "))
-	}
-	if len(req.Name) > 200 {
-		return r, nil, invalid("name: at most 200 characters")
-	}
-	runs, err := dlc.Expand(r)
-	if err != nil {
-		return r, nil, invalid("%s", err.Error())
-	}
-	if len(runs) > turbinesim.MaxBatchRuns {
-		return r, nil, invalid("the load basis expands to %d runs; one batch holds at most %d (split it by DLC)", len(runs), turbinesim.MaxBatchRuns)
-	}
-	return r, runs, nil
-}
-
-// DLCPreview answers POST /dlcs/preview.
-type DLCPreview struct {
-	Runs  int                    `json:"runs"`
-	Basis []dlc.BasisRow         `json:"basis"`
-	Quote *turbinesim.BatchQuote `json:"quote"`
-}
-
 // previewDLC: POST /dlcs/preview, the load-basis table, run count and
 // price of a request, without submitting anything.
 func (s *Server) previewDLC(c echo.Context) error {
-	bs, err := s.batchService()
+	svc, err := s.dlcBatches()
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	orgID := authFrom(c).Organization.ID
 	req, err := s.readDLCRequest(c)
-	if err == nil && req.TurbineID == "" {
-		err = invalid("turbine_id: required")
-	}
 	var pv *DLCPreview
 	if err == nil {
-		pv, err = s.dlcPreview(ctx, bs, orgID, req)
+		pv, err = svc.Preview(c.Request().Context(), authFrom(c).Organization.ID, req)
 	}
 	if negotiate(c.Request()) == formatJSON {
 		if err != nil {
@@ -236,155 +158,26 @@ func (s *Server) previewDLC(c echo.Context) error {
 	return render(c, http.StatusOK, views.DLCPreviewFragment(pv.Basis, pv.Quote, ""))
 }
 
-func (s *Server) dlcPreview(ctx context.Context, bs turbinesim.BatchService, orgID string, req *DLCBatchRequest) (*DLCPreview, error) {
-	t, d, release, err := s.turbineDeck(ctx, orgID, req.TurbineID)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	key, err := dlcTurbine(t, d, req.Turbine)
-	if err != nil {
-		return nil, err
-	}
-	_, runs, err := expandDLC(req, key)
-	if err != nil {
-		return nil, err
-	}
-	q, err := bs.QuoteBatch(ctx, orgID, runTMax(runs))
-	if err != nil {
-		return nil, err
-	}
-	return &DLCPreview{Runs: len(runs), Basis: dlc.LoadBasisTable(runs), Quote: q}, nil
-}
-
-func runTMax(runs []dlc.Run) []float64 {
-	out := make([]float64, len(runs))
-	for i, r := range runs {
-		out[i] = r.TMax
-	}
-	return out
-}
-
-// storedDLCRequest is what a DLC batch keeps as its request: the expanded
-// request (with the turbine's key numbers) and the runs, for the report.
-type storedDLCRequest struct {
-	Request dlc.Request `json:"request"`
-	Runs    []dlc.Run   `json:"runs"`
-}
-
 // submitDLCBatch: POST /dlcs/batch-submit.
 func (s *Server) submitDLCBatch(c echo.Context) error {
-	bs, err := s.batchService()
+	svc, err := s.dlcBatches()
 	if err != nil {
 		return err
 	}
-	a := authFrom(c)
-	ctx := c.Request().Context()
 	req, err := s.readDLCRequest(c)
 	if err != nil {
 		return err
 	}
-	t, d, release, err := s.turbineDeck(ctx, a.Organization.ID, req.TurbineID)
-	if err != nil {
-		return err
-	}
-	defer release()
-	key, err := dlcTurbine(t, d, req.Turbine)
-	if err != nil {
-		return err
-	}
-	dreq, runs, err := expandDLC(req, key)
-	if err != nil {
-		return err
-	}
-	// Refuse an over-cap batch before generating any wind.
-	q, err := bs.QuoteBatch(ctx, a.Organization.ID, runTMax(runs))
-	if err != nil {
-		return err
-	}
-	if !q.Fits {
-		return turbinesim.Errorf(turbinesim.EPAYMENT, "the batch of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
-			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
-	}
-	var opt dlc.PrepareOptions
-	if ss, err := dlc.SteadyStateFromDeck(d); err == nil {
-		opt.SteadyState = ss
-	} else if !errors.Is(err, dlc.ErrNoSteadyState) {
-		return invalid("turbine deck: %s", err.Error())
-	}
-	work, err := s.scratchFolder("batch-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-	nb := &turbinesim.NewBatch{OrganizationID: a.Organization.ID, SubmittedBy: a.User.ID, TurbineID: t.ID,
-		Kind: turbinesim.BatchDLC, Name: req.Name}
+	a := authFrom(c)
+	by := turbinesim.BatchSubmitter{OrganizationID: a.Organization.ID, UserID: a.User.ID}
 	if a.Method == turbinesim.AuthAPIKey {
-		nb.ClientID = a.ClientID
+		by.ClientID = a.ClientID
 	}
-	if nb.Name == "" {
-		nb.Name = "DLC " + strings.Join(req.DLCs, ", ") + " · " + t.Name
-	}
-	if nb.Runs, err = prepareRuns(ctx, d, runs, work, opt); err != nil {
-		return err
-	}
-	if nb.Request, err = json.Marshal(storedDLCRequest{Request: dreq, Runs: runs}); err != nil {
-		return err
-	}
-	b, err := bs.SubmitBatch(ctx, nb)
+	b, err := svc.Submit(c.Request().Context(), by, req)
 	if err != nil {
 		return err
 	}
 	return s.batchCreated(c, b)
-}
-
-// prepareRuns writes every run's deck and wind file under work, on as
-// many goroutines as there are CPUs (wind generation is CPU-bound): each
-// run gets its own directory, and the Deck is only read (PrepareRun does
-// not modify it).
-func prepareRuns(ctx context.Context, d *deck.Deck, runs []dlc.Run, work string, opt dlc.PrepareOptions) ([]turbinesim.NewBatchRun, error) {
-	out := make([]turbinesim.NewBatchRun, len(runs))
-	errs := make([]error, len(runs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(min(runtime.NumCPU(), len(runs)), 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				run := runs[i]
-				dir := filepath.Join(work, strconv.Itoa(i))
-				fst, err := dlc.PrepareRunWith(ctx, d, run, dir, opt)
-				if err != nil {
-					errs[i] = invalid("run %s: %s", run.ID, err.Error())
-					continue
-				}
-				entry, err := filepath.Rel(dir, fst)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				out[i] = turbinesim.NewBatchRun{Name: run.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: run.TMax}
-			}
-		}()
-	}
-	for i := range runs {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 func (s *Server) batchCreated(c echo.Context, b *turbinesim.Batch) error {
