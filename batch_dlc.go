@@ -230,6 +230,18 @@ func DLCTurbine(t *Turbine, d *deck.Deck, over *dlc.Turbine) (dlc.Turbine, error
 	return k, nil
 }
 
+// check makes, for every run, the checks the worker's generation would
+// make, without the generation (dlc.CheckRun): a run that cannot be made
+// is refused before anything is submitted.
+func (p *dlcPlan) check() error {
+	for _, run := range p.runs {
+		if err := dlc.CheckRun(p.deck, run); err != nil {
+			return invalidf("run %s: %s", run.ID, err.Error())
+		}
+	}
+	return nil
+}
+
 func runTMax(runs []dlc.Run) []float64 {
 	out := make([]float64, len(runs))
 	for i, r := range runs {
@@ -239,13 +251,17 @@ func runTMax(runs []dlc.Run) []float64 {
 }
 
 // Preview returns the load-basis table, run count and price of a request
-// without submitting anything.
+// without submitting anything; it refuses what Submit would refuse as
+// invalid.
 func (s *DLCBatches) Preview(ctx context.Context, orgID string, req *DLCBatchRequest) (*DLCPreview, error) {
 	p, err := s.plan(ctx, orgID, req)
 	if err != nil {
 		return nil, err
 	}
 	defer p.release()
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	q, err := s.Batches.QuoteBatch(ctx, orgID, runTMax(p.runs))
 	if err != nil {
 		return nil, err
@@ -253,9 +269,10 @@ func (s *DLCBatches) Preview(ctx context.Context, orgID string, req *DLCBatchReq
 	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q}, nil
 }
 
-// Submit expands and checks the load basis and submits it as one batch
-// (BatchService.SubmitBatch: one transaction, one charge, EPAYMENT and
-// nothing created over a cap). Every job's input is the same stored copy
+// Submit expands and checks the load basis (EINVALID naming the run),
+// quotes it (EPAYMENT over a cap) and submits it as one batch
+// (BatchService.SubmitBatch: one transaction, one charge, nothing created
+// over a cap). Every job's input is the same stored copy
 // of the turbine's deck plus its RunRecipe; no wind is generated here.
 func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatchRequest) (*Batch, error) {
 	p, err := s.plan(ctx, by.OrganizationID, req)
@@ -263,15 +280,7 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 		return nil, err
 	}
 	defer p.release()
-	// Refuse an over-cap batch before anything else is done.
-	q, err := s.Batches.QuoteBatch(ctx, by.OrganizationID, runTMax(p.runs))
-	if err != nil {
-		return nil, err
-	}
-	if !q.Fits {
-		return nil, Errorf(EPAYMENT, "the batch of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
-			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
-	}
+	// A bad request is 422 whatever the caps: check every run first.
 	steady := true
 	if _, err := dlc.SteadyStateFromDeck(p.deck); errors.Is(err, dlc.ErrNoSteadyState) {
 		steady = false
@@ -283,12 +292,10 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 	if nb.Name == "" {
 		nb.Name = "DLC " + strings.Join(req.DLCs, ", ") + " · " + p.turbine.Name
 	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	for i, run := range p.runs {
-		// The checks the worker's generation would make, without the
-		// generation: a run that cannot be made is refused now.
-		if err := dlc.CheckRun(p.deck, run); err != nil {
-			return nil, invalidf("run %s: %s", run.ID, err.Error())
-		}
 		recipe, err := json.Marshal(RunRecipe{Run: run, SteadyState: steady})
 		if err != nil {
 			return nil, fmt.Errorf("run %s: recipe: %w", run.ID, err)
@@ -297,6 +304,16 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 	}
 	if nb.Request, err = json.Marshal(StoredDLCRequest{Request: p.request, Runs: p.runs}); err != nil {
 		return nil, err
+	}
+	// A valid batch over a cap is refused with the price in the message
+	// (SubmitBatch's charge in the transaction is the authoritative check).
+	q, err := s.Batches.QuoteBatch(ctx, by.OrganizationID, runTMax(p.runs))
+	if err != nil {
+		return nil, err
+	}
+	if !q.Fits {
+		return nil, Errorf(EPAYMENT, "the batch of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
+			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
 	}
 	return s.Batches.SubmitBatch(ctx, nb)
 }

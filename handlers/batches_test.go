@@ -210,6 +210,10 @@ func TestBatchEndpointsRefuseBadRequestsAndOtherUsers(t *testing.T) {
 		{`{"turbine_id":"` + be.turbineID + `","dlcs":[],"class":"I","category":"B"}`, "dlcs"},
 		{`{"turbine_id":"` + be.turbineID + `","dlcs":["1.2"],"class":"IV","category":"B"}`, "IV"},
 		{`{"turbine_id":"` + be.turbineID + `","dlcs":["1.2"],"class":"I","category":"B","colour":"red"}`, "colour"},
+		// Checked at submit without generating wind: a box centred 60 m
+		// above the deck's hub would leave the rotor off the grid.
+		{`{"turbine_id":"` + be.turbineID + `","dlcs":["1.2"],"class":"I","category":"B","turbine":{"hub_height":150}}`, "run DLC1.2_V"},
+		{`{"turbine_id":"` + be.turbineID + `","dlcs":["1.2"],"class":"I","category":"B","turbine":{"hub_height":150}}`, "hub height 150 m differs"},
 	} {
 		resp, body := be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: c.body, header: be.verified})
 		if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, c.want) {

@@ -191,3 +191,56 @@ func BenchmarkPrepareRunDefaultGrid(b *testing.B) {
 		}
 	}
 }
+
+// CheckRun refuses what PrepareRunWith would refuse, without generating
+// any wind (it writes nothing and needs no directory).
+func TestCheckRunRefusesWhatPrepareRefuses(t *testing.T) {
+	d := load5MW(t)
+	runs, err := Expand(Request{Turbine: nrel5MW, DLCs: []string{"1.2", "1.4"}, Class: "I", Category: "B", BatchSeed: 7, Grid: smallGrid,
+		Overrides: map[string]Override{"1.2": {Speeds: []float64{12}, Seeds: intp(1), Yaw: []float64{0}, Duration: ptr(20)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if err := CheckRun(d, r); err != nil {
+			t.Fatalf("%s: %v", r.ID, err)
+		}
+	}
+	turb := runs[0]
+	badDt := turb
+	spec := *turb.Turbulence
+	spec.Dt = -1
+	badDt.Turbulence = &spec
+	tall := turb
+	tallSpec := *turb.Turbulence
+	tallSpec.Grid.HubHeight += 30
+	tall.Turbulence = &tallSpec
+	badYaw := turb
+	badYaw.Yaw = 200
+	both := turb
+	both.Event = runs[len(runs)-1].Event
+	badEvent := runs[len(runs)-1]
+	ev := *badEvent.Event
+	ev.Site.VHub = -3
+	badEvent.Event = &ev
+	for _, c := range []struct {
+		name string
+		run  Run
+		want string
+	}{
+		{"time step", badDt, "time step"},
+		{"hub height", tall, "hub height"},
+		{"yaw", badYaw, "yaw"},
+		{"two winds", both, "exactly one"},
+		{"event speed", badEvent, "wind"},
+	} {
+		err := CheckRun(d, c.run)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: CheckRun = %v, want an error about %q", c.name, err, c.want)
+		}
+		dir := t.TempDir()
+		if _, perr := PrepareRunWith(context.Background(), d, c.run, dir, PrepareOptions{}); perr == nil || perr.Error() != err.Error() {
+			t.Errorf("%s: PrepareRunWith = %v, CheckRun = %v: want the same refusal", c.name, perr, err)
+		}
+	}
+}
