@@ -265,3 +265,70 @@ func TestBatchProgressIsDerivedFromJobs(t *testing.T) {
 		t.Fatalf("finished progress = %+v", got.Progress)
 	}
 }
+
+// Runs naming the same input directory share one stored tree, and each
+// job keeps its own recipe, which RunRecipe returns to the worker; a job
+// without one has none. A recipe that is not JSON stores nothing.
+func TestSubmitBatchSharesInputsAndStoresRecipes(t *testing.T) {
+	e := newBatchEnv(t)
+	ctx := context.Background()
+	if err := e.caps.SetCaps(ctx, e.org.ID, turbinesim.Caps{SpendCapCents: 1_000_000, TokenCap: 1_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	base := e.runs(t, 1, 10)[0].InputDir
+	runs := make([]turbinesim.NewBatchRun, 3)
+	for i := range runs {
+		runs[i] = turbinesim.NewBatchRun{Name: fmt.Sprintf("DLC1.2_S%d", i+1), InputDir: base, Entrypoint: "run.fst", TMax: 10,
+			Recipe: json.RawMessage(fmt.Sprintf(`{"run":{"id":"DLC1.2_S%d","seed":%d}}`, i+1, 100+i))}
+	}
+	runs = append(runs, e.runs(t, 1, 10)...) // a run without a recipe, its own tree
+	nb := &turbinesim.NewBatch{OrganizationID: e.org.ID, SubmittedBy: e.user.ID, Kind: turbinesim.BatchDLC, Name: "shared", Runs: runs}
+	b, err := e.batches.SubmitBatch(ctx, nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := e.storedTrees(t); n != 2 {
+		t.Fatalf("%d stored trees, want 2 (one shared by the recipe runs, one for the plain run)", n)
+	}
+	q, err := db.NewQueue(e.db, db.QueueConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := db.NewJobService(e.db, e.trees, e.caps, q)
+	rjs, err := e.batches.BatchJobs(ctx, e.org.ID, b.ID)
+	if err != nil || len(rjs) != 4 {
+		t.Fatalf("batch jobs %v, %v", rjs, err)
+	}
+	for i, rj := range rjs {
+		recipe, err := jobs.RunRecipe(ctx, rj.Job.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 3 {
+			if recipe != nil {
+				t.Errorf("plain run has recipe %s", recipe)
+			}
+			continue
+		}
+		var r struct {
+			Run struct {
+				ID   string `json:"id"`
+				Seed int    `json:"seed"`
+			} `json:"run"`
+		}
+		if json.Unmarshal(recipe, &r) != nil || r.Run.ID != rj.Run || r.Run.Seed != 100+i {
+			t.Errorf("job %d (%s): recipe %s", i, rj.Run, recipe)
+		}
+		if rj.Job.InputKey != rjs[0].Job.InputKey {
+			t.Errorf("job %d: input %s, want the shared %s", i, rj.Job.InputKey, rjs[0].Job.InputKey)
+		}
+	}
+	bad := &turbinesim.NewBatch{OrganizationID: e.org.ID, Kind: turbinesim.BatchDLC, Runs: []turbinesim.NewBatchRun{
+		{Name: "A", InputDir: base, Entrypoint: "run.fst", TMax: 10, Recipe: json.RawMessage(`{"run":`)}}}
+	if _, err := e.batches.SubmitBatch(ctx, bad); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+		t.Fatalf("bad recipe: %v, want EINVALID", err)
+	}
+	if n := e.count(t, `SELECT count(*) FROM batches`); n != 1 {
+		t.Fatalf("%d batches after the bad recipe", n)
+	}
+}
