@@ -350,8 +350,9 @@ func deckLocation(file, mainPath string, line int) string {
 	return name
 }
 
-// updateFromForm reads the editor form: name, description and the scalar
-// parameters; an empty field keeps its value.
+// updateFromForm reads the editor forms: name, description, the scalar
+// parameters and the four JSON blobs; an empty field keeps its value. A
+// blob that is not JSON is a 422 naming the blob, line and column.
 func updateFromForm(c echo.Context) (turbinesim.TurbineUpdate, error) {
 	var u turbinesim.TurbineUpdate
 	form, err := c.FormParams()
@@ -380,6 +381,16 @@ func updateFromForm(c echo.Context) (turbinesim.TurbineUpdate, error) {
 			return u, turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a number", name, v)
 		}
 		*dst = &f
+	}
+	// In page order, so that of several broken blobs the first is named.
+	for _, b := range []struct {
+		name string
+		dst  *turbinesim.ConfigBlob
+	}{{"blade_config", &u.BladeConfig}, {"tower_config", &u.TowerConfig},
+		{"nacelle_config", &u.NacelleConfig}, {"controller_config", &u.ControllerConfig}} {
+		if *b.dst, err = turbinesim.ParseConfigBlobText(b.name, form.Get(b.name)); err != nil {
+			return u, err
+		}
 	}
 	return u, nil
 }

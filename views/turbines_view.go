@@ -1,6 +1,8 @@
 package views
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -54,3 +56,37 @@ func controllerValue(c turbinesim.ControllerSetting) string {
 }
 
 func anyString(v any) string { return fmt.Sprint(v) }
+
+// blobField is one JSON configuration blob in the page's blob editor.
+type blobField struct {
+	Name  string // JSON name, also the form field
+	Label string
+	Text  string // indented JSON; "" when the blob is absent
+}
+
+// configBlobs lists the turbine's four JSON blobs in page order.
+func configBlobs(t *turbinesim.Turbine) []blobField {
+	return []blobField{
+		{"blade_config", "Blade configuration", indentJSON(t.BladeConfig)},
+		{"tower_config", "Tower configuration", indentJSON(t.TowerConfig)},
+		{"nacelle_config", "Nacelle configuration", indentJSON(t.NacelleConfig)},
+		{"controller_config", "Controller configuration", indentJSON(t.ControllerConfig)},
+	}
+}
+
+// indentJSON shows a stored blob two-space indented for editing.
+func indentJSON(b turbinesim.ConfigBlob) string {
+	if len(b) == 0 {
+		return ""
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return string(b)
+	}
+	return out.String()
+}
+
+// blobRows sizes a text area to its content, within reason.
+func blobRows(text string) string {
+	return strconv.Itoa(min(max(strings.Count(text, "\n")+2, 4), 20))
+}
