@@ -134,10 +134,16 @@ func (s *AccountService) inTx(ctx context.Context, fn func(*sqlx.Tx) error) erro
 }
 
 func (s *AccountService) newToken(ctx context.Context, tx *sqlx.Tx, userID, purpose string, life time.Duration) (string, error) {
+	return s.newTokenAt(ctx, tx, userID, purpose, s.cfg.Now().Add(life))
+}
+
+// newTokenAt stores a one-time e-mail token (only its SHA-256) expiring at
+// expires and returns it.
+func (s *AccountService) newTokenAt(ctx context.Context, tx *sqlx.Tx, userID, purpose string, expires time.Time) (string, error) {
 	tok := rand.Text() + rand.Text()
 	_, err := tx.ExecContext(ctx, `
 		INSERT INTO email_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, $3, $4)`,
-		tokenHash(tok), userID, purpose, s.cfg.Now().Add(life))
+		tokenHash(tok), userID, purpose, expires)
 	return tok, translate(err, "creating e-mail token")
 }
 
@@ -380,4 +386,11 @@ func (l *LoginThrottle) Fail(ctx context.Context, account, ip string, now time.T
 func (l *LoginThrottle) Succeed(ctx context.Context, account string) error {
 	_, err := l.db.ExecContext(ctx, `DELETE FROM login_failures WHERE bucket = $1`, "a:"+turbinesim.NormalizeEmail(account))
 	return translate(err, "clearing sign-in failures")
+}
+
+// NewPasswordResetThrottle counts password-reset requests: 5 per submitted
+// address and 30 per client address in 15-minute windows, enough for a
+// person who mistypes and few enough that nobody floods a mailbox.
+func NewPasswordResetThrottle(db *DB) *LoginThrottle {
+	return &LoginThrottle{db: db, PerAccount: 5, PerIP: 30, Window: 15 * time.Minute}
 }

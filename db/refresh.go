@@ -28,9 +28,10 @@ func (s *RefreshTokenService) StartFamily(ctx context.Context, userID, jti strin
 	if !isUUID(userID) || jti == "" {
 		return turbinesim.Errorf(turbinesim.EINVALID, "refresh token needs a user and a jti")
 	}
+	c := turbinesim.ClientFromContext(ctx)
 	_, err := s.db.ExecContext(ctx, `
-		INSERT INTO refresh_tokens (jti_hash, family_id, user_id, expires_at)
-		VALUES ($1, gen_random_uuid(), $2, $3)`, jtiHash(jti), userID, expiresAt)
+		INSERT INTO refresh_tokens (jti_hash, family_id, user_id, expires_at, ip, user_agent)
+		VALUES ($1, gen_random_uuid(), $2, $3, $4, $5)`, jtiHash(jti), userID, expiresAt, clip(c.IP, 64), clip(c.UserAgent, 400))
 	return translate(err, "recording refresh token")
 }
 
@@ -85,9 +86,11 @@ func (s *RefreshTokenService) Rotate(ctx context.Context, userID, oldJTI, newJTI
 	if _, err := tx.ExecContext(ctx, `UPDATE refresh_tokens SET used_at = $2 WHERE jti_hash = $1`, jtiHash(oldJTI), now); err != nil {
 		return time.Time{}, translate(err, "consuming refresh token")
 	}
+	c := turbinesim.ClientFromContext(ctx)
 	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO refresh_tokens (jti_hash, family_id, user_id, expires_at)
-		VALUES ($1, $2, $3, $4)`, jtiHash(newJTI), row.FamilyID, userID, row.ExpiresAt.Time); err != nil {
+		INSERT INTO refresh_tokens (jti_hash, family_id, user_id, expires_at, ip, user_agent)
+		VALUES ($1, $2, $3, $4, $5, $6)`, jtiHash(newJTI), row.FamilyID, userID, row.ExpiresAt.Time,
+		clip(c.IP, 64), clip(c.UserAgent, 400)); err != nil {
 		return time.Time{}, translate(err, "recording successor refresh token")
 	}
 	if err := tx.Commit(); err != nil {
@@ -123,6 +126,9 @@ func (s *RefreshTokenService) SignOutEverywhere(ctx context.Context, userID stri
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, userID, at); err != nil {
 		return translate(err, "revoking refresh tokens")
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE user_sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, userID, at); err != nil {
+		return translate(err, "revoking browser sessions")
 	}
 	return translate(tx.Commit(), "committing sign-out")
 }

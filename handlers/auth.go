@@ -81,6 +81,11 @@ const (
 type sessionAuthenticator struct {
 	sessions *scs.SessionManager
 	auth     turbinesim.AuthService
+	// logins, when set, must know the session's recorded id (a session
+	// revoked from the account page, or one started before sessions were
+	// recorded, is refused).
+	logins turbinesim.LoginSessionService
+	now    func() time.Time
 }
 
 func (s sessionAuthenticator) Authenticate(c echo.Context) (*turbinesim.Auth, error) {
@@ -92,6 +97,12 @@ func (s sessionAuthenticator) Authenticate(c echo.Context) (*turbinesim.Auth, er
 	auth, err := s.auth.LoadAuth(ctx, userID, turbinesim.AuthSession)
 	if err == nil && issuedBeforeRevocation(auth, time.Unix(s.sessions.GetInt64(ctx, sessionLoginAt), 0)) {
 		auth, err = nil, turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "session was signed out; sign in again")
+	}
+	if err == nil && s.logins != nil {
+		if terr := s.logins.TouchBrowserSession(ctx, s.sessions.GetString(ctx, sessionID), userID,
+			turbinesim.ClientFromContext(ctx), s.now()); terr != nil {
+			auth, err = nil, terr
+		}
 	}
 	if turbinesim.ErrorCode(err) == turbinesim.EUNAUTHORIZED {
 		// The account is gone or deactivated: end the session for good.

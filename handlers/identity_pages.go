@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"crypto/rand"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -44,12 +43,9 @@ func (s *Server) signUpForm(c echo.Context) error {
 		}
 		return err
 	}
-	if err := s.sessions.RenewToken(ctx); err != nil {
+	if err := s.startBrowserSession(c, u); err != nil {
 		return err
 	}
-	s.sessions.Put(ctx, sessionUserID, u.ID)
-	s.sessions.Put(ctx, sessionLoginAt, s.cfg.Now().Unix())
-	s.sessions.Put(ctx, sessionCSRF, rand.Text())
 	return c.Redirect(http.StatusSeeOther, "/account")
 }
 

@@ -53,6 +53,9 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool) *env {
 	}
 	svc.MFA = mfa
 	svc.LoginThrottle = db.NewLoginThrottle(d)
+	svc.LoginSessions = db.NewLoginSessionService(d, 12*time.Hour, 2*time.Hour)
+	svc.PasswordResets = &turbinesim.PasswordResets{Store: svc.Accounts.(*db.AccountService), MFA: mfa,
+		RequestThrottle: db.NewPasswordResetThrottle(d), LoginThrottle: svc.LoginThrottle, Now: e.now}
 	if limited {
 		svc.RateLimiter = db.NewRateLimiter(d)
 	}

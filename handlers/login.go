@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"io"
@@ -34,7 +33,11 @@ func (s *Server) loginPage(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, next)
 	}
 	p := s.page(c, "Sign in", "")
-	return render(c, http.StatusOK, views.LoginPage(p, views.LoginForm{Next: c.QueryParam("next")}))
+	f := views.LoginForm{Next: c.QueryParam("next"), Providers: s.ssoNames()}
+	if c.QueryParam("reset") == "1" {
+		f.Notice = "Your password was changed. Sign in with the new one."
+	}
+	return render(c, http.StatusOK, views.LoginPage(p, f))
 }
 
 // login: POST /auth/login. Scripts send JSON and get the contract's token
@@ -97,12 +100,9 @@ func (s *Server) login(c echo.Context) error {
 
 	// New session token on authentication (ASVS 5.0 7.2.4: no fixation),
 	// and a new CSRF token with it.
-	if err := s.sessions.RenewToken(ctx); err != nil {
+	if err := s.startBrowserSession(c, user); err != nil {
 		return err
 	}
-	s.sessions.Put(ctx, sessionUserID, user.ID)
-	s.sessions.Put(ctx, sessionLoginAt, s.cfg.Now().Unix())
-	s.sessions.Put(ctx, sessionCSRF, rand.Text())
 	next := safeNext(c.FormValue("next"))
 	if negotiate(c.Request()) == formatFragment {
 		c.Response().Header().Set("HX-Redirect", next)
@@ -112,7 +112,7 @@ func (s *Server) login(c echo.Context) error {
 }
 
 func (s *Server) loginFailed(c echo.Context, email, msg string, status int, mfa bool) error {
-	f := views.LoginForm{Email: email, Next: c.FormValue("next"), Error: msg, MFA: mfa}
+	f := views.LoginForm{Email: email, Next: c.FormValue("next"), Error: msg, MFA: mfa, Providers: s.ssoNames()}
 	if negotiate(c.Request()) == formatFragment {
 		return render(c, status, views.LoginFormFragment(s.csrfToken(c), f))
 	}
@@ -125,6 +125,11 @@ func (s *Server) logout(c echo.Context) error {
 	ctx := c.Request().Context()
 	if s.sessions.GetString(ctx, sessionUserID) != "" {
 		if err := s.checkCSRF(c); err != nil {
+			return err
+		}
+	}
+	if s.svc.LoginSessions != nil {
+		if err := s.svc.LoginSessions.EndBrowserSession(ctx, s.sessions.GetString(ctx, sessionID), s.cfg.Now()); err != nil {
 			return err
 		}
 	}

@@ -57,7 +57,14 @@ func (s *Server) account(c echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, AccountResponse{User: a.User, Organization: a.Organization, AuthMethod: a.Method})
 	}
-	return render(c, http.StatusOK, views.AccountPage(s.page(c, "Account", "account"), a))
+	var sessions []*turbinesim.LoginSession
+	if s.svc.LoginSessions != nil && a.Method != turbinesim.AuthAPIKey {
+		var err error
+		if sessions, err = s.listSessions(c); err != nil {
+			return err
+		}
+	}
+	return render(c, http.StatusOK, views.AccountPage(s.page(c, "Account", "account"), a, sessions))
 }
 
 // coming serves a navigation section whose pages are not built yet: an

@@ -16,7 +16,7 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Use(withRequestID, requestLogger(s.log), recoverPanics(s.log), securityHeaders, s.bodyLimit)
-	e.Use(s.loadSession, s.crossOrigin())
+	e.Use(s.loadSession, s.crossOrigin(), clientInfo)
 
 	// Public.
 	e.GET("/", s.index)
@@ -69,6 +69,10 @@ func (s *Server) routes() {
 	e.POST("/account/sign-out-everywhere", s.signOutEverywhere, authed...)
 	e.GET("/auth/sso/:provider/login", s.ssoLogin)
 	e.GET("/auth/sso/:provider/callback", s.ssoCallback)
+	e.POST("/auth/password-reset", s.requestPasswordReset) // handlers/passwordreset.go
+	e.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
+	e.GET("/account/sessions", s.getSessions, authed...) // handlers/loginsessions.go
+	e.DELETE("/account/sessions/:id", s.deleteSession, authed...)
 
 	// Identity pages (handlers/identity_pages.go).
 	e.GET("/signup", s.signUpPage, s.optionalAuth)
@@ -84,6 +88,11 @@ func (s *Server) routes() {
 	e.POST("/account/api-keys/:id/:action", s.apiKeyActionForm, authed...)
 	e.GET("/org", s.orgPage, authed...)
 	e.POST("/org/invite", s.orgInviteForm, authed...)
+	e.GET("/forgot-password", s.forgotPasswordPage, s.optionalAuth)
+	e.POST("/forgot-password", s.forgotPasswordForm)
+	e.GET("/reset-password", s.resetPasswordPage, s.optionalAuth)
+	e.POST("/reset-password", s.resetPasswordForm)
+	e.POST("/account/sessions/:id/revoke", s.revokeSessionForm, authed...)
 }
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI
@@ -110,6 +119,11 @@ var htmlOnlyRoutes = map[string]bool{
 	"POST /account/api-keys/:id/:action":    true,
 	"GET /org":                              true,
 	"POST /org/invite":                      true,
+	"GET /forgot-password":                  true,
+	"POST /forgot-password":                 true,
+	"GET /reset-password":                   true,
+	"POST /reset-password":                  true,
+	"POST /account/sessions/:id/revoke":     true,
 	"GET /login":                            true,
 	"POST /logout":                          true,
 	"GET /assets/*":                         true,

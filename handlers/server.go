@@ -7,6 +7,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -64,6 +65,12 @@ type Services struct {
 	MFA           turbinesim.MFAService
 	LoginThrottle turbinesim.LoginThrottle
 	SSO           turbinesim.SSOService
+	// LoginSessions records browser sessions and lists and revokes them
+	// with refresh-token families (handlers/loginsessions.go);
+	// PasswordResets is the e-mailed password-reset flow
+	// (handlers/passwordreset.go).
+	LoginSessions  turbinesim.LoginSessionService
+	PasswordResets *turbinesim.PasswordResets
 }
 
 // Config is the HTTP-level configuration.
@@ -106,6 +113,9 @@ type Server struct {
 	sessions *scs.SessionManager
 	tokens   *Tokens
 	authn    authChain
+	// idTokens verify the ID tokens of the OpenID Connect providers, by
+	// provider name (each caches its provider's keys).
+	idTokens map[string]*turbinesim.IDTokenVerifier
 }
 
 // New builds the application with its middleware and routes.
@@ -130,6 +140,16 @@ func New(cfg Config, svc Services) (*Server, error) {
 	}
 	s := &Server{svc: svc, cfg: cfg, log: cfg.Logger}
 	s.tokens = NewTokens(cfg.JWTSecret, cfg.Now)
+	s.idTokens = map[string]*turbinesim.IDTokenVerifier{}
+	for name, p := range cfg.SSO {
+		if p.Kind != "oidc" {
+			continue
+		}
+		if p.JWKSURL == "" || len(p.Issuers) == 0 {
+			return nil, fmt.Errorf("handlers: SSO provider %s: ID-token verification needs Issuers and JWKSURL", name)
+		}
+		s.idTokens[name] = &turbinesim.IDTokenVerifier{ClientID: p.ClientID, Issuers: p.Issuers, JWKSURL: p.JWKSURL, Now: cfg.Now}
+	}
 
 	s.sessions = scs.New()
 	s.sessions.Store = svc.Sessions
@@ -153,7 +173,7 @@ func New(cfg Config, svc Services) (*Server, error) {
 	// API-key authenticator slots in here (before the session) later.
 	s.authn = authChain{
 		bearerAuthenticator{tokens: s.tokens, auth: svc.Auth},
-		sessionAuthenticator{sessions: s.sessions, auth: svc.Auth},
+		sessionAuthenticator{sessions: s.sessions, auth: svc.Auth, logins: svc.LoginSessions, now: cfg.Now},
 	}
 	if svc.APIKeys != nil {
 		s.authn = append(authChain{apiKeyAuthenticator{keys: svc.APIKeys}}, s.authn...)

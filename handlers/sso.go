@@ -22,7 +22,11 @@ import (
 
 // Social sign-in: the OAuth 2.0 authorization-code flow with PKCE (RFC 7636,
 // S256) and state bound to the browser's server-side session (RFC 9700
-// §2.1, §4.7), then the provider's user-info endpoint for the identity.
+// §2.1, §4.7). For the OpenID Connect providers (Google, Microsoft) the
+// identity is the ID token of the token response, verified against the
+// provider's JWKS with iss, aud, exp and this browser's nonce
+// (turbinesim.IDTokenVerifier); GitHub (plain OAuth 2.0) is read from its
+// API.
 
 // SSOProvider configures one identity provider.
 type SSOProvider struct {
@@ -34,6 +38,11 @@ type SSOProvider struct {
 	UserInfoURL, EmailsURL string
 	Kind                   string
 	Scopes                 []string
+	// Issuers and JWKSURL verify the ID tokens of Kind "oidc" (required
+	// for it): the accepted iss values ("{tenantid}" stands for the
+	// token's tid claim) and the provider's signing keys.
+	Issuers []string
+	JWKSURL string
 	// RedirectURL is this service's callback, registered at the provider.
 	RedirectURL string
 }
@@ -50,13 +59,20 @@ func SSOProvidersFromEnv(getenv func(string) string, baseURL string) map[string]
 	}
 	all := map[string]SSOProvider{
 		"google": {AuthURL: "https://accounts.google.com/o/oauth2/v2/auth", TokenURL: "https://oauth2.googleapis.com/token",
-			UserInfoURL: "https://openidconnect.googleapis.com/v1/userinfo", Kind: "oidc", Scopes: []string{"openid", "email", "profile"}},
+			UserInfoURL: "https://openidconnect.googleapis.com/v1/userinfo", Kind: "oidc", Scopes: []string{"openid", "email", "profile"},
+			// Google's discovery document; both issuer spellings occur.
+			Issuers: []string{"https://accounts.google.com", "accounts.google.com"},
+			JWKSURL: "https://www.googleapis.com/oauth2/v3/certs"},
 		"github": {AuthURL: "https://github.com/login/oauth/authorize", TokenURL: "https://github.com/login/oauth/access_token",
 			UserInfoURL: "https://api.github.com/user", EmailsURL: "https://api.github.com/user/emails", Kind: "github",
 			Scopes: []string{"read:user", "user:email"}},
 		"microsoft": {AuthURL: "https://login.microsoftonline.com/" + tenant + "/oauth2/v2.0/authorize",
 			TokenURL:    "https://login.microsoftonline.com/" + tenant + "/oauth2/v2.0/token",
-			UserInfoURL: "https://graph.microsoft.com/oidc/userinfo", Kind: "oidc", Scopes: []string{"openid", "email", "profile"}},
+			UserInfoURL: "https://graph.microsoft.com/oidc/userinfo", Kind: "oidc", Scopes: []string{"openid", "email", "profile"},
+			// Microsoft identity platform v2.0: the issuer names the
+			// user's tenant (tid), also behind the common endpoints.
+			Issuers: []string{"https://login.microsoftonline.com/{tenantid}/v2.0"},
+			JWKSURL: "https://login.microsoftonline.com/" + tenant + "/discovery/v2.0/keys"},
 	}
 	out := map[string]SSOProvider{}
 	for name, p := range all {
@@ -76,6 +92,7 @@ const (
 	sessionSSOVerifier = "sso_verifier"
 	sessionSSOProvider = "sso_provider"
 	sessionSSOStarted  = "sso_started"
+	sessionSSONonce    = "sso_nonce"
 )
 
 // ssoStateLifetime bounds how long a started flow may take.
@@ -88,6 +105,21 @@ func (s *Server) ssoProvider(c echo.Context) (string, SSOProvider, error) {
 		return "", p, turbinesim.Errorf(turbinesim.ENOTFOUND, "unknown or unconfigured identity provider")
 	}
 	return name, p, nil
+}
+
+// ssoNames lists the configured providers in a fixed order, for the
+// login page's buttons.
+func (s *Server) ssoNames() []string {
+	if s.svc.SSO == nil {
+		return nil
+	}
+	var names []string
+	for _, n := range []string{"google", "microsoft", "github"} {
+		if _, ok := s.cfg.SSO[n]; ok {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func pkceChallenge(verifier string) string {
@@ -116,6 +148,13 @@ func (s *Server) ssoLogin(c echo.Context) error {
 		"code_challenge":        {pkceChallenge(verifier)},
 		"code_challenge_method": {"S256"},
 	}
+	if p.Kind == "oidc" {
+		// OIDC Core §3.1.2.1: the nonce binds the ID token to this
+		// browser's sign-in (replayed or injected ID tokens fail).
+		nonce := rand.Text()
+		s.sessions.Put(ctx, sessionSSONonce, nonce)
+		q.Set("nonce", nonce)
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusFound, p.AuthURL+"?"+q.Encode())
 }
@@ -137,6 +176,7 @@ func (s *Server) ssoCallback(c echo.Context) error {
 	wantState := s.sessions.PopString(ctx, sessionSSOState)
 	verifier := s.sessions.PopString(ctx, sessionSSOVerifier)
 	provider := s.sessions.PopString(ctx, sessionSSOProvider)
+	nonce := s.sessions.PopString(ctx, sessionSSONonce)
 	started := s.sessions.GetInt64(ctx, sessionSSOStarted)
 	s.sessions.Remove(ctx, sessionSSOStarted)
 	if e := c.QueryParam("error"); e != "" {
@@ -150,7 +190,7 @@ func (s *Server) ssoCallback(c echo.Context) error {
 		s.cfg.Now().Sub(time.Unix(started, 0)) > ssoStateLifetime {
 		return errSSOState
 	}
-	id, err := s.fetchSSOIdentity(ctx, name, p, code, verifier)
+	id, err := s.fetchSSOIdentity(ctx, name, p, code, verifier, nonce)
 	if err != nil {
 		return err
 	}
@@ -158,12 +198,9 @@ func (s *Server) ssoCallback(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.sessions.RenewToken(ctx); err != nil {
+	if err := s.startBrowserSession(c, user); err != nil {
 		return err
 	}
-	s.sessions.Put(ctx, sessionUserID, user.ID)
-	s.sessions.Put(ctx, sessionLoginAt, s.cfg.Now().Unix())
-	s.sessions.Put(ctx, sessionCSRF, rand.Text())
 	pair, err := s.issueTokens(ctx, user)
 	if err != nil {
 		return err
@@ -193,7 +230,7 @@ func truncate(s string, n int) string {
 // ssoTimeout bounds every call to a provider.
 const ssoTimeout = 10 * time.Second
 
-func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvider, code, verifier string) (*turbinesim.SSOIdentity, error) {
+func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvider, code, verifier, nonce string) (*turbinesim.SSOIdentity, error) {
 	ctx, cancel := context.WithTimeout(ctx, ssoTimeout)
 	defer cancel()
 	form := url.Values{
@@ -208,6 +245,7 @@ func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvide
 	req.Header.Set("Accept", "application/json")
 	var tok struct {
 		AccessToken string `json:"access_token"`
+		IDToken     string `json:"id_token"`
 		Error       string `json:"error"`
 	}
 	if err := ssoJSON(req, &tok); err != nil || tok.AccessToken == "" {
@@ -256,17 +294,30 @@ func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvide
 			}
 		}
 	default:
+		claims, err := s.idTokens[name].Verify(ctx, tok.IDToken, nonce)
+		if err != nil {
+			return nil, err
+		}
+		id.Subject, id.Email, id.Name, id.EmailVerified = claims.Subject, claims.Email, claims.Name, claims.EmailVerified
+		if id.Email != "" || p.UserInfoURL == "" {
+			break
+		}
+		// No e-mail in the ID token: ask the user-info endpoint, whose
+		// answer counts only for the same subject (OIDC Core §5.3.2).
 		var info struct {
 			Sub           string `json:"sub"`
 			Email         string `json:"email"`
 			EmailVerified any    `json:"email_verified"` // bool, or "true" from some providers
 			Name          string `json:"name"`
 		}
-		if err := get(p.UserInfoURL, &info); err != nil || info.Sub == "" {
-			return failed(fmt.Errorf("userinfo: %v", err))
+		if err := get(p.UserInfoURL, &info); err != nil || info.Sub != claims.Subject {
+			return failed(fmt.Errorf("userinfo: %v (subject match: %v)", err, info.Sub == claims.Subject))
 		}
-		id.Subject, id.Email, id.Name = info.Sub, info.Email, info.Name
+		id.Email = info.Email
 		id.EmailVerified = info.EmailVerified == true || info.EmailVerified == "true"
+		if id.Name == "" {
+			id.Name = info.Name
+		}
 	}
 	return id, nil
 }

@@ -1,16 +1,24 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
@@ -19,20 +27,51 @@ import (
 )
 
 // mockIdP is a small OAuth 2.0 / OpenID Connect provider: /authorize
-// issues a code for the challenge, /token checks client credentials, the
-// redirect URI and the S256 PKCE verifier, /userinfo answers for the
-// token.
+// issues a code for the challenge (and remembers the nonce), /token checks
+// client credentials, the redirect URI and the S256 PKCE verifier and
+// returns an RS256 ID token signed with the key /jwks publishes, /userinfo
+// answers for the access token.
 type mockIdP struct {
 	t        *testing.T
 	srv      *httptest.Server
 	mu       sync.Mutex
-	user     map[string]any               // what /userinfo returns
-	codes    map[string]map[string]string // code → challenge, redirect_uri
+	user     map[string]any               // claims of the ID token and what /userinfo returns
+	codes    map[string]map[string]string // code → challenge, redirect_uri, nonce
 	verified int                          // successful PKCE checks
+	key      *rsa.PrivateKey
+	kid      string
+	now      func() time.Time
+	// forge, when set, rewrites the ID token (claims, then the signed
+	// string) to test the relying party's checks.
+	forge func(claims jwt.MapClaims) string
+	// log collects the relying party's log lines (newSSOEnv).
+	log lockedBuffer
+}
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func newMockIdP(t *testing.T) *mockIdP {
-	m := &mockIdP{t: t, codes: map[string]map[string]string{}}
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &mockIdP{t: t, codes: map[string]map[string]string{}, key: key, kid: "k1", now: time.Now}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /authorize", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
@@ -42,7 +81,7 @@ func newMockIdP(t *testing.T) *mockIdP {
 		}
 		code := "code-" + q.Get("state")
 		m.mu.Lock()
-		m.codes[code] = map[string]string{"challenge": q.Get("code_challenge"), "redirect_uri": q.Get("redirect_uri")}
+		m.codes[code] = map[string]string{"challenge": q.Get("code_challenge"), "redirect_uri": q.Get("redirect_uri"), "nonce": q.Get("nonce")}
 		m.mu.Unlock()
 		http.Redirect(w, r, q.Get("redirect_uri")+"?"+url.Values{"code": {code}, "state": {q.Get("state")}}.Encode(), http.StatusFound)
 	})
@@ -62,9 +101,21 @@ func newMockIdP(t *testing.T) *mockIdP {
 		}
 		m.mu.Lock()
 		m.verified++
+		claims := jwt.MapClaims{"iss": m.srv.URL, "aud": "client-1", "nonce": c["nonce"],
+			"iat": m.now().Unix(), "exp": m.now().Add(5 * time.Minute).Unix()}
+		for k, v := range m.user {
+			claims[k] = v
+		}
+		forge, key, kid := m.forge, m.key, m.kid
 		m.mu.Unlock()
+		var idToken string
+		if forge != nil {
+			idToken = forge(claims)
+		} else {
+			idToken = m.sign(claims, key, kid)
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"access_token":"idp-token","token_type":"Bearer"}`))
+		_ = json.NewEncoder(w).Encode(map[string]string{"access_token": "idp-token", "token_type": "Bearer", "id_token": idToken})
 	})
 	mux.HandleFunc("GET /userinfo", func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer idp-token" {
@@ -75,9 +126,37 @@ func newMockIdP(t *testing.T) *mockIdP {
 		defer m.mu.Unlock()
 		_ = json.NewEncoder(w).Encode(m.user)
 	})
+	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		m.mu.Lock()
+		pub, kid := m.key.PublicKey, m.kid
+		m.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
+			"kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256",
+			"n": base64.RawURLEncoding.EncodeToString(pub.N.Bytes()),
+			"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(pub.E)).Bytes()),
+		}}})
+	})
 	m.srv = httptest.NewServer(mux)
 	t.Cleanup(m.srv.Close)
 	return m
+}
+
+// sign makes an RS256 JWT with key and kid.
+func (m *mockIdP) sign(claims jwt.MapClaims, key *rsa.PrivateKey, kid string) string {
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+	tok.Header["kid"] = kid
+	s, err := tok.SignedString(key)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	return s
+}
+
+func (m *mockIdP) setForge(f func(jwt.MapClaims) string) {
+	m.mu.Lock()
+	m.forge = f
+	m.mu.Unlock()
 }
 
 func (m *mockIdP) setUser(u map[string]any) {
@@ -112,7 +191,10 @@ func newSSOEnv(t *testing.T, idp *mockIdP) *env {
 		ClientID: "client-1", ClientSecret: "secret-1", Kind: "oidc",
 		AuthURL: idp.srv.URL + "/authorize", TokenURL: idp.srv.URL + "/token", UserInfoURL: idp.srv.URL + "/userinfo",
 		Scopes: []string{"openid", "email"}, RedirectURL: e.http.URL + "/auth/sso/google/callback",
+		Issuers: []string{idp.srv.URL}, JWKSURL: idp.srv.URL + "/jwks",
 	}}
+	idp.now = e.now
+	cfg.Logger = slog.New(slog.NewTextHandler(&idp.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +212,7 @@ func ssoFlow(t *testing.T, e *env, c *http.Client) (*http.Response, string) {
 		t.Fatalf("login: %d", resp.StatusCode)
 	}
 	loc, _ := url.Parse(resp.Header.Get("Location"))
-	if q := loc.Query(); q.Get("state") == "" || q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" {
+	if q := loc.Query(); q.Get("state") == "" || q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" || q.Get("nonce") == "" {
 		t.Fatalf("authorize URL %s", loc)
 	}
 	idpResp, err := c.Get(loc.String()) // the IdP redirects back; the client does not follow
@@ -224,5 +306,105 @@ func TestSSOEndToEnd(t *testing.T) {
 	resp, body = e.do(nil, request{method: "GET", path: "/account", header: bearer(frag.Get("access_token"))})
 	if resp.StatusCode != 200 || !strings.Contains(body, e.admin.ID) {
 		t.Fatalf("linked sign-in: %d %s", resp.StatusCode, body)
+	}
+}
+
+// F4: the callback accepts only an ID token signed by a key of the
+// provider's JWKS, for our client, from the provider's issuer, unexpired,
+// carrying this browser's nonce; every forgery is a 401 that creates
+// nothing and signs nobody in. F7: the token in the landing URL never
+// reaches the server's log.
+func TestSSOIDTokenVerification(t *testing.T) {
+	t.Parallel()
+	idp := newMockIdP(t)
+	e := newSSOEnv(t, idp)
+	other, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hsWithPublicKey := func(c jwt.MapClaims) string {
+		tok := jwt.NewWithClaims(jwt.SigningMethodHS256, c)
+		tok.Header["kid"] = "k1"
+		s, err := tok.SignedString(idp.key.PublicKey.N.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for name, forge := range map[string]func(jwt.MapClaims) string{
+		"wrong aud": func(c jwt.MapClaims) string { c["aud"] = "someone-else"; return idp.sign(c, idp.key, "k1") },
+		"extra aud, no azp": func(c jwt.MapClaims) string {
+			c["aud"] = []string{"client-1", "someone-else"}
+			return idp.sign(c, idp.key, "k1")
+		},
+		"wrong iss":   func(c jwt.MapClaims) string { c["iss"] = "https://evil.example"; return idp.sign(c, idp.key, "k1") },
+		"wrong nonce": func(c jwt.MapClaims) string { c["nonce"] = "replayed"; return idp.sign(c, idp.key, "k1") },
+		"no nonce":    func(c jwt.MapClaims) string { delete(c, "nonce"); return idp.sign(c, idp.key, "k1") },
+		"expired": func(c jwt.MapClaims) string {
+			c["exp"] = e.now().Add(-2 * time.Minute).Unix()
+			return idp.sign(c, idp.key, "k1")
+		},
+		"no exp":        func(c jwt.MapClaims) string { delete(c, "exp"); return idp.sign(c, idp.key, "k1") },
+		"unknown key":   func(c jwt.MapClaims) string { return idp.sign(c, other, "k1") },
+		"unknown kid":   func(c jwt.MapClaims) string { return idp.sign(c, other, "k2") },
+		"HS256 pub key": hsWithPublicKey,
+		"alg none": func(c jwt.MapClaims) string {
+			s, _ := jwt.NewWithClaims(jwt.SigningMethodNone, c).SignedString(jwt.UnsafeAllowNoneSignatureType)
+			return s
+		},
+		"flipped signature": func(c jwt.MapClaims) string {
+			s := idp.sign(c, idp.key, "k1")
+			last := s[len(s)-2]
+			flip := byte('A')
+			if last == 'A' {
+				flip = 'B'
+			}
+			return s[:len(s)-2] + string(flip) + s[len(s)-1:]
+		},
+		"no id_token": func(jwt.MapClaims) string { return "" },
+	} {
+		idp.setUser(map[string]any{"sub": "forged-" + name, "email": "forged@example.com", "email_verified": true})
+		idp.setForge(forge)
+		browser := e.client()
+		resp, body := ssoFlow(t, e, browser)
+		if resp.StatusCode != 401 {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+			continue
+		}
+		assertDetail(t, resp, body, 401)
+		if resp, _ := e.do(browser, request{method: "GET", path: "/account", header: map[string]string{"Accept": "application/json"}}); resp.StatusCode != 401 {
+			t.Errorf("%s: the browser got a session (%d)", name, resp.StatusCode)
+		}
+	}
+	var n int
+	if err := e.db.GetContext(context.Background(), &n, `SELECT count(*) FROM users WHERE email = 'forged@example.com'`); err != nil || n != 0 {
+		t.Fatalf("forged ID tokens created %d accounts (%v)", n, err)
+	}
+
+	// The genuine token works, also when the key set rotates: an unknown
+	// kid makes the relying party fetch the JWKS again.
+	idp.setForge(nil)
+	idp.setUser(map[string]any{"sub": "real", "email": "real@example.com", "email_verified": true})
+	if resp, body := ssoFlow(t, e, e.client()); resp.StatusCode != http.StatusFound {
+		t.Fatalf("genuine ID token: %d %s", resp.StatusCode, body)
+	}
+	rotated, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idp.mu.Lock()
+	idp.key, idp.kid = rotated, "k2"
+	idp.mu.Unlock()
+	e.advance(2 * time.Minute) // past the refetch guard
+	resp, body := ssoFlow(t, e, e.client())
+	if resp.StatusCode != http.StatusFound {
+		t.Fatalf("after key rotation: %d %s", resp.StatusCode, body)
+	}
+	// F7: the access token is in the fragment only and is not logged.
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	frag, _ := url.ParseQuery(loc.Fragment)
+	if tok := frag.Get("access_token"); tok == "" || strings.Contains(idp.log.String(), tok) || strings.Contains(idp.log.String(), "idp-token") ||
+		!strings.Contains(idp.log.String(), "/auth/sso/google/callback") {
+		t.Fatalf("token missing from the fragment or present in the log")
 	}
 }

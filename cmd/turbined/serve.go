@@ -96,6 +96,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	accounts := db.NewAccountService(d.DB, db.AccountConfig{BaseURL: cfg.BaseURL,
+		Mailer: turbinesim.SMTPMailerFromEnv(env.Getenv)})
+	loginThrottle := db.NewLoginThrottle(d.DB)
 	srv, err := handlers.New(handlers.Config{
 		JWTSecret:      secret,
 		BodyLimit:      cfg.BodyLimit,
@@ -117,10 +120,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Audit:         keys,
 		RateLimiter:   db.NewRateLimiter(d.DB),
 		Caps:          db.NewCapService(d.DB, nil),
-		Accounts: db.NewAccountService(d.DB, db.AccountConfig{BaseURL: cfg.BaseURL,
-			Mailer: turbinesim.SMTPMailerFromEnv(env.Getenv)}),
+		Accounts:      accounts,
 		MFA:           mfa,
-		LoginThrottle: db.NewLoginThrottle(d.DB),
+		LoginThrottle: loginThrottle,
 		SSO:           db.NewSSOService(d.DB),
 		Jobs:          jobs.jobs,
 		JobTrees:      trees,                         // runs of stored turbines read their decks here
@@ -128,6 +130,12 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Studies:       db.NewStudyService(d.DB, artifacts),
 		Notes:         db.NewNoteService(d.DB),
 		Results:       db.NewResultService(d.DB, jobs.jobs, jobs.trees, results), // issue 9
+
+		// Sessions list on the account page; the timeouts match the
+		// handlers' session manager (12 h absolute, 2 h idle).
+		LoginSessions: db.NewLoginSessionService(d.DB, 12*time.Hour, 2*time.Hour),
+		PasswordResets: &turbinesim.PasswordResets{Store: accounts, MFA: mfa,
+			RequestThrottle: db.NewPasswordResetThrottle(d.DB), LoginThrottle: loginThrottle},
 	})
 	if err != nil {
 		return err
@@ -137,13 +145,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listening on port %d: %w", cfg.Port, err)
 	}
-	httpSrv := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       5 * time.Minute, // uploads of input decks
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    1 << 20,
-	}
+	httpSrv := newHTTPServer(srv)
 
 	bgCtx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
@@ -186,4 +188,20 @@ func printBanner(env *Env, cfg *Config, seed *db.SeedResult) {
 		fmt.Fprintf(w, "  set ADMIN_EMAIL and ADMIN_PASSWORD to set that account's password)\n")
 	}
 	fmt.Fprintf(w, "  log in at %s/login — press Ctrl-C to stop\n\n", cfg.BaseURL)
+}
+
+// maxHeaderBytes bounds a request's header block: session cookies and
+// tokens fit many times over, while a 100 kB header is refused with
+// net/http's own 431 before the application runs (security brief B12).
+const maxHeaderBytes = 32 << 10
+
+// newHTTPServer is the production HTTP server around h.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       5 * time.Minute, // uploads of input decks
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
 }
