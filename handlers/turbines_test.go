@@ -28,8 +28,8 @@ import (
 type turbineEnv struct {
 	*env
 	turbines   *db.TurbineService
-	store      *blobstore.Local
-	verified   string // bearer tokens
+	store      *blobstore.Local // nil when the env runs on another store (newTurbineEnvOn)
+	verified   string           // bearer tokens
 	unverified string
 	outsider   string
 	otherOrg   *turbinesim.Organization
@@ -69,6 +69,18 @@ func (f fakeDemos) Build(id, dir string) (*turbinesim.Turbine, error) {
 
 func newTurbineEnv(t *testing.T, demos turbinesim.DemoCatalog) *turbineEnv {
 	t.Helper()
+	store, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "trees"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	te := newTurbineEnvOn(t, demos, store)
+	te.store = store
+	return te
+}
+
+// newTurbineEnvOn is newTurbineEnv with the deck trees in store.
+func newTurbineEnvOn(t *testing.T, demos turbinesim.DemoCatalog, store turbinesim.TreeStore) *turbineEnv {
+	t.Helper()
 	d := dbtest.New(t)
 	e := &env{t: t, db: d, passwd: "correct horse battery"}
 	e.clock.Store(timeNowUnixNano())
@@ -95,11 +107,7 @@ func newTurbineEnv(t *testing.T, demos turbinesim.DemoCatalog) *turbineEnv {
 			t.Fatal(err)
 		}
 	}
-	store, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "trees"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	te.store, te.turbines = store, db.NewTurbineService(d, store)
+	te.turbines = db.NewTurbineService(d, store)
 	cfg, svc := e.config(d)
 	cfg.BodyLimit = 32 << 20
 	// A scratch root of this test's own, so leftovers() counts only the
