@@ -102,7 +102,7 @@ func batchSchemas() map[string]any {
 		"DLCBatchRequest": obj([]string{"turbine_id", "dlcs", "class", "category"}, map[string]any{
 			"turbine_id":    str,
 			"name":          str,
-			"dlcs":          map[string]any{"type": "array", "items": str, "description": "DLC ids of the table: 1.1, 1.2, 1.3, 1.4, 1.5, 2.1, 2.3, 3.1, …, 6.1, 6.2, 6.3, 6.4, …"},
+			"dlcs":          map[string]any{"type": "array", "items": str, "description": "DLC ids of the table: 1.1, 1.2, 1.3, 1.4, 1.5, 2.1 (grid loss), 2.2b (shut-down with a stuck blade), 2.3, 2.4 (±20° yaw error, fatigue), 3.1, …, 6.1, 6.2, 6.3, 6.4, 7.1, 8.1 (2.2p pitch runaway is not offered: the solver has no overspeed detection to end it)"},
 			"class":         map[string]any{"type": "string", "enum": []string{"I", "II", "III"}},
 			"category":      map[string]any{"type": "string", "enum": []string{"A+", "A", "B", "C"}},
 			"seeds_per_bin": desc(integer, "replaces the table's seeds of every turbulent DLC"),

@@ -100,10 +100,12 @@ type Run struct {
 	TMax      float64 `json:"t_max"`             // s
 	Transient float64 `json:"transient"`         // s to discard
 	// EventTime is when the event or state change starts [s], 0 if none.
-	EventTime float64  `json:"event_time,omitempty"`
-	Analysis  Analysis `json:"analysis"`
-	PSF       PSFClass `json:"psf"`
-	Gamma     float64  `json:"gamma_f"`
+	EventTime float64 `json:"event_time,omitempty"`
+	// Fault is the DLC's fault (ProductionFault runs; empty: grid loss).
+	Fault    FaultKind `json:"fault,omitempty"`
+	Analysis Analysis  `json:"analysis"`
+	PSF      PSFClass  `json:"psf"`
+	Gamma    float64   `json:"gamma_f"`
 	// Weight is the run's occurrence weight within its DLC for fatigue
 	// aggregation (Σ = 1 over a fatigue DLC's runs; 0 for ultimate runs and
 	// for start/stop cases, which count events per year instead).
@@ -264,7 +266,7 @@ func Expand(req Request) ([]Run, error) {
 					}
 					for s := 0; s < nSeeds; s++ {
 						r := Run{DLC: id, State: d.State, Wind: d.Wind, WindSpeed: v, Yaw: y,
-							Variant: va.Name, TMax: trans + dur, Transient: trans, EventTime: eventAt,
+							Variant: va.Name, TMax: trans + dur, Transient: trans, EventTime: eventAt, Fault: d.Fault,
 							Analysis: d.Analysis, PSF: d.PSF, Gamma: d.Gamma, Notes: d.Notes}
 						if d.Wind.Turbulent() {
 							r.SeedIndex = s + 1

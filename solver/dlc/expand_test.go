@@ -216,7 +216,7 @@ func TestExpandErrors(t *testing.T) {
 }
 
 func TestStandardTable(t *testing.T) {
-	need := []string{"1.1", "1.2", "1.3", "1.4", "1.5", "6.1", "6.2", "6.3", "6.4"}
+	need := []string{"1.1", "1.2", "1.3", "1.4", "1.5", "2.1", "2.2b", "2.4", "6.1", "6.2", "6.3", "6.4"}
 	for _, id := range need {
 		d, ok := Lookup(id)
 		if !ok {

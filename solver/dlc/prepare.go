@@ -274,6 +274,10 @@ const (
 	NormalPitchRate    = 4.0
 	EmergencyPitchRate = 8.0
 	FeatherPitch       = 90.0
+	// StuckPitchRate is the manoeuvre rate of a seized blade [deg/s]: not
+	// zero (ServoDyn requires a positive PitManRat) but too slow to move
+	// the blade within any run.
+	StuckPitchRate = 1e-6
 )
 
 // applyState sets the initial conditions and ServoDyn manoeuvres of the
@@ -281,9 +285,11 @@ const (
 //   - parked states: blades feathered (BlPitch = 90°), rotor speed 0,
 //     generator never on (GenTiStr with TimGenOn beyond TMax), pitch
 //     control off (PCMode 0) so the blades stay feathered (idling rotor);
-//   - ProductionFault (grid loss): at EventTime the generator trips
-//     (GenTiStp, TimGenOf) and the blades pitch to feather at the
-//     emergency rate (TPitManS, PitManRat, BlPitchF);
+//   - ProductionFault with FaultGridLoss (or no fault named): at EventTime
+//     the generator trips (GenTiStp, TimGenOf) and the blades pitch to
+//     feather at the emergency rate (TPitManS, PitManRat, BlPitchF);
+//     FaultStuckBlade: the same, but blade 1 holds its pitch;
+//     FaultYawError: nothing (the misalignment is the wind direction);
 //   - NormalShutdown: the same at the normal pitch rate;
 //   - EmergencyStop: the same at the emergency rate;
 //   - StartUp: rotor idling with feathered blades, generator switched on
@@ -313,6 +319,9 @@ func applyState(d *deck.Deck, run Run) {
 			}
 		}
 	case ProductionFault, NormalShutdown, EmergencyStop:
+		if run.State == ProductionFault && run.Fault == FaultYawError {
+			return // the fault is the yaw misalignment of the wind itself
+		}
 		rate := EmergencyPitchRate
 		if run.State == NormalShutdown {
 			rate = NormalPitchRate
@@ -323,6 +332,13 @@ func applyState(d *deck.Deck, run Run) {
 				sd.TPitManS[i] = run.EventTime
 				sd.PitManRat[i] = rate
 				sd.BlPitchF[i] = FeatherPitch
+			}
+			if run.State == ProductionFault && run.Fault == FaultStuckBlade && len(sd.TPitManS) > 0 {
+				// Blade 1 seized: ServoDyn's manoeuvre starts from the
+				// blade's pitch at TPitManS, so a rate of StuckPitchRate
+				// holds that pitch (0.0001° over a 100-s run); the
+				// manoeuvre also overrides the controller's demand.
+				sd.PitManRat[0] = StuckPitchRate
 			}
 		}
 	case StartUp:

@@ -73,6 +73,31 @@ const (
 	TransportMaintenance TurbineState = "transport, assembly, maintenance and repair"
 )
 
+// FaultKind is the fault a "power production plus fault" DLC simulates,
+// each through ServoDyn's timed manoeuvres (see applyState). Only faults
+// the solver's ServoDyn equivalent can apply are listed; a pitch runaway
+// (DLC 2.2p) is not: its loads depend on when the safety system detects
+// the overspeed or the pitch asymmetry and shuts down, and the solver has
+// no such detection logic (its manoeuvres start at fixed times), so any
+// timing chosen here would be an invented protection system.
+type FaultKind string
+
+// Faults.
+const (
+	// FaultGridLoss: the generator trips at the event time and all blades
+	// pitch to feather at the emergency rate (the safety system reacting
+	// to the loss of the electrical network).
+	FaultGridLoss FaultKind = "grid loss"
+	// FaultStuckBlade: at the event time a shut-down is demanded (generator
+	// off, emergency pitch rate) and blade 1 is seized at the pitch it has
+	// then; blades 2 and 3 pitch to feather.
+	FaultStuckBlade FaultKind = "stuck blade"
+	// FaultYawError: production goes on with a large yaw misalignment (the
+	// yaw system fault), applied through the wind direction like every
+	// yaw angle; no manoeuvre.
+	FaultYawError FaultKind = "yaw error"
+)
+
 // SpeedRange names how a DLC's hub-height wind speeds follow from the
 // turbine's key numbers (Request.Turbine) and the class.
 type SpeedRange string
@@ -116,12 +141,14 @@ type DLC struct {
 	// EventStart is when a deterministic event or an operating-state
 	// change (grid loss, shut-down) begins, in seconds after the
 	// transient.
-	EventStart float64   `json:"event_start,omitempty"`
-	Analysis   Analysis  `json:"analysis"`
-	PSF        PSFClass  `json:"psf"`
-	Gamma      float64   `json:"gamma_f"` // partial safety factor for loads
-	Variants   []Variant `json:"variants,omitempty"`
-	Notes      string    `json:"notes"`
+	EventStart float64 `json:"event_start,omitempty"`
+	// Fault is the fault of a ProductionFault DLC (empty: grid loss).
+	Fault    FaultKind `json:"fault,omitempty"`
+	Analysis Analysis  `json:"analysis"`
+	PSF      PSFClass  `json:"psf"`
+	Gamma    float64   `json:"gamma_f"` // partial safety factor for loads
+	Variants []Variant `json:"variants,omitempty"`
+	Notes    string    `json:"notes"`
 }
 
 // Default timings [s] (analysis brief §5.3: 600-s windows for turbulent
@@ -177,13 +204,23 @@ func Standard() []DLC {
 			Analysis: Ultimate, PSF: PSFNormal, Gamma: 1.35,
 			Notes: "no turbulence; vertical and horizontal shear, both signs"}),
 		short(DLC{ID: "2.1", Description: "Power production plus control-system fault or loss of electrical network",
-			State: ProductionFault, Wind: NTM, Speeds: RangeInOut, Seeds: 4, Yaw: yaw10,
+			State: ProductionFault, Fault: FaultGridLoss, Wind: NTM, Speeds: RangeInOut, Seeds: 4, Yaw: yaw10,
 			Analysis: Ultimate, PSF: PSFNormal, Gamma: 1.35,
 			Notes: "grid loss at EventStart after the transient: generator torque off, blades pitch to feather (ServoDyn TimGenOf, TPitManS)"}),
+		short(DLC{ID: "2.2b", Description: "Power production plus fault of the protection system: shut-down with one blade stuck",
+			State: ProductionFault, Fault: FaultStuckBlade, Wind: NTM, Speeds: RangeInOut, Seeds: 12, Yaw: yaw0,
+			Analysis: Ultimate, PSF: PSFAbnormal, Gamma: 1.1,
+			Notes: "at EventStart after the transient: generator off, blades 2 and 3 pitch to feather at the emergency rate, blade 1 seized at its pitch of that moment " +
+				"(ServoDyn TimGenOf, TPitManS). Pitch runaway (2.2p) is not offered: it needs the safety system's overspeed detection, which the solver does not model"}),
 		event(DLC{ID: "2.3", Description: "Power production plus loss of electrical network with extreme operating gust",
-			State: ProductionFault, Wind: EOG, Speeds: RangeRatedOut, Yaw: yaw0,
+			State: ProductionFault, Fault: FaultGridLoss, Wind: EOG, Speeds: RangeRatedOut, Yaw: yaw0,
 			Analysis: Ultimate, PSF: PSFAbnormal, Gamma: 1.1,
 			Notes: "grid loss at the gust start; the standard asks for the most severe timing (DTU: three timings), here one timing at the gust start"}),
+		turb(DLC{ID: "2.4", Description: "Power production plus fault not causing a shut-down: large yaw error, fatigue",
+			State: ProductionFault, Fault: FaultYawError, Wind: NTM, Speeds: RangeInOut, Seeds: 3, Yaw: []float64{-20, 20},
+			Analysis: Fatigue, PSF: PSFFatigue, Gamma: 1.0,
+			Notes: "yaw misalignment ±20° for the whole run (DTU DLB); the hours per year spent with the fault come from the manufacturer: " +
+				"weights are Rayleigh within this DLC and its probability is that of the wind-speed range, not reduced by the fault's occurrence"}),
 		event(DLC{ID: "3.1", Description: "Start-up, normal wind profile, fatigue",
 			State: StartUp, Wind: NWP, Speeds: RangeInRatedOut, Yaw: yaw0,
 			Analysis: Fatigue, PSF: PSFFatigue, Gamma: 1.0,
