@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/turbinesim/turbinesim"
 )
@@ -133,8 +135,9 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	if err != nil {
 		return nil, false, translate(err, "inserting job")
 	}
-	if _, err := s.queue.InsertTx(ctx, tx.Tx, SimulationArgs{JobID: row.ID},
-		&river.InsertOpts{MaxAttempts: DefaultJobMaxAttempts}); err != nil {
+	entry, err := s.queue.InsertTx(ctx, tx.Tx, SimulationArgs{JobID: row.ID},
+		&river.InsertOpts{MaxAttempts: DefaultJobMaxAttempts})
+	if err != nil {
 		return nil, false, translate(err, "queueing job")
 	}
 	// The charge comes last: its row lock on the organization's usage is
@@ -144,7 +147,8 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET charge_month = $2 WHERE id = $1`, row.ID, usage.Month); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET charge_month = $2, queue_id = $3 WHERE id = $1`,
+		row.ID, usage.Month, entry.Job.ID); err != nil {
 		return nil, false, translate(err, "recording charge month")
 	}
 	if nj.TurbineID != "" {
@@ -294,22 +298,25 @@ func (s *JobService) OpenOutputs(ctx context.Context, orgID, id string) (string,
 // write after the claim is guarded by the attempt number, so an attempt
 // that was given up (its worker presumed dead) cannot change the job.
 
-// ClaimJob starts a new attempt of job id: queued (or running, when the
-// previous attempt's worker died) becomes running with attempt+1. It
-// returns nil when there is nothing to run: the job was cancelled, is
-// finished, or was being cancelled when its worker died (then it is
-// finished as cancelled here).
-func (s *JobService) ClaimJob(ctx context.Context, id string) (*turbinesim.Job, error) {
+// ClaimJob starts a new attempt of job id for its queue entry queueID
+// (River's job id): queued (or running, when the previous attempt's worker
+// died) becomes running with attempt+1 and a fresh heartbeat. It returns
+// nil when there is nothing to run: the job was cancelled, is finished,
+// was being cancelled when its worker died (then it is finished as
+// cancelled here), or queueID is not the job's current queue entry (an
+// entry RescueStaleJobs replaced; jobs.queue_id is pinned by the first
+// claim when the inserter did not record it).
+func (s *JobService) ClaimJob(ctx context.Context, id string, queueID int64) (*turbinesim.Job, error) {
 	var row jobRow
 	err := s.db.GetContext(ctx, &row, `
 		UPDATE jobs SET status = 'running', attempt = attempt + 1, started_at = coalesce(started_at, now()),
-		       sim_time = 0, eta_seconds = NULL, updated_at = now()
-		 WHERE id = $1 AND status IN ('queued', 'running')
-		RETURNING `+jobColumns, id)
+		       sim_time = 0, eta_seconds = NULL, updated_at = now(), heartbeat_at = now(), queue_id = $2
+		 WHERE id = $1 AND status IN ('queued', 'running') AND (queue_id IS NULL OR queue_id = $2)
+		RETURNING `+jobColumns, id, queueID)
 	if errors.Is(err, sql.ErrNoRows) {
 		_, err := s.db.ExecContext(ctx, `
 			UPDATE jobs SET status = 'cancelled', finished_at = now(), detail = 'cancelled', updated_at = now()
-			 WHERE id = $1 AND status = 'cancelling'`, id)
+			 WHERE id = $1 AND status = 'cancelling' AND (queue_id IS NULL OR queue_id = $2)`, id, queueID)
 		return nil, translate(err, "finishing a cancelled job")
 	} else if err != nil {
 		return nil, translate(err, "claiming job")
@@ -317,19 +324,126 @@ func (s *JobService) ClaimJob(ctx context.Context, id string) (*turbinesim.Job, 
 	return row.job(), nil
 }
 
-// ReportProgress records an attempt's progress and returns the job's
-// status: cancelling tells the worker to stop; "" means the attempt is no
-// longer the job's current one (stop, and publish nothing).
+// ReportProgress records an attempt's progress (and its heartbeat) and
+// returns the job's status: cancelling tells the worker to stop; "" means
+// the attempt is no longer the job's current one (stop, and publish
+// nothing).
 func (s *JobService) ReportProgress(ctx context.Context, id string, attempt int, simTime float64, eta *float64) (turbinesim.JobStatus, error) {
 	var status turbinesim.JobStatus
 	err := s.db.GetContext(ctx, &status, `
-		UPDATE jobs SET sim_time = greatest(sim_time, $3), eta_seconds = $4, updated_at = now()
+		UPDATE jobs SET sim_time = greatest(sim_time, $3), eta_seconds = $4, updated_at = now(), heartbeat_at = now()
 		 WHERE id = $1 AND attempt = $2 AND status IN ('running', 'cancelling')
 		RETURNING status`, id, attempt, simTime, eta)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	return status, translate(err, "reporting progress")
+}
+
+// Heartbeat tells RescueStaleJobs that the attempt's worker is alive. The
+// worker calls it every few seconds for the whole attempt (staging,
+// preparing, running, publishing); a write of an attempt that is no
+// longer current changes nothing.
+func (s *JobService) Heartbeat(ctx context.Context, id string, attempt int) error {
+	_, err := s.db.ExecContext(ctx, `
+		UPDATE jobs SET heartbeat_at = now()
+		 WHERE id = $1 AND attempt = $2 AND status IN ('running', 'cancelling')`, id, attempt)
+	return translate(err, "writing heartbeat")
+}
+
+// Ping checks that the database answers (the rescuer's health check).
+func (s *JobService) Ping(ctx context.Context) error {
+	return translate(s.db.PingContext(ctx), "pinging the database")
+}
+
+// RescueStaleJobs hands the jobs whose worker stopped heartbeating more
+// than staleAfter ago to another worker, instead of waiting for River's
+// rescuer (which must wait out the whole wall-time limit of an attempt,
+// because it cannot tell a dead worker from a long run). Any worker
+// process may call it at any time: the rows are locked with FOR UPDATE
+// SKIP LOCKED, so concurrent callers split them and each stale attempt is
+// handled once. Only attempts whose queue entry River still shows running
+// are considered (a replacement entry waiting for a worker is not stale),
+// and none while the database server has been up for less than
+// staleAfter (after a restart, live workers need time to heartbeat).
+//
+// For each stale job, in one transaction: its queue entry is cancelled
+// through River (JobCancelTx: River's rescuer later finishes it as
+// cancelled instead of retrying it, and a worker that was only cut off
+// gets ClaimJob's refusal); then a cancelling job is finished as
+// cancelled, a job that used its last attempt fails and is refunded, and
+// any other gets a new queue entry with the attempts it has left
+// (status stays running, progress is reset). The charge is never touched
+// except by that refund, which refundTx makes happen at most once. The
+// cut-off attempt's writes are refused from the next claim on (they are
+// guarded by the attempt number).
+func (s *JobService) RescueStaleJobs(ctx context.Context, staleAfter time.Duration) (requeued, finished int, err error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return 0, 0, translate(err, "starting rescue")
+	}
+	defer tx.Rollback()
+	var stale []struct {
+		ID          string               `db:"id"`
+		Status      turbinesim.JobStatus `db:"status"`
+		Attempt     int                  `db:"attempt"`
+		MaxAttempts int                  `db:"max_attempts"`
+		QueueID     *int64               `db:"queue_id"`
+	}
+	err = tx.SelectContext(ctx, &stale, `
+		SELECT j.id, j.status, j.attempt, j.max_attempts, j.queue_id
+		  FROM jobs j LEFT JOIN river_job r ON r.id = j.queue_id
+		 WHERE j.status IN ('running', 'cancelling')
+		   AND j.heartbeat_at < now() - make_interval(secs => $1)
+		   AND (r.id IS NULL OR r.state = 'running')
+		   AND pg_postmaster_start_time() < now() - make_interval(secs => $1)
+		 ORDER BY j.heartbeat_at
+		 LIMIT 100
+		   FOR UPDATE OF j SKIP LOCKED`, staleAfter.Seconds())
+	if err != nil {
+		return 0, 0, translate(err, "finding stale jobs")
+	}
+	for _, j := range stale {
+		if j.QueueID != nil {
+			if _, err := s.queue.JobCancelTx(ctx, tx.Tx, *j.QueueID); err != nil && !errors.Is(err, river.ErrNotFound) {
+				return 0, 0, translate(err, "cancelling a stale queue entry")
+			}
+		}
+		switch {
+		case j.Status == turbinesim.JobCancelling:
+			_, err = tx.ExecContext(ctx, `
+				UPDATE jobs SET status = 'cancelled', detail = 'cancelled while running', finished_at = now(),
+				       updated_at = now(), eta_seconds = NULL
+				 WHERE id = $1`, j.ID)
+			finished++
+		case j.Attempt >= j.MaxAttempts:
+			_, err = tx.ExecContext(ctx, `
+				UPDATE jobs SET status = 'failed', finished_at = now(), updated_at = now(), eta_seconds = NULL,
+				       detail = 'the run was lost on every attempt (worker stopped or crashed)'
+				 WHERE id = $1`, j.ID)
+			if err == nil {
+				err = refundTx(ctx, tx, j.ID)
+			}
+			finished++
+		default:
+			var entry *rivertype.JobInsertResult
+			entry, err = s.queue.InsertTx(ctx, tx.Tx, SimulationArgs{JobID: j.ID},
+				&river.InsertOpts{MaxAttempts: j.MaxAttempts - j.Attempt})
+			if err == nil {
+				_, err = tx.ExecContext(ctx, `
+					UPDATE jobs SET queue_id = $2, sim_time = 0, eta_seconds = NULL, updated_at = now()
+					 WHERE id = $1`, j.ID, entry.Job.ID)
+			}
+			requeued++
+		}
+		if err != nil {
+			return 0, 0, translate(err, "rescuing job "+j.ID)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, 0, translate(err, "committing rescue")
+	}
+	return requeued, finished, nil
 }
 
 // JobOutcome is how an attempt ended.
@@ -393,9 +507,11 @@ func (s *JobService) JobStatus(ctx context.Context, id string) (turbinesim.JobSt
 }
 
 // FailLostJobs finishes, as failed and refunded, the unfinished jobs whose
-// queue entry River has given up on (discarded after its last attempt, for
-// example when every attempt's worker was killed), so that no job stays
-// running forever. It returns how many it finished.
+// current queue entry River has given up on (discarded after its last
+// attempt, or cancelled), so that no job stays running forever. It returns
+// how many it finished. An entry RescueStaleJobs replaced is not the
+// current one; a job whose entry was never recorded (jobs.queue_id NULL
+// until its first claim) is matched by the entry's arguments.
 func (s *JobService) FailLostJobs(ctx context.Context) (int, error) {
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
@@ -408,10 +524,11 @@ func (s *JobService) FailLostJobs(ctx context.Context) (int, error) {
 		       detail = CASE WHEN jobs.status = 'cancelling' THEN 'cancelled'
 		                     ELSE 'the run was lost on every attempt (worker stopped or crashed)' END,
 		       finished_at = now(), updated_at = now(), eta_seconds = NULL
-		  FROM river_job r
-		 WHERE r.kind = 'simulation' AND r.args->>'job_id' = jobs.id::text
-		   AND r.state IN ('discarded', 'cancelled')
-		   AND jobs.status IN ('queued', 'running', 'cancelling')
+		 WHERE jobs.status IN ('queued', 'running', 'cancelling')
+		   AND EXISTS (SELECT 1 FROM river_job r
+		                WHERE r.state IN ('discarded', 'cancelled')
+		                  AND (r.id = jobs.queue_id
+		                       OR jobs.queue_id IS NULL AND r.kind = 'simulation' AND r.args->>'job_id' = jobs.id::text))
 		RETURNING jobs.id::text`)
 	if err != nil {
 		return 0, translate(err, "sweeping lost jobs")

@@ -107,8 +107,9 @@ func startJobs(ctx context.Context, env *Env, d *db.DB, jc *jobConfig) (*jobStac
 		return nil, err
 	}
 	st.sandbox = w.Sandboxed()
-	// A job whose worker vanished is retried once it has been running for
-	// longer than any attempt may (River's rescuer; brief §3.1).
+	// A job whose worker vanished is handed to another worker once its
+	// heartbeat is 30 s old (Rescue, in every worker process); River's
+	// rescuer, after the longest an attempt may run, is the backstop.
 	st.workers, err = db.NewQueue(d, db.QueueConfig{Workers: jc.Workers, Worker: w, Logger: env.Log,
 		JobTimeout: jc.WallTime + 2*time.Minute, RescueAfter: jc.WallTime + 5*time.Minute})
 	if err != nil {
@@ -117,6 +118,7 @@ func startJobs(ctx context.Context, env *Env, d *db.DB, jc *jobConfig) (*jobStac
 	if err := st.workers.Start(ctx); err != nil {
 		return nil, fmt.Errorf("starting workers: %w", err)
 	}
+	go w.Rescue(ctx)
 	go st.sweepLostJobs(ctx, env)
 	env.Log.Info("job workers started", "workers", jc.Workers, "sandbox", st.sandbox, "wall_time", jc.WallTime)
 	return st, nil

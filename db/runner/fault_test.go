@@ -36,6 +36,25 @@ func faultQueue(d *db.DB, w *runner.Worker, n int) (*db.Queue, error) {
 // job once its attempt is older than the wall-time limit plus the margin.
 var faultLimits, faultMargin = runner.Limits{WallTime: 8 * time.Second}, 500 * time.Millisecond
 
+// The fault tests' heartbeat: written every 200 ms, stale after 2 s
+// (production: 5 s and 30 s).
+const faultHeartbeat, faultStale = 200 * time.Millisecond, 2 * time.Second
+
+// newFaultWorker is the simulation worker of the fault tests.
+func newFaultWorker(jobs *db.JobService, workDir string) (*runner.Worker, error) {
+	return runner.New(runner.Config{Jobs: jobs, WorkDir: workDir, Command: []string{os.Args[0], "child:simulate-fault"},
+		Sandbox: "none", Logger: quiet, ProgressInterval: 100 * time.Millisecond, Limits: faultLimits,
+		TimeoutMargin: faultMargin, HeartbeatInterval: faultHeartbeat, StaleAfter: faultStale})
+}
+
+// startRescue runs w's rescuer of dead workers' jobs until the test ends.
+func startRescue(t *testing.T, w *runner.Worker) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Rescue(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
 func workerProcess(args []string) int {
 	if len(args) != 4 {
 		return 2
@@ -54,8 +73,7 @@ func workerProcess(args []string) int {
 	}
 	inserter, _ := db.NewQueue(d, db.QueueConfig{Logger: quiet})
 	jobs := db.NewJobService(d, trees, db.NewCapService(d, nil), inserter)
-	w, err := runner.New(runner.Config{Jobs: jobs, WorkDir: args[2], Command: []string{os.Args[0], "child:simulate-fault"},
-		Sandbox: "none", Logger: quiet, ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	w, err := newFaultWorker(jobs, args[2])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -71,6 +89,7 @@ func workerProcess(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	go w.Rescue(ctx)
 	<-ctx.Done()
 	stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -91,8 +110,9 @@ func startWorkerProcess(t *testing.T, url string, e *env, n int) *exec.Cmd {
 }
 
 // R1/R2: a worker killed with SIGKILL mid-run takes its solver child with
-// it; the job is rescued and completes on another worker as attempt 2,
-// charged once.
+// it; the job is rescued from its stale heartbeat and completes on another
+// worker as attempt 2, charged once. River's own rescuer is set to wait 10
+// minutes here, so only the heartbeat rescue can pass the bound below.
 func TestWorkerKilledMidRunCompletesElsewhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-process fault and race tests take 30-60 s; run without -short")
@@ -119,15 +139,14 @@ func TestWorkerKilledMidRunCompletesElsewhere(t *testing.T) {
 		t.Fatalf("right after the kill: %s attempt %d, want running attempt 1", j.Status, j.Attempt)
 	}
 
-	// The surviving worker (in process) becomes River's leader once the
-	// dead one's leadership lapses, rescues the job and runs it.
-	w2, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work2"),
-		Command: []string{os.Args[0], "child:simulate-fault"}, Sandbox: "none", Logger: quiet,
-		ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	// The surviving worker (in process) sees the job's heartbeat go stale,
+	// re-queues it and runs it.
+	w2, err := newFaultWorker(e.jobs, filepath.Join(t.TempDir(), "work2"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := faultQueue(e.db, w2, 1)
+	q, err := db.NewQueue(e.db, db.QueueConfig{Workers: 1, Worker: w2, Logger: quiet, PollInterval: 50 * time.Millisecond,
+		RetryDelay: 50 * time.Millisecond, JobTimeout: time.Second, RescueAfter: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +154,14 @@ func TestWorkerKilledMidRunCompletesElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.StopAndCancel(context.Background()) })
+	startRescue(t, w2)
+	// Rescued within the stale bound plus generous slack for a loaded
+	// machine (rescuer ticks, a poll, the claim): a correctness bound
+	// against River's 10 minutes, not a speed target.
+	const rescueBound = faultStale + 20*time.Second
+	e.waitFor(t, job.ID, rescueBound, func(j *turbinesim.Job) bool { return j.Attempt >= 2 })
+	t.Logf("attempt 2 started %s after the kill (heartbeat stale after %s)",
+		time.Since(killed).Round(100*time.Millisecond), faultStale)
 	j := e.waitFor(t, job.ID, 60*time.Second, terminal)
 	t.Logf("completed %s after the kill", time.Since(killed).Round(100*time.Millisecond))
 	if j.Status != turbinesim.JobSucceeded || j.Attempt != 2 || j.SimTime != 10 {
@@ -192,9 +219,7 @@ func TestRestartWithQueuedJobs(t *testing.T) {
 	w.Process.Signal(syscall.SIGKILL)
 	w.Wait()
 	// A fresh worker, as after a restart of the service.
-	w2, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "w"),
-		Command: []string{os.Args[0], "child:simulate-fault"}, Sandbox: "none", Logger: quiet,
-		ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	w2, err := newFaultWorker(e.jobs, filepath.Join(t.TempDir(), "w"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,6 +231,7 @@ func TestRestartWithQueuedJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.StopAndCancel(context.Background()) })
+	startRescue(t, w2)
 	waitDone(20, 90*time.Second)
 	var rows []struct {
 		Status   string `db:"status"`
@@ -265,9 +291,7 @@ func TestDatabaseRestartDuringRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnvOn(t, d, "", 0, runner.Limits{})
-	w, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "w"),
-		Command: []string{os.Args[0], "child:simulate-fault"}, Sandbox: "none", Logger: quiet,
-		ProgressInterval: 100 * time.Millisecond, Limits: faultLimits, TimeoutMargin: faultMargin})
+	w, err := newFaultWorker(e.jobs, filepath.Join(t.TempDir(), "w"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,6 +303,9 @@ func TestDatabaseRestartDuringRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.StopAndCancel(context.Background()) })
+	// The rescuer runs through the restart: it must not take the live
+	// attempt's job away (its heartbeat is stale while the server is down).
+	startRescue(t, w)
 
 	job := e.submit(t, 10)
 	e.waitFor(t, job.ID, 30*time.Second, func(j *turbinesim.Job) bool { return j.SimTime > 0 })

@@ -58,6 +58,8 @@ func child(mode string, args []string) int {
 		// A poison run: dies by a signal nobody sent on purpose.
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		time.Sleep(time.Hour)
+	case "child:probe":
+		return probeChild(args)
 	case "child:env":
 		// Prints its environment into the output directory.
 		for i, a := range args {
@@ -98,6 +100,28 @@ func newEnvTB(t testing.TB, mode string, workers int, lim runner.Limits) *env {
 
 func newEnvOn(t testing.TB, d *db.DB, mode string, workers int, lim runner.Limits) *env {
 	t.Helper()
+	return newEnvWith(t, d, mode, workers, lim, envOptions{})
+}
+
+// envOptions are the worker settings tests may change; zero values keep
+// the tests' defaults (no sandbox, progress every 100 ms, polls every 50 ms).
+type envOptions struct {
+	sandbox          string
+	progressInterval time.Duration
+	pollInterval     time.Duration
+}
+
+func newEnvWith(t testing.TB, d *db.DB, mode string, workers int, lim runner.Limits, o envOptions) *env {
+	t.Helper()
+	if o.sandbox == "" {
+		o.sandbox = "none"
+	}
+	if o.progressInterval == 0 {
+		o.progressInterval = 100 * time.Millisecond
+	}
+	if o.pollInterval == 0 {
+		o.pollInterval = 50 * time.Millisecond
+	}
 	ctx := context.Background()
 	e := &env{db: d}
 	e.db.SetMaxOpenConns(30)
@@ -123,14 +147,14 @@ func newEnvOn(t testing.TB, d *db.DB, mode string, workers int, lim runner.Limit
 	if workers > 0 {
 		e.worker, err = runner.New(runner.Config{
 			Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
-			Command: []string{os.Args[0], mode}, Limits: lim, Sandbox: "none",
-			ProgressInterval: 100 * time.Millisecond, Logger: quiet,
+			Command: []string{os.Args[0], mode}, Limits: lim, Sandbox: o.sandbox,
+			ProgressInterval: o.progressInterval, Logger: quiet,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.queue, err = db.NewQueue(e.db, db.QueueConfig{Workers: workers, Worker: e.worker,
-			PollInterval: 50 * time.Millisecond, RetryDelay: 50 * time.Millisecond, Logger: quiet})
+			PollInterval: o.pollInterval, RetryDelay: 50 * time.Millisecond, Logger: quiet})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -458,7 +482,11 @@ func TestLostJobsAreFailedAndRefunded(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, "", 0, runner.Limits{})
 	j := e.submit(t, 1)
-	if _, err := e.jobs.ClaimJob(ctx, j.ID); err != nil {
+	var entry int64
+	if err := e.db.GetContext(ctx, &entry, `SELECT queue_id FROM jobs WHERE id = $1`, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.jobs.ClaimJob(ctx, j.ID, entry); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.db.ExecContext(ctx, `UPDATE river_job SET state = 'discarded', finalized_at = now()
