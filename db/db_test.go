@@ -20,7 +20,9 @@ func mustOrgUser(t *testing.T, d *db.DB, email string) (*turbinesim.Organization
 		t.Fatal(err)
 	}
 	u := &turbinesim.User{OrganizationID: org.ID, Email: email}
-	if err := db.NewUserService(d).CreateUser(ctx, u, "correct horse"); err != nil {
+	users := db.NewUserService(d)
+	users.PasswordParams = testParams // cheap argon2id: tests only
+	if err := users.CreateUser(ctx, u, "correct horse"); err != nil {
 		t.Fatal(err)
 	}
 	return org, u

@@ -2,7 +2,9 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -241,5 +243,29 @@ func TestIdentityLoginSessions(t *testing.T) {
 	}
 	if items, _ := ls.ListLoginSessions(ctx, u.ID, later.Add(4*time.Hour)); len(items) != 0 {
 		t.Fatalf("idle session %s listed: %v", sid2, items)
+	}
+}
+
+// Production hashes use argon2id.DefaultParams (64 MiB); only tests pass
+// cheaper parameters, explicitly.
+func TestIdentityPasswordParamsDefaultToProduction(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	org, _ := mustOrgUser(t, d, "cheap@example.com")
+	u := &turbinesim.User{OrganizationID: org.ID, Email: "full@example.com"}
+	if err := db.NewUserService(d).CreateUser(ctx, u, "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("$argon2id$v=19$m=%d,t=%d,p=%d$", argon2id.DefaultParams.Memory, argon2id.DefaultParams.Iterations, argon2id.DefaultParams.Parallelism)
+	var full, cheap string
+	if err := d.GetContext(ctx, &full, `SELECT password_hash FROM users WHERE email = 'full@example.com'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.GetContext(ctx, &cheap, `SELECT password_hash FROM users WHERE email = 'cheap@example.com'`); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(full, want) || strings.HasPrefix(cheap, want) || argon2id.DefaultParams.Memory < 64*1024 {
+		t.Fatalf("default hash %q (want prefix %q), test hash %q", full[:40], want, cheap[:30])
 	}
 }

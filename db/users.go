@@ -11,12 +11,25 @@ import (
 )
 
 // UserService implements turbinesim.UserService.
-type UserService struct{ db *DB }
+type UserService struct {
+	db *DB
+	// PasswordParams are the argon2id parameters of new password hashes;
+	// nil means argon2id.DefaultParams (64 MiB). Tests set cheaper ones;
+	// verification reads the parameters from each stored hash.
+	PasswordParams *argon2id.Params
+}
 
 var _ turbinesim.UserService = (*UserService)(nil)
 
 // NewUserService returns the PostgreSQL user store.
 func NewUserService(db *DB) *UserService { return &UserService{db: db} }
+
+func (s *UserService) params() *argon2id.Params {
+	if s.PasswordParams != nil {
+		return s.PasswordParams
+	}
+	return argon2id.DefaultParams
+}
 
 const userColumns = `id, organization_id, email, name, role, verified, active, deleted_at, created_at, updated_at`
 
@@ -63,7 +76,7 @@ func (s *UserService) CreateUser(ctx context.Context, u *turbinesim.User, passwo
 	if err := turbinesim.ValidatePassword(password); err != nil {
 		return err
 	}
-	hash, err := argon2id.CreateHash(password, argon2id.DefaultParams)
+	hash, err := argon2id.CreateHash(password, s.params())
 	if err != nil {
 		return fmt.Errorf("hashing password: %w", err)
 	}
@@ -89,7 +102,7 @@ func (s *UserService) SetPassword(ctx context.Context, id, password string) erro
 	if !isUUID(id) {
 		return turbinesim.Errorf(turbinesim.ENOTFOUND, "user not found")
 	}
-	hash, err := argon2id.CreateHash(password, argon2id.DefaultParams)
+	hash, err := argon2id.CreateHash(password, s.params())
 	if err != nil {
 		return fmt.Errorf("hashing password: %w", err)
 	}

@@ -79,8 +79,9 @@ func TestBearerMatrix(t *testing.T) {
 	assertDetail(t, resp, body, 401)
 }
 
-// G7, G9: cookie-authenticated writes to the identity routes need the
-// same origin and the CSRF token; JSON routes refuse simple content types.
+// G4, G5, G7, G9: cookie-authenticated writes to the identity routes need
+// the same origin (Sec-Fetch-Site cross-site, or a foreign Origin, is 403)
+// and the CSRF token; JSON routes refuse simple content types.
 func TestIdentityRoutesCSRFAndContentType(t *testing.T) {
 	t.Parallel()
 	e := newIdentityEnv(t, false)
@@ -120,7 +121,8 @@ func TestIdentityErrorContractSweep(t *testing.T) {
 	authed := []string{"POST /api-keys", "GET /api-keys", "DELETE /api-keys/x", "POST /api-keys/x/deactivate",
 		"POST /api-keys/x/reactivate", "GET /org/audit-log", "GET /org/settings", "PUT /org/settings", "GET /org/usage",
 		"GET /org/members", "POST /org/members", "PUT /org/members/x", "DELETE /org/members/x", "GET /org/outbox",
-		"POST /account/mfa/enrol", "POST /account/mfa/confirm", "POST /account/mfa/disable", "POST /account/mfa/recovery-codes"}
+		"POST /account/mfa/enrol", "POST /account/mfa/confirm", "POST /account/mfa/disable", "POST /account/mfa/recovery-codes",
+		"POST /account/sign-out-everywhere", "GET /account/sessions", "DELETE /account/sessions/x"}
 	for _, r := range authed {
 		method, path, _ := strings.Cut(r, " ")
 		for name, h := range map[string]map[string]string{
@@ -153,6 +155,13 @@ func TestIdentityErrorContractSweep(t *testing.T) {
 		{"POST", "/auth/verify-email", `{"token":"nope"}`, 401},
 		{"POST", "/auth/accept-invite", `{"token":"nope","password":"long enough pw"}`, 401},
 		{"POST", "/auth/signup", `{"email":"bad","password":"long enough pw","name":"x"}`, 422},
+		{"POST", "/auth/password-reset", `{"email":`, 400},
+		{"POST", "/auth/password-reset", `{"email":"a@b.c","org_id":"x"}`, 422},
+		{"POST", "/auth/password-reset", `{"email":"nope"}`, 422},
+		{"POST", "/auth/password-reset/confirm", `[`, 400},
+		{"POST", "/auth/password-reset/confirm", `{"token":"nope","password":"long enough pw"}`, 401},
+		{"POST", "/auth/password-reset/confirm", `{"token":"","password":"long enough pw"}`, 422},
+		{"DELETE", "/account/sessions/not-a-uuid", "", 404},
 	} {
 		h := withJSON(bearer(p.AccessToken))
 		resp, body := e.do(nil, request{method: r.method, path: r.path, body: r.body, header: h})

@@ -23,7 +23,7 @@ func TestIdentityCrossTenant(t *testing.T) {
 	if err := db.NewOrganizationService(e.db).CreateOrganization(ctx, orgB); err != nil {
 		t.Fatal(err)
 	}
-	users := db.NewUserService(e.db)
+	users := testUsers(e.db)
 	bAdmin := &turbinesim.User{OrganizationID: orgB.ID, Email: "boss@other.example", Role: turbinesim.RoleAdmin, Verified: true}
 	bMember := &turbinesim.User{OrganizationID: orgB.ID, Email: "mem@other.example", Role: turbinesim.RoleMember, Verified: true}
 	for _, u := range []*turbinesim.User{bAdmin, bMember} {

@@ -39,7 +39,7 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool) *env {
 		t.Fatal(err)
 	}
 	e.admin = &turbinesim.User{OrganizationID: e.org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}
-	if err := db.NewUserService(d).CreateUser(ctx, e.admin, e.passwd); err != nil {
+	if err := testUsers(d).CreateUser(ctx, e.admin, e.passwd); err != nil {
 		t.Fatal(err)
 	}
 	cfg, svc := e.config(d)
@@ -93,9 +93,17 @@ func (e *env) refresh(tok string) (*http.Response, string) {
 func (e *env) addUser(email string, role turbinesim.Role) *turbinesim.User {
 	e.t.Helper()
 	u := &turbinesim.User{OrganizationID: e.org.ID, Email: email, Role: role, Verified: true}
-	if err := db.NewUserService(e.db).CreateUser(context.Background(), u, e.passwd); err != nil {
+	if err := testUsers(e.db).CreateUser(context.Background(), u, e.passwd); err != nil {
 		e.t.Fatal(err)
 	}
+	return u
+}
+
+// testUsers is the user store with the tests' cheap argon2id parameters
+// (production keeps argon2id.DefaultParams).
+func testUsers(d *db.DB) *db.UserService {
+	u := db.NewUserService(d)
+	u.PasswordParams = testPasswordParams
 	return u
 }
 

@@ -49,7 +49,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		t.Fatal(err)
 	}
 	e.admin = &turbinesim.User{OrganizationID: e.org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}
-	if err := db.NewUserService(d).CreateUser(ctx, e.admin, e.passwd); err != nil {
+	if err := testUsers(d).CreateUser(ctx, e.admin, e.passwd); err != nil {
 		t.Fatal(err)
 	}
 	cfg, svc := e.config(d)
@@ -71,7 +71,7 @@ func (e *env) now() time.Time { return time.Unix(0, e.clock.Load()) }
 func (e *env) advance(d time.Duration) { e.clock.Add(int64(d)) }
 
 func (e *env) config(d *db.DB) (handlers.Config, handlers.Services) {
-	auth, err := db.NewAuthService(d)
+	auth, err := db.NewAuthServiceWithParams(d, testPasswordParams)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func (e *env) config(d *db.DB) (handlers.Config, handlers.Services) {
 			Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 		}, handlers.Services{
 			Auth:          auth,
-			Users:         db.NewUserService(d),
+			Users:         testUsers(d),
 			Organizations: db.NewOrganizationService(d),
 			Dashboard:     db.NewDashboardService(d),
 			Sessions:      db.NewSessionStore(d),

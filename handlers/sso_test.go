@@ -176,7 +176,7 @@ func newSSOEnv(t *testing.T, idp *mockIdP) *env {
 		t.Fatal(err)
 	}
 	e.admin = &turbinesim.User{OrganizationID: e.org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}
-	if err := db.NewUserService(d).CreateUser(ctx, e.admin, e.passwd); err != nil {
+	if err := testUsers(d).CreateUser(ctx, e.admin, e.passwd); err != nil {
 		t.Fatal(err)
 	}
 	cfg, svc := e.config(d)
