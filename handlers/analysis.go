@@ -2,34 +2,36 @@ package handlers
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
-	"math"
 	"mime"
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
-	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
 // Result endpoints (issue 9): per-job channels, time series, statistics,
 // spectra and the raw output; per-batch curves, AEP, DELs and extremes.
-// The maths is solver/analysis; these handlers parse, call and render.
+// The questions are answered by turbinesim.ResultAnalysis; these handlers
+// decode the request, call it and render JSON or CSV.
 
-// Limits of the result endpoints, documented in the OpenAPI entries.
-const (
-	// maxSeriesPoints bounds channels × points of one time-series answer
-	// (an envelope counts two points per bucket).
-	maxSeriesPoints = 400_000
-	// maxSpectrumChannels bounds the channels of one spectrum request.
-	maxSpectrumChannels = 10
+// Request and answer types of the JSON endpoints (the service's own).
+type (
+	ChannelInfo        = turbinesim.ChannelInfo
+	TimeSeriesRequest  = turbinesim.TimeSeriesRequest
+	Series             = turbinesim.Series
+	TimeSeries         = turbinesim.TimeSeries
+	StatisticsRequest  = turbinesim.StatisticsRequest
+	ChannelStatistics  = turbinesim.ChannelStatistics
+	StatisticsResponse = turbinesim.StatisticsResponse
+	SpectrumRequest    = turbinesim.SpectrumRequest
+	Spectrum           = turbinesim.Spectrum
+	SpectrumResponse   = turbinesim.SpectrumResponse
 )
 
 // analysisRoutes registers the result endpoints.
@@ -40,8 +42,8 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 	e.POST("/analysis/jobs/:id/statistics", s.jobStatistics, authed...)
 	e.GET("/analysis/jobs/:id/output/download", s.jobOutputDownload, authed...)
 	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, authed...)
-	e.GET("/analysis/batches/:id/power-curve", s.batchPowerCurve, authed...)
-	e.GET("/analysis/batches/:id/curves", s.batchCurves, authed...)
+	e.GET("/analysis/batches/:id/power-curve", s.batchCurves(false), authed...)
+	e.GET("/analysis/batches/:id/curves", s.batchCurves(true), authed...)
 	e.GET("/analysis/batches/:id/aep", s.batchAEP, authed...)
 	e.GET("/analysis/batches/:id/del", s.batchDEL, authed...)
 	e.GET("/analysis/batches/:id/extremes", s.batchExtremes, authed...)
@@ -51,166 +53,45 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 	e.GET("/analysis/batches/:id", s.batchResultsPage, authed...)
 }
 
-func (s *Server) results() (turbinesim.ResultService, error) {
+// resultAnalysis is the analysis service over the configured result
+// store, or 501 without one.
+func (s *Server) resultAnalysis() (*turbinesim.ResultAnalysis, error) {
 	if s.svc.Results == nil {
 		return nil, notImplemented
 	}
-	return s.svc.Results, nil
-}
-
-func (s *Server) jobOutputOf(c echo.Context) (*turbinesim.JobOutput, error) {
-	rs, err := s.results()
-	if err != nil {
-		return nil, err
-	}
-	return rs.JobOutput(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
-}
-
-// invalidAnalysis turns an error of solver/analysis about the request's
-// values (empty window, segment longer than the record, ...) into 422.
-func invalidAnalysis(err error) error {
-	if err == nil || turbinesim.ErrorCode(err) != turbinesim.EINTERNAL {
-		return err
-	}
-	var te *turbinesim.Error
-	if errors.As(err, &te) {
-		return err
-	}
-	return turbinesim.Errorf(turbinesim.EINVALID, "%s", err.Error())
-}
-
-// checkChannels returns 422 listing every requested channel the record
-// does not have.
-func checkChannels(rec *analysis.Record, names []string) error {
-	var unknown []string
-	for _, n := range names {
-		if !slices.Contains(rec.Names, n) {
-			unknown = append(unknown, strconv.Quote(n))
-		}
-	}
-	if len(unknown) > 0 {
-		return turbinesim.Errorf(turbinesim.EINVALID, "unknown channels: %s", strings.Join(unknown, ", "))
-	}
-	return nil
-}
-
-// ChannelInfo is one output channel.
-type ChannelInfo struct {
-	Name string `json:"name"`
-	Unit string `json:"unit"`
+	return &turbinesim.ResultAnalysis{Results: s.svc.Results}, nil
 }
 
 // jobChannels: GET /analysis/jobs/{id}/channels.
 func (s *Server) jobChannels(c echo.Context) error {
-	out, err := s.jobOutputOf(c)
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
-	chans := make([]ChannelInfo, len(out.Record.Names))
-	for i, n := range out.Record.Names {
-		chans[i] = ChannelInfo{Name: n, Unit: out.Record.Unit(i)}
+	chans, err := ra.Channels(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, chans)
 }
 
-// TimeSeriesRequest is the body of POST /analysis/jobs/{id}/time-series.
-type TimeSeriesRequest struct {
-	Channels         []string `json:"channels"`
-	DownsampleFactor int      `json:"downsample_factor"`
-	Method           string   `json:"method"`
-	TStart           *float64 `json:"t_start"`
-	TEnd             *float64 `json:"t_end"`
-}
-
-// Series is one channel of a time-series answer; Time is set only by the
-// envelope method, where each channel keeps its peaks at its own instants.
-type Series struct {
-	Name   string    `json:"name"`
-	Unit   string    `json:"unit"`
-	Time   []float64 `json:"time,omitempty"`
-	Values []float64 `json:"values"`
-}
-
-// TimeSeries is the answer of POST /analysis/jobs/{id}/time-series.
-type TimeSeries struct {
-	Method           string    `json:"method"`
-	DownsampleFactor int       `json:"downsample_factor"`
-	Rows             int       `json:"rows"` // samples of the window before downsampling
-	Time             []float64 `json:"time,omitempty"`
-	Series           []Series  `json:"series"`
-}
-
-// jobTimeSeries: POST /analysis/jobs/{id}/time-series.
+// jobTimeSeries: POST /analysis/jobs/{id}/time-series; CSV with
+// Accept: text/csv or ?format=csv.
 func (s *Server) jobTimeSeries(c echo.Context) error {
 	var req TimeSeriesRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if len(req.Channels) == 0 {
-		return turbinesim.Errorf(turbinesim.EINVALID, "channels: name at least one channel")
-	}
-	if req.DownsampleFactor == 0 {
-		req.DownsampleFactor = 1
-	}
-	if req.DownsampleFactor < 1 {
-		return turbinesim.Errorf(turbinesim.EINVALID, "downsample_factor: must be at least 1")
-	}
-	if req.Method == "" {
-		req.Method = "decimate"
-	}
-	if req.Method != "decimate" && req.Method != "envelope" {
-		return turbinesim.Errorf(turbinesim.EINVALID, "method: %q is not decimate or envelope", req.Method)
-	}
-	out, err := s.jobOutputOf(c)
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
-	rec := out.Record
-	if err := checkChannels(rec, req.Channels); err != nil {
+	resp, err := ra.TimeSeries(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
+	if err != nil {
 		return err
-	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
-	lo, hi, err := w.Range(rec.Time)
-	if err != nil {
-		return invalidAnalysis(err)
-	}
-	rows := hi - lo
-	k := req.DownsampleFactor
-	points := (rows + k - 1) / k
-	if req.Method == "envelope" {
-		points *= 2
-	}
-	if points*len(req.Channels) > maxSeriesPoints {
-		perPoint := 1
-		if req.Method == "envelope" {
-			perPoint = 2
-		}
-		need := (rows*perPoint*len(req.Channels) + maxSeriesPoints - 1) / maxSeriesPoints
-		return turbinesim.Errorf(turbinesim.EINVALID,
-			"downsample_factor: %d channels × %d samples exceed %d points; use downsample_factor ≥ %d or a shorter window",
-			len(req.Channels), rows, maxSeriesPoints, need)
-	}
-	var traces []analysis.Trace
-	if req.Method == "envelope" {
-		traces, err = analysis.Envelope(rec, req.Channels, w, (rows+k-1)/k)
-	} else {
-		traces, err = analysis.Decimate(rec, req.Channels, w, k)
-	}
-	if err != nil {
-		return invalidAnalysis(err)
-	}
-	resp := TimeSeries{Method: req.Method, DownsampleFactor: k, Rows: rows, Series: make([]Series, len(traces))}
-	for i, tr := range traces {
-		resp.Series[i] = Series{Name: tr.Name, Unit: tr.Unit, Values: tr.Values}
-		if req.Method == "envelope" {
-			resp.Series[i].Time = tr.Time
-		}
-	}
-	if req.Method == "decimate" && len(traces) > 0 {
-		resp.Time = traces[0].Time
 	}
 	if wantsCSV(c) {
-		return writeCSV(c, "time-series-"+out.JobID+".csv", timeSeriesTable(resp))
+		return writeCSV(c, "time-series-"+resp.JobID+".csv", timeSeriesTable(*resp))
 	}
 	return c.JSON(http.StatusOK, resp)
 }
@@ -245,40 +126,6 @@ func timeSeriesTable(r TimeSeries) [][]string {
 	return rows
 }
 
-// StatisticsRequest is the body of POST /analysis/jobs/{id}/statistics.
-type StatisticsRequest struct {
-	Channels             []string  `json:"channels"`
-	TStart               *float64  `json:"t_start"`
-	TEnd                 *float64  `json:"t_end"`
-	WohlerExponents      []float64 `json:"wohler_exponents"`
-	IncludeExtremeTimes  bool      `json:"include_extreme_times"`
-	IncludeHigherMoments bool      `json:"include_higher_moments"`
-}
-
-// ChannelStatistics is one row of the statistics table. Std is the
-// population standard deviation (divide by N).
-type ChannelStatistics struct {
-	Name      string         `json:"name"`
-	Unit      string         `json:"unit"`
-	N         int            `json:"n"`
-	Min       float64        `json:"min"`
-	Max       float64        `json:"max"`
-	Mean      float64        `json:"mean"`
-	Std       float64        `json:"std"`
-	TimeOfMin *float64       `json:"time_of_min,omitempty"`
-	TimeOfMax *float64       `json:"time_of_max,omitempty"`
-	Skewness  *float64       `json:"skewness,omitempty"`
-	Kurtosis  *float64       `json:"kurtosis,omitempty"`
-	DELs      []analysis.DEL `json:"dels,omitempty"`
-}
-
-// StatisticsResponse is the answer of POST /analysis/jobs/{id}/statistics.
-type StatisticsResponse struct {
-	Start    float64             `json:"t_start"` // first sample used, s
-	End      float64             `json:"t_end"`   // last sample used, s
-	Channels []ChannelStatistics `json:"channels"`
-}
-
 // jobStatistics: POST /analysis/jobs/{id}/statistics; CSV with
 // Accept: text/csv or ?format=csv.
 func (s *Server) jobStatistics(c echo.Context) error {
@@ -288,45 +135,16 @@ func (s *Server) jobStatistics(c echo.Context) error {
 			return err
 		}
 	}
-	for _, m := range req.WohlerExponents {
-		if !(m > 0) || m > 30 {
-			return turbinesim.Errorf(turbinesim.EINVALID, "wohler_exponents: %g is not in (0, 30]", m)
-		}
-	}
-	out, err := s.jobOutputOf(c)
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
-	rec := out.Record
-	if err := checkChannels(rec, req.Channels); err != nil {
-		return err
-	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
-	stats, err := analysis.Statistics(rec, req.Channels, w)
+	resp, err := ra.Statistics(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
 	if err != nil {
-		return invalidAnalysis(err)
-	}
-	resp := StatisticsResponse{Channels: make([]ChannelStatistics, len(stats))}
-	for i, st := range stats {
-		row := ChannelStatistics{Name: st.Name, Unit: st.Unit, N: st.N, Min: st.Min, Max: st.Max, Mean: st.Mean, Std: st.Std}
-		if req.IncludeExtremeTimes {
-			row.TimeOfMin, row.TimeOfMax = &st.TimeOfMin, &st.TimeOfMax
-		}
-		if req.IncludeHigherMoments {
-			row.Skewness, row.Kurtosis = &st.Skewness, &st.Kurtosis
-		}
-		if len(req.WohlerExponents) > 0 {
-			dels, err := analysis.ChannelDEL(rec, st.Name, w, analysis.DELOptions{Exponents: req.WohlerExponents})
-			if err != nil {
-				return invalidAnalysis(fmt.Errorf("DEL of %s: %w", st.Name, err))
-			}
-			row.DELs = dels
-		}
-		resp.Channels[i] = row
-		resp.Start, resp.End = st.Start, st.End
+		return err
 	}
 	if wantsCSV(c) {
-		return writeCSV(c, "statistics-"+out.JobID+".csv", statisticsTable(resp, req.WohlerExponents))
+		return writeCSV(c, "statistics-"+resp.JobID+".csv", statisticsTable(*resp, req.WohlerExponents))
 	}
 	return c.JSON(http.StatusOK, resp)
 }
@@ -402,11 +220,11 @@ func writeCSV(c echo.Context, filename string, rows [][]string) error {
 // jobOutputDownload: GET /analysis/jobs/{id}/output/download, the original
 // .outb/.out as an attachment.
 func (s *Server) jobOutputDownload(c echo.Context) error {
-	rs, err := s.results()
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
-	path, name, release, err := rs.OpenOutputFile(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	path, name, release, err := ra.Results.OpenOutputFile(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -428,126 +246,23 @@ func (s *Server) jobOutputDownload(c echo.Context) error {
 	return nil
 }
 
-// SpectrumRequest is the body of POST /analysis/jobs/{id}/spectrum.
-type SpectrumRequest struct {
-	Channel       string   `json:"channel"`
-	Channels      []string `json:"channels"`
-	Method        string   `json:"method"`         // "welch" (default) or "fft"
-	Window        string   `json:"window"`         // welch: hann (default), hamming, blackman, rectangular
-	SegmentLength int      `json:"segment_length"` // welch: samples; 0 = automatic
-	Overlap       *float64 `json:"overlap"`        // welch: fraction in [0, 0.95]; default 0.5
-	Detrend       string   `json:"detrend"`        // none, mean (default), linear
-	TStart        *float64 `json:"t_start"`
-	TEnd          *float64 `json:"t_end"`
-}
-
-// Spectrum is one channel's spectrum; Values are amplitudes (channel
-// units, fft) or power spectral density (unit²/Hz, welch).
-type Spectrum struct {
-	Name          string    `json:"name"`
-	Unit          string    `json:"unit"`
-	Frequency     []float64 `json:"frequency"`
-	Values        []float64 `json:"values"`
-	Resolution    float64   `json:"resolution"`
-	SegmentLength int       `json:"segment_length,omitempty"`
-	Segments      int       `json:"segments,omitempty"`
-}
-
-// SpectrumResponse is the answer of POST /analysis/jobs/{id}/spectrum.
-type SpectrumResponse struct {
-	Method            string              `json:"method"`
-	Window            string              `json:"window,omitempty"`
-	Detrend           string              `json:"detrend"`
-	Spectra           []Spectrum          `json:"spectra"`
-	MeanRotorSpeedRPM *float64            `json:"mean_rotor_speed_rpm,omitempty"`
-	Harmonics         []analysis.Harmonic `json:"harmonics"`
-}
-
-// jobSpectrum: POST /analysis/jobs/{id}/spectrum.
+// jobSpectrum: POST /analysis/jobs/{id}/spectrum; CSV with Accept:
+// text/csv or ?format=csv.
 func (s *Server) jobSpectrum(c echo.Context) error {
 	var req SpectrumRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	names := req.Channels
-	if req.Channel != "" {
-		names = append([]string{req.Channel}, names...)
-	}
-	if len(names) == 0 || len(names) > maxSpectrumChannels {
-		return turbinesim.Errorf(turbinesim.EINVALID, "channel/channels: name 1 to %d channels", maxSpectrumChannels)
-	}
-	if req.Method == "" {
-		req.Method = "welch"
-	}
-	if req.Method != "welch" && req.Method != "fft" {
-		return turbinesim.Errorf(turbinesim.EINVALID, "method: %q is not fft or welch", req.Method)
-	}
-	if req.Detrend == "" {
-		req.Detrend = "mean"
-	}
-	detrend, err := analysis.ParseDetrend(req.Detrend)
-	if err != nil {
-		return turbinesim.Errorf(turbinesim.EINVALID, "detrend: %v", err)
-	}
-	opt := analysis.DefaultWelchOptions()
-	opt.Detrend = detrend
-	if req.Window != "" {
-		if opt.Window, err = analysis.ParseSpectralWindow(req.Window); err != nil {
-			return turbinesim.Errorf(turbinesim.EINVALID, "window: %v", err)
-		}
-	}
-	if req.SegmentLength < 0 {
-		return turbinesim.Errorf(turbinesim.EINVALID, "segment_length: must not be negative")
-	}
-	opt.SegmentLength = req.SegmentLength
-	if req.Overlap != nil {
-		if *req.Overlap < 0 || *req.Overlap > 0.95 {
-			return turbinesim.Errorf(turbinesim.EINVALID, "overlap: %g is not in [0, 0.95]", *req.Overlap)
-		}
-		opt.Overlap = *req.Overlap
-	}
-	out, err := s.jobOutputOf(c)
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
-	rec := out.Record
-	if err := checkChannels(rec, names); err != nil {
+	resp, err := ra.Spectrum(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
+	if err != nil {
 		return err
-	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
-	resp := SpectrumResponse{Method: req.Method, Detrend: req.Detrend, Harmonics: []analysis.Harmonic{}}
-	for _, n := range names {
-		idx, _ := rec.Index(n)
-		sp := Spectrum{Name: n, Unit: rec.Unit(idx)}
-		if req.Method == "fft" {
-			a, err := analysis.ChannelAmplitude(rec, n, w, detrend)
-			if err != nil {
-				return invalidAnalysis(fmt.Errorf("spectrum of %s: %w", n, err))
-			}
-			sp.Frequency, sp.Values, sp.Resolution = a.Frequency, a.Amplitude, a.Resolution
-		} else {
-			p, err := analysis.ChannelWelch(rec, n, w, opt)
-			if err != nil {
-				return invalidAnalysis(fmt.Errorf("spectrum of %s: %w", n, err))
-			}
-			sp.Frequency, sp.Values, sp.Resolution = p.Frequency, p.Density, p.Resolution
-			sp.SegmentLength, sp.Segments = p.SegmentLength, p.Segments
-			resp.Window = p.Window
-		}
-		resp.Spectra = append(resp.Spectra, sp)
-	}
-	// Rotor harmonics from the mean rotor speed (OpenFAST's RotSpeed, rpm)
-	// over the same window; absent when the output has no RotSpeed.
-	if slices.Contains(rec.Names, "RotSpeed") {
-		if st, err := analysis.Statistics(rec, []string{"RotSpeed"}, w); err == nil && st[0].Mean > 0 && !math.IsNaN(st[0].Mean) {
-			if h, err := analysis.RotorHarmonics(st[0].Mean, 1, 3, 6); err == nil {
-				mean := st[0].Mean
-				resp.MeanRotorSpeedRPM, resp.Harmonics = &mean, h
-			}
-		}
 	}
 	if wantsCSV(c) {
-		return writeCSV(c, "spectrum-"+out.JobID+".csv", spectrumTable(resp))
+		return writeCSV(c, "spectrum-"+resp.JobID+".csv", spectrumTable(*resp))
 	}
 	return c.JSON(http.StatusOK, resp)
 }

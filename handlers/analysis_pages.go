@@ -18,7 +18,11 @@ const maxCompareJobs = 8
 // jobResultsPage: GET /analysis/jobs/{id}, the results view of a job
 // (browsers only; the data comes from the JSON endpoints).
 func (s *Server) jobResultsPage(c echo.Context) error {
-	out, err := s.jobOutputOf(c)
+	ra, err := s.resultAnalysis()
+	if err != nil {
+		return err
+	}
+	out, err := ra.JobOutput(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -49,7 +53,7 @@ func (s *Server) jobResultsPage(c echo.Context) error {
 // compareJobsPage: GET /analysis/compare?jobs=a,b&channel=GenPwr, one
 // channel of several jobs on one chart.
 func (s *Server) compareJobsPage(c echo.Context) error {
-	rs, err := s.results()
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
@@ -59,12 +63,8 @@ func (s *Server) compareJobsPage(c echo.Context) error {
 		return turbinesim.Errorf(turbinesim.EINVALID, "give jobs (1 to %d ids, comma-separated) and a channel", maxCompareJobs)
 	}
 	for _, id := range jobs {
-		out, err := rs.JobOutput(c.Request().Context(), authFrom(c).Organization.ID, id)
-		if err != nil {
+		if err := ra.CheckJobChannels(c.Request().Context(), authFrom(c).Organization.ID, id, []string{channel}); err != nil {
 			return err
-		}
-		if err := checkChannels(out.Record, []string{channel}); err != nil {
-			return turbinesim.Errorf(turbinesim.EINVALID, "job %s: %s", id, turbinesim.ErrorMessage(err))
 		}
 	}
 	p := s.page(c, "Compare", "jobs")
@@ -72,22 +72,27 @@ func (s *Server) compareJobsPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.CompareJobsPage(p, jobs, channel))
 }
 
-// pageLoadChannels are the usual OpenFAST load channels the batch page
-// tabulates (DELs and extremes) when a run records them.
-var pageLoadChannels = []string{"RootMxc1", "RootMyc1", "RootMyb1", "LSShftMxa", "YawBrMyp", "TwrBsMxt", "TwrBsMyt"}
-
 // batchResultsPage: GET /analysis/batches/{id}, the curves of a batch and
 // its DEL and extreme tables (same query parameters as the JSON family).
 func (s *Server) batchResultsPage(c echo.Context) error {
-	b, cv, err := s.curve(c)
+	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
 	}
-	r := views.BatchResults{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Query: c.QueryString(), Bins: curveTable(cv)}
-	wind := make([]float64, len(cv.Bins))
-	for i, bin := range cv.Bins {
-		wind[i] = bin.WindSpeed
+	q, err := curveQuery(c)
+	if err != nil {
+		return err
 	}
+	dist, err := windDistributionQuery(c)
+	if err != nil {
+		return err
+	}
+	o, err := ra.BatchOverview(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, dist)
+	if err != nil {
+		return err
+	}
+	cv := o.Curve
+	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: c.QueryString(), Bins: curveTable(cv), DELNote: o.LoadNote}
 	add := func(id, title, unit string, pick func(analysis.CurveBin) float64) {
 		data := make([][2]float64, len(cv.Bins))
 		for i, bin := range cv.Bins {
@@ -112,35 +117,18 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	if cv.HasRotorSpeed {
 		add("curve-rotor-speed", "Rotor speed", "rpm", func(b analysis.CurveBin) float64 { return b.RotorSpeedRPM })
 	}
-
-	var loads []string
-	for _, n := range pageLoadChannels {
-		if slices.Contains(b.runs[0].Record.Names, n) {
-			loads = append(loads, n)
+	if len(o.DELs) > 0 {
+		r.DELs = [][]string{{"channel", "unit", "m", "lifetime DEL", "arithmetic mean (for comparison)"}}
+		for _, cf := range o.DELs {
+			for _, l := range cf.Lifetime {
+				r.DELs = append(r.DELs, []string{cf.Channel, cf.Unit, num(l.Exponent), fmtLoad(l.DEL), fmtLoad(l.ArithmeticMean)})
+			}
 		}
 	}
-	if len(loads) == 0 {
-		r.DELNote = "No blade-root, shaft, yaw-bearing or tower-base load channels in the outputs: no DEL or extreme table."
-	} else {
-		dist, err := windDistribution(c)
-		if err != nil {
-			return err
-		}
-		if res, err := batchFatigue(c, b, loads, []float64{3, 4, 10}, dist); err != nil {
-			r.DELNote = "DELs not computed: " + turbinesim.ErrorMessage(err)
-		} else {
-			r.DELs = [][]string{{"channel", "unit", "m", "lifetime DEL", "arithmetic mean (for comparison)"}}
-			for _, cf := range res {
-				for _, l := range cf.Lifetime {
-					r.DELs = append(r.DELs, []string{cf.Channel, cf.Unit, num(l.Exponent), fmtLoad(l.DEL), fmtLoad(l.ArithmeticMean)})
-				}
-			}
-		}
-		if ex, err := batchExtremeTable(b, analysis.ExtremeOptions{Channels: loads}); err == nil {
-			r.Extremes = [][]string{{"channel", "unit", "kind", "value", "job", "time (s)"}}
-			for _, e := range ex {
-				r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), e.RunID, fmtLoad(e.Time)})
-			}
+	if len(o.Extremes) > 0 {
+		r.Extremes = [][]string{{"channel", "unit", "kind", "value", "job", "time (s)"}}
+		for _, e := range o.Extremes {
+			r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), e.RunID, fmtLoad(e.Time)})
 		}
 	}
 	p := s.page(c, "Batch results", "batches")

@@ -179,7 +179,7 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 
 	t.Run("channels", func(t *testing.T) {
 		got := callJSON[[]handlers.ChannelInfo](t, re, "GET", base+"/channels", "")
-		want := []handlers.ChannelInfo{{"RotSpeed", "rpm"}, {"GenPwr", "kW"}, {"RootMyb1", "kN-m"}, {"Wind1VelX", "m/s"}}
+		want := []handlers.ChannelInfo{{Name: "RotSpeed", Unit: "rpm"}, {Name: "GenPwr", Unit: "kW"}, {Name: "RootMyb1", Unit: "kN-m"}, {Name: "Wind1VelX", Unit: "m/s"}}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("channels %v, want %v", got, want)
 		}

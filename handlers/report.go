@@ -216,7 +216,7 @@ func (s *Server) buildReport(ctx context.Context, orgID, batchID string) (*views
 		if u.run.State != dlc.PowerProduction {
 			continue
 		}
-		p, err := analysis.RunCurvePoint(u.out.Record, analysis.After(u.run.Transient), curveChannels(u.out.Record, ""))
+		p, err := analysis.RunCurvePoint(u.out.Record, analysis.After(u.run.Transient), turbinesim.CurveChannels(u.out.Record, ""))
 		if err != nil {
 			rep.Problems = append(rep.Problems, "power curve, run "+u.run.ID+": "+err.Error())
 			continue

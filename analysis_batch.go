@@ -1,0 +1,422 @@
+package turbinesim
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/analysis"
+)
+
+// Batch result analysis: power and thrust curves, AEP, lifetime DELs and
+// extreme loads over the runs of a batch. Only succeeded runs with an
+// output take part; the others are listed as skipped. Each run is reduced
+// over the query's window (t_start to skip the start-up transient).
+
+// BatchQuery selects the runs' window and the wind-speed channel that
+// places each run in its bin.
+type BatchQuery struct {
+	Window analysis.Window
+	// WindChannel is the hub wind speed channel; "" is Wind1VelX
+	// (RtVAvgxh suits sheared inflow).
+	WindChannel string
+}
+
+func (q BatchQuery) windChannel() string {
+	if q.WindChannel == "" {
+		return "Wind1VelX"
+	}
+	return q.WindChannel
+}
+
+// CurveQuery is a BatchQuery for binned curves: Binning iec (0.5 m/s bins
+// centred on multiples of BinWidth, the default) or grid (one bin per
+// distinct run wind speed); RotorRadius (m) enables Cp and Ct; AirDensity
+// defaults to 1.225 kg/m³.
+type CurveQuery struct {
+	BatchQuery
+	Binning     string
+	BinWidth    *float64
+	RotorRadius *float64
+	AirDensity  *float64
+}
+
+// WindDistributionSpec names the wind-speed distribution of AEP and
+// lifetime DELs: Kind rayleigh (MeanSpeed) or weibull (Shape k, Scale a in
+// m/s); with no Kind, the IEC Rayleigh distribution of Class (I, II or III,
+// V_ave = 0.2·V_ref; default I).
+type WindDistributionSpec struct {
+	Kind      string
+	MeanSpeed *float64
+	Shape     *float64
+	Scale     *float64
+	Class     string
+}
+
+// Distribution validates the spec and returns the distribution.
+func (d WindDistributionSpec) Distribution() (analysis.WindDistribution, error) {
+	switch d.Kind {
+	case "rayleigh":
+		if d.MeanSpeed == nil {
+			return nil, Errorf(EINVALID, "mean_speed: required for distribution=rayleigh")
+		}
+		r := analysis.Rayleigh{MeanSpeed: *d.MeanSpeed}
+		if err := r.Validate(); err != nil {
+			return nil, Errorf(EINVALID, "mean_speed: %v", err)
+		}
+		return r, nil
+	case "weibull":
+		if d.Shape == nil || d.Scale == nil {
+			return nil, Errorf(EINVALID, "k and a: required for distribution=weibull")
+		}
+		w := analysis.Weibull{Shape: *d.Shape, Scale: *d.Scale}
+		if err := w.Validate(); err != nil {
+			return nil, Errorf(EINVALID, "weibull: %v", err)
+		}
+		return w, nil
+	case "":
+		class := d.Class
+		if class == "" {
+			class = "I"
+		}
+		r, err := analysis.RayleighForClass(class)
+		if err != nil {
+			return nil, Errorf(EINVALID, "class: %v", err)
+		}
+		return r, nil
+	default:
+		return nil, Errorf(EINVALID, "distribution: %q is not rayleigh or weibull", d.Kind)
+	}
+}
+
+// DistributionInfo names the wind distribution an answer used.
+type DistributionInfo struct {
+	Kind      string  `json:"kind"` // rayleigh or weibull
+	MeanSpeed float64 `json:"mean_speed,omitempty"`
+	Shape     float64 `json:"k,omitempty"`
+	Scale     float64 `json:"a,omitempty"`
+}
+
+func describeDistribution(d analysis.WindDistribution) DistributionInfo {
+	switch d := d.(type) {
+	case analysis.Rayleigh:
+		return DistributionInfo{Kind: "rayleigh", MeanSpeed: d.MeanSpeed}
+	case analysis.Weibull:
+		return DistributionInfo{Kind: "weibull", Shape: d.Shape, Scale: d.Scale}
+	}
+	return DistributionInfo{}
+}
+
+// batchRuns is what every batch question needs: the usable runs and
+// their window.
+type batchRuns struct {
+	id      string
+	runs    []*JobOutput
+	names   []string // run names (batch_runs), "" when unnamed
+	skipped []string
+	query   BatchQuery
+}
+
+func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q BatchQuery) (*batchRuns, error) {
+	runs, err := a.Results.BatchRuns(ctx, orgID, batchID)
+	if err != nil {
+		return nil, err
+	}
+	b := &batchRuns{id: batchID, query: q, skipped: []string{}}
+	for _, r := range runs {
+		if r.Output == nil {
+			b.skipped = append(b.skipped, r.JobID)
+			continue
+		}
+		b.runs = append(b.runs, r.Output)
+		b.names = append(b.names, r.RunName)
+	}
+	if len(b.runs) == 0 {
+		return nil, Errorf(ECONFLICT, "batch has no finished job with an output yet")
+	}
+	return b, nil
+}
+
+// BatchCurves is the answer of the curve questions: the binned curve, and
+// with series the same bins as one array per quantity.
+type BatchCurves struct {
+	BatchID string         `json:"batch_id"`
+	Runs    int            `json:"runs"`
+	Skipped []string       `json:"skipped"`
+	Curve   analysis.Curve `json:"curve"`
+	// Series (curves only): wind_speed, power_kw, thrust_kn, cp, ct,
+	// pitch_deg, rotor_speed_rpm, n, one value per bin.
+	Series map[string][]float64 `json:"series,omitempty"`
+}
+
+// BatchCurves bins the runs' mean power, thrust, pitch and rotor speed by
+// wind speed; withSeries adds the per-quantity arrays.
+func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string, q CurveQuery, withSeries bool) (*BatchCurves, error) {
+	b, cv, err := a.curve(ctx, orgID, batchID, q)
+	if err != nil {
+		return nil, err
+	}
+	res := &BatchCurves{BatchID: b.id, Runs: len(b.runs), Skipped: b.skipped, Curve: cv}
+	if withSeries {
+		res.Series = map[string][]float64{}
+		for _, bin := range cv.Bins {
+			res.Series["wind_speed"] = append(res.Series["wind_speed"], bin.WindSpeed)
+			res.Series["power_kw"] = append(res.Series["power_kw"], bin.PowerKW)
+			res.Series["thrust_kn"] = append(res.Series["thrust_kn"], bin.ThrustKN)
+			res.Series["cp"] = append(res.Series["cp"], bin.Cp)
+			res.Series["ct"] = append(res.Series["ct"], bin.Ct)
+			res.Series["pitch_deg"] = append(res.Series["pitch_deg"], bin.PitchDeg)
+			res.Series["rotor_speed_rpm"] = append(res.Series["rotor_speed_rpm"], bin.RotorSpeedRPM)
+			res.Series["n"] = append(res.Series["n"], float64(bin.N))
+		}
+	}
+	return res, nil
+}
+
+func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q CurveQuery) (*batchRuns, analysis.Curve, error) {
+	var opt analysis.CurveOptions
+	switch q.Binning {
+	case "", "iec":
+		opt.Binning = analysis.BinIEC
+	case "grid":
+		opt.Binning = analysis.BinGrid
+	default:
+		return nil, analysis.Curve{}, Errorf(EINVALID, "binning: %q is not iec or grid", q.Binning)
+	}
+	for _, p := range []struct {
+		name string
+		v    *float64
+		dst  *float64
+	}{{"bin_width", q.BinWidth, &opt.BinWidth}, {"rotor_radius", q.RotorRadius, &opt.RotorRadius}, {"air_density", q.AirDensity, &opt.AirDensity}} {
+		if p.v == nil {
+			continue
+		}
+		if !(*p.v > 0) {
+			return nil, analysis.Curve{}, Errorf(EINVALID, "%s: must be positive", p.name)
+		}
+		*p.dst = *p.v
+	}
+	b, err := a.batchRuns(ctx, orgID, batchID, q.BatchQuery)
+	if err != nil {
+		return nil, analysis.Curve{}, err
+	}
+	points := make([]analysis.CurvePoint, 0, len(b.runs))
+	for _, r := range b.runs {
+		p, err := analysis.RunCurvePoint(r.Record, q.Window, CurveChannels(r.Record, q.WindChannel))
+		if err != nil {
+			return nil, analysis.Curve{}, Errorf(EINVALID, "job %s: %v", r.JobID, err)
+		}
+		points = append(points, p)
+	}
+	cv, err := analysis.PowerCurve(points, opt)
+	if err != nil {
+		return nil, analysis.Curve{}, Errorf(EINVALID, "%v", err)
+	}
+	return b, cv, nil
+}
+
+// CurveChannels are OpenFAST's names of the curve quantities (wind from
+// wind, "" for Wind1VelX), with the optional ones dropped when the run did
+// not record them, so every point agrees on what is missing.
+func CurveChannels(rec *analysis.Record, wind string) analysis.CurveChannels {
+	ch := analysis.OpenFASTCurveChannels()
+	if wind != "" {
+		ch.WindSpeed = wind
+	}
+	has := func(n string) bool { _, err := rec.Index(n); return err == nil }
+	if !has(ch.Thrust) {
+		ch.Thrust = ""
+	}
+	if !has(ch.Pitch) {
+		ch.Pitch = ""
+	}
+	if !has(ch.RotorSpeed) {
+		ch.RotorSpeed = ""
+	}
+	return ch
+}
+
+// BatchAEP is the annual energy production of a batch's power curve.
+type BatchAEP struct {
+	BatchID      string           `json:"batch_id"`
+	Distribution DistributionInfo `json:"distribution"`
+	AEP          analysis.AEP     `json:"aep"`
+	Curve        analysis.Curve   `json:"curve"`
+}
+
+// BatchAEP integrates the batch's power curve over the wind distribution
+// (IEC 61400-12-1 measured AEP, availability 100 %).
+func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec) (*BatchAEP, error) {
+	dist, err := ds.Distribution()
+	if err != nil {
+		return nil, err
+	}
+	b, cv, err := a.curve(ctx, orgID, batchID, q)
+	if err != nil {
+		return nil, err
+	}
+	aep, err := analysis.AnnualEnergy(cv.Bins, dist)
+	if err != nil {
+		return nil, Errorf(EINVALID, "%v", err)
+	}
+	return &BatchAEP{BatchID: b.id, Distribution: describeDistribution(dist), AEP: aep, Curve: cv}, nil
+}
+
+// BatchDELs is the fatigue answer of a batch.
+type BatchDELs struct {
+	BatchID  string                    `json:"batch_id"`
+	Skipped  []string                  `json:"skipped"`
+	Channels []analysis.ChannelFatigue `json:"channels"`
+}
+
+// BatchDELs computes each run's short-term DELs of the channels (all when
+// none is named) for the Wöhler exponents and the lifetime DEL as the
+// m-power mean weighted by the distribution's bin probabilities (analysis
+// brief §4.4); each run's bin speed is its mean of the wind channel.
+func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q BatchQuery, channels []string, exponents []float64, ds WindDistributionSpec) (*BatchDELs, error) {
+	if len(exponents) == 0 {
+		return nil, Errorf(EINVALID, "exponents: give at least one Wöhler exponent, e.g. exponents=3,4,10")
+	}
+	for _, m := range exponents {
+		if !(m > 0) || m > maxWohlerExponent {
+			return nil, Errorf(EINVALID, "exponents: %g is not in (0, %d]", m, maxWohlerExponent)
+		}
+	}
+	dist, err := ds.Distribution()
+	if err != nil {
+		return nil, err
+	}
+	b, err := a.batchRuns(ctx, orgID, batchID, q)
+	if err != nil {
+		return nil, err
+	}
+	res, err := b.fatigue(channels, exponents, dist)
+	if err != nil {
+		return nil, err
+	}
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Channels: res}, nil
+}
+
+func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
+	wind := b.query.windChannel()
+	inputs := make([]analysis.FatigueInput, 0, len(b.runs))
+	for _, r := range b.runs {
+		if err := CheckChannels(r.Record, channels); err != nil {
+			return nil, Errorf(EINVALID, "job %s: %s", r.JobID, ErrorMessage(err))
+		}
+		st, err := analysis.Statistics(r.Record, []string{wind}, b.query.Window)
+		if err != nil {
+			return nil, Errorf(EINVALID, "job %s: wind speed: %v", r.JobID, err)
+		}
+		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: st[0].Mean, Record: r.Record, Window: b.query.Window})
+	}
+	if len(channels) == 0 {
+		channels = b.runs[0].Record.Names
+	}
+	res, err := analysis.BatchDEL(inputs, channels, analysis.DELOptions{Exponents: exponents}, dist)
+	if err != nil {
+		return nil, Errorf(EINVALID, "%v", err)
+	}
+	return res, nil
+}
+
+// BatchExtremes is the extreme-load table of a batch.
+type BatchExtremes struct {
+	BatchID  string             `json:"batch_id"`
+	Skipped  []string           `json:"skipped"`
+	Extremes []analysis.Extreme `json:"extremes"`
+}
+
+// BatchExtremes finds the maximum and minimum of each channel over the
+// batch with the run, time and concurrent values: characteristic loads
+// (γ_f = 1 unless opt sets safety factors); each extreme names its run's
+// DLC when the run name carries one.
+func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID string, q BatchQuery, opt analysis.ExtremeOptions) (*BatchExtremes, error) {
+	b, err := a.batchRuns(ctx, orgID, batchID, q)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := b.extremes(opt)
+	if err != nil {
+		return nil, err
+	}
+	return &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Extremes: ex}, nil
+}
+
+func (b *batchRuns) extremes(opt analysis.ExtremeOptions) ([]analysis.Extreme, error) {
+	runs := make([]analysis.ExtremeRun, len(b.runs))
+	for i, r := range b.runs {
+		if err := CheckChannels(r.Record, append(slices.Clone(opt.Channels), opt.Concurrent...)); err != nil {
+			return nil, Errorf(EINVALID, "job %s: %s", r.JobID, ErrorMessage(err))
+		}
+		runs[i] = analysis.ExtremeRun{ID: r.JobID, DLC: DLCOfRunName(b.names[i]), Record: r.Record, Window: b.query.Window}
+	}
+	ex, err := analysis.Extremes(runs, opt)
+	if err != nil {
+		return nil, Errorf(EINVALID, "%v", err)
+	}
+	return ex, nil
+}
+
+// DLCOfRunName reads the design load case from a DLC run name such as
+// DLC1.2_V12.0_S3_Y+0 (the batch service's naming); "" otherwise.
+func DLCOfRunName(runName string) string {
+	rest, ok := strings.CutPrefix(runName, "DLC")
+	if !ok {
+		return ""
+	}
+	dlc, _, _ := strings.Cut(rest, "_")
+	return dlc
+}
+
+// overviewLoadChannels are the usual OpenFAST load channels the batch
+// overview tabulates (DELs and extremes) when the runs record them.
+var overviewLoadChannels = []string{"RootMxc1", "RootMyc1", "RootMyb1", "LSShftMxa", "YawBrMyp", "TwrBsMxt", "TwrBsMyt"}
+
+// overviewExponents are the Wöhler exponents of the overview's DEL table:
+// welded steel (3, 4) and composite blades (10).
+var overviewExponents = []float64{3, 4, 10}
+
+// BatchOverview is the results page of a batch: its curves and, for the
+// load channels it records, lifetime DELs and characteristic extremes.
+type BatchOverview struct {
+	BatchID string
+	Runs    int
+	Skipped int
+	Curve   analysis.Curve
+	// Loads are the load channels tabulated; LoadNote says why a table is
+	// missing (no load channel, or the DELs could not be computed).
+	Loads    []string
+	DELs     []analysis.ChannelFatigue
+	Extremes []analysis.Extreme
+	LoadNote string
+}
+
+// BatchOverview gathers the batch page's curve and load tables. A failure
+// of the optional tables is reported in LoadNote rather than failing the
+// page.
+func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec) (*BatchOverview, error) {
+	dist, err := ds.Distribution()
+	if err != nil {
+		return nil, err
+	}
+	b, cv, err := a.curve(ctx, orgID, batchID, q)
+	if err != nil {
+		return nil, err
+	}
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Curve: cv}
+	for _, n := range overviewLoadChannels {
+		if slices.Contains(b.runs[0].Record.Names, n) {
+			o.Loads = append(o.Loads, n)
+		}
+	}
+	if len(o.Loads) == 0 {
+		o.LoadNote = "No blade-root, shaft, yaw-bearing or tower-base load channels in the outputs: no DEL or extreme table."
+		return o, nil
+	}
+	if o.DELs, err = b.fatigue(o.Loads, overviewExponents, dist); err != nil {
+		o.LoadNote = "DELs not computed: " + ErrorMessage(err)
+	}
+	o.Extremes, _ = b.extremes(analysis.ExtremeOptions{Channels: o.Loads})
+	return o, nil
+}
