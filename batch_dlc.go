@@ -154,26 +154,11 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 	if len(req.Name) > 200 {
 		return nil, invalidf("name: at most 200 characters")
 	}
-	t, err := s.Turbines.FindTurbine(ctx, orgID, req.TurbineID)
+	t, d, dir, release, err := openBatchDeck(ctx, s.Turbines, s.Trees, orgID, req.TurbineID)
 	if err != nil {
 		return nil, err
 	}
-	if !t.HasDeck() {
-		return nil, invalidf("turbine_id: this turbine has no input deck to run")
-	}
-	dir, release, err := s.Trees.Open(ctx, *t.SourceKey)
-	if err != nil {
-		return nil, fmt.Errorf("opening turbine deck: %w", err)
-	}
-	p := &dlcPlan{turbine: t, dir: dir, release: release}
-	if p.deck, err = LoadRunnableDeck(dir, *t.MainFile); err != nil {
-		release()
-		return nil, err
-	}
-	if p.deck.InflowWind == nil || p.deck.ElastoDyn == nil {
-		release()
-		return nil, invalidf("turbine_id: the turbine's deck needs ElastoDyn and InflowWind for batch runs")
-	}
+	p := &dlcPlan{turbine: t, deck: d, dir: dir, release: release}
 	key, err := DLCTurbine(t, p.deck, req.Turbine)
 	if err != nil {
 		release()
@@ -190,6 +175,37 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 		return nil, invalidf("the load basis expands to %d runs; one batch holds at most %d (split it by DLC)", len(p.runs), MaxBatchRuns)
 	}
 	return p, nil
+}
+
+// openBatchDeck opens the organization's turbine and loads its stored deck
+// (validated as a job submission is, LoadRunnableDeck); a batch needs
+// ElastoDyn and InflowWind. The deck's folder dir stays readable until
+// release.
+func openBatchDeck(ctx context.Context, turbines TurbineService, trees TreeStore, orgID, turbineID string) (*Turbine, *deck.Deck, string, func(), error) {
+	if turbineID == "" {
+		return nil, nil, "", nil, invalidf("turbine_id: required")
+	}
+	t, err := turbines.FindTurbine(ctx, orgID, turbineID)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	if !t.HasDeck() {
+		return nil, nil, "", nil, invalidf("turbine_id: this turbine has no input deck to run")
+	}
+	dir, release, err := trees.Open(ctx, *t.SourceKey)
+	if err != nil {
+		return nil, nil, "", nil, fmt.Errorf("opening turbine deck: %w", err)
+	}
+	d, err := LoadRunnableDeck(dir, *t.MainFile)
+	if err != nil {
+		release()
+		return nil, nil, "", nil, err
+	}
+	if d.InflowWind == nil || d.ElastoDyn == nil {
+		release()
+		return nil, nil, "", nil, invalidf("turbine_id: the turbine's deck needs ElastoDyn and InflowWind for batch runs")
+	}
+	return t, d, dir, release, nil
 }
 
 // DLCTurbine gathers the key numbers of a load basis: the request's, else

@@ -1,20 +1,13 @@
 package handlers
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"math"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
-	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/dlc"
 	"github.com/turbinesim/turbinesim/views"
 )
@@ -27,7 +20,9 @@ import (
 // A design load basis is expanded, checked, quoted and submitted by
 // turbinesim.DLCBatches (batch_dlc.go): the request stores one run recipe
 // per job and the workers generate each run's wind file and deck
-// (db/runner/prepare.go). The handlers here parse and render only.
+// (db/runner/prepare.go). A sweep is submitted by
+// turbinesim.ParametricBatches (batch_sweep.go). The handlers here parse
+// and render only.
 
 func (s *Server) batchService() (turbinesim.BatchService, error) {
 	if s.svc.Batches == nil || s.svc.Turbines == nil || s.svc.JobTrees == nil {
@@ -105,35 +100,6 @@ func (s *Server) readDLCRequest(c echo.Context) (*DLCBatchRequest, error) {
 	return &req, nil
 }
 
-// turbineDeck opens the organization's turbine and loads its stored deck
-// (validated as POST /jobs does); release must be called when done.
-func (s *Server) turbineDeck(ctx context.Context, orgID, turbineID string) (*turbinesim.Turbine, *deck.Deck, func(), error) {
-	if turbineID == "" {
-		return nil, nil, nil, invalid("turbine_id: required")
-	}
-	t, err := s.svc.Turbines.FindTurbine(ctx, orgID, turbineID)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if !t.HasDeck() {
-		return nil, nil, nil, invalid("turbine_id: this turbine has no input deck to run")
-	}
-	src, release, err := s.svc.JobTrees.Open(ctx, *t.SourceKey)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("opening turbine deck: %w", err)
-	}
-	d, err := validateDeck(src, *t.MainFile)
-	if err != nil {
-		release()
-		return nil, nil, nil, err
-	}
-	if d.InflowWind == nil || d.ElastoDyn == nil {
-		release()
-		return nil, nil, nil, invalid("turbine_id: the turbine's deck needs ElastoDyn and InflowWind for batch runs")
-	}
-	return t, d, release, nil
-}
-
 // previewDLC: POST /dlcs/preview, the load-basis table, run count and
 // price of a request, without submitting anything.
 func (s *Server) previewDLC(c echo.Context) error {
@@ -194,16 +160,7 @@ func (s *Server) batchCreated(c echo.Context, b *turbinesim.Batch) error {
 }
 
 // ParametricBatchRequest is the body of POST /parametric/batch-submit.
-type ParametricBatchRequest struct {
-	TurbineID string `json:"turbine_id"`
-	Name      string `json:"name,omitempty"`
-	// TMax is the simulated time of every run unless t_max is swept.
-	TMax float64 `json:"t_max"`
-	// Base holds values of parameters set in every run (names of
-	// solver/dlc.SweepParamNames).
-	Base       map[string]float64 `json:"base,omitempty"`
-	Parameters []dlc.SweepParam   `json:"parameters"`
-}
+type ParametricBatchRequest = turbinesim.ParametricBatchRequest
 
 // submitParametricBatch: POST /parametric/batch-submit (verified only).
 func (s *Server) submitParametricBatch(c echo.Context) error {
@@ -211,8 +168,6 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := authFrom(c)
-	ctx := c.Request().Context()
 	var req ParametricBatchRequest
 	if mediaType(c.Request()) == echo.MIMEApplicationForm {
 		if req, err = parametricFromForm(c); err != nil {
@@ -221,85 +176,13 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 	} else if err := decodeJSONStrict(c, &req); err != nil {
 		return err
 	}
-	if len(req.Parameters) == 0 {
-		return invalid("parameters: sweep at least one of %s", strings.Join(dlc.SweepParamNames(), ", "))
-	}
-	if len(req.Name) > 200 {
-		return invalid("name: at most 200 characters")
-	}
-	base := map[string]float64{}
-	for k, v := range req.Base {
-		base[k] = v
-	}
-	if _, ok := base["t_max"]; !ok && req.TMax > 0 {
-		base["t_max"] = req.TMax
-	}
-	points, err := dlc.ExpandSweep(base, req.Parameters)
-	if err != nil {
-		return invalid("%s", err.Error())
-	}
-	if len(points) > turbinesim.MaxBatchRuns {
-		return invalid("the sweep has %d points; one batch holds at most %d", len(points), turbinesim.MaxBatchRuns)
-	}
-	t, d, release, err := s.turbineDeck(ctx, a.Organization.ID, req.TurbineID)
-	if err != nil {
-		return err
-	}
-	defer release()
-	tMax := make([]float64, len(points))
-	for i, p := range points {
-		tMax[i] = d.Main.TMax
-		if v, ok := p.Values["t_max"]; ok {
-			tMax[i] = v
-		}
-		if !(tMax[i] > 0 && tMax[i] <= 7200) || math.IsNaN(tMax[i]) {
-			return invalid("point %s: t_max %g is outside (0, 7200] s", p.ID, tMax[i])
-		}
-	}
-	q, err := bs.QuoteBatch(ctx, a.Organization.ID, tMax)
-	if err != nil {
-		return err
-	}
-	if !q.Fits {
-		return turbinesim.Errorf(turbinesim.EPAYMENT, "the sweep of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
-			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
-	}
-	work, err := s.scratchFolder("sweep-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-	nb := &turbinesim.NewBatch{OrganizationID: a.Organization.ID, SubmittedBy: a.User.ID, TurbineID: t.ID,
-		Kind: turbinesim.BatchParametric, Name: req.Name}
+	a := authFrom(c)
+	by := turbinesim.BatchSubmitter{OrganizationID: a.Organization.ID, UserID: a.User.ID}
 	if a.Method == turbinesim.AuthAPIKey {
-		nb.ClientID = a.ClientID
+		by.ClientID = a.ClientID
 	}
-	if nb.Name == "" {
-		nb.Name = "Sweep of " + strings.Join(points[0].Swept, " × ") + " · " + t.Name
-	}
-	for i, p := range points {
-		nd := *d // ApplySweepPoint replaces what it changes: d stays intact
-		if err := dlc.ApplySweepPoint(&nd, p); err != nil {
-			return invalid("point %s: %s", p.ID, err.Error())
-		}
-		dir := filepath.Join(work, strconv.Itoa(i))
-		fst, err := deck.Write(dir, &nd)
-		if err != nil {
-			return fmt.Errorf("writing the deck of point %s: %w", p.ID, err)
-		}
-		entry, err := filepath.Rel(dir, fst)
-		if err != nil {
-			return err
-		}
-		nb.Runs = append(nb.Runs, turbinesim.NewBatchRun{Name: p.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: tMax[i]})
-	}
-	if nb.Request, err = json.Marshal(struct {
-		ParametricBatchRequest
-		Points []dlc.SweepPoint `json:"points"`
-	}{req, points}); err != nil {
-		return err
-	}
-	b, err := bs.SubmitBatch(ctx, nb)
+	svc := &turbinesim.ParametricBatches{Turbines: s.svc.Turbines, Trees: s.svc.JobTrees, Batches: bs, ScratchDir: s.cfg.ScratchDir}
+	b, err := svc.Submit(c.Request().Context(), by, &req)
 	if err != nil {
 		return err
 	}
