@@ -403,8 +403,23 @@ func TestSSOIDTokenVerification(t *testing.T) {
 	// F7: the access token is in the fragment only and is not logged.
 	loc, _ := url.Parse(resp.Header.Get("Location"))
 	frag, _ := url.ParseQuery(loc.Fragment)
+	if frag.Has("refresh_token") || frag.Get("token_type") != "bearer" {
+		t.Fatalf("fragment %q: only the 15-minute access token belongs there", loc.Fragment)
+	}
 	if tok := frag.Get("access_token"); tok == "" || strings.Contains(idp.log.String(), tok) || strings.Contains(idp.log.String(), "idp-token") ||
 		!strings.Contains(idp.log.String(), "/auth/sso/google/callback") {
 		t.Fatalf("token missing from the fragment or present in the log")
+	}
+}
+
+// The login page shows a button for each configured provider, and none
+// for the others.
+func TestLoginPageShowsConfiguredSSOButtons(t *testing.T) {
+	t.Parallel()
+	e := newSSOEnv(t, newMockIdP(t))
+	resp, page := e.do(nil, request{method: "GET", path: "/login", header: map[string]string{"Accept": "text/html"}})
+	if resp.StatusCode != 200 || !strings.Contains(page, `id="sso-google" href="/auth/sso/google/login"`) ||
+		!strings.Contains(page, "Sign in with Google") || strings.Contains(page, "sso-github") || strings.Contains(page, "sso-microsoft") {
+		t.Fatalf("login page: %d, Google button only expected", resp.StatusCode)
 	}
 }

@@ -1,0 +1,99 @@
+package handlers_test
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// A person who forgot the password follows "Forgot password?" on the
+// login page, asks for a link, opens the e-mailed link, sets a new
+// password, lands on the login page with a notice, signs in with the new
+// password and sees this browser in the account page's Sessions list.
+// (SCREENSHOT_DIR, when set, receives PNGs of the pages for a look.)
+func TestBrowserForgotPasswordAndSessions(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	ctx := newBrowser(t)
+	shot := func(name string) {
+		dir := os.Getenv("SCREENSHOT_DIR")
+		if dir == "" {
+			return
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+		}
+		if err != nil {
+			t.Logf("screenshot %s: %v", name, err)
+		}
+	}
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.http.URL+"/login"),
+		chromedp.Click(chromedp.CSS("#forgot-link")),
+		chromedp.WaitVisible(chromedp.CSS("#forgot-form")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
+		chromedp.Click(chromedp.CSS("#forgot-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#reset-sent")),
+	)
+	if err != nil {
+		t.Fatalf("forgot password: %v", err)
+	}
+	shot("forgot-sent")
+	var body string
+	if err := e.db.GetContext(context.Background(), &body, `SELECT body FROM email_outbox WHERE to_address = 'ada@example.com' ORDER BY id DESC LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	m := mailToken.FindStringSubmatch(body)
+	if m == nil || !strings.Contains(body, "http://app.test/reset-password?token=") {
+		t.Fatalf("no reset link in %q", body)
+	}
+	tok, _ := url.QueryUnescape(m[1])
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(e.http.URL+"/reset-password?token="+url.QueryEscape(tok)),
+		chromedp.WaitVisible(chromedp.CSS("#reset-form")),
+	)
+	if err != nil {
+		t.Fatalf("reset page: %v", err)
+	}
+	shot("reset-form")
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS("#password"), "brand new password"),
+		chromedp.Click(chromedp.CSS("#reset-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#login-notice")),
+	)
+	if err != nil {
+		t.Fatalf("set the password: %v", err)
+	}
+	shot("login-after-reset")
+	e.advance(1e9)
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "brand new password"),
+		chromedp.Click(chromedp.CSS("#login-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#whoami")),
+		chromedp.Navigate(e.http.URL+"/account"),
+		chromedp.WaitVisible(chromedp.CSS("#sessions")),
+	)
+	if err != nil {
+		t.Fatalf("sign in with the new password: %v", err)
+	}
+	shot("account-sessions")
+	text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#sessions")))
+	if err != nil || !strings.Contains(text, "(this browser)") || !strings.Contains(text, "Revoke") || !strings.Contains(text, "HeadlessChrome") {
+		t.Fatalf("sessions list %q (%v)", text, err)
+	}
+	// Revoking this browser signs it out.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS("#sessions form button")),
+		chromedp.WaitVisible(chromedp.CSS("#login-form")),
+	)
+	if err != nil {
+		t.Fatalf("revoke this browser: %v", err)
+	}
+}
