@@ -68,9 +68,12 @@ func TestIDTokenVerifierES256AndTenantIssuer(t *testing.T) {
 	for name, tok := range map[string]string{
 		"other tenant's issuer": sign(func(c jwt.MapClaims) { c["tid"] = "00000000-0000-0000-0000-000000000000" }, "ec1"),
 		"template not filled":   sign(func(c jwt.MapClaims) { c["iss"] = "https://login.microsoftonline.com/{tenantid}/v2.0" }, "ec1"),
-		"tid with a path":       sign(func(c jwt.MapClaims) { c["tid"] = tid + "/x"; c["iss"] = "https://login.microsoftonline.com/" + tid + "/x/v2.0" }, "ec1"),
-		"nonce":                 sign(func(c jwt.MapClaims) { c["nonce"] = "n-2" }, "ec1"),
-		"unknown kid":           sign(nil, "nope"),
+		"tid with a path": sign(func(c jwt.MapClaims) {
+			c["tid"] = tid + "/x"
+			c["iss"] = "https://login.microsoftonline.com/" + tid + "/x/v2.0"
+		}, "ec1"),
+		"nonce":       sign(func(c jwt.MapClaims) { c["nonce"] = "n-2" }, "ec1"),
+		"unknown kid": sign(nil, "nope"),
 	} {
 		if _, err := v.Verify(ctx, tok, "n-1"); turbinesim.ErrorCode(err) != turbinesim.EUNAUTHORIZED {
 			t.Errorf("%s: %v", name, err)
