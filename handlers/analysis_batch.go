@@ -91,6 +91,17 @@ func windDistributionQuery(c echo.Context) (turbinesim.WindDistributionSpec, err
 	return d, err
 }
 
+// energyQuery reads a curveQuery and a windDistributionQuery: what the AEP
+// and the batch page need.
+func energyQuery(c echo.Context) (turbinesim.CurveQuery, turbinesim.WindDistributionSpec, error) {
+	q, err := curveQuery(c)
+	if err != nil {
+		return q, turbinesim.WindDistributionSpec{}, err
+	}
+	dist, err := windDistributionQuery(c)
+	return q, dist, err
+}
+
 // batchCurves: GET /analysis/batches/{id}/power-curve (withSeries false)
 // and /curves (true).
 func (s *Server) batchCurves(withSeries bool) echo.HandlerFunc {
@@ -133,11 +144,7 @@ func (s *Server) batchAEP(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dist, err := windDistributionQuery(c)
-	if err != nil {
-		return err
-	}
-	q, err := curveQuery(c)
+	q, dist, err := energyQuery(c)
 	if err != nil {
 		return err
 	}

@@ -79,11 +79,7 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q, err := curveQuery(c)
-	if err != nil {
-		return err
-	}
-	dist, err := windDistributionQuery(c)
+	q, dist, err := energyQuery(c)
 	if err != nil {
 		return err
 	}
