@@ -3,9 +3,11 @@ package turbinesim
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/analysis"
+	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
 // Batch result analysis: power and thrust curves, AEP, lifetime DELs and
@@ -327,13 +329,52 @@ type BatchExtremes struct {
 	Extremes []analysis.Extreme `json:"extremes"`
 }
 
+// SafetyFactorSpec chooses the partial safety factor for loads γ_f of an
+// extreme-load table: "" or "1" characteristic loads; "dlc" each run's
+// DLC's factor from the IEC 61400-1 table (solver/dlc: 1.35 normal, 1.1
+// abnormal, ...); a number, that factor for every run.
+type SafetyFactorSpec string
+
+// factors returns the γ_f per DLC of the runs (nil for characteristic
+// loads). A run without a DLC in its name cannot take a per-DLC factor:
+// a silent 1 would understate its design load.
+func (g SafetyFactorSpec) factors(b *batchRuns) (map[string]float64, error) {
+	switch g {
+	case "", "1":
+		return nil, nil
+	case "dlc":
+		out := map[string]float64{}
+		for i, r := range b.runs {
+			id := DLCOfRunName(b.names[i])
+			d, ok := dlc.Lookup(id)
+			if !ok {
+				return nil, Errorf(EINVALID, "gamma_f=dlc: job %s is not a run of a known DLC (run name %q)", r.JobID, b.names[i])
+			}
+			out[id] = d.Gamma
+		}
+		return out, nil
+	}
+	v, err := strconv.ParseFloat(string(g), 64)
+	if err != nil || !(v >= 1) || v > 3 {
+		return nil, Errorf(EINVALID, "gamma_f: %q is not dlc or a factor in [1, 3]", string(g))
+	}
+	out := map[string]float64{}
+	for i := range b.runs {
+		out[DLCOfRunName(b.names[i])] = v
+	}
+	return out, nil
+}
+
 // BatchExtremes finds the maximum and minimum of each channel over the
-// batch with the run, time and concurrent values: characteristic loads
-// (γ_f = 1 unless opt sets safety factors); each extreme names its run's
-// DLC when the run name carries one.
-func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID string, q BatchQuery, opt analysis.ExtremeOptions) (*BatchExtremes, error) {
+// batch with the run, time and concurrent values: characteristic loads,
+// and design loads (γ_f × characteristic) when gamma asks for them; each
+// extreme names its run's DLC when the run name carries one.
+func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID string, q BatchQuery, opt analysis.ExtremeOptions, gamma SafetyFactorSpec) (*BatchExtremes, error) {
 	b, err := a.batchRuns(ctx, orgID, batchID, q)
 	if err != nil {
+		return nil, err
+	}
+	if opt.SafetyFactors, err = gamma.factors(b); err != nil {
 		return nil, err
 	}
 	ex, err := b.extremes(opt)

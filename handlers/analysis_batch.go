@@ -204,7 +204,8 @@ func (s *Server) batchExtremes(c echo.Context) error {
 		return err
 	}
 	res, err := ra.BatchExtremes(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q,
-		analysis.ExtremeOptions{Channels: queryList(c, "channels"), Concurrent: queryList(c, "concurrent")})
+		analysis.ExtremeOptions{Channels: queryList(c, "channels"), Concurrent: queryList(c, "concurrent")},
+		turbinesim.SafetyFactorSpec(c.QueryParam("gamma_f")))
 	if err != nil {
 		return err
 	}

@@ -587,6 +587,21 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		}
 	}
 
+	// Design loads: γ_f of the runs' DLC from the IEC table (1.2 is a
+	// fatigue case, γ_f = 1.0 there), or one factor for every run.
+	for q, gamma := range map[string]float64{"dlc": 1.0, "1.35": 1.35} {
+		ex = callJSON[handlers.BatchExtremes](t, re, "GET", base+"/extremes?channels=RootMyb1&gamma_f="+q, "")
+		for _, e := range ex.Extremes {
+			if e.Kind == "max" && (e.SafetyFactor != gamma || !relClose(e.Design, gamma*maxLoad, 1e-12) || e.Characteristic != maxLoad) {
+				t.Fatalf("gamma_f=%s: max %+v, want design %v", q, e, gamma*maxLoad)
+			}
+		}
+	}
+	for _, q := range []string{"0.5", "4", "abc"} {
+		resp, body = re.call(re.token, "GET", base+"/extremes?channels=RootMyb1&gamma_f="+q, "")
+		assertDetail(t, resp, body, 422)
+	}
+
 	// The batch page: curve charts, bin table, DEL and extreme tables.
 	resp, body = re.call(re.token, "GET", base+"?binning=grid&rotor_radius=63", "", "Accept", "text/html")
 	for _, want := range []string{`id="curve-power"`, `id="curve-cp"`, `id="curve-rotor-speed"`, `id="curve-table"`, `id="del-table"`, `id="extremes-table"`, "RootMyb1", jobs[2]} {
