@@ -282,7 +282,7 @@ const (
 
 // applyState sets the initial conditions and ServoDyn manoeuvres of the
 // run's turbine state:
-//   - parked states: blades feathered (BlPitch = 90°), rotor speed 0,
+//   - parked states: blades feathered (BlPitch = PitNeut = 90°), rotor speed 0,
 //     generator never on (GenTiStr with TimGenOn beyond TMax), pitch
 //     control off (PCMode 0) so the blades stay feathered (idling rotor);
 //   - ProductionFault with FaultGridLoss (or no fault named): at EventTime
@@ -294,16 +294,37 @@ const (
 //   - EmergencyStop: the same at the emergency rate;
 //   - StartUp: rotor idling with feathered blades, generator switched on
 //     at EventTime (GenTiStr, TimGenOn) and pitch control from then on
-//     (TPCOn).
+//     (TPCOn); a deck without pitch control (PCMode 0) pitches from
+//     feather to its neutral pitch at the normal rate instead.
 //
 // Decks without ServoDyn only get the ElastoDyn initial conditions.
 func applyState(d *deck.Deck, run Run) {
 	ed, sd := d.ElastoDyn, d.ServoDyn
+	// The deck's operating pitch without control, before feather():
+	// PitNeut, or for decks without it the initial ElastoDyn pitch (what
+	// ServoDyn then uses as neutral).
+	var runPitch [3]float64
+	switch {
+	case sd != nil && (sd.Meta.Has("PitNeut") || sd.Meta.Has("PitNeut(1)")):
+		runPitch = sd.PitNeut
+	case ed != nil:
+		runPitch = ed.BlPitch
+	}
+	// feather starts the rotor standing with feathered blades. Without
+	// active pitch control ServoDyn commands the neutral pitch PitNeut
+	// (the initial ElastoDyn pitch only for decks without PitNeut), so
+	// PitNeut is feathered too: otherwise the blades of a parked rotor
+	// would go to PitNeut (0° for the NREL 5 MW) at the first step.
 	feather := func() {
 		if ed != nil {
 			ed.RotSpeed = 0
 			for i := range ed.BlPitch {
 				ed.BlPitch[i] = FeatherPitch
+			}
+		}
+		if sd != nil {
+			for i := range sd.PitNeut {
+				sd.PitNeut[i] = FeatherPitch
 			}
 		}
 	}
@@ -346,6 +367,16 @@ func applyState(d *deck.Deck, run Run) {
 		if sd != nil && run.EventTime > 0 {
 			sd.GenTiStr, sd.TimGenOn = true, run.EventTime
 			sd.TPCOn = run.EventTime
+			if sd.PCMode == 0 {
+				// No pitch controller to bring the blades in: pitch from
+				// feather to the deck's neutral (operating) pitch at the
+				// normal rate.
+				for i := range sd.TPitManS {
+					sd.TPitManS[i] = run.EventTime
+					sd.PitManRat[i] = NormalPitchRate
+					sd.BlPitchF[i] = runPitch[i]
+				}
+			}
 		}
 	}
 }

@@ -141,6 +141,11 @@ func TestPrepareRunEventAndParked(t *testing.T) {
 	if got.ServoDyn.PCMode != 0 || !got.ServoDyn.GenTiStr || got.ServoDyn.TimGenOn <= got.Main.TMax {
 		t.Errorf("parked: ServoDyn PCMode %d GenTiStr %v TimGenOn %g", got.ServoDyn.PCMode, got.ServoDyn.GenTiStr, got.ServoDyn.TimGenOn)
 	}
+	// Without pitch control ServoDyn commands PitNeut: it must be
+	// feathered too, or the blades leave feather at the first step.
+	if got.ServoDyn.PitNeut != [3]float64{90, 90, 90} {
+		t.Errorf("parked: PitNeut %v, want feathered", got.ServoDyn.PitNeut)
+	}
 	if got.InflowWind.PropagationDir != -8 {
 		t.Errorf("PropagationDir %g", got.InflowWind.PropagationDir)
 	}
@@ -241,6 +246,42 @@ func TestCheckRunRefusesWhatPrepareRefuses(t *testing.T) {
 		dir := t.TempDir()
 		if _, perr := PrepareRunWith(context.Background(), d, c.run, dir, PrepareOptions{}); perr == nil || perr.Error() != err.Error() {
 			t.Errorf("%s: PrepareRunWith = %v, CheckRun = %v: want the same refusal", c.name, perr, err)
+		}
+	}
+}
+
+// A start-up (DLC 3.1) of a deck without pitch control (the shared
+// NREL 5 MW deck, PCMode 0) idles feathered and pitches to the deck's
+// neutral pitch at the normal rate when the generator comes on.
+func TestPrepareRunStartUpWithoutPitchControl(t *testing.T) {
+	d := load5MW(t)
+	if d.ServoDyn == nil || d.ServoDyn.PCMode != 0 {
+		t.Skip("the reference deck has pitch control")
+	}
+	neutral := d.ServoDyn.PitNeut
+	if !d.ServoDyn.Meta.Has("PitNeut") && !d.ServoDyn.Meta.Has("PitNeut(1)") {
+		neutral = d.ElastoDyn.BlPitch
+	}
+	runs, err := Expand(Request{Turbine: nrel5MW, DLCs: []string{"3.1"}, Class: "I", Category: "B",
+		Overrides: map[string]Override{"3.1": {Speeds: []float64{12}, Duration: ptr(20), Transient: ptr(0)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fst, err := PrepareRun(context.Background(), d, runs[0], t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := deck.Load(fst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd, ev := got.ServoDyn, runs[0].EventTime
+	if got.ElastoDyn.BlPitch != [3]float64{90, 90, 90} || sd.PitNeut != [3]float64{90, 90, 90} || sd.TimGenOn != ev {
+		t.Errorf("start-up: BlPitch %v PitNeut %v TimGenOn %g, want feathered until %g s", got.ElastoDyn.BlPitch, sd.PitNeut, sd.TimGenOn, ev)
+	}
+	for k := range 3 {
+		if sd.TPitManS[k] != ev || sd.PitManRat[k] != NormalPitchRate || sd.BlPitchF[k] != neutral[k] {
+			t.Errorf("blade %d: TPitManS %g PitManRat %g BlPitchF %g; want %g, %g, %g", k+1, sd.TPitManS[k], sd.PitManRat[k], sd.BlPitchF[k], ev, NormalPitchRate, neutral[k])
 		}
 	}
 }
