@@ -23,6 +23,21 @@ type DefInt struct {
 	Default bool
 }
 
+// DefBool is a flag that may be given as "default" (BeamDyn's
+// tngt_stf_fd and tngt_stf_comp).
+type DefBool struct {
+	Value   bool
+	Default bool
+}
+
+// Or returns the value, or def when the input said "default".
+func (d DefBool) Or(def bool) bool {
+	if d.Default {
+		return def
+	}
+	return d.Value
+}
+
 // Or returns the value, or def when the input said "default".
 func (d DefReal) Or(def float64) float64 {
 	if d.Default {
@@ -63,6 +78,7 @@ type blockCodec interface {
 var (
 	typDefReal = reflect.TypeOf(DefReal{})
 	typDefInt  = reflect.TypeOf(DefInt{})
+	typDefBool = reflect.TypeOf(DefBool{})
 	typOutList = reflect.TypeOf(OutList{})
 )
 
@@ -169,6 +185,8 @@ func kindName(fv reflect.Value) string {
 		return `a real number or "default"`
 	case typDefInt:
 		return `an integer or "default"`
+	case typDefBool:
+		return `a logical (True/False) or "default"`
 	}
 	switch fv.Kind() {
 	case reflect.Float64:
@@ -221,6 +239,20 @@ func setValue(r *reader, i int, label string, fv reflect.Value, vals []Token) er
 			return bad()
 		}
 		fv.Set(reflect.ValueOf(DefInt{Value: n}))
+		return nil
+	case typDefBool:
+		if len(vals) == 0 {
+			return bad()
+		}
+		if isDefault(vals[0].Text) {
+			fv.Set(reflect.ValueOf(DefBool{Default: true}))
+			return nil
+		}
+		b, ok := fortran.Logical(vals[0].Text)
+		if !ok {
+			return bad()
+		}
+		fv.Set(reflect.ValueOf(DefBool{Value: b}))
 		return nil
 	}
 	switch fv.Kind() {
@@ -353,6 +385,12 @@ func fmtValue(fv reflect.Value) string {
 			return `"default"`
 		}
 		return strconv.Itoa(d.Value)
+	case typDefBool:
+		d := fv.Interface().(DefBool)
+		if d.Default {
+			return `"default"`
+		}
+		return fmtBool(d.Value)
 	}
 	switch fv.Kind() {
 	case reflect.Float64:

@@ -45,6 +45,10 @@ type Deck struct {
 	AeroDyn    *AeroDyn    // Blades and Airfoils filled; nil when CompAero != 2
 	InflowWind *InflowWind // nil when CompInflow != 1
 	ServoDyn   *ServoDyn   // nil when CompServo != 1
+	// BeamDyn holds the BeamDyn file of each blade (BDBldFile(i), Blade
+	// filled) when CompElast = 2, else nil; blades naming the same file
+	// share one *BeamDyn.
+	BeamDyn []*BeamDyn
 	// Controller is the DISCON.IN named by ServoDyn's DLL_InFile, when the
 	// Bladed interface is used and the file exists; nil otherwise.
 	Controller *Discon
@@ -170,9 +174,8 @@ func load(path string, strict bool) (*Deck, error) {
 			break
 		}
 	}
-	for i := range m.BDBldFile {
-		v := fmt.Sprintf("BDBldFile(%d)", i+1)
-		l.ref(fmt.Sprintf("BeamDyn blade %d", i+1), abs, v, m.Meta.LineOf(v), m.BDBldFile[i], m.CompElast == 2)
+	if err := l.loadBeamDyn(); err != nil && first == nil && (strict || !errors.Is(err, ErrMissingFile)) {
+		first = err
 	}
 	return d, first
 }
@@ -251,6 +254,59 @@ func (l *loader) loadElastoDyn() error {
 		ed.Tower = t
 	}
 	l.ref("ElastoDyn furling", ed.Meta.Path, "FurlFile", ed.Meta.LineOf("FurlFile"), ed.FurlFile, ed.Furling)
+	return firstErr
+}
+
+// loadBeamDyn reads the BeamDyn file of each blade and its blade file when
+// CompElast = 2 (ElastoDyn + BeamDyn blades); otherwise it only records the
+// references.
+func (l *loader) loadBeamDyn() error {
+	m := l.d.Main
+	used := m.CompElast == 2
+	numBl := 3
+	if l.d.ElastoDyn != nil && l.d.ElastoDyn.NumBl >= 1 && l.d.ElastoDyn.NumBl <= 3 {
+		numBl = l.d.ElastoDyn.NumBl
+	}
+	var firstErr error
+	keep := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if used {
+		l.d.BeamDyn = make([]*BeamDyn, numBl)
+	}
+	for i := range m.BDBldFile {
+		v := fmt.Sprintf("BDBldFile(%d)", i+1)
+		bladeUsed := used && i < numBl
+		fr := l.ref(fmt.Sprintf("BeamDyn blade %d", i+1), l.d.Path, v, m.Meta.LineOf(v), m.BDBldFile[i], bladeUsed)
+		if !bladeUsed {
+			continue
+		}
+		if fr == nil || !fr.Exists {
+			keep(l.missing(fr, "BeamDyn", v, m.BDBldFile[i], l.d.Path, m.Meta.LineOf(v)))
+			continue
+		}
+		bd, err := readTyped(l, fr.Path, false, parseBeamDyn)
+		if err != nil {
+			keep(err)
+			continue
+		}
+		fr.Loaded = true
+		l.d.BeamDyn[i] = bd
+		bf := l.ref(fmt.Sprintf("BeamDyn blade %d properties", i+1), bd.Meta.Path, "BldFile", bd.Meta.LineOf("BldFile"), bd.BldFile, true)
+		if bf == nil || !bf.Exists {
+			keep(l.missing(bf, "BeamDyn blade properties", "BldFile", bd.BldFile, bd.Meta.Path, bd.Meta.LineOf("BldFile")))
+			continue
+		}
+		b, err := readTyped(l, bf.Path, false, parseBDBlade)
+		if err != nil {
+			keep(err)
+			continue
+		}
+		bf.Loaded = true
+		bd.Blade = b
+	}
 	return firstErr
 }
 

@@ -129,7 +129,7 @@ func SniffKind(src *Source) Kind {
 // ReadAny reads a single input file of any supported kind (without the
 // files it references) and returns its kind and structure: *Main,
 // *ElastoDyn, *EDBlade, *EDTower, *AeroDyn, *ADBlade, *Airfoil,
-// *InflowWind, *ServoDyn, *Discon or *Generic. Legacy formats yield an error
+// *InflowWind, *ServoDyn, *Discon, *BeamDyn, *BDBlade or *Generic. Legacy formats yield an error
 // wrapping ErrUnsupported.
 func ReadAny(path string) (Kind, any, error) {
 	src, err := readSource(path, false)
@@ -162,7 +162,18 @@ func ReadAny(path string) (Kind, any, error) {
 		v, err = parseServoDyn(src)
 	case KindDiscon:
 		v, err = parseDiscon(src)
-	case KindHydroDyn, KindSeaState, KindSubDyn, KindMoorDyn, KindMAP, KindBeamDyn, KindTurbSim:
+	case KindBeamDyn:
+		// primary (key points) or blade (stations) file; a BeamDyn driver
+		// file is kept generic
+		switch {
+		case hasLabel(src, "kp_total"):
+			v, err = parseBeamDyn(src)
+		case hasLabel(src, "station_total"):
+			v, err = parseBDBlade(src)
+		default:
+			v = parseGeneric(src, string(k))
+		}
+	case KindHydroDyn, KindSeaState, KindSubDyn, KindMoorDyn, KindMAP, KindTurbSim:
 		v = parseGeneric(src, string(k))
 	default:
 		what := string(k)
@@ -175,4 +186,17 @@ func ReadAny(path string) (Kind, any, error) {
 		return k, nil, err
 	}
 	return k, v, nil
+}
+
+// hasLabel reports whether some line of src carries the variable name.
+func hasLabel(src *Source, name string) bool {
+	n := normName(name)
+	for i := range src.Lines {
+		for _, k := range src.Lines[i].keys {
+			if k.pos >= 0 && k.name == n {
+				return true
+			}
+		}
+	}
+	return false
 }

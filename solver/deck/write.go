@@ -130,6 +130,20 @@ func plan(d *Deck) ([]outFile, string, error) {
 			}
 		}
 	}
+	for i, bd := range d.BeamDyn {
+		if bd == nil || i >= 3 || isNoFile(m.BDBldFile[i]) {
+			continue
+		}
+		bdV := resolvePath(mainV, m.BDBldFile[i])
+		if err := text(fmt.Sprintf("BeamDyn blade %d", i+1), bdV, bd); err != nil {
+			return nil, "", err
+		}
+		if bd.Blade != nil && !isNoFile(bd.BldFile) {
+			if err := text(fmt.Sprintf("BeamDyn blade %d properties", i+1), resolvePath(bdV, bd.BldFile), bd.Blade); err != nil {
+				return nil, "", err
+			}
+		}
+	}
 	if ad := d.AeroDyn; ad != nil && !isNoFile(m.AeroFile) {
 		adV := resolvePath(mainV, m.AeroFile)
 		if err := text("AeroDyn", adV, ad); err != nil {
@@ -229,8 +243,8 @@ func within(dir, p string) bool {
 }
 
 // WriteFile writes one structure (*Main, *ElastoDyn, *EDBlade, *EDTower,
-// *AeroDyn, *ADBlade, *Airfoil, *InflowWind, *ServoDyn, *Discon or
-// *Generic) to path in OpenFAST v5 syntax. An airfoil's coordinates file
+// *AeroDyn, *ADBlade, *Airfoil, *InflowWind, *ServoDyn, *BeamDyn, *BDBlade,
+// *Discon or *Generic) to path in OpenFAST v5 syntax. An airfoil's coordinates file
 // (CoordsFile) is written next to it, relative to path.
 func WriteFile(path string, v any) error {
 	var text string
