@@ -79,7 +79,11 @@ const (
 // (DLC 2.2p) is not: its loads depend on when the safety system detects
 // the overspeed or the pitch asymmetry and shuts down, and the solver has
 // no such detection logic (its manoeuvres start at fixed times), so any
-// timing chosen here would be an invented protection system.
+// timing chosen here would be an invented protection system. Nor is the
+// abnormal yaw error of DLC 2.2y (power production at yaw errors over the
+// full circle): at 90° the solver's aerodynamics diverge within a second
+// (NREL 5 MW, 12 m/s) and from about 150° the rotor stops, so the loads
+// would not be those of a producing turbine.
 type FaultKind string
 
 // Faults.
