@@ -168,4 +168,8 @@ type JobService interface {
 	// OpenOutputs makes a succeeded job's output tree readable until
 	// release (ENOTFOUND when the job has none).
 	OpenOutputs(ctx context.Context, orgID, id string) (dir string, release func(), err error)
+	// OpenInputs makes a job's input tree (the run as submitted) readable
+	// until release: a later run of a stored turbine may take its wind
+	// file from there.
+	OpenInputs(ctx context.Context, orgID, id string) (dir string, release func(), err error)
 }

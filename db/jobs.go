@@ -294,6 +294,15 @@ func (s *JobService) OpenOutputs(ctx context.Context, orgID, id string) (string,
 	return s.trees.Open(ctx, *j.OutputKey)
 }
 
+// OpenInputs implements turbinesim.JobService.
+func (s *JobService) OpenInputs(ctx context.Context, orgID, id string) (string, func(), error) {
+	j, err := s.FindJob(ctx, orgID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	return s.trees.Open(ctx, j.InputKey)
+}
+
 // The methods below are the worker's side of the state machine. Every
 // write after the claim is guarded by the attempt number, so an attempt
 // that was given up (its worker presumed dead) cannot change the job.

@@ -1,15 +1,18 @@
 package handlers
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -62,9 +65,42 @@ func (s *Server) submitJob(c echo.Context) error {
 	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type"))
 	switch ct {
 	case "multipart/form-data":
+		if c.FormValue("turbine_id") != "" {
+			// A run of a stored turbine with an uploaded wind file.
+			var req TurbineRunRequest
+			req.TurbineID = c.FormValue("turbine_id")
+			dec := json.NewDecoder(strings.NewReader(c.FormValue("settings")))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&req.Settings); err != nil {
+				return invalid("settings: %s (a JSON object in the multipart field \"settings\")", jsonProblem(err))
+			}
+			fh, err := c.FormFile("wind_file")
+			if err != nil {
+				return invalid("wind_file: required with turbine_id in a multipart request (else send JSON)")
+			}
+			windPath := filepath.Join(dir, "upload.wind")
+			sum, err := saveUpload(fh, windPath)
+			if err != nil {
+				return err
+			}
+			if err := req.check(true); err != nil {
+				return err
+			}
+			wind, err := turbinesim.CheckRunWindFile("wind_file", windPath, fh.Filename, req.Settings.TMax)
+			if err != nil {
+				return err
+			}
+			if err := s.turbineRun(ctx, a, &req, wind, filepath.Join(dir, "run"), nj); err != nil {
+				return err
+			}
+			canon, _ := json.Marshal(req)
+			hash.Write([]byte("turbine+wind\x00" + fh.Filename + "\x00" + sum + "\x00"))
+			hash.Write(canon)
+			break
+		}
 		fh, err := c.FormFile("file")
 		if err != nil {
-			return invalid("file: a ZIP of the input files is required (multipart field \"file\")")
+			return invalid("file: a ZIP of the input files is required (multipart field \"file\"), or turbine_id, settings and wind_file")
 		}
 		f, err := fh.Open()
 		if err != nil {
@@ -100,20 +136,30 @@ func (s *Server) submitJob(c echo.Context) error {
 		if err := dec.Decode(&req); err != nil {
 			return invalid("body: %s", jsonProblem(err))
 		}
-		if err := req.check(); err != nil {
+		if err := req.check(false); err != nil {
 			return err
 		}
-		if s.svc.Turbines == nil || s.svc.JobTrees == nil {
-			return notImplemented
+		var wind *turbinesim.RunWindFile
+		if ref := req.Settings.Wind.File; ref != nil {
+			// The wind file of an earlier job of the organization.
+			src, release, err := js.OpenInputs(ctx, a.Organization.ID, ref.JobID)
+			if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+				return invalid("settings.wind.file.job_id: no job %q in this organization", clipText(ref.JobID, 100))
+			} else if err != nil {
+				return err
+			}
+			defer release()
+			p := filepath.Join(src, filepath.FromSlash(ref.Path))
+			if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+				return invalid("settings.wind.file.path: %q is not a file of job %s's inputs", clipText(ref.Path, 100), ref.JobID)
+			}
+			if wind, err = turbinesim.CheckRunWindFile("settings.wind.file.path", p, path.Base(ref.Path), req.Settings.TMax); err != nil {
+				return err
+			}
 		}
-		t, err := s.svc.Turbines.FindTurbine(ctx, a.Organization.ID, req.TurbineID)
-		if err != nil {
+		if err := s.turbineRun(ctx, a, &req, wind, dir, nj); err != nil {
 			return err
 		}
-		if nj.Entrypoint, err = deckFromTurbine(ctx, s.svc.JobTrees, t, &req, dir); err != nil {
-			return err
-		}
-		nj.TurbineID, nj.TMax = t.ID, req.Settings.TMax
 		canon, _ := json.Marshal(req)
 		hash.Write([]byte("turbine\x00"))
 		hash.Write(canon)
@@ -142,6 +188,46 @@ func (s *Server) submitJob(c echo.Context) error {
 	default:
 		return c.Redirect(http.StatusSeeOther, "/jobs/"+job.ID)
 	}
+}
+
+// turbineRun fills nj with a run of the stored turbine req names: its deck
+// with the run settings (and wind file) written into dir.
+func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string, nj *turbinesim.NewJob) error {
+	if s.svc.Turbines == nil || s.svc.JobTrees == nil {
+		return notImplemented
+	}
+	t, err := s.svc.Turbines.FindTurbine(ctx, a.Organization.ID, req.TurbineID)
+	if err != nil {
+		return err
+	}
+	entry, err := deckFromTurbine(ctx, s.svc.JobTrees, t, req, wind, dir)
+	if err != nil {
+		return err
+	}
+	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax = dir, entry, t.ID, req.Settings.TMax
+	return nil
+}
+
+// saveUpload writes an uploaded file to path and returns its SHA-256.
+func saveUpload(fh *multipart.FileHeader, path string) (string, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(out, h), f); err != nil {
+		out.Close()
+		return "", err
+	}
+	if err := out.Close(); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // jsonProblem is a caller-safe description of a JSON decoding error.

@@ -67,10 +67,20 @@ type RunSettings struct {
 	Wind WindSettings `json:"wind"`
 }
 
-// WindSettings choose steady wind: hub-height speed and power-law shear.
+// WindSettings choose the run's wind: steady wind (hub-height speed and an
+// optional power-law shear exponent), or a wind file (file: one in the
+// input tree of an earlier job of the organization; or, in a multipart
+// request, the uploaded part wind_file).
 type WindSettings struct {
-	Speed float64  `json:"speed"`
-	Shear *float64 `json:"shear,omitempty"`
+	Speed float64      `json:"speed,omitempty"`
+	Shear *float64     `json:"shear,omitempty"`
+	File  *WindFileRef `json:"file,omitempty"`
+}
+
+// WindFileRef names a wind file in the input tree of an earlier job.
+type WindFileRef struct {
+	JobID string `json:"job_id"`
+	Path  string `json:"path"`
 }
 
 // TurbineRunRequest is the JSON body of POST /jobs for a stored turbine.
@@ -79,8 +89,12 @@ type TurbineRunRequest struct {
 	Settings  RunSettings `json:"settings"`
 }
 
-func (r *TurbineRunRequest) check() error {
+// check validates the request's fields; uploaded says the request carries
+// a wind_file part.
+func (r *TurbineRunRequest) check(uploaded bool) error {
 	s := r.Settings
+	w := s.Wind
+	fromFile := w.File != nil || uploaded
 	switch {
 	case r.TurbineID == "":
 		return invalid("turbine_id: required")
@@ -88,17 +102,29 @@ func (r *TurbineRunRequest) check() error {
 		return invalid("settings.t_max: %g is outside (0, 7200] s", s.TMax)
 	case s.DT < 0 || s.DT > 1:
 		return invalid("settings.dt: %g is outside [0, 1] s", s.DT)
-	case !(s.Wind.Speed > 0 && s.Wind.Speed <= 80):
-		return invalid("settings.wind.speed: %g is outside (0, 80] m/s", s.Wind.Speed)
-	case s.Wind.Shear != nil && (*s.Wind.Shear < -1 || *s.Wind.Shear > 1):
-		return invalid("settings.wind.shear: %g is outside [-1, 1]", *s.Wind.Shear)
+	case w.File != nil && uploaded:
+		return invalid("settings.wind.file: not together with an uploaded wind_file")
+	case fromFile && w.Speed != 0:
+		return invalid("settings.wind.speed: not together with a wind file (the file sets the speed)")
+	case fromFile && w.Shear != nil:
+		return invalid("settings.wind.shear: applies to steady wind only (a wind file carries its own profile)")
+	case !fromFile && !(w.Speed > 0 && w.Speed <= 80):
+		return invalid("settings.wind.speed: %g is outside (0, 80] m/s (or give settings.wind.file)", w.Speed)
+	case w.Shear != nil && (*w.Shear < -1 || *w.Shear > 1):
+		return invalid("settings.wind.shear: %g is outside [-1, 1]", *w.Shear)
+	case w.File != nil && w.File.JobID == "":
+		return invalid("settings.wind.file.job_id: required (the job whose input files hold the wind file)")
+	case w.File != nil && (w.File.Path == "" || len(w.File.Path) > maxEntrypointBytes ||
+		!filepath.IsLocal(filepath.FromSlash(w.File.Path))):
+		return invalid("settings.wind.file.path: %q is not a relative path inside that job's input files", clipText(w.File.Path, 100))
 	}
 	return nil
 }
 
 // deckFromTurbine writes the turbine's stored deck, with the run settings
-// applied, into dir and returns the entrypoint.
-func deckFromTurbine(ctx context.Context, trees turbinesim.TreeStore, t *turbinesim.Turbine, req *TurbineRunRequest, dir string) (string, error) {
+// applied, into dir and returns the entrypoint. wind, when not nil,
+// replaces steady wind; the written deck is validated again.
+func deckFromTurbine(ctx context.Context, trees turbinesim.TreeStore, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (string, error) {
 	if !t.HasDeck() {
 		return "", invalid("turbine_id: this turbine has no input deck to run")
 	}
@@ -119,12 +145,17 @@ func deckFromTurbine(ctx context.Context, trees turbinesim.TreeStore, t *turbine
 	if d.InflowWind == nil {
 		return "", invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
 	}
-	d.InflowWind.WindType = 1
-	d.InflowWind.HWindSpeed = s.Wind.Speed
-	if s.Wind.Shear != nil {
-		d.InflowWind.PLExp = *s.Wind.Shear
+	var fst string
+	if wind != nil {
+		fst, err = turbinesim.WriteRunDeckWithWind(dir, d, wind)
+	} else {
+		d.InflowWind.WindType = 1
+		d.InflowWind.HWindSpeed = s.Wind.Speed
+		if s.Wind.Shear != nil {
+			d.InflowWind.PLExp = *s.Wind.Shear
+		}
+		fst, err = deck.Write(dir, d)
 	}
-	fst, err := deck.Write(dir, d)
 	if err != nil {
 		return "", fmt.Errorf("writing run deck: %w", err)
 	}
@@ -132,5 +163,12 @@ func deckFromTurbine(ctx context.Context, trees turbinesim.TreeStore, t *turbine
 	if err != nil {
 		return "", err
 	}
-	return filepath.ToSlash(entry), nil
+	entry = filepath.ToSlash(entry)
+	if wind != nil {
+		// The run deck as the solver will read it, wind file included.
+		if _, err := validateDeck(dir, entry); err != nil {
+			return "", err
+		}
+	}
+	return entry, nil
 }

@@ -6,7 +6,10 @@ package handlers
 func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	return []apiOperation{
 		{method: "POST", path: "/jobs", tag: "jobs",
-			summary: "Submit a run: multipart (file = ZIP of the input files, entrypoint = the main .fst inside it) or JSON {turbine_id, settings}. " +
+			summary: "Submit a run: multipart (file = ZIP of the input files, entrypoint = the main .fst inside it) or JSON {turbine_id, settings} " +
+				"(a stored turbine's deck with the run settings: steady wind with an optional power-law shear, or settings.wind.file, a wind file in an earlier job's inputs), " +
+				"or multipart turbine_id, settings (the same JSON object as text) and wind_file (an uploaded TurbSim .bts box or uniform wind file, e.g. from turbined wind). " +
+				"A wind file is read at submission: a bad one is 422 naming the field; a .bts must span settings.t_max. " +
 				"The deck is validated first (422 naming file and line, nothing charged); then the charge (price from the plan, one token per started simulated second), " +
 				"the job and its queue entry commit together (402 over the spend or token cap). Optional Idempotency-Key header: the same key and body return the " +
 				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
@@ -68,9 +71,14 @@ func jobSchemas() map[string]any {
 			"settings": obj([]string{"t_max", "wind"}, map[string]any{
 				"t_max": map[string]any{"type": "number", "description": "simulated end time, s (0, 7200]"},
 				"dt":    map[string]any{"type": "number", "description": "time step, s; 0 or absent keeps the deck's"},
-				"wind": obj([]string{"speed"}, map[string]any{
-					"speed": map[string]any{"type": "number", "description": "steady hub-height wind speed, m/s"},
-					"shear": map[string]any{"type": "number", "description": "power-law shear exponent; absent keeps the deck's"},
+				"wind": obj([]string{}, map[string]any{
+					"speed": map[string]any{"type": "number", "description": "steady hub-height wind speed, m/s (0, 80]; required unless the wind comes from a file"},
+					"shear": map[string]any{"type": "number", "description": "power-law shear exponent of steady wind [-1, 1]; absent keeps the deck's"},
+					"file": obj([]string{"job_id", "path"}, map[string]any{
+						"job_id": map[string]any{"type": "string", "description": "an earlier job of the organization"},
+						"path": map[string]any{"type": "string", "description": "slash-separated path in that job's input files of a TurbSim .bts box " +
+							"(InflowWind WindType 3) or a uniform wind file .wnd/.hh/.dat/.txt (WindType 2); not with speed or shear"},
+					}),
 				}),
 			}),
 		}),

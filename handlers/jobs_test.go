@@ -481,36 +481,8 @@ func TestJobSocketClosesOnRevocation(t *testing.T) {
 // organization's turbine 404.
 func TestJobFromStoredTurbine(t *testing.T) {
 	t.Parallel()
-	je := newJobEnv(t)
+	je, tb := newTurbineRunEnv(t)
 	ctx := context.Background()
-	src := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
-	deckDir := filepath.Join(t.TempDir(), "deck")
-	if err := os.CopyFS(deckDir, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	turbineTrees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "turbines"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	main := "Main_Onshore.fst"
-	tb := &turbinesim.Turbine{OrganizationID: je.org.ID, Name: "NREL 5MW copy", MainFile: &main}
-	if err := db.NewTurbineService(je.db, turbineTrees).CreateTurbine(ctx, tb, deckDir); err != nil {
-		t.Fatal(err)
-	}
-	// The server under test reads turbine decks from turbineTrees.
-	cfg, svc := je.config(je.db)
-	cfg.BodyLimit = 32 << 20
-	keys := db.NewAPIKeyService(je.db)
-	svc.APIKeys, svc.Audit, svc.Caps = keys, keys, je.caps
-	svc.Jobs, svc.JobTrees, svc.Turbines = je.jobs, turbineTrees, db.NewTurbineService(je.db, turbineTrees)
-	srv, err := handlers.New(cfg, svc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	je.http = ts
-
 	post := func(body string) (*http.Response, string) {
 		return je.do(nil, request{method: "POST", path: "/jobs", body: body,
 			header: je.keyed("Content-Type", "application/json")})
@@ -540,20 +512,72 @@ func TestJobFromStoredTurbine(t *testing.T) {
 	if !validated {
 		t.Fatal("the submission validated the turbine's deck but is_validated is false")
 	}
+	wind := je.waitWind(job.ID)
+	for k, v := range wind {
+		if v < 11.39 || v > 11.41 { // int16 packing of the .outb: ~1e-3 resolution
+			t.Fatalf("Wind1VelX[%d] = %g, want 11.4", k, v)
+		}
+	}
+}
+
+// newTurbineRunEnv is a job environment whose server runs stored turbines,
+// with one turbine: the shared NREL 5 MW land deck.
+func newTurbineRunEnv(t *testing.T) (*jobEnv, *turbinesim.Turbine) {
+	t.Helper()
+	je := newJobEnv(t)
+	ctx := context.Background()
+	src := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	deckDir := filepath.Join(t.TempDir(), "deck")
+	if err := os.CopyFS(deckDir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	turbineTrees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "turbines"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := "Main_Onshore.fst"
+	tb := &turbinesim.Turbine{OrganizationID: je.org.ID, Name: "NREL 5MW copy", MainFile: &main}
+	if err := db.NewTurbineService(je.db, turbineTrees).CreateTurbine(ctx, tb, deckDir); err != nil {
+		t.Fatal(err)
+	}
+	// The server under test reads turbine decks from turbineTrees.
+	cfg, svc := je.config(je.db)
+	cfg.BodyLimit = 32 << 20
+	keys := db.NewAPIKeyService(je.db)
+	svc.APIKeys, svc.Audit, svc.Caps = keys, keys, je.caps
+	svc.Jobs, svc.JobTrees, svc.Turbines = je.jobs, turbineTrees, db.NewTurbineService(je.db, turbineTrees)
+	srv, err := handlers.New(cfg, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	je.http = ts
+	return je, tb
+}
+
+// waitWind waits until the job succeeded and returns the hub-height wind
+// speed channel (Wind1VelX) of its output; the output must end at t_max.
+func (je *jobEnv) waitWind(id string) []float64 {
+	t := je.t
+	t.Helper()
+	ctx := context.Background()
 	deadline := time.Now().Add(60 * time.Second)
-	for !job.Status.Terminal() {
+	job, err := je.jobs.FindJob(ctx, je.org.ID, id)
+	for err == nil && !job.Status.Terminal() {
 		if time.Now().After(deadline) {
 			t.Fatalf("job still %s", job.Status)
 		}
 		time.Sleep(100 * time.Millisecond)
-		if job, err = je.jobs.FindJob(ctx, je.org.ID, job.ID); err != nil {
-			t.Fatal(err)
-		}
+		job, err = je.jobs.FindJob(ctx, je.org.ID, id)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	if job.Status != turbinesim.JobSucceeded {
-		t.Fatalf("job %s: %s", job.Status, *job.Detail)
+		t.Fatalf("job %s: %s\n%s", job.Status, *job.Detail, job.Log)
 	}
-	resp, body = je.do(nil, request{method: "GET", path: "/jobs/" + job.ID + "/outputs/" + job.OutputFiles[0], header: je.keyed()})
+	_, body := je.do(nil, request{method: "GET", path: "/jobs/" + job.ID + "/outputs/" + job.OutputFiles[0], header: je.keyed()})
 	f, err := outfile.ParseOutb([]byte(body))
 	if err != nil {
 		t.Fatal(err)
@@ -564,12 +588,8 @@ func TestJobFromStoredTurbine(t *testing.T) {
 			col = i
 		}
 	}
-	if col < 0 || f.Time[len(f.Time)-1] != 1.5 {
-		t.Fatalf("output: Wind1VelX column %d, last time %g", col, f.Time[len(f.Time)-1])
+	if col < 0 || f.Time[len(f.Time)-1] != job.TMax {
+		t.Fatalf("output: Wind1VelX column %d, last time %g, t_max %g", col, f.Time[len(f.Time)-1], job.TMax)
 	}
-	for k, v := range f.Data[col] {
-		if v < 11.39 || v > 11.41 { // int16 packing of the .outb: ~1e-3 resolution
-			t.Fatalf("Wind1VelX[%d] = %g, want 11.4", k, v)
-		}
-	}
+	return f.Data[col]
 }

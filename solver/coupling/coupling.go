@@ -21,7 +21,6 @@ import (
 	"github.com/turbinesim/turbinesim/solver/inflow"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 	"github.com/turbinesim/turbinesim/solver/structure"
-	"github.com/turbinesim/turbinesim/solver/windfile"
 )
 
 // Options adjust a run.
@@ -408,41 +407,13 @@ func inflowFromDeck(d *deck.Deck) (inflow.Field, []inflow.Vec3, error) {
 	for i := 0; i < iw.NWindVel && i < len(iw.WindVxiList) && i < len(iw.WindVyiList) && i < len(iw.WindVziList); i++ {
 		probes = append(probes, inflow.Vec3{iw.WindVxiList[i], iw.WindVyiList[i], iw.WindVziList[i]})
 	}
-	o := inflow.Orientation{PropagationDir: iw.PropagationDir * deg, VFlowAng: iw.VFlowAng * deg}
-	switch iw.WindType {
-	case 1:
-		o.RefHt = iw.RefHt
-		f, err := inflow.NewSteady(iw.HWindSpeed, iw.RefHt, iw.PLExp, o)
-		if err != nil {
-			return nil, nil, fmt.Errorf("InflowWind steady wind: %w", err)
-		}
-		return f, probes, nil
-	case 3:
-		path := iw.FileName_BTS
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(filepath.Dir(inflowPath(d)), path)
-		}
-		ff, err := windfile.ReadBTSFile(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("InflowWind TurbSim file: %w", err)
-		}
-		g, err := inflow.NewGrid(ff, o)
-		if err != nil {
-			return nil, nil, fmt.Errorf("InflowWind TurbSim field: %w", err)
-		}
-		return g, probes, nil
+	// One reader of InflowWind's wind types for the whole solver: steady,
+	// uniform file (IEC events, measured series), TurbSim and Bladed boxes.
+	f, err := inflow.FromDeck(d)
+	if err != nil {
+		return nil, nil, fmt.Errorf("InflowWind: %w", err)
 	}
-	return nil, nil, fmt.Errorf("InflowWind WindType=%d is not supported (1 steady, 3 TurbSim)", iw.WindType)
-}
-
-// inflowPath is the InflowWind file's path (relative names in it are
-// relative to its folder).
-func inflowPath(d *deck.Deck) string {
-	p := d.Main.InflowFile
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(filepath.Dir(d.Path), p)
-	}
-	return p
+	return f, probes, nil
 }
 
 // resolveChannels turns the requested OutLists into channels in OpenFAST's
