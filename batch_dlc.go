@@ -22,8 +22,8 @@ import (
 // RunRecipe. The worker generates each run's wind file (a TurbSim box, or
 // a uniform-wind event file) and its deck from the recipe at the start of
 // every attempt (db/runner/prepare.go). A box takes seconds to synthesise
-// (about 8 s for a 60-s 25 × 25 box on this project's machines), so doing
-// it in the request made a 100-run basis time out; a recipe costs
+// (9.5–20 s for the default 660-s 25 × 25 box, docs/benchmarks.md), so
+// doing it in the request made a 100-run basis time out; a recipe costs
 // microseconds.
 
 // DLCBatchRequest is the body of POST /dlcs/batch-submit and /dlcs/preview.
