@@ -26,6 +26,11 @@ type DeckModel struct {
 	AeroDyn    *deck.AeroDyn    `json:"aerodyn,omitempty"`
 	InflowWind *deck.InflowWind `json:"inflowwind,omitempty"`
 	ServoDyn   *deck.ServoDyn   `json:"servodyn,omitempty"`
+	// BeamDyn holds the distinct BeamDyn files (blade file included) of a
+	// deck with CompElast = 2; BeamDynOf gives, per blade, the index into
+	// BeamDyn (-1: none).
+	BeamDyn   []*deck.BeamDyn `json:"beamdyn,omitempty"`
+	BeamDynOf []int           `json:"beamdyn_of,omitempty"`
 	// Controller holds the DISCON.IN parameters: name and value words.
 	Controller []ControllerValue `json:"controller,omitempty"`
 	// Offshore holds the HydroDyn, SeaState, SubDyn and mooring files, which
@@ -118,6 +123,32 @@ func ModelFromDeck(d *deck.Deck, mainRel string) (*DeckModel, error) {
 		sd := *d.ServoDyn
 		sd.Meta, sd.Title = deck.Meta{}, "ServoDyn"
 		m.ServoDyn = &sd
+	}
+	for _, bd := range d.BeamDyn {
+		idx := -1
+		for k, seen := range d.BeamDyn {
+			if seen == bd {
+				idx = k
+				break
+			}
+		}
+		if bd == nil {
+			m.BeamDynOf = append(m.BeamDynOf, -1)
+			continue
+		}
+		if idx < len(m.BeamDynOf) && m.BeamDynOf[idx] >= 0 {
+			m.BeamDynOf = append(m.BeamDynOf, m.BeamDynOf[idx]) // same file as an earlier blade
+			continue
+		}
+		bc := *bd
+		bc.Meta, bc.Title = deck.Meta{}, "BeamDyn"
+		if bd.Blade != nil {
+			bl := *bd.Blade
+			bl.Meta, bl.Title = deck.Meta{}, "BeamDyn blade"
+			bc.Blade = &bl
+		}
+		m.BeamDynOf = append(m.BeamDynOf, len(m.BeamDyn))
+		m.BeamDyn = append(m.BeamDyn, &bc)
 	}
 	if d.Controller != nil {
 		for _, e := range d.Controller.Entries {
@@ -229,6 +260,16 @@ func (m *DeckModel) WriteDeck(dir string) (string, error) {
 	}
 	d := &deck.Deck{Path: filepath.Join(dir, filepath.FromSlash(m.MainFile)), Main: m.Main,
 		ElastoDyn: m.ElastoDyn, AeroDyn: m.AeroDyn, InflowWind: m.InflowWind, ServoDyn: m.ServoDyn}
+	for i, k := range m.BeamDynOf {
+		switch {
+		case k == -1:
+			d.BeamDyn = append(d.BeamDyn, nil)
+		case k < 0 || k >= len(m.BeamDyn):
+			return "", fmt.Errorf("model: BeamDyn file %d of blade %d does not exist", k, i+1)
+		default:
+			d.BeamDyn = append(d.BeamDyn, m.BeamDyn[k])
+		}
+	}
 	if len(m.Controller) > 0 {
 		c := &deck.Discon{}
 		for _, e := range m.Controller {
