@@ -42,7 +42,15 @@ func (s *AccountService) RequestPasswordReset(ctx context.Context, email string,
 	if err != nil {
 		return err
 	}
-	s.deliver(ctx, mail)
+	if mail != nil && s.cfg.Mailer != nil {
+		// Sent after the answer, so that the response time does not tell
+		// whether the address has an account (an SMTP round trip would).
+		go func() {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			s.deliver(ctx, mail)
+		}()
+	}
 	return nil
 }
 

@@ -269,3 +269,56 @@ func TestIdentityPasswordParamsDefaultToProduction(t *testing.T) {
 		t.Fatalf("default hash %q (want prefix %q), test hash %q", full[:40], want, cheap[:30])
 	}
 }
+
+// blockingMailer holds every Send until release is closed.
+type blockingMailer struct {
+	started chan string
+	release chan struct{}
+}
+
+func (m *blockingMailer) Send(_ context.Context, to, _, _ string) error {
+	m.started <- to
+	<-m.release
+	return nil
+}
+
+// The reset answer does not wait for SMTP (whose round trip would tell a
+// known address from an unknown one); the mail is sent afterwards and
+// marked sent in the outbox.
+func TestIdentityPasswordResetMailIsSentAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	mustOrgUser(t, d, "smtp@example.com")
+	m := &blockingMailer{started: make(chan string, 1), release: make(chan struct{})}
+	acc := db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testParams, Mailer: m})
+	done := make(chan error, 1)
+	go func() { done <- acc.RequestPasswordReset(ctx, "smtp@example.com", time.Now()) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		close(m.release)
+		t.Fatal("the reset request waited for the mail server")
+	}
+	if to := <-m.started; to != "smtp@example.com" {
+		t.Fatalf("mail to %q", to)
+	}
+	close(m.release)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var sent bool
+		if err := d.GetContext(ctx, &sent, `SELECT sent_at IS NOT NULL FROM email_outbox WHERE to_address = 'smtp@example.com' AND subject LIKE 'Reset%'`); err != nil {
+			t.Fatal(err)
+		}
+		if sent {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("reset mail never marked sent")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

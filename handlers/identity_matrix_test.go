@@ -258,7 +258,7 @@ func TestIdentityGETsDoNotWrite(t *testing.T) {
 	snapshot := func() string {
 		var parts []string
 		for _, table := range []string{"organizations", "users", "api_keys", "refresh_tokens", "audit_log", "org_caps",
-			"org_usage", "email_outbox", "email_tokens", "login_failures", "user_mfa", "recovery_codes", "sso_identities"} {
+			"org_usage", "email_outbox", "email_tokens", "login_failures", "user_mfa", "recovery_codes", "sso_identities", "user_sessions"} {
 			var sum *string
 			if err := e.db.GetContext(context.Background(), &sum, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM `+table+` t`); err != nil {
 				t.Fatal(err)
@@ -273,12 +273,12 @@ func TestIdentityGETsDoNotWrite(t *testing.T) {
 	}
 	before := snapshot()
 	for range 2 {
-		for _, path := range []string{"/account", "/api-keys", "/org/audit-log", "/org/settings", "/org/usage", "/org/members", "/org/outbox"} {
+		for _, path := range []string{"/account", "/api-keys", "/org/audit-log", "/org/settings", "/org/usage", "/org/members", "/org/outbox", "/account/sessions"} {
 			if resp, body := e.do(nil, request{method: "GET", path: path, header: bearer(p.AccessToken)}); resp.StatusCode != 200 {
 				t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
 			}
 		}
-		for _, path := range []string{"/account/security", "/account/api-keys", "/org", "/signup", "/verify-email?token=x"} {
+		for _, path := range []string{"/account/security", "/account/api-keys", "/org", "/signup", "/verify-email?token=x", "/forgot-password", "/reset-password?token=x"} {
 			h := bearer(p.AccessToken)
 			h["Accept"] = "text/html"
 			if resp, _ := e.do(nil, request{method: "GET", path: path, header: h}); resp.StatusCode != 200 {
