@@ -56,6 +56,17 @@ func validateOffshore(v *validator, d *Deck) {
 		v.add(&m.Meta, "WtrDpth", true, "offshore modules are on but WtrDpth=%g m", m.WtrDpth)
 	}
 	if h := o.HydroDyn; h != nil {
+		// OpenFAST v4 moved the wave, current and wave-elevation inputs out
+		// of HydroDyn into SeaState, and v4+ reads HydroDyn by position. A
+		// pre-v4 HydroDyn file under a v4+ primary file (one that has the
+		// CompSeaSt switch) is therefore a mixed deck OpenFAST v5 stops at.
+		// It is reported, not converted: the conversion needs SeaState
+		// inputs (wave-kinematics grid) the old file does not have. Warning
+		// only, since this package's solver refuses offshore decks anyway.
+		if _, line, ok := h.Lookup("WaveMod"); ok && m.Meta.Has("CompSeaSt") {
+			v.probs = append(v.probs, Problem{File: h.Meta.Path, Line: line, Variable: "WaveMod", Warning: true,
+				Message: "HydroDyn file in the pre-v4 layout (waves and current defined here) under a v4+ primary file (CompSeaSt line present): OpenFAST v4 and later read waves from a SeaState file (CompSeaSt=1) and this HydroDyn layout is not accepted by OpenFAST v5"})
+		}
 		gint(h, "WaveMod", 0, 1, 2, 3, 4, 5, 6, 7)
 		gint(h, "PotMod", 0, 1, 2)
 		gint(h, "ExctnMod", 0, 1, 2)
