@@ -423,3 +423,49 @@ func TestLoginPageShowsConfiguredSSOButtons(t *testing.T) {
 		t.Fatalf("login page: %d, Google button only expected", resp.StatusCode)
 	}
 }
+
+// The production provider table: Google and Microsoft carry what ID-token
+// verification needs (the server refuses to start otherwise), GitHub stays
+// plain OAuth 2.0, and the login page offers the three.
+func TestSSOProvidersFromEnv(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"SSO_GOOGLE_CLIENT_ID": "g", "SSO_GITHUB_CLIENT_ID": "h", "SSO_MICROSOFT_CLIENT_ID": "m", "SSO_MICROSOFT_TENANT": "contoso.example"}
+	ps := handlers.SSOProvidersFromEnv(func(k string) string { return env[k] }, "https://sim.example/")
+	g, ms, gh := ps["google"], ps["microsoft"], ps["github"]
+	if g.Kind != "oidc" || g.JWKSURL == "" || len(g.Issuers) == 0 || g.RedirectURL != "https://sim.example/auth/sso/google/callback" {
+		t.Fatalf("google %+v", g)
+	}
+	if ms.Kind != "oidc" || ms.Issuers[0] != "https://login.microsoftonline.com/{tenantid}/v2.0" ||
+		ms.JWKSURL != "https://login.microsoftonline.com/contoso.example/discovery/v2.0/keys" {
+		t.Fatalf("microsoft %+v", ms)
+	}
+	if gh.Kind != "github" || gh.JWKSURL != "" {
+		t.Fatalf("github %+v", gh)
+	}
+	// handlers.New validates the table; the sign-in service is not reached
+	// by the login page.
+	e := newEnv(t, func(cfg *handlers.Config, svc *handlers.Services) {
+		cfg.SSO = ps
+		svc.SSO = unusedSSO{}
+	})
+	resp, page := e.do(nil, request{method: "GET", path: "/login", header: map[string]string{"Accept": "text/html"}})
+	for _, name := range []string{"google", "microsoft", "github"} {
+		if resp.StatusCode != 200 || !strings.Contains(page, `id="sso-`+name+`"`) {
+			t.Fatalf("login page lacks the %s button (%d)", name, resp.StatusCode)
+		}
+	}
+	// An OIDC provider without keys to verify ID tokens is a configuration
+	// error, not a silently unverified sign-in.
+	bad := map[string]handlers.SSOProvider{"google": {Kind: "oidc", ClientID: "g"}}
+	cfg, svc := e.config(e.db)
+	cfg.SSO, svc.SSO = bad, unusedSSO{}
+	if _, err := handlers.New(cfg, svc); err == nil {
+		t.Fatal("an OIDC provider without JWKS was accepted")
+	}
+}
+
+type unusedSSO struct{}
+
+func (unusedSSO) SignInSSO(context.Context, turbinesim.SSOIdentity) (*turbinesim.User, error) {
+	return nil, turbinesim.Errorf(turbinesim.EINTERNAL, "not used by this test")
+}
