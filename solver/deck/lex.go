@@ -314,7 +314,7 @@ func labelCandidates(t []Token) [3]key {
 		return k
 	}
 	if len(t) > 1 && !t[1].Quoted {
-		k[0] = key{normName(t[1].Text), 1}
+		k[0] = key{normName(labelText(t[1].Text)), 1}
 	}
 	if len(t) > 2 && isNumber(t[0].Text) && isNumber(t[1].Text) {
 		for i := 2; i < len(t); i++ {
@@ -322,15 +322,26 @@ func labelCandidates(t []Token) [3]key {
 				break
 			}
 			if !isNumber(t[i].Text) {
-				k[1] = key{normName(t[i].Text), i}
+				k[1] = key{normName(labelText(t[i].Text)), i}
 				break
 			}
 		}
 	}
 	if !t[0].Quoted && !isNumber(t[0].Text) {
-		k[2] = key{normName(t[0].Text), 0}
+		k[2] = key{normName(labelText(t[0].Text)), 0}
 	}
 	return k
+}
+
+// labelText drops dashes glued to the end of a label, as in
+// "tngt_stf_difftol- Maximum ..." (published IEA 15 MW BeamDyn file):
+// OpenFAST accepts a label that starts with the expected name (NWTC
+// ChkParseData), so such a line carries that variable.
+func labelText(s string) string {
+	if t := strings.TrimRight(s, "-"); t != "" {
+		return t
+	}
+	return s
 }
 
 // isNumber reports whether s has the syntax of a Fortran real number (a
