@@ -239,3 +239,79 @@ func TestRefusedRequestsConsumeNoQuota(t *testing.T) {
 		t.Fatalf("after 120 refused requests: %d remaining %d, want 200 and 29", resp.StatusCode, remaining)
 	}
 }
+
+// C1: replaying a rotated refresh token is logged as a refused request
+// naming the reuse, and the log holds no token.
+func TestRefreshReuseIsLogged(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	if resp, _ := e.refresh(p.RefreshToken); resp.StatusCode != 200 {
+		t.Fatalf("first refresh: %d", resp.StatusCode)
+	}
+	resp, b := e.refresh(p.RefreshToken)
+	assertDetail(t, resp, b, 401)
+	logs := e.logs.String()
+	if !strings.Contains(logs, "refresh token was already used") || strings.Contains(logs, p.RefreshToken) || strings.Contains(logs, p.AccessToken) {
+		t.Fatalf("reuse not logged, or a token in the log:\n%s", logs)
+	}
+}
+
+// D6, D8 over HTTP: regenerating recovery codes needs the password and a
+// current code (an API key gets 403); the old set dies with it.
+func TestRegenerateRecoveryCodesNeedsReauthentication(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	resp, body := e.do(nil, request{method: "POST", path: "/account/mfa/enrol", header: bearer(p.AccessToken)})
+	var enr handlers.MFAEnrolmentResponse
+	if err := json.Unmarshal([]byte(body), &enr); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("enrol: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/confirm", header: withJSON(bearer(p.AccessToken)),
+		body: `{"code":"` + totpCode(t, enr.Secret, e.now()) + `"}`})
+	var old handlers.RecoveryCodesResponse
+	if err := json.Unmarshal([]byte(body), &old); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("confirm: %d %s", resp.StatusCode, body)
+	}
+	e.advance(30 * time.Second)
+	code := totpCode(t, enr.Secret, e.now())
+	for name, b := range map[string]string{
+		"wrong password": `{"password":"wrong password!","code":"` + code + `"}`,
+		"no code":        fmt.Sprintf(`{"password":%q}`, e.passwd),
+		"wrong code":     fmt.Sprintf(`{"password":%q,"code":"000000"}`, e.passwd),
+	} {
+		resp, body := e.do(nil, request{method: "POST", path: "/account/mfa/recovery-codes", header: withJSON(bearer(p.AccessToken)), body: b})
+		if resp.StatusCode != 401 {
+			t.Fatalf("%s: %d %s", name, resp.StatusCode, body)
+		}
+		assertDetail(t, resp, body, 401)
+	}
+	e.advance(30 * time.Second)
+	code = totpCode(t, enr.Secret, e.now())
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys", header: withJSON(bearer(p.AccessToken)), body: `{"name":"k"}`})
+	var k struct {
+		Key string `json:"key"`
+	}
+	_ = json.Unmarshal([]byte(body), &k)
+	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/recovery-codes", header: keyHeader(k.Key),
+		body: fmt.Sprintf(`{"password":%q,"code":%q}`, e.passwd, code)})
+	assertDetail(t, resp, body, 403)
+	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/recovery-codes", header: withJSON(bearer(p.AccessToken)),
+		body: fmt.Sprintf(`{"password":%q,"code":%q}`, e.passwd, code)})
+	var fresh handlers.RecoveryCodesResponse
+	if err := json.Unmarshal([]byte(body), &fresh); err != nil || resp.StatusCode != 200 || len(fresh.RecoveryCodes) != 10 {
+		t.Fatalf("regenerate: %d %s", resp.StatusCode, body)
+	}
+	login := func(otp string) int {
+		resp, _ := e.do(nil, request{method: "POST", path: "/auth/login", header: jsonHeaders,
+			body: fmt.Sprintf(`{"email":"ada@example.com","password":%q,"otp_code":%q}`, e.passwd, otp)})
+		return resp.StatusCode
+	}
+	if st := login(old.RecoveryCodes[0]); st != 401 {
+		t.Fatalf("old recovery code after regeneration: %d", st)
+	}
+	if st := login(fresh.RecoveryCodes[0]); st != 200 {
+		t.Fatalf("new recovery code: %d", st)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,6 +44,8 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool) *env {
 		t.Fatal(err)
 	}
 	cfg, svc := e.config(d)
+	e.logs = &lockedBuffer{}
+	cfg.Logger = slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	keys := db.NewAPIKeyService(d)
 	svc.RefreshTokens, svc.APIKeys, svc.Audit = db.NewRefreshTokenService(d), keys, keys
 	svc.Caps = db.NewCapService(d, e.now)

@@ -34,6 +34,8 @@ type env struct {
 	admin  *turbinesim.User
 	org    *turbinesim.Organization
 	passwd string
+	// logs holds the server's log lines (newIdentityEnv only).
+	logs *lockedBuffer
 }
 
 type envOption func(*handlers.Config, *handlers.Services)
