@@ -99,3 +99,66 @@ func TestOffshoreFilesWrittenAsRead(t *testing.T) {
 		})
 	}
 }
+
+// Bad values of the offshore keys the service validates are reported with
+// file, line and variable (the files themselves are never changed).
+func TestValidateOffshoreValues(t *testing.T) {
+	for _, c := range []struct {
+		deck      []string
+		file      string // suffix of the offshore file to edit
+		variable  string
+		replace   [2]string // first line containing [0] becomes [1]
+		wantInMsg string
+	}{
+		{sharedDecks[2], "_HydroDyn.dat", "WaveMod", [2]string{"WaveMod", "9     WaveMod - edited"}, "value 9 not allowed"},
+		{sharedDecks[2], "_HydroDyn.dat", "PotMod", [2]string{"PotMod", "x     PotMod - edited"}, `expected an integer, got "x"`},
+		{sharedDecks[2], "_MoorDyn.dat", "dtM", [2]string{"dtM", "-1   dtM - edited"}, "must be > 0, got -1"},
+		{sharedDecks[1], "_SubDyn.dat", "IntMethod", [2]string{"IntMethod", "7   IntMethod - edited"}, "value 7 not allowed"},
+	} {
+		t.Run(c.variable, func(t *testing.T) {
+			d := loadShared(t, c.deck)
+			out, err := Write(t.TempDir(), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var target string
+			_ = filepath.WalkDir(filepath.Dir(out), func(p string, e os.DirEntry, err error) error {
+				if err == nil && strings.HasSuffix(p, c.file) {
+					target = p
+				}
+				return nil
+			})
+			b, err := os.ReadFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			at := 0
+			for i, l := range lines {
+				if f := strings.Fields(l); len(f) > 1 && f[1] == c.replace[0] {
+					lines[i], at = c.replace[1], i+1
+					break
+				}
+			}
+			if at == 0 {
+				t.Fatalf("%s has no %s line", filepath.Base(target), c.replace[0])
+			}
+			if err := os.WriteFile(target, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d2, err := Load(out)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			for _, p := range Validate(d2) {
+				if p.Variable == c.variable && strings.Contains(p.Message, c.wantInMsg) {
+					if p.File != target || p.Line != at || p.Warning {
+						t.Errorf("reported as %v, want %s:%d (error)", p, filepath.Base(target), at)
+					}
+					return
+				}
+			}
+			t.Errorf("%s=%q not reported; problems: %v", c.variable, c.replace[1], Validate(d2))
+		})
+	}
+}
