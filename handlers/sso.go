@@ -299,11 +299,12 @@ func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvide
 			return nil, err
 		}
 		id.Subject, id.Email, id.Name, id.EmailVerified = claims.Subject, claims.Email, claims.Name, claims.EmailVerified
-		if id.Email != "" || p.UserInfoURL == "" {
+		if p.UserInfoURL == "" {
 			break
 		}
-		// No e-mail in the ID token: ask the user-info endpoint, whose
-		// answer counts only for the same subject (OIDC Core §5.3.2).
+		// The contract's user info: it counts only for the subject of the
+		// verified ID token (OIDC Core §5.3.2), and fills in what the ID
+		// token leaves out (the ID token's e-mail claims win).
 		var info struct {
 			Sub           string `json:"sub"`
 			Email         string `json:"email"`
@@ -313,8 +314,10 @@ func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvide
 		if err := get(p.UserInfoURL, &info); err != nil || info.Sub != claims.Subject {
 			return failed(fmt.Errorf("userinfo: %v (subject match: %v)", err, info.Sub == claims.Subject))
 		}
-		id.Email = info.Email
-		id.EmailVerified = info.EmailVerified == true || info.EmailVerified == "true"
+		if id.Email == "" {
+			id.Email = info.Email
+			id.EmailVerified = info.EmailVerified == true || info.EmailVerified == "true"
+		}
 		if id.Name == "" {
 			id.Name = info.Name
 		}

@@ -44,6 +44,8 @@ type mockIdP struct {
 	// forge, when set, rewrites the ID token (claims, then the signed
 	// string) to test the relying party's checks.
 	forge func(claims jwt.MapClaims) string
+	// userinfo, when set, is what /userinfo answers instead of user.
+	userinfo map[string]any
 	// log collects the relying party's log lines (newSSOEnv).
 	log lockedBuffer
 }
@@ -124,6 +126,10 @@ func newMockIdP(t *testing.T) *mockIdP {
 		}
 		m.mu.Lock()
 		defer m.mu.Unlock()
+		if m.userinfo != nil {
+			_ = json.NewEncoder(w).Encode(m.userinfo)
+			return
+		}
 		_ = json.NewEncoder(w).Encode(m.user)
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
@@ -381,6 +387,18 @@ func TestSSOIDTokenVerification(t *testing.T) {
 		t.Fatalf("forged ID tokens created %d accounts (%v)", n, err)
 	}
 
+	// User info of another subject than the verified ID token is refused.
+	idp.setForge(nil)
+	idp.setUser(map[string]any{"sub": "id-token-sub", "email": "id@example.com", "email_verified": true})
+	idp.mu.Lock()
+	idp.userinfo = map[string]any{"sub": "someone-else", "email": "other@example.com", "email_verified": true}
+	idp.mu.Unlock()
+	resp, body := ssoFlow(t, e, e.client())
+	assertDetail(t, resp, body, 401)
+	idp.mu.Lock()
+	idp.userinfo = nil
+	idp.mu.Unlock()
+
 	// The genuine token works, also when the key set rotates: an unknown
 	// kid makes the relying party fetch the JWKS again.
 	idp.setForge(nil)
@@ -396,7 +414,7 @@ func TestSSOIDTokenVerification(t *testing.T) {
 	idp.key, idp.kid = rotated, "k2"
 	idp.mu.Unlock()
 	e.advance(2 * time.Minute) // past the refetch guard
-	resp, body := ssoFlow(t, e, e.client())
+	resp, body = ssoFlow(t, e, e.client())
 	if resp.StatusCode != http.StatusFound {
 		t.Fatalf("after key rotation: %d %s", resp.StatusCode, body)
 	}
