@@ -4,49 +4,18 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/analysis"
-	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
-// Report is everything the certification report of a DLC batch shows
-// (analysis brief §5): built by handlers/report.go, rendered by
-// ReportPage.
-type Report struct {
-	Batch     *turbinesim.Batch
-	Turbine   *turbinesim.Turbine // nil when the turbine was deleted
-	Request   dlc.Request
-	Basis     []dlc.BasisRow
-	Exponents []float64
-	Generated time.Time
-	Succeeded int
-	Failed    []FailedRun
-	Sensors   []string
-	// Extremes are the ultimate-load rows; ExtremesFromAll says the batch
-	// had no ultimate DLC, so every run was searched.
-	Extremes        []analysis.Extreme
-	ExtremesFromAll bool
-	Fatigue         []FatigueTable
-	Curve           *analysis.Curve
-	AEP             *analysis.AEP
-	MeanWind        float64
-	// Problems lists parts that could not be computed, said plainly.
-	Problems []string
-}
-
-// FailedRun is a run of the batch without a usable output.
-type FailedRun struct {
-	Run, JobID, Status, Detail string
-}
-
-// FatigueTable is the DEL table of one fatigue DLC.
-type FatigueTable struct {
-	DLC      string
-	Runs     int
-	Channels []analysis.ChannelFatigue
-}
+// Report is the certification report ReportPage renders (built by
+// turbinesim.CertificationReports).
+type (
+	Report       = turbinesim.CertificationReport
+	FailedRun    = turbinesim.ReportFailedRun
+	FatigueTable = turbinesim.ReportFatigueTable
+)
 
 // vRef and iRef are the IEC 61400-1 ed.4 class and category values
 // (Table 1: V_ref 50/42.5/37.5 m/s; I_ref 0.18/0.16/0.14/0.12).

@@ -1,0 +1,277 @@
+package turbinesim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/turbinesim/turbinesim/solver/analysis"
+	"github.com/turbinesim/turbinesim/solver/dlc"
+)
+
+// Certification report of a finished DLC batch (issue 11 item 5; analysis
+// brief §5): design basis, model summary, DLC table, extreme loads with
+// partial safety factors and concurrent values, fatigue DELs per DLC with
+// lifetime aggregation, power curve and AEP, failed runs. Built here,
+// rendered as HTML by views.ReportPage and printed to PDF by the handler.
+
+// CertificationReport is everything the report shows.
+type CertificationReport struct {
+	Batch     *Batch
+	Turbine   *Turbine // nil when the turbine was deleted
+	Request   dlc.Request
+	Basis     []dlc.BasisRow
+	Exponents []float64
+	Generated time.Time
+	Succeeded int
+	Failed    []ReportFailedRun
+	Sensors   []string
+	// Extremes are the ultimate-load rows; ExtremesFromAll says the batch
+	// had no ultimate DLC, so every run was searched.
+	Extremes        []analysis.Extreme
+	ExtremesFromAll bool
+	Fatigue         []ReportFatigueTable
+	Curve           *analysis.Curve
+	AEP             *analysis.AEP
+	MeanWind        float64
+	// Problems lists parts that could not be computed, said plainly.
+	Problems []string
+}
+
+// ReportFailedRun is a run of the batch without a usable output.
+type ReportFailedRun struct {
+	Run, JobID, Status, Detail string
+}
+
+// ReportFatigueTable is the DEL table of one fatigue DLC.
+type ReportFatigueTable struct {
+	DLC      string
+	Runs     int
+	Channels []analysis.ChannelFatigue
+}
+
+// CertificationReports builds reports from the batch, result and turbine
+// services (Turbines may be nil: the model summary is then left out).
+type CertificationReports struct {
+	Batches  BatchService
+	Results  ResultService
+	Turbines TurbineService
+}
+
+// reportSensors are the load sensors the report looks for (analysis brief
+// §5.6), in report order; those the runs did not record are left out.
+func reportSensorList() []string {
+	return []string{
+		"RootMxc1", "RootMyc1", "RootMzc1", "RootFxc1", "RootFyc1", "RootFzc1",
+		"RootMxb1", "RootMyb1", "RootMzb1",
+		"LSShftFxa", "LSSTipMya", "LSSTipMza", "LSSTipMys", "LSSTipMzs", "RotThrust", "RotTorq",
+		"YawBrFxp", "YawBrFyp", "YawBrFzp", "YawBrMxp", "YawBrMyp", "YawBrMzp",
+		"TwrBsFxt", "TwrBsFyt", "TwrBsFzt", "TwrBsMxt", "TwrBsMyt", "TwrBsMzt",
+		"TipDxc1", "GenPwr", "RotSpeed", "GenSpeed", "BldPitch1",
+	}
+}
+
+// reportExponents are the Wöhler exponents of the fatigue table: welded
+// steel (3, 5 beyond the knee), steel details and shafts (4), composite
+// blades (10) (analysis brief §4.4).
+func reportExponents() []float64 { return []float64{3, 4, 5, 10} }
+
+func reportSensors(rec *analysis.Record) []string {
+	var out []string
+	for _, s := range reportSensorList() {
+		if _, err := rec.Index(s); err == nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sensorLocations groups sensors by load location in report order: blade
+// root, shaft and rotor, yaw bearing, tower base, and the rest (deflection
+// and operational channels).
+func sensorLocations(sensors []string) [][]string {
+	prefixes := []string{"Root", "LSS", "YawBr", "TwrBs"}
+	var order []string
+	groups := map[string][]string{}
+	for _, s := range sensors {
+		loc := "other"
+		for _, p := range prefixes {
+			if strings.HasPrefix(s, p) {
+				loc = p
+			}
+		}
+		if s == "RotThrust" || s == "RotTorq" {
+			loc = "LSS"
+		}
+		if _, ok := groups[loc]; !ok {
+			order = append(order, loc)
+		}
+		groups[loc] = append(groups[loc], s)
+	}
+	out := make([][]string, len(order))
+	for i, loc := range order {
+		out[i] = groups[loc]
+	}
+	return out
+}
+
+// Build gathers everything the certification report of a finished DLC
+// batch shows. Parts that cannot be computed (a failed fit, no fatigue
+// DLC, ...) are listed in Problems instead of failing the report.
+func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string) (*CertificationReport, error) {
+	b, err := r.Batches.FindBatch(ctx, orgID, batchID)
+	if err != nil {
+		return nil, err
+	}
+	if b.Kind != BatchDLC {
+		return nil, Errorf(EINVALID, "the certification report is for DLC batches; this one is %s", b.Kind)
+	}
+	if !b.Progress.Finished() {
+		return nil, Errorf(ECONFLICT, "the batch is not finished: %d of %d runs done", b.Progress.Done, b.Progress.Total)
+	}
+	var stored StoredDLCRequest
+	if err := json.Unmarshal(b.Request, &stored); err != nil {
+		return nil, fmt.Errorf("reading the batch request: %w", err)
+	}
+	jobs, err := r.Batches.BatchJobs(ctx, orgID, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	outputs, err := r.Results.BatchRuns(ctx, orgID, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	byJob := map[string]*JobOutput{}
+	for _, o := range outputs {
+		if o.Output != nil {
+			byJob[o.JobID] = o.Output
+		}
+	}
+	runByName := map[string]dlc.Run{}
+	for _, run := range stored.Runs {
+		runByName[run.ID] = run
+	}
+	rep := &CertificationReport{Batch: b, Request: stored.Request, Basis: dlc.LoadBasisTable(stored.Runs), Exponents: reportExponents(),
+		Generated: time.Now().UTC()}
+	if b.TurbineID != nil && r.Turbines != nil {
+		if t, err := r.Turbines.FindTurbine(ctx, orgID, *b.TurbineID); err == nil {
+			rep.Turbine = t
+		}
+	}
+	type usable struct {
+		run dlc.Run
+		out *JobOutput
+	}
+	var ok []usable
+	for _, j := range jobs {
+		run := runByName[j.Run]
+		o := byJob[j.Job.ID]
+		if j.Job.Status != JobSucceeded || o == nil {
+			fr := ReportFailedRun{Run: j.Run, JobID: j.Job.ID, Status: string(j.Job.Status)}
+			if j.Job.Detail != nil {
+				fr.Detail = *j.Job.Detail
+			}
+			rep.Failed = append(rep.Failed, fr)
+			continue
+		}
+		ok = append(ok, usable{run, o})
+	}
+	rep.Succeeded = len(ok)
+	if len(ok) == 0 {
+		return rep, nil
+	}
+	sensors := reportSensors(ok[0].out.Record)
+	rep.Sensors = sensors
+
+	// Extreme loads: ultimate DLCs, or every run when the batch has none
+	// (then with the runs' own γ_f).
+	gammas := map[string]float64{}
+	var ext []analysis.ExtremeRun
+	for _, u := range ok {
+		if u.run.Analysis == dlc.Ultimate {
+			ext = append(ext, analysis.ExtremeRun{ID: u.run.ID, DLC: u.run.DLC, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
+			gammas[u.run.DLC] = u.run.Gamma
+		}
+	}
+	if len(ext) == 0 {
+		rep.ExtremesFromAll = true
+		for _, u := range ok {
+			ext = append(ext, analysis.ExtremeRun{ID: u.run.ID, DLC: u.run.DLC, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
+			gammas[u.run.DLC] = max(u.run.Gamma, 1)
+		}
+	}
+	// Concurrent values are the other components at the same location
+	// (a certification load table's layout, analysis brief §5.7).
+	for _, group := range sensorLocations(sensors) {
+		ex, err := analysis.Extremes(ext, analysis.ExtremeOptions{Channels: group, Concurrent: group, SafetyFactors: gammas})
+		if err != nil {
+			rep.Problems = append(rep.Problems, "extreme loads: "+err.Error())
+			break
+		}
+		rep.Extremes = append(rep.Extremes, ex...)
+	}
+
+	// Fatigue: each fatigue DLC separately, lifetime DELs with the class's
+	// Rayleigh distribution (the m-power mean, analysis brief §4.4).
+	dist, derr := analysis.RayleighForClass(stored.Request.Class)
+	if derr != nil {
+		rep.Problems = append(rep.Problems, "wind distribution: "+derr.Error())
+	}
+	fatigue := map[string][]analysis.FatigueInput{}
+	var fatigueOrder []string
+	for _, u := range ok {
+		if u.run.Analysis != dlc.Fatigue {
+			continue
+		}
+		if _, seen := fatigue[u.run.DLC]; !seen {
+			fatigueOrder = append(fatigueOrder, u.run.DLC)
+		}
+		fatigue[u.run.DLC] = append(fatigue[u.run.DLC], analysis.FatigueInput{ID: u.run.ID, WindSpeed: u.run.WindSpeed,
+			Record: u.out.Record, Window: analysis.After(u.run.Transient)})
+	}
+	for _, id := range fatigueOrder {
+		if derr != nil || len(sensors) == 0 {
+			break
+		}
+		res, err := analysis.BatchDEL(fatigue[id], sensors, analysis.DELOptions{Exponents: reportExponents()}, dist)
+		if err != nil {
+			rep.Problems = append(rep.Problems, "fatigue DLC "+id+": "+err.Error())
+			continue
+		}
+		rep.Fatigue = append(rep.Fatigue, ReportFatigueTable{DLC: id, Runs: len(fatigue[id]), Channels: res})
+	}
+
+	// Power curve and AEP from the power-production runs, binned on the
+	// batch's own wind-speed grid.
+	var points []analysis.CurvePoint
+	for _, u := range ok {
+		if u.run.State != dlc.PowerProduction {
+			continue
+		}
+		p, err := analysis.RunCurvePoint(u.out.Record, analysis.After(u.run.Transient), CurveChannels(u.out.Record, ""))
+		if err != nil {
+			rep.Problems = append(rep.Problems, "power curve, run "+u.run.ID+": "+err.Error())
+			continue
+		}
+		points = append(points, p)
+	}
+	if len(points) > 0 {
+		cv, err := analysis.PowerCurve(points, analysis.CurveOptions{Binning: analysis.BinGrid, RotorRadius: stored.Request.Turbine.RotorDiameter / 2})
+		if err != nil {
+			rep.Problems = append(rep.Problems, "power curve: "+err.Error())
+		} else {
+			rep.Curve = &cv
+			if derr == nil {
+				if aep, err := analysis.AnnualEnergy(cv.Bins, dist); err == nil {
+					rep.AEP = &aep
+					rep.MeanWind = dist.MeanSpeed
+				} else {
+					rep.Problems = append(rep.Problems, "AEP: "+err.Error())
+				}
+			}
+		}
+	}
+	return rep, nil
+}
