@@ -40,12 +40,20 @@ type QueueConfig struct {
 	// RescueAfter is when a job whose worker vanished is retried; it must
 	// exceed JobTimeout (River refuses otherwise).
 	RescueAfter time.Duration
-	// PollInterval is how often idle workers look for work.
+	// PollInterval is how often idle workers look for work (default
+	// DefaultPollInterval).
 	PollInterval time.Duration
 	// RetryDelay is the delay before retry n (times n); default 2 s.
 	RetryDelay time.Duration
 	Logger     *slog.Logger
 }
+
+// DefaultPollInterval is how often an idle worker process asks for work.
+// River over database/sql cannot LISTEN, so a job submitted to idle
+// workers waits up to this long; River's default of 1 s left one of two
+// workers idle for up to a second at the start of a batch
+// (docs/benchmarks.md). An empty poll is one indexed query.
+const DefaultPollInterval = 200 * time.Millisecond
 
 // retryPolicy retries after n·delay: simulations are retried because a
 // worker or machine failed, not because of a transient remote error, so
@@ -88,8 +96,8 @@ func NewQueue(db *DB, cfg QueueConfig) (*Queue, error) {
 		rc.RescueStuckJobsAfter = cfg.RescueAfter
 	}
 	if rc.FetchPollInterval == 0 {
-		rc.FetchPollInterval = time.Second
-		rc.FetchCooldown = 100 * time.Millisecond
+		rc.FetchPollInterval = DefaultPollInterval
+		rc.FetchCooldown = 50 * time.Millisecond
 	}
 	if cfg.Workers > 0 {
 		if cfg.Worker == nil {
