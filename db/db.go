@@ -52,9 +52,14 @@ func New(sqlDB *sql.DB) *DB {
 	return &DB{DB: sqlx.NewDb(sqlDB, "postgres")}
 }
 
-// Migrate applies every pending embedded migration.
+// Migrate applies every pending embedded migration. Migrations are
+// numbered by area (identity 0001x, turbines 00020, jobs 00030, ...), so a
+// later change to an area adds a number below versions a database may
+// already have; those are applied too (goose's out-of-order mode) instead
+// of stopping the server. Each migration only adds to the schema, so the
+// order between areas does not matter.
 func (db *DB) Migrate(ctx context.Context) ([]*goose.MigrationResult, error) {
-	p, err := goose.NewProvider(goose.DialectPostgres, db.DB.DB, migrations.FS)
+	p, err := goose.NewProvider(goose.DialectPostgres, db.DB.DB, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return nil, fmt.Errorf("db: loading migrations: %w", err)
 	}

@@ -234,3 +234,28 @@ func TestSeed(t *testing.T) {
 		t.Fatalf("organizations after three seeds = %d, %v; want 1", orgs, err)
 	}
 }
+
+// TestMigrateAppliesAnAreaMigrationAddedBelowTheLatest: a database migrated
+// before 00013 existed (it has 00020…00063) gets 00013 on the next start.
+func TestMigrateAppliesAnAreaMigrationAddedBelowTheLatest(t *testing.T) {
+	d := dbtest.New(t)
+	ctx := context.Background()
+	// Undo 00013 as if the database had been migrated without it.
+	if _, err := d.ExecContext(ctx, `ALTER TABLE users DROP COLUMN tokens_valid_after`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ExecContext(ctx, `DELETE FROM goose_db_version WHERE version_id = 13`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Migrate(ctx)
+	if err != nil {
+		t.Fatalf("migrating with 00013 missing: %v", err)
+	}
+	if len(res) != 1 || res[0].Source.Version != 13 {
+		t.Fatalf("applied %d migrations, want only 00013", len(res))
+	}
+	var n int
+	if err := d.GetContext(ctx, &n, `SELECT count(*) FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'tokens_valid_after'`); err != nil || n != 1 {
+		t.Fatalf("tokens_valid_after present %d times (%v)", n, err)
+	}
+}
