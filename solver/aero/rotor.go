@@ -109,6 +109,12 @@ type Input struct {
 	RotorSpeed     float64 // about +x_h (rad/s)
 	Azimuth        float64 // blade-1 azimuth (rad), for outputs only
 	Blades         [][]BladeNodeMotion
+	// BladeRoot, when set, holds each blade's root orientation (the pitched
+	// blade frame at the root, rows as for Orientation). The BEMT then
+	// resolves the inflow as AeroDyn's BEM_Mod = 1 does (see
+	// legacyProjection); without it the node frame is built from the shaft
+	// axis and the node's span axis, which is the same for rigid blades.
+	BladeRoot []DCM
 	// Tower nodes (deflected). If nil, the undeflected tower from
 	// Params.Tower at x=y=0 is used with zero velocity and the wind of
 	// TowerWind (if non-nil) or zero.
@@ -419,8 +425,13 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	if len(out.work) != len(in.Blades) {
 		out.work = make([][]nodeWork, len(in.Blades))
 	}
+	legacy := len(in.BladeRoot) == len(in.Blades)
 	for k := range in.Blades {
 		geo := &r.blades[k]
+		var rootNoPitch DCM
+		if legacy {
+			rootNoPitch = unpitchedRoot(in.BladeRoot[k], in.HubOrientation)
+		}
 		if len(out.work[k]) != len(in.Blades[k]) {
 			out.work[k] = make([]nodeWork, len(in.Blades[k]))
 		}
@@ -440,6 +451,11 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 			}
 			xp := cross(yp, zl)
 			theta := math.Atan2(dot(yl, xp), dot(yl, yp))
+			if legacy {
+				var w DCM
+				theta, w = legacyProjection(m.Orientation, rootNoPitch)
+				xp, yp, zl = w[0], w[1], w[2]
+			}
 			vrel := sub(wind, m.Velocity)
 			vx, vy := dot(vrel, xp), dot(vrel, yp)
 			rad := sub(m.Position, in.HubPosition)

@@ -128,6 +128,15 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	in.HubOrientation = s.motion.HubOrient
 	in.RotorSpeed = s.motion.RotSpeed
 	in.Azimuth = s.motion.Azimuth
+	// The blade-root frames let the BEMT resolve the inflow in AeroDyn's
+	// BEM_Mod=1 frames (Euler angles relative to the unpitched root), which
+	// differ from the deflected node frames at second order.
+	if len(in.BladeRoot) != len(in.Blades) {
+		in.BladeRoot = make([]aero.DCM, len(in.Blades))
+	}
+	for k := range in.BladeRoot {
+		in.BladeRoot[k] = s.motion.RootOrient[k]
+	}
 	n := 0
 	w := s.motion.HubRotVel
 	for k := range in.Blades {
