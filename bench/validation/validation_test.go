@@ -81,34 +81,30 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 	loose := map[string]map[string]bound{
 		"nrel5mw_steady8_rigid_bem":  {},
 		"nrel5mw_steady11_rigid_bem": {},
-		// Flexible blades and tower: the 1P out-of-plane oscillation of the
-		// blade tip is 19 % too large and the side-side tower-base moment
-		// 1.5 % low (see the report's open items).
-		"nrel5mw_steady8_flex_bem": {
-			"OoPDefl1": {0.012, 0.20},
-			"RootMyc1": {Tolerance, 0.05},
-			"TwrBsMxt": {0.02, 0.015},
-		},
-		// Full deck (DBEMT, UA_Mod 3, tower influence): the means agree
-		// within 1 % except the side-side tower-base moment (−1.8 %, as in
-		// the flexible case); the 1P out-of-plane oscillation is too large
-		// as in the flexible case (OoPDefl1 std +20 %, RootMyc1 +7 %).
+		// Flexible blades and tower: every channel within 1 % since the
+		// BEMT resolves the inflow in AeroDyn's BEM_Mod=1 frames.
+		"nrel5mw_steady8_flex_bem": {},
+		// Full deck (DBEMT, UA_Mod 3, tower influence): within 1 % except the
+		// standard deviation of the side-side tower-base moment (−1.7 %),
+		// which is the slowly decaying start-up sway of the tower; the
+		// aerodynamic start-up transient (t < 1 s) differs from OpenFAST's
+		// with DBEMT/UA on, while the BEM-only flexible case matches it.
 		"nrel5mw_steady8_full": {
-			"TwrBsMxt": {0.02, 0.025},
-			"RootMyc1": {Tolerance, 0.08}, "OoPDefl1": {Tolerance, 0.22},
-			"TTDspFA": {Tolerance, 0.03}, "TwrBsMyt": {Tolerance, 0.03},
+			"TwrBsMxt": {Tolerance, 0.025},
 		},
 		// Turbulent wind (the hub-height wind matches OpenFAST's sample by
-		// sample to 4e-5 m/s rms): means within 1 % except RootMxc1 (3.2 %),
-		// IPDefl1 and the side-side tower-base moment; the rotor-speed
-		// fluctuation is a quarter too small and the side-side tower-base
-		// moment's 18 % too large.
+		// sample to 4e-5 m/s rms): the thrust-related means are 1-1.8 % low
+		// and RootMxc1 3.2 % high; the rotor-speed fluctuation is a quarter
+		// too small and the side-side tower-base moment's a fifth too large.
+		// The BEM_Mod=1 frames brought the outer blade's mean angle of attack
+		// to OpenFAST's (node 17: +2.9 % -> -0.9 %, node 19: +20 % -> +1.2 %)
+		// and so removed a flap-load excess that had hidden part of the
+		// thrust deficit (RotThrust mean -0.5 % -> -1.5 %).
 		"nrel5mw_turb12_full": {
-			"RotSpeed": {Tolerance, 0.25}, "GenSpeed": {Tolerance, 0.25},
-			"GenPwr": {Tolerance, 0.075}, "GenTq": {Tolerance, 0.025}, "RotTorq": {Tolerance, 0.04},
-			"RotThrust": {Tolerance, 0.10}, "RootMyc1": {Tolerance, 0.04}, "RootMxc1": {0.035, 0.025},
-			"OoPDefl1": {Tolerance, 0.04}, "IPDefl1": {0.015, 0.03}, "TTDspFA": {Tolerance, 0.12},
-			"TwrBsMyt": {Tolerance, 0.11}, "TwrBsMxt": {0.02, 0.20},
+			"RotSpeed": {Tolerance, 0.28}, "GenSpeed": {Tolerance, 0.28},
+			"GenPwr": {0.015, 0.06}, "RotThrust": {0.016, 0.10}, "RootMyc1": {0.014, 0.06}, "RootMxc1": {0.035, 0.025},
+			"OoPDefl1": {0.012, 0.07}, "IPDefl1": {Tolerance, 0.04}, "TTDspFA": {0.018, 0.13},
+			"TwrBsMyt": {0.016, 0.12}, "TwrBsMxt": {Tolerance, 0.22},
 		},
 	}
 	for _, c := range cases {

@@ -98,18 +98,22 @@ func TestRigidSteady11MatchesOpenFAST(t *testing.T) {
 	compareWithReference(t, "nrel5mw_steady11_rigid_bem", rotorChannels, uniform(rotorChannels, tolerance{0.01, 0.01}))
 }
 
-// The flexible case: rotor channels, blade, tower and load channels.
-// Tolerances are those this implementation meets today (see the report):
-// blade-tip deflections within 1 %, the mean side-to-side tower-base moment
-// (small beside its ±3300 kN·m 1P swing) within 1.6 %.
+// The flexible case: rotor channels, blade, tower and load channels, all
+// within 1 % in the mean and the standard deviation (the blade-tip
+// out-of-plane oscillation was 19 % too large before the BEMT used
+// AeroDyn's BEM_Mod=1 frames; see solver/aero/projection.go).
 func TestFlexSteady8MatchesOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long run")
 	}
 	ch := append(append([]string{}, rotorChannels...), "OoPDefl1", "IPDefl1", "TTDspFA", "RootMyc1", "RootMxc1", "TwrBsMyt", "TwrBsMxt")
-	tol := uniform(ch, tolerance{0.01, 0.05})
-	tol["OoPDefl1"] = tolerance{0.012, 0.25}
-	tol["IPDefl1"] = tolerance{0.01, 0.05}
-	tol["TwrBsMxt"] = tolerance{0.02, 0.05}
+	tol := uniform(ch, tolerance{0.01, 0.01})
+	// Standard deviations that are a small fraction of the channel's level
+	// (the report states them relative to the level): steady thrust,
+	// tower-top fore-aft deflection and fore-aft tower-base moment vary by
+	// less than 0.5 % of their mean.
+	for _, c := range []string{"RotThrust", "TTDspFA", "TwrBsMyt"} {
+		tol[c] = tolerance{0.01, 0.03}
+	}
 	compareWithReference(t, "nrel5mw_steady8_flex_bem", ch, tol)
 }
