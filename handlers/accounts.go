@@ -210,9 +210,6 @@ func (s *Server) inviteMember(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	var req InviteRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -239,9 +236,6 @@ func (s *Server) updateMember(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	var req MemberUpdate
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -264,9 +258,6 @@ func (s *Server) deleteMember(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	if c.Param("id") == a.User.ID {
 		return turbinesim.Errorf(turbinesim.ECONFLICT, "administrators cannot delete themselves")
 	}
@@ -284,9 +275,6 @@ func (s *Server) outbox(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	mails, err := acc.Outbox(c.Request().Context(), a.Organization.ID)
 	if err != nil {
 		return err

@@ -159,6 +159,17 @@ func (s *Server) requireVerified(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// requireAdmin is RequireAdmin as middleware, for the organization
+// administration routes.
+func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := RequireAdmin(authFrom(c)); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
 func (s *Server) apiKeyService() (turbinesim.APIKeyService, error) {
 	if s.svc.APIKeys == nil {
 		return nil, notImplemented
@@ -255,9 +266,6 @@ func (s *Server) auditLog(c echo.Context) error {
 		return notImplemented
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	page, size, err := pageParams(c, 200)
 	if err != nil {
 		return err
@@ -291,9 +299,6 @@ func (s *Server) getOrgSettings(c echo.Context) error {
 		return notImplemented
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	st, err := s.orgSettingsOf(c.Request().Context(), a.Organization)
 	if err != nil {
 		return err
@@ -308,9 +313,6 @@ func (s *Server) putOrgSettings(c echo.Context) error {
 		return notImplemented
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	var req OrgSettings
 	if mediaType(c.Request()) == echo.MIMEApplicationForm {
 		// The organization page's htmx form (hx-put).

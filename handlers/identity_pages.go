@@ -249,9 +249,6 @@ func (s *Server) orgInviteForm(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	if err := RequireAdmin(a); err != nil {
-		return err
-	}
 	if _, err := acc.Invite(c.Request().Context(), a.Organization.ID, c.FormValue("email"), turbinesim.Role(c.FormValue("role"))); err != nil {
 		if code := turbinesim.ErrorCode(err); code == turbinesim.EINVALID || code == turbinesim.ECONFLICT {
 			return s.renderOrg(c, http.StatusUnprocessableEntity, turbinesim.ErrorMessage(err))
