@@ -348,9 +348,10 @@ func (w *Worker) Rescue(ctx context.Context) {
 
 // stageInputs puts the job's input tree into the attempt directory: as
 // hard links to the store's files where it can, copies otherwise (another
-// file system, e.g. a shared BLOB_DIR). Creating a file costs about 0.7 ms
-// of CPU on our machines' ext4 against 10 µs for a link, and copying the
-// NREL 5 MW deck (28 files) took 22 ms of every job (docs/benchmarks.md).
+// file system, e.g. a shared BLOB_DIR). Creating a file costs 0.5-0.7 ms
+// on our machines' ext4 against 10-230 µs for a link: copying the NREL
+// 5 MW deck (28 files) took 3-22 ms of CPU per job, linking it 0.6-0.7 ms
+// (docs/benchmarks.md).
 // A link is never written through: under bubblewrap in/ is mounted
 // read-only (bwrapArgs); without a sandbox the child runs as the worker's
 // user, who can write the store anyway, and the solver only reads its
