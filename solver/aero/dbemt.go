@@ -1,6 +1,10 @@
 package aero
 
-import "math"
+import (
+	"math"
+
+	"github.com/turbinesim/turbinesim/solver/aero/dbemt"
+)
 
 // Dynamic-wake models (AeroDyn DBEMT_Mod).
 const (
@@ -185,7 +189,8 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
 	if len(r.dynSpan) != len(out.work) {
 		r.dynSpan = make([][]float64, len(out.work))
 	}
-	var aSum, unSum float64
+	r.initDiskWeights(out)
+	var aDisk, unSum float64
 	n := 0
 	for k := range out.work {
 		if len(uq[k]) != len(out.work[k]) {
@@ -198,13 +203,13 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
 			w := &out.work[k][j]
 			uq[k][j] = [2]float64{-w.sol.AxInd * w.vx, w.sol.TanInd * w.vy}
 			r.dynSpan[k][j] = w.sec.RLocal
-			aSum += w.sol.AxInd
+			aDisk += w.sol.AxInd * r.diskWeight[k][j]
 			unSum += w.vx
 			n++
 		}
 	}
 	r.dynRadius = rTip
-	tau1 := DBEMTTau1(rTip, aSum/float64(n), unSum/float64(n))
+	tau1 := DBEMTTau1(rTip, aDisk, unSum/float64(n))
 	v := r.advanceDBEMT(t, uq, tau1)
 	for k := range out.work {
 		for j := range out.work[k] {
@@ -215,4 +220,22 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
 			w.sol = finishInduced(w.vx, w.vy, v[k][j][0], v[k][j][1], &w.sec, w.sol.F)
 		}
 	}
+}
+
+// initDiskWeights sets, once, the weights of the disk-averaged axial
+// induction that sets tau1 (dbemt.DiskWeights: AeroDyn's kernel average
+// around 70 % of the rotor radius, not the plain mean over all nodes), from
+// the nodes' distances to the rotor axis at the first DBEMT evaluation.
+func (r *Rotor) initDiskWeights(out *Output) {
+	if len(r.diskWeight) == len(out.work) {
+		return
+	}
+	rl := make([][]float64, len(out.work))
+	for k := range out.work {
+		rl[k] = make([]float64, len(out.work[k]))
+		for j := range out.work[k] {
+			rl[k][j] = out.work[k][j].sec.RLocal
+		}
+	}
+	r.diskWeight = dbemt.DiskWeights(rl)
 }

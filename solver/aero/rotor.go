@@ -175,6 +175,10 @@ type Output struct {
 	Rotor  RotorOutput
 
 	work [][]nodeWork // per-node scratch of CalcOutput
+	// dist[k][j] is the disturbed inflow at node j of blade k (scratch of
+	// CalcOutput; kept in the output, not the rotor, so that a rotor
+	// without states can serve several goroutines).
+	dist [][]Vec3
 }
 
 // nodeWork is one node's frame, section and solution between the passes of
@@ -198,6 +202,9 @@ type Rotor struct {
 	dyn       dynStates
 	dynSpan   [][]float64 // current r_local per node
 	dynRadius float64     // current rotor radius
+	// diskWeight[k][j] weights node j of blade k in the disk-averaged
+	// axial induction of DBEMT's tau1 (set at the first DBEMT call).
+	diskWeight [][]float64
 
 	// Unsteady airfoil states (only with UAMod > 0), built at the first
 	// CalcOutput.
@@ -333,7 +340,7 @@ func (r *Rotor) UpdateStates(t, dt float64, in *Input) error {
 
 // ResetStates forgets the dynamic states; the next CalcOutput starts again in
 // equilibrium with the quasi-steady induction.
-func (r *Rotor) ResetStates() { r.dyn, r.ua = dynStates{}, nil }
+func (r *Rotor) ResetStates() { r.dyn, r.ua, r.diskWeight = dynStates{}, nil, nil }
 
 func (r *Rotor) checkInput(in *Input) error {
 	if in == nil {
@@ -399,14 +406,35 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	}
 	tower := r.towerNodes(in)
 
-	// Disk-averaged relative inflow, for the skew angle and the rotor coefficients.
+	// The wind each blade node sees: the undisturbed inflow plus the
+	// tower's influence (potential flow, shadow) when it is modelled
+	// (AeroDyn's "disturbed inflow").
+	if len(out.dist) != len(in.Blades) {
+		out.dist = make([][]Vec3, len(in.Blades))
+	}
+	towerInfluence := (r.p.TwrPotent != TwrPotentNone || r.p.TwrShadow != TwrShadowNone) && tower != nil
+	for k := range in.Blades {
+		if len(out.dist[k]) != len(in.Blades[k]) {
+			out.dist[k] = make([]Vec3, len(in.Blades[k]))
+		}
+		for j := range in.Blades[k] {
+			m := &in.Blades[k][j]
+			w := m.Wind
+			if towerInfluence {
+				w = add(w, r.towerDisturbance(m.Position, m.Wind, tower, in.Tower != nil))
+			}
+			out.dist[k][j] = w
+		}
+	}
+	// Disk-averaged relative inflow, for the skew angle and the rotor
+	// coefficients: AeroDyn averages the disturbed inflow minus the blade
+	// motion over every node of every blade.
 	var vAvg Vec3
 	nAvg := 0
 	rTip := 0.0
 	for k := range in.Blades {
 		for j := range in.Blades[k] {
-			m := &in.Blades[k][j]
-			vAvg = add(vAvg, sub(m.Wind, m.Velocity))
+			vAvg = add(vAvg, sub(out.dist[k][j], in.Blades[k][j].Velocity))
 			nAvg++
 		}
 		tip := in.Blades[k][len(in.Blades[k])-1].Position
@@ -437,10 +465,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 		}
 		for j := range in.Blades[k] {
 			m := &in.Blades[k][j]
-			wind := m.Wind
-			if (r.p.TwrPotent != TwrPotentNone || r.p.TwrShadow != TwrShadowNone) && tower != nil {
-				wind = add(wind, r.towerDisturbance(m.Position, m.Wind, tower))
-			}
+			wind := out.dist[k][j]
 			zl := unit(m.Orientation[2])
 			yl := m.Orientation[1]
 			// Frame without twist/pitch: y' tangential (perpendicular to the
@@ -629,8 +654,17 @@ func towerAxis(t []TowerNodeMotion, i int) Vec3 {
 // (AeroDyn theory, tower influence): potential flow around a cylinder
 // u = (-x^2+y^2)/(x^2+y^2)^2, v = -2xy/(x^2+y^2)^2 in radii, Bak's variant,
 // and Powles' or Eames' downstream shadow, in a frame whose x axis is the
-// local wind direction perpendicular to the tower.
-func (r *Rotor) towerDisturbance(p, wind Vec3, tw []TowerNodeMotion) Vec3 {
+// local wind direction perpendicular to the tower, scaled by the wind speed
+// normal to the tower W.
+//
+// With towerWind (the tower nodes carry their inflow and motion), the
+// frame and W come from the wind relative to the tower at the point of the
+// tower nearest to p, interpolated along the element between its nodes'
+// (undisturbed inflow - tower velocity), as AeroDyn's TwrInfl does: in
+// turbulence the wind at the tower differs from the wind at the blade
+// node, and a moving tower changes the relative flow. Without it the wind
+// at p itself is used (steady uniform inflow gives the same result).
+func (r *Rotor) towerDisturbance(p, wind Vec3, tw []TowerNodeMotion, towerWind bool) Vec3 {
 	tg := r.p.Tower
 	best, bestD := -1, math.Inf(1)
 	var bestS float64
@@ -659,6 +693,13 @@ func (r *Rotor) towerDisturbance(p, wind Vec3, tw []TowerNodeMotion) Vec3 {
 	radius := lerp(tg.Diam) / 2
 	if !(radius > 0) {
 		return Vec3{}
+	}
+	if towerWind {
+		a, b := &tw[best], &tw[best+1]
+		for c := 0; c < 3; c++ {
+			va := a.Wind[c] - a.Velocity[c]
+			wind[c] = va + bestS*(b.Wind[c]-b.Velocity[c]-va)
+		}
 	}
 	wh := perp(wind, zt)
 	u0 := norm(wh)

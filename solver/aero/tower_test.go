@@ -25,31 +25,31 @@ func TestTowerInfluence(t *testing.T) {
 	wind := Vec3{10, 0, 0}
 	pot := towerRotor(t, TwrPotentBaseline, TwrShadowNone)
 	// Upwind at 2 radii: u = (-x^2 + y^2)/(x^2 + y^2)^2 = -4/16.
-	d := pot.towerDisturbance(Vec3{-5, 0, 50}, wind, tw)
+	d := pot.towerDisturbance(Vec3{-5, 0, 50}, wind, tw, false)
 	near3(t, "potential upwind", d, Vec3{-2.5, 0, 0})
 	// Beside the tower at y = 2 radii: u = +4/16 (speed-up), v = 0.
-	d = pot.towerDisturbance(Vec3{0, 5, 50}, wind, tw)
+	d = pot.towerDisturbance(Vec3{0, 5, 50}, wind, tw, false)
 	near3(t, "potential side", d, Vec3{2.5, 0, 0})
 	// Off-axis: x = -2, y = 1 radii: u = (-4+1)/25, v = -2(-2)(1)/25.
-	d = pot.towerDisturbance(Vec3{-5, 2.5, 50}, wind, tw)
+	d = pot.towerDisturbance(Vec3{-5, 2.5, 50}, wind, tw, false)
 	near3(t, "potential off-axis", d, Vec3{10 * -3.0 / 25, 10 * 4.0 / 25, 0})
 	// Above the tower top: no influence.
-	d = pot.towerDisturbance(Vec3{-5, 0, 120}, wind, tw)
+	d = pot.towerDisturbance(Vec3{-5, 0, 120}, wind, tw, false)
 	near3(t, "above tower", d, Vec3{})
 
 	pow := towerRotor(t, TwrPotentNone, TwrShadowPowles)
 	// Downwind x = 4 radii on the axis: -Cd/sqrt(r) with sqrt(r) = 2.
-	d = pow.towerDisturbance(Vec3{10, 0, 50}, wind, tw)
+	d = pow.towerDisturbance(Vec3{10, 0, 50}, wind, tw, false)
 	near3(t, "Powles centre", d, Vec3{-5, 0, 0})
 	// Edge of the wake |y| = sqrt(r): zero deficit; upwind: none.
-	d = pow.towerDisturbance(Vec3{10, 5.5, 50}, wind, tw) // y = 2.2 > sqrt(r) = 2.14 radii
+	d = pow.towerDisturbance(Vec3{10, 5.5, 50}, wind, tw, false) // y = 2.2 > sqrt(r) = 2.14 radii
 	near3(t, "Powles outside wake", d, Vec3{})
-	d = pow.towerDisturbance(Vec3{-10, 0, 50}, wind, tw)
+	d = pow.towerDisturbance(Vec3{-10, 0, 50}, wind, tw, false)
 	near3(t, "Powles upwind", d, Vec3{})
 
 	ea := towerRotor(t, TwrPotentNone, TwrShadowEames)
 	// Eames: -Cd/(TI x sqrt(2 pi)) exp(-y^2/(2 (TI x)^2)) at x = 4, y = 0.2 radii.
-	d = ea.towerDisturbance(Vec3{10, 0.5, 50}, wind, tw)
+	d = ea.towerDisturbance(Vec3{10, 0.5, 50}, wind, tw, false)
 	w := 0.1 * 4.0
 	want := -10 / (w * math.Sqrt(2*math.Pi)) * math.Exp(-0.5*(0.2/w)*(0.2/w))
 	near3(t, "Eames", d, Vec3{want, 0, 0})
@@ -74,4 +74,28 @@ func near3(t *testing.T, what string, got, want Vec3) {
 			return
 		}
 	}
+}
+
+// With the tower's own inflow and motion (AeroDyn's TwrInfl), the potential
+// flow is scaled and oriented by the wind relative to the tower at the
+// nearest tower point, not by the wind at the blade node: a node 2 radii
+// upwind whose own wind is (5, 3, 0) next to a tower section seeing 10 m/s
+// along x and moving downwind at 1 m/s gets u = -1/4 of W = 9 m/s along x.
+func TestTowerInfluenceUsesTowerWind(t *testing.T) {
+	pot := towerRotor(t, TwrPotentBaseline, TwrShadowNone)
+	tw := []TowerNodeMotion{
+		{Position: Vec3{0, 0, 0}, Wind: Vec3{10, 0, 0}, Velocity: Vec3{1, 0, 0}},
+		{Position: Vec3{0, 0, 50}, Wind: Vec3{10, 0, 0}, Velocity: Vec3{1, 0, 0}},
+		{Position: Vec3{0, 0, 100}, Wind: Vec3{10, 0, 0}, Velocity: Vec3{1, 0, 0}},
+	}
+	d := pot.towerDisturbance(Vec3{-5, 0, 50}, Vec3{5, 3, 0}, tw, true)
+	near3(t, "tower-relative wind", d, Vec3{-9.0 / 4, 0, 0})
+	// Interpolated along the element: winds 8 and 12 m/s at z = 0 and 50 give
+	// 11 m/s at z = 37.5 (no tower motion), where the radius is 2.625 m.
+	tw2 := []TowerNodeMotion{
+		{Position: Vec3{0, 0, 0}, Wind: Vec3{8, 0, 0}},
+		{Position: Vec3{0, 0, 50}, Wind: Vec3{12, 0, 0}},
+	}
+	d = pot.towerDisturbance(Vec3{-5, 0, 37.5}, Vec3{5, 3, 0}, tw2, true)
+	near3(t, "interpolated tower wind", d, Vec3{-11 * (2.625 / 5) * (2.625 / 5), 0, 0})
 }

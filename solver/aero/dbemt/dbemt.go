@@ -40,7 +40,7 @@
 //  1. At t: C's quasi-steady BEMT solve (aero.SolveNode with induction, no
 //     skew correction) gives a, a' per node; fill Input at t with
 //     NodeInput.VindQS = {-a*Vx, a'*Vy}, NodeInput.SpanRatio = rlocal/R, and
-//     AxIndAvg (mean a over all nodes), UnAvg (disk-average undisturbed
+//     AxIndAvg (a averaged with DiskWeights), UnAvg (disk-average undisturbed
 //     normal relative speed), TipRadius (max tip rlocal over blades).
 //  2. At t+DT (predicted inputs of the glue): the same quasi-steady solve,
 //     filled into a second Input.
@@ -108,7 +108,7 @@ type NodeInput struct {
 // Input is everything the filters need at one instant.
 type Input struct {
 	Nodes     [][]NodeInput // [blade][node]
-	AxIndAvg  float64       // mean quasi-steady axial induction over all nodes of all blades
+	AxIndAvg  float64       // disk-averaged quasi-steady axial induction, weighted with DiskWeights
 	UnAvg     float64       // disk-average undisturbed relative wind normal to the disk (m/s)
 	TipRadius float64       // R: largest tip distance from the rotor axis over the blades (m)
 }
@@ -301,4 +301,45 @@ func (m *Model) SetStates(blade, node int, wInt, w [2]float64) error {
 	m.vint[blade][node], m.vind[blade][node] = wInt, w
 	m.initialized[blade][node] = true
 	return nil
+}
+
+// DiskWeights returns the weights of the disk-averaged axial induction that
+// sets tau1 with DBEMT_Mod 2, from each node's distance to the rotor axis
+// rlocal[blade][node] at initialisation. AeroDyn does not take the plain mean
+// over all nodes, which the near-zero induction of the root cylinders would
+// drag down: each node gets the triweight kernel K(u) = 35/32 (1 - u^2)^3 of
+// u = (r/r_max - 0.7)/0.1 clipped to [-1, 1], centred on 70 % of the radius
+// (r_max the largest rlocal over all blades); the weights are normalised to
+// sum 1 on each blade and divided by the number of blades, so
+// AxIndAvg = sum over all nodes of w*a.
+func DiskWeights(rlocal [][]float64) [][]float64 {
+	rMax := 0.0
+	for _, b := range rlocal {
+		for _, r := range b {
+			rMax = math.Max(rMax, r)
+		}
+	}
+	out := make([][]float64, len(rlocal))
+	for k, b := range rlocal {
+		w := make([]float64, len(b))
+		sum := 0.0
+		for j, r := range b {
+			u := 0.0
+			if rMax > 0 {
+				u = (r/rMax - 0.7) / 0.1
+			}
+			u = math.Max(-1, math.Min(1, u))
+			v := 1 - u*u
+			w[j] = 35.0 / 32.0 * v * v * v
+			sum += w[j]
+		}
+		for j := range w {
+			if sum > 0 {
+				w[j] /= sum
+			}
+			w[j] /= float64(len(rlocal))
+		}
+		out[k] = w
+	}
+	return out
 }

@@ -216,3 +216,27 @@ func TestBadInputs(t *testing.T) {
 		t.Error("zero tip radius accepted for DBEMT_Mod 2")
 	}
 }
+
+// DiskWeights by hand: nodes at 65, 70 and 75 % of the radius have
+// u = -0.5, 0, 0.5, kernel values (3/4)^3, 1, (3/4)^3 (times 35/32, which
+// the normalisation removes); a node at 40 % (u clipped to -1) gets zero.
+// Two identical blades share the total weight 1.
+func TestDiskWeightsByHand(t *testing.T) {
+	r := []float64{0.4 * 60, 0.65 * 60, 0.7 * 60, 0.75 * 60, 60}
+	w := DiskWeights([][]float64{r, r})
+	k := 0.75 * 0.75 * 0.75
+	sum := 1 + 2*k
+	want := []float64{0, k / sum / 2, 1 / sum / 2, k / sum / 2, 0}
+	total := 0.0
+	for b := range w {
+		for j := range w[b] {
+			if math.Abs(w[b][j]-want[j]) > 1e-15 {
+				t.Errorf("blade %d node %d: weight %.17g, want %.17g", b, j, w[b][j], want[j])
+			}
+			total += w[b][j]
+		}
+	}
+	if math.Abs(total-1) > 1e-15 {
+		t.Errorf("weights sum to %.17g, want 1", total)
+	}
+}

@@ -53,6 +53,7 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 		oq, od := qs.NewOutput(), dyn.NewOutput()
 		vind := m.NewOutput()
 		var prev *dbemt.Input
+		var weights [][]float64
 		maxDiff, maxLag := 0.0, 0.0
 		for k := 0; k <= 200; k++ {
 			tt := float64(k) * dt
@@ -77,18 +78,27 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 					rTip = math.Max(rTip, oq.Blades[b][j].RLocal)
 				}
 			}
+			if weights == nil {
+				rl := make([][]float64, nb)
+				for b := range rl {
+					for j := 0; j < nn; j++ {
+						rl[b] = append(rl[b], oq.Blades[b][j].RLocal)
+					}
+				}
+				weights = dbemt.DiskWeights(rl)
+			}
 			for b := 0; b < nb; b++ {
 				nodes := make([]dbemt.NodeInput, nn)
 				for j := 0; j < nn; j++ {
 					o := &oq.Blades[b][j]
 					nodes[j] = dbemt.NodeInput{VindQS: [2]float64{-o.AxInd * o.Vx, o.TanInd * o.Vy}, SpanRatio: o.RLocal / rTip}
-					aSum += o.AxInd
+					aSum += o.AxInd * weights[b][j]
 					unSum += o.Vx
 					cnt++
 				}
 				cur.Nodes = append(cur.Nodes, nodes)
 			}
-			cur.AxIndAvg, cur.UnAvg, cur.TipRadius = aSum/cnt, unSum/cnt, rTip
+			cur.AxIndAvg, cur.UnAvg, cur.TipRadius = aSum, unSum/cnt, rTip
 			if prev != nil {
 				if err := m.UpdateStates(tt-dt, prev, cur); err != nil {
 					t.Fatal(err)
