@@ -226,6 +226,7 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 		if phi < 0 && !(a > 1) { // brake region with k <= 1: no induction defined
 			a = 0
 		}
+		a, ap = limitInductions(a, ap)
 		s := finishMirrored(vx, vy, a, ap, sec, re, F)
 		s.Iter, s.Converged = iter, ok
 		return s
@@ -243,9 +244,34 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 	if !finite(a) || !finite(ap) || a > 2 || a < -1 {
 		a, ap = 0, 0
 	}
+	a, ap = limitInductions(a, ap)
 	s := finishMirrored(vx, vy, a, ap, sec, re, F)
 	s.Converged = false
 	return s
+}
+
+// Bound of the tangential induction after the BEMT solve: -1 <= a' <= 1,
+// AeroDyn's BEMT limit, applied before DBEMT so that its filtered
+// inductions are not dominated by single nodes. It matters where the
+// momentum equations are ill-conditioned: near phi = 90° with a small
+// tangential speed (feathered blades of a parked or idling rotor, Vy/Vx ~
+// 0.005), k' = sigma Ct/(4 F sin(phi) cos(phi)) approaches 1 and a' =
+// k'/(1-k') grows without bound (a' ~ 2300 on node 8 of the NREL 5 MW at
+// 30 m/s and 1 rpm), which turned W = |(Vx(1-a), Vy(1+a'))| into a
+// supersonic relative speed and stopped DLC 6.x runs in the unsteady
+// airfoil model ("Mach number >= 1").
+//
+// AeroDyn bounds the axial induction too (-1 <= a <= 1.5). That bound is
+// not applied here: on the reference cases it acts only on the tip node
+// during the start-up transient (brake-region roots with a ~ 10-20 while
+// the blade swings downwind) and it moved the validated means by a few
+// hundredths of a percent, not all of them towards OpenFAST; it needs its
+// own check against the reference outputs.
+const maxTanInd, minTanInd = 1.0, -1.0
+
+// limitInductions bounds a' (see maxTanInd); a is returned unchanged.
+func limitInductions(a, ap float64) (float64, float64) {
+	return a, math.Max(minTanInd, math.Min(maxTanInd, ap))
 }
 
 // finishMirrored builds the solution in the caller's frame: inductions are

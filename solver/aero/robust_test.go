@@ -87,3 +87,39 @@ func TestRotorRejectsNonFiniteInput(t *testing.T) {
 		t.Errorf("NaN wind: %v", err)
 	}
 }
+
+// A feathered blade of an idling rotor (pitch 90°, Vy/Vx ~ 0.005) puts the
+// BEMT near phi = 90°, where k' = sigma Ct/(4F sin(phi) cos(phi)) -> 1 and
+// the tangential induction a' = k'/(1-k') is unbounded (a' = 2322 and W =
+// 357 m/s at 30 m/s on node 8 of the NREL 5 MW before the bound on a').
+// a' stays within AeroDyn's bound [-1, 1] and W stays of the order of
+// the inflow, on every node and for both senses of rotation.
+func TestFeatheredIdlingInductionsBounded(t *testing.T) {
+	_, p := load5MW(t)
+	g := p.Blades[0]
+	opt := p.BEMT
+	rTip := p.HubRadius + g.Span[len(g.Span)-1]
+	nodes := 0
+	for j := range g.Span {
+		z := p.HubRadius + g.Span[j]
+		sec := NodeSection{Chord: g.Chord[j], Theta: math.Pi/2 + g.Twist[j], RLocal: z, NumBlades: p.NumBlades,
+			Airfoil: p.Airfoils[g.AirfoilID[j]], KinVisc: p.KinVisc,
+			TipConst: float64(p.NumBlades) * (rTip - z) / (2 * z), HubConst: float64(p.NumBlades) * (z - p.HubRadius) / (2 * p.HubRadius)}
+		for _, vx := range []float64{30, 50} {
+			for _, rpm := range []float64{1, 0.2, -0.5} {
+				vy := rpm * math.Pi / 30 * z
+				s := SolveNode(vx, vy, &sec, &opt, true)
+				nodes++
+				if !(s.TanInd >= -1 && s.TanInd <= 1) || !finite(s.AxInd) {
+					t.Errorf("node %d vx=%g vy=%.3f: a=%g a'=%g, want finite a and a' in [-1, 1]", j+1, vx, vy, s.AxInd, s.TanInd)
+				}
+				if w0 := math.Hypot(vx, vy); !(s.W <= 2.5*w0) {
+					t.Errorf("node %d vx=%g vy=%.3f: W=%g m/s for an inflow of %g m/s", j+1, vx, vy, s.W, w0)
+				}
+			}
+		}
+	}
+	if nodes == 0 {
+		t.Fatal("no nodes checked")
+	}
+}

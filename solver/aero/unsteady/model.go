@@ -10,8 +10,28 @@ import (
 const ModMinnemaPierce = 3
 
 // UMin is the smallest relative speed the equations see (m/s); smaller
-// speeds are raised to it, and UA is blended out below 1 m/s.
+// speeds are raised to it (AeroDyn's UA_u_min), and UA is blended out below
+// UOff.
 const UMin = 0.01
+
+// UOff is the relative speed (m/s) below which the model is off: the output
+// is the static polar and the states are reset, so that they restart from
+// the current input (AeroDyn's first pass) once the flow picks up again.
+// The discrete model divides by U (pitch rate q = α̇c/U, the impulsive
+// terms with c/U) and advances its lags by ds = 2UΔt/c semi-chords: near
+// U = 0 the lags freeze while q grows like 1/U, so states integrated there
+// (a parked rotor in a lull, a blade whose relative flow passes through
+// zero) would hold meaningless values when the weight comes back.
+const UOff = 1.0
+
+// maxAttachedAlpha is the largest |alpha| at which the states are kept.
+// Beyond ±90° the section sees the flow from its trailing edge: the
+// Beddoes-Leishman chain (Wagner response about alpha0, separation point
+// from the leading edge, vortex shed from it) has no meaning there, and a
+// jump across ±180° would enter the filters as a step of 2π. The model is
+// reset (UACutout, at most 90° in practice, has already blended the output
+// to the static polar before this angle).
+const maxAttachedAlpha = math.Pi / 2
 
 // DefaultSpeedOfSound is AeroDyn's default SpdSound (m/s).
 const DefaultSpeedOfSound = 340.3
@@ -117,6 +137,17 @@ func NewNode(p Params, c Constants, polar StaticPolar, chord float64, hasCm, act
 func (n *Node) Reset() {
 	n.s = state{sigma1: 1, sigma3: 1, firstPass: true}
 	n.cacheValid = false
+}
+
+// restart puts the states back to the first pass but keeps the update
+// count, so the next update evaluates the chain from the input it gets.
+func (n *Node) restart() {
+	if n.s.firstPass {
+		return
+	}
+	updates := n.s.updates
+	n.Reset()
+	n.s.updates = updates
 }
 
 // Off reports whether UA is switched off for good at this node.
@@ -324,6 +355,12 @@ func (n *Node) UpdateStates(t float64, uNow, uNext Input) error {
 	if err != nil {
 		return fmt.Errorf("t=%g: %w", t, err)
 	}
+	if u.U < UOff || math.Abs(u.Alpha) > maxAttachedAlpha {
+		// Low speed or reversed flow: UA off at this step, states back to
+		// the first pass (see UOff, maxAttachedAlpha); the clock keeps running.
+		n.restart()
+		return nil
+	}
 	var k chain
 	if n.cacheValid && n.cacheIn == u {
 		k = n.cache
@@ -437,7 +474,10 @@ func (n *Node) CalcOutput(uIn Input) (Output, error) {
 	c, s := &n.c, &n.s
 	// Weight of the unsteady model (UA_BlendSteady): off above UACutout,
 	// cosine blend over UACutout_delta below it, and off at zero speed.
-	w := (1 - blendCosine(math.Abs(u.Alpha), c.UACutout-c.UACutoutDelta, c.UACutout)) * blendCosine(u.U, UMin, 1)
+	w := (1 - blendCosine(math.Abs(u.Alpha), c.UACutout-c.UACutoutDelta, c.UACutout)) * blendCosine(u.U, UMin, UOff)
+	if math.Abs(u.Alpha) > maxAttachedAlpha {
+		w = 0
+	}
 	if w == 0 {
 		return n.static(u), nil
 	}
