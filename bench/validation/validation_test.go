@@ -84,18 +84,14 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// Flexible blades and tower: every channel within 1 % since the
 		// BEMT resolves the inflow in AeroDyn's BEM_Mod=1 frames.
 		"nrel5mw_steady8_flex_bem": {},
-		// Full deck (DBEMT, UA_Mod 3, tower influence): means within 0.05 %
-		// except RootMxc1 and the tower top, stds within 1 % except the
-		// side-side tower-base moment (−1.7 %) and the fore-aft tower-top
-		// displacement (−1.2 %), the slowly decaying start-up sway of the
-		// tower; the aerodynamic start-up transient (t < 1 s) differs from
-		// OpenFAST's with DBEMT/UA on, while the BEM-only flexible case
-		// matches it. (DBEMT tau1 from AeroDyn's kernel-weighted induction
-		// brought the settled means from -0.07..-0.2 % to -0.01..-0.04 % and
-		// moved the fore-aft sway std from -0.4 % to -1.2 %.)
-		"nrel5mw_steady8_full": {
-			"TwrBsMxt": {Tolerance, 0.025}, "TTDspFA": {Tolerance, 0.015},
-		},
+		// Full deck (DBEMT, UA_Mod 3, tower influence): every channel within
+		// 1 % since the BEMT start-up follows AeroDyn (induction bounds,
+		// only valid BEM roots, skew redistribution also at a >= 1): the
+		// outer nodes' angle of attack matches OpenFAST's through the first
+		// 0.5 s (TestFullSteady8StartUpAngleOfAttack) and with it the
+		// start-up sway of the tower (TwrBsMxt std -1.7 % -> -0.3 %, TTDspFA
+		// std -1.2 % -> +0.5 %).
+		"nrel5mw_steady8_full": {},
 		// Turbulent wind (the hub-height wind matches OpenFAST's sample by
 		// sample to 4e-5 m/s rms): the thrust-related means are 1-1.8 % low
 		// and RootMxc1 3.2 % high; the rotor-speed fluctuation is a quarter

@@ -97,6 +97,15 @@ func prandtl(f float64) float64 {
 // inductions returns a, a', the residual f(phi) and F for an inflow angle phi
 // (Ning 2014 §2: eqs. 15-21 and the Buhl high-induction branch).
 func (c *bemtCase) inductions(phi float64) (a, ap, f, F float64) {
+	a, ap, f, F, _ = c.inductionsValid(phi)
+	return a, ap, f, F
+}
+
+// inductionsValid is inductions plus whether phi can be a BEM solution:
+// k < -1 in the momentum region (a > 1) and k <= 1 in the propeller-brake
+// region (a < 1) cannot (Ning 2014 §2.3; AeroDyn's IsValidSolution).
+func (c *bemtCase) inductionsValid(phi float64) (a, ap, f, F float64, valid bool) {
+	valid = true
 	sphi, cphi := math.Sincos(phi)
 	k0 := c.coefs(phi - c.theta)
 	cn := k0.Cl * cphi
@@ -124,6 +133,7 @@ func (c *bemtCase) inductions(phi float64) (a, ap, f, F float64) {
 	if phi > 0 {
 		if k <= 2.0/3 { // momentum region, a = k/(1+k)
 			a = k / (1 + k)
+			valid = k >= -1
 		} else { // Buhl's empirical high-induction correction (Ning 2014 eq. 17)
 			g1 := 2*F*k - (10.0/9 - F)
 			g2 := math.Max(2*F*k-F*(4.0/3-F), 0)
@@ -142,6 +152,8 @@ func (c *bemtCase) inductions(phi float64) (a, ap, f, F float64) {
 	} else { // propeller-brake region (Ning 2014 eq. 19)
 		if k > 1 {
 			a = k / (k - 1)
+		} else {
+			valid = false
 		}
 		f = sphi*(1-k) - cphi/lambdaR*(1-kp)
 	}
@@ -153,7 +165,7 @@ func (c *bemtCase) inductions(phi float64) (a, ap, f, F float64) {
 	if !c.opt.TanInd {
 		ap = 0
 	}
-	return a, ap, f, F
+	return a, ap, f, F, valid
 }
 
 // SolveNode solves the BEMT equations of one blade element for the relative
@@ -213,8 +225,16 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 	if maxIter <= 0 {
 		maxIter = 500
 	}
-	const eps = 1e-6
-	brackets := [3][2]float64{{eps, math.Pi / 2}, {-math.Pi / 4, -eps}, {math.Pi/2 + eps, math.Pi - eps}}
+	// Regions as AeroDyn searches them (its BEMT_epsilon2 keeps them off
+	// the singular angles): a root that cannot be a BEM solution sends the
+	// search on to the next region, and with none the inflow is geometric
+	// (no induction), as in AeroDyn. The inductions are limited to
+	// -1 <= a <= 1.5 and -1 <= a' <= 1 (AeroDyn's limitInductionFactors).
+	// At start-up, while the outer blade swings downwind and Vx collapses,
+	// the brake region's invalid roots (k <= 1) are reached; returning them
+	// with a = 0 gave the full, uninduced load at those nodes.
+	const eps = 1.4901161193847656e-07 // 10 sqrt(machine epsilon)
+	brackets := [3][2]float64{{eps, math.Pi/2 - eps}, {-math.Pi / 4, -eps}, {math.Pi/2 + eps, math.Pi - eps}}
 	resid := func(phi float64) float64 { _, _, f, _ := c.inductions(phi); return f }
 	for _, b := range brackets {
 		fa, fb := resid(b[0]), resid(b[1])
@@ -222,30 +242,16 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 			continue
 		}
 		phi, iter, ok := brent(resid, b[0], b[1], fa, fb, tol, maxIter)
-		a, ap, _, F := c.inductions(phi)
-		if phi < 0 && !(a > 1) { // brake region with k <= 1: no induction defined
-			a = 0
+		a, ap, _, F, valid := c.inductionsValid(phi)
+		if !valid {
+			continue
 		}
-		a, ap = limitInductions(a, ap)
+		a, ap = limitInductions(clamp(a, minAxInd, maxAxInd), ap)
 		s := finishMirrored(vx, vy, a, ap, sec, re, F)
 		s.Iter, s.Converged = iter, ok
 		return s
 	}
-	// No sign change in any bracket (possible only for odd airfoil data): scan
-	// the whole range for the smallest residual so the state stays finite.
-	best, bestF := 0.0, math.Inf(1)
-	for i := 1; i < 720; i++ {
-		phi := -math.Pi/4 + (math.Pi+math.Pi/4)*float64(i)/720
-		if f := math.Abs(resid(phi)); f < bestF {
-			best, bestF = phi, f
-		}
-	}
-	a, ap, _, F := c.inductions(best)
-	if !finite(a) || !finite(ap) || a > 2 || a < -1 {
-		a, ap = 0, 0
-	}
-	a, ap = limitInductions(a, ap)
-	s := finishMirrored(vx, vy, a, ap, sec, re, F)
+	s := finishMirrored(vx, vy, 0, 0, sec, re, 1)
 	s.Converged = false
 	return s
 }
@@ -261,12 +267,11 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 // supersonic relative speed and stopped DLC 6.x runs in the unsteady
 // airfoil model ("Mach number >= 1").
 //
-// AeroDyn bounds the axial induction too (-1 <= a <= 1.5). That bound is
-// not applied here: on the reference cases it acts only on the tip node
-// during the start-up transient (brake-region roots with a ~ 10-20 while
-// the blade swings downwind) and it moved the validated means by a few
-// hundredths of a percent, not all of them towards OpenFAST; it needs its
-// own check against the reference outputs.
+// The axial induction is bounded by SolveNode and finishInduced
+// (minAxInd, maxAxInd) together with the check that a root is a valid BEM
+// solution: on the full NREL 5 MW deck the bound alone, without the
+// validity check and the skew redistribution at a >= 1, moved the
+// start-up loads away from OpenFAST.
 const maxTanInd, minTanInd = 1.0, -1.0
 
 // limitInductions bounds a' (see maxTanInd); a is returned unchanged.
@@ -364,17 +369,27 @@ func brent(f func(float64) float64, a, b, fa, fb, tol float64, maxIter int) (flo
 	return b, maxIter, false
 }
 
+// Bounds of the axial induction (AeroDyn's BEMT_MinInduction,
+// BEMT_MaxInduction); the tangential bounds are minTanInd, maxTanInd.
+const minAxInd, maxAxInd = -1.0, 1.5
+
 // finishInduced builds the solution from filtered induced velocities
 // (axial vix = -a Vx, tangential viy = a' Vy), as AeroDyn does after DBEMT.
 func finishInduced(vx, vy, vix, viy float64, sec *NodeSection, F float64) NodeSolution {
-	ux, uy := vx+vix, vy+viy
+	// The filtered velocities become induction factors limited to
+	// -1 <= a <= 1.5 and -1 <= a' <= 1 before the inflow angle is formed
+	// (AeroDyn's limits on induction, BEMT_MinInduction/BEMT_MaxInduction):
+	// while a blade swings downwind at start-up, Vx at the outer nodes drops
+	// far faster than the filtered induced velocity, and -vix/vx would
+	// otherwise reverse the inflow there.
 	a, ap := 0.0, 0.0
 	if math.Abs(vx) > 1e-6 {
-		a = -vix / vx
+		a = clamp(-vix/vx, minAxInd, maxAxInd)
 	}
 	if math.Abs(vy) > 1e-6 {
-		ap = viy / vy
+		ap = clamp(viy/vy, minTanInd, maxTanInd)
 	}
+	ux, uy := vx*(1-a), vy*(1+ap)
 	phi := math.Atan2(ux, uy)
 	alpha := WrapAngle(phi - sec.Theta)
 	w := math.Hypot(ux, uy)

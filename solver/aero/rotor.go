@@ -518,7 +518,11 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 			for j := range out.work[k] {
 				w := &out.work[k][j]
 				s := &w.sol
-				if !(s.Phi > 0 && s.AxInd < 1) || s.Fixed {
+				// Applied at every node whose induction is not fixed, also
+				// with phi <= 0 or a >= 1 (AeroDyn skips only the fixed
+				// tip/hub nodes): at start-up the outer nodes of a blade
+				// swinging downwind reach a >= 1 under the dynamic wake.
+				if s.Fixed {
 					continue
 				}
 				// Pitt/Peters skewed-wake redistribution (AeroDyn theory,
