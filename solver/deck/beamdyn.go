@@ -125,21 +125,8 @@ func (b *BeamDyn) decodeGeometry(r *reader) error {
 	if err != nil {
 		return err
 	}
-	if len(cols) < 4 {
-		return r.errLine(r.cur-1, "kp_xr", "key-point table needs 4 columns (kp_xr kp_yr kp_zr initial_twist), header has %d", len(cols))
-	}
-	dst := []*[]float64{&b.KpXr, &b.KpYr, &b.KpZr, &b.InitialTwist}
-	for k := range dst {
-		out := make([]float64, len(rows))
-		for i, row := range rows {
-			if k >= len(row) {
-				return r.errLine(r.cur-1, "kp_xr", "key-point row %d has %d columns, expected 4", i+1, len(row))
-			}
-			out[i] = row[k]
-		}
-		*dst[k] = out
-	}
-	return nil
+	return r.positionalColumns("kp_xr", "key points: kp_xr kp_yr kp_zr initial_twist", rows, len(cols),
+		&b.KpXr, &b.KpYr, &b.KpZr, &b.InitialTwist)
 }
 
 func (b *BeamDyn) decodeNodal(r *reader) error {

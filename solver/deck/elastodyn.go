@@ -427,21 +427,8 @@ func (t *EDTower) decodeBlock(name string, r *reader) error {
 	if err != nil {
 		return err
 	}
-	if len(cols) < 4 {
-		return r.errLine(r.cur-1, "HtFract", "tower table needs 4 columns (HtFract TMassDen TwFAStif TwSSStif), header has %d", len(cols))
-	}
-	dst := []*[]float64{&t.HtFract, &t.TMassDen, &t.TwFAStif, &t.TwSSStif}
-	for k := range dst {
-		out := make([]float64, len(rows))
-		for i, row := range rows {
-			if k >= len(row) {
-				return r.errLine(r.cur-1, "HtFract", "tower table row %d has %d columns, expected 4", i+1, len(row))
-			}
-			out[i] = row[k]
-		}
-		*dst[k] = out
-	}
-	return nil
+	return r.positionalColumns("HtFract", "tower table: HtFract TMassDen TwFAStif TwSSStif", rows, len(cols),
+		&t.HtFract, &t.TMassDen, &t.TwFAStif, &t.TwSSStif)
 }
 
 func (t *EDTower) encodeBlock(name string, w *writer) error {

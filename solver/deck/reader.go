@@ -336,3 +336,24 @@ func colIndex(cols []string, name string) int {
 	}
 	return -1
 }
+
+// positionalColumns reads a table whose first len(dst) columns are read by
+// position (ElastoDyn's tower table, BeamDyn's key points), as OpenFAST
+// does, into dst; header names the columns in an error. A short header
+// or row is an error on the table's lines.
+func (r *reader) positionalColumns(variable, header string, rows [][]float64, nCols int, dst ...*[]float64) error {
+	if nCols < len(dst) {
+		return r.errLine(r.cur-1, variable, "table needs %d columns (%s), header has %d", len(dst), header, nCols)
+	}
+	for k := range dst {
+		out := make([]float64, len(rows))
+		for i, row := range rows {
+			if k >= len(row) {
+				return r.errLine(r.cur-1, variable, "row %d has %d columns, expected %d", i+1, len(row), len(dst))
+			}
+			out[i] = row[k]
+		}
+		*dst[k] = out
+	}
+	return nil
+}
