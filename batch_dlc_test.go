@@ -26,23 +26,7 @@ func TestProductionFaultDLCsRunTheirFault(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three 20-s simulations")
 	}
-	c, err := turbinesim.NewBundledDemos(turbines.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := t.TempDir()
-	tb, err := c.Build("nrel-5mw-land", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := turbinesim.DLCTurbine(tb, d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, tb, key := bundledNRELForDLC(t)
 	one, zero, window := 1, 0.0, 20.0
 	ov := dlc.Override{Speeds: []float64{16}, Seeds: &one, Yaw: []float64{0}, Duration: &window, Transient: &zero}
 	ov24 := ov
@@ -142,23 +126,7 @@ func TestParkedAndStartUpDLCsKeepFeatherUntilTheirEvent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two simulations")
 	}
-	c, err := turbinesim.NewBundledDemos(turbines.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := t.TempDir()
-	tb, err := c.Build("nrel-5mw-land", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := turbinesim.DLCTurbine(tb, d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, tb, key := bundledNRELForDLC(t)
 	one, zero, parkedWindow, extremeWindow, startWindow := 1, 0.0, 20.0, 10.0, 30.0
 	runs, err := dlc.Expand(dlc.Request{Turbine: key, DLCs: []string{"6.4", "6.1", "3.1"}, Class: "I", Category: "B", BatchSeed: 5,
 		Overrides: map[string]dlc.Override{
@@ -212,4 +180,29 @@ func TestParkedAndStartUpDLCsKeepFeatherUntilTheirEvent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bundledNRELForDLC writes the bundled NREL 5 MW land-based deck into a
+// temporary folder and returns the folder, the turbine and its DLC key
+// figures.
+func bundledNRELForDLC(t *testing.T) (string, *turbinesim.Turbine, dlc.Turbine) {
+	t.Helper()
+	c, err := turbinesim.NewBundledDemos(turbines.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	tb, err := c.Build("nrel-5mw-land", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := turbinesim.DLCTurbine(tb, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, tb, key
 }
