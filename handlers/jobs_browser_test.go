@@ -102,3 +102,89 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 		t.Fatalf("second job in the database: %+v %v", j, err)
 	}
 }
+
+// In Chromium: on the submit page a person runs a stored turbine with an
+// uploaded uniform wind file (wind choice "upload"); the form sends the
+// API's multipart request. An out-of-range shear exponent (steady wind,
+// JSON request) shows the server's 422 detail next to the shear field; a
+// file that is not uniform wind shows it next to the wind-file field, and
+// neither creates a job; a good .wnd (9 m/s) creates the job, whose
+// hub-height wind is the file's.
+func TestBrowserJobTurbineRunWithWindFile(t *testing.T) {
+	t.Parallel()
+	je, tb := newTurbineRunEnv(t)
+	ctx := newBrowser(t)
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "steady9.wnd"), filepath.Join(dir, "words.wnd")
+	// OpenFAST uniform wind: time, speed, direction, vertical speed,
+	// horizontal shear, power-law exponent, linear vertical shear, gust.
+	if err := os.WriteFile(good, []byte("! 9 m/s\n0.0 9.0 0 0 0 0 0 0\n10.0 9.0 0 0 0 0 0 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("hello wind\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fileErr := `document.querySelector('[data-field-error="wind_file"]').textContent`
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(je.http.URL+"/login?next=%2Fjobs%2Fnew"),
+		chromedp.WaitVisible(chromedp.CSS("#login-form")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), je.passwd),
+		chromedp.Click(chromedp.CSS("#login-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#submit-turbine")),
+		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="t_max"]`), "1.5"),
+		// Steady wind (JSON request) with a shear exponent out of range.
+		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="shear"]`), "5"),
+		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+	)
+	if err != nil {
+		t.Fatalf("submitting steady wind in the browser: %v", err)
+	}
+	shearErr, err := chromedp.Run(ctx, chromedp.Poll[string](`document.querySelector('[data-field-error="settings.wind.shear"]').textContent`))
+	if err != nil || !strings.HasPrefix(shearErr, "settings.wind.shear: 5 is outside") {
+		t.Fatalf("shear field shows %q (%v), want the server's 422 detail", shearErr, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#submit-turbine input[name="wind_kind"][value="upload"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#submit-turbine input[name="wind_file"]`)),
+		chromedp.SetUploadFiles(chromedp.CSS(`#submit-turbine input[name="wind_file"]`), []string{bad}),
+		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+	)
+	if err != nil {
+		t.Fatalf("submitting a bad wind file in the browser: %v", err)
+	}
+	// The field's text once it is not empty (Poll waits for a truthy value).
+	detail, err := chromedp.Run(ctx, chromedp.Poll[string](fileErr))
+	if err != nil {
+		t.Fatalf("submitting a bad wind file in the browser: %v", err)
+	}
+	if !strings.HasPrefix(detail, "wind_file: words.wnd is not a uniform wind file") {
+		t.Fatalf("wind-file field shows %q, want the server's 422 detail", detail)
+	}
+	if _, n, err := je.jobs.ListJobs(t.Context(), je.org.ID, turbinesim.JobFilter{Page: 1, PageSize: 10}); err != nil || n != 0 {
+		t.Fatalf("refused submissions created jobs: %d (%v)", n, err)
+	}
+
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles(chromedp.CSS(`#submit-turbine input[name="wind_file"]`), []string{good}),
+		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		chromedp.WaitVisible(chromedp.CSS("#job-bar")),
+	)
+	if err != nil {
+		t.Fatalf("submitting a uniform wind file in the browser: %v", err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimPrefix(loc, "/jobs/")
+	j, err := je.jobs.FindJob(t.Context(), je.org.ID, id)
+	if err != nil || j.TurbineID == nil || *j.TurbineID != tb.ID || j.TMax != 1.5 {
+		t.Fatalf("job %q from the browser: %+v (%v)", loc, j, err)
+	}
+	for k, v := range je.waitWind(j.ID) {
+		if v < 8.99 || v > 9.01 {
+			t.Fatalf("browser-uploaded wind: Wind1VelX[%d] = %g, want 9", k, v)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 // Job pages: the live progress bar of a job (WebSocket /ws/jobs/{id},
 // authenticated by the session cookie) and the turbine-run form, which
-// posts JSON to POST /jobs. No inline scripts (the CSP forbids them).
+// posts JSON (or multipart with a wind file) to POST /jobs. No inline
+// scripts (the CSP forbids them).
 (function () {
   "use strict";
 
@@ -29,25 +30,59 @@
     };
   }
 
+  // The turbine-run form sends the request the API takes: JSON for steady
+  // wind; multipart (turbine_id, settings as JSON, wind_file) when a wind
+  // file is uploaded. A 422 detail names its field first ("settings.wind.
+  // shear: ..."), so it is shown next to that field.
   function turbineForm(form) {
+    var kinds = form.querySelectorAll('input[name="wind_kind"]');
+    function showKind() {
+      var kind = form.querySelector('input[name="wind_kind"]:checked').value;
+      form.querySelectorAll("[data-wind]").forEach(function (box) {
+        var on = box.getAttribute("data-wind") === kind;
+        box.hidden = !on;
+        box.querySelectorAll("input").forEach(function (i) { i.disabled = !on; });
+      });
+    }
+    kinds.forEach(function (k) { k.addEventListener("change", showKind); });
+    showKind();
+
+    function showError(detail) {
+      var slots = form.querySelectorAll("[data-field-error]");
+      var best = null;
+      slots.forEach(function (p) {
+        var f = p.getAttribute("data-field-error");
+        if (detail.indexOf(f + ":") === 0 && (!best || f.length > best.getAttribute("data-field-error").length)) best = p;
+      });
+      (best || form.querySelector("[data-job-error]")).textContent = detail;
+    }
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
+      form.querySelectorAll("[data-field-error], [data-job-error]").forEach(function (p) { p.textContent = ""; });
       var f = new FormData(form);
       var num = function (k) { var v = f.get(k); return v === "" || v == null ? undefined : Number(v); };
-      var body = {
-        turbine_id: f.get("turbine_id"),
-        settings: { t_max: num("t_max"), dt: num("dt"), wind: { speed: num("speed"), shear: num("shear") } }
-      };
-      fetch("/jobs", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf() },
-        body: JSON.stringify(body)
-      }).then(function (r) {
+      var upload = f.get("wind_kind") === "upload";
+      var settings = { t_max: num("t_max"), dt: num("dt"), wind: upload ? {} : { speed: num("speed"), shear: num("shear") } };
+      var headers = { "Accept": "application/json", "X-CSRF-Token": csrf() };
+      var body;
+      if (upload) {
+        var file = form.querySelector('input[name="wind_file"]').files[0];
+        if (!file) { showError("wind_file: choose a wind file to upload"); return; }
+        body = new FormData();
+        body.append("turbine_id", f.get("turbine_id") || "");
+        body.append("settings", JSON.stringify(settings));
+        body.append("wind_file", file, file.name);
+      } else {
+        headers["Content-Type"] = "application/json";
+        body = JSON.stringify({ turbine_id: f.get("turbine_id") || "", settings: settings });
+      }
+      fetch("/jobs", { method: "POST", headers: headers, body: body }).then(function (r) {
         return r.json().then(function (j) {
           if (r.ok) location.href = "/jobs/" + j.id;
-          else form.querySelector("[data-job-error]").textContent = j.detail;
-        });
-      });
+          else showError(j.detail || ("HTTP " + r.status));
+        }, function () { showError("HTTP " + r.status); });
+      }, function (e) { showError(String(e)); });
     });
   }
 
