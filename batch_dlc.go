@@ -19,9 +19,10 @@ import (
 // checks them (dlc.CheckRun: wind spec, yaw, timing, the deck's hub
 // height), quotes the batch against the caps, and submits one batch whose
 // jobs all share one stored copy of the turbine's deck and each carry a
-// RunRecipe. The worker generates each run's wind file (a TurbSim box, or
-// a uniform-wind event file) and its deck from the recipe at the start of
-// every attempt (db/runner/prepare.go). A box takes seconds to synthesise
+// RunRecipe. Each attempt's child process (`turbined simulate -recipe`,
+// under the run's limits) generates the run's wind file (a TurbSim box, or
+// a uniform-wind event file) and its deck from the recipe before it
+// simulates (db/runner/prepare.go). A box takes seconds to synthesise
 // (9.5–20 s for the default 660-s 25 × 25 box, docs/benchmarks.md), so
 // doing it in the request made a 100-run basis time out; a recipe costs
 // microseconds.
@@ -60,7 +61,7 @@ type StoredDLCRequest struct {
 	Runs    []dlc.Run   `json:"runs"`
 }
 
-// RunRecipe is how a worker makes one run of a DLC batch from the
+// RunRecipe is how a job's child process makes one run of a DLC batch from the
 // turbine's base deck (the job's input tree): stored with the job
 // (jobs.recipe) and applied by RunRecipe.Prepare at the start of every
 // attempt. The wind is a pure function of the run spec (its seed

@@ -19,8 +19,8 @@ import (
 //
 // A design load basis is expanded, checked, quoted and submitted by
 // turbinesim.DLCBatches (batch_dlc.go): the request stores one run recipe
-// per job and the workers generate each run's wind file and deck
-// (db/runner/prepare.go). A sweep is submitted by
+// per job and each attempt's child process generates the run's wind file
+// and deck within the run's limits (db/runner/prepare.go). A sweep is submitted by
 // turbinesim.ParametricBatches (batch_sweep.go). The handlers here parse
 // and render only.
 

@@ -8,8 +8,8 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 				"(wind model and grid, yaw, timing, the deck's hub height; 422 naming the run otherwise), then the batch with all its jobs is " +
 				"created in one transaction with ONE charge for the whole batch: 402 when the batch would pass the spend or token cap, and then nothing is created. " +
 				"At most 500 runs per batch (422 beyond). No wind is generated in the request: each job stores its run's recipe and shares one copy of the turbine's deck, " +
-				"and the worker generates the run's wind file (TurbSim box or uniform-wind event file, deterministic from the run's seed, so a retried attempt makes the same file) " +
-				"and deck when the attempt starts; meanwhile the job is running at 0 %, and its log starts with a line naming the generated wind (model, V_hub, seed, grid). " +
+				"and each attempt's solver process generates the run's wind file (TurbSim box or uniform-wind event file, deterministic from the run's seed, so a retried attempt makes the same file) " +
+				"and deck before it simulates, within the run's limits (wall time, CPU time, memory; a run whose wind cannot be made fails with a detail saying so and is refunded); meanwhile the job is running at 0 %, and its log starts with a line naming the generated wind (model, V_hub, seed, grid). " +
 				"Answers 201 with the batch (run_count, price, progress) and Location /batches/{id}.",
 			request: "DLCBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
 		{method: "POST", path: "/dlcs/preview", tag: "batches",

@@ -297,7 +297,8 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 	}
 	// The submit request generated no wind: every job's input is the same
 	// stored copy of the turbine's deck, and each job carries its run's
-	// recipe (the worker generates the box, db/runner/prepare.go).
+	// recipe (the attempt's child process generates the box,
+	// db/runner/prepare.go).
 	var inputs []struct {
 		Key    string `db:"input_key"`
 		Recipe []byte `db:"recipe"`

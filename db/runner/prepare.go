@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,45 +11,81 @@ import (
 	"github.com/turbinesim/turbinesim"
 )
 
-// prepareRun makes a DLC batch run from its recipe, after the staging step
-// and before the child starts: the job's staged input tree (in) is the
-// turbine's base deck, and the recipe (jobs.recipe, turbinesim.RunRecipe)
-// says which wind file and deck to generate from it. They are written to a
-// sibling folder of the attempt directory, which then replaces in, so the
-// child sees the run exactly as if it had been submitted whole; job's
-// Entrypoint is set to the run's .fst. The wind is a pure function of the
-// recipe (its seed included), so a retried attempt makes the same files.
-//
-// The generation runs in the worker process, not in the sandboxed child:
-// its input is the service's own recipe and a deck the submit request
-// already validated. Its time (seconds for a turbulence box) is not
-// counted against the child's wall-time limit but is part of the attempt,
-// within River's timeout margin.
-//
-// It returns a line for the job's log ("" for a job without a recipe).
-func (w *Worker) prepareRun(ctx context.Context, log *slog.Logger, job *turbinesim.Job, dir, in string) (string, error) {
+// A DLC batch run is made from its recipe (jobs.recipe,
+// turbinesim.RunRecipe) and the turbine's base deck (the job's staged input
+// tree) by the child process itself, `turbined simulate -recipe`: the
+// worker only writes the recipe into the attempt folder (recipeArgs). So
+// the wind generation (up to ~525 MB and seconds of CPU for a 660-s TurbSim
+// box, docs/benchmarks.md) runs under the child's rlimits, its wall-time
+// limit and bubblewrap, like the simulation of the deck it makes. The wind
+// is a pure function of the recipe (its seed included), so a retried
+// attempt makes the same files.
+
+// PrepareFailure starts the error of a child whose recipe could not be
+// made into a run; the worker's job detail names it too.
+const PrepareFailure = "could not generate the run's wind file and deck"
+
+// recipeFile is the recipe's name in the attempt folder; the child writes
+// the run into preparedDir beside it (the attempt folder is the only one
+// bubblewrap lets it write; in/ is read-only).
+const (
+	recipeFile  = "recipe.json"
+	preparedDir = "prepared"
+)
+
+// recipeArgs writes the job's recipe into the attempt folder dir and
+// returns the child's extra arguments (nil for a job without a recipe).
+func (w *Worker) recipeArgs(ctx context.Context, job *turbinesim.Job, dir, in string) ([]string, error) {
 	raw, err := w.cfg.Jobs.RunRecipe(ctx, job.ID)
 	if err != nil || raw == nil {
-		return "", err
+		return nil, err
+	}
+	// Refuse a broken recipe here: it is the service's own data, so the
+	// failure is ours, not the run's.
+	var recipe turbinesim.RunRecipe
+	if err := json.Unmarshal(raw, &recipe); err != nil {
+		return nil, fmt.Errorf("reading the run recipe: %w", err)
+	}
+	p := filepath.Join(dir, recipeFile)
+	if err := os.WriteFile(p, raw, 0o600); err != nil {
+		return nil, fmt.Errorf("writing the run recipe: %w", err)
+	}
+	return []string{"-recipe", p, "-base", in, "-prepared", filepath.Join(dir, preparedDir)}, nil
+}
+
+// prepareFromRecipe is the child's side: it reads the recipe, makes the
+// run from the base deck whose main file is fst (inside base) into
+// prepared, and returns the run's main .fst and the job log's line naming
+// the generated wind.
+func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared string) (string, string, error) {
+	if base == "" {
+		return "", "", fmt.Errorf("-recipe needs -base, the base deck's folder")
+	}
+	raw, err := os.ReadFile(recipePath)
+	if err != nil {
+		return "", "", fmt.Errorf("reading the run recipe: %w", err)
 	}
 	var recipe turbinesim.RunRecipe
 	if err := json.Unmarshal(raw, &recipe); err != nil {
-		return "", fmt.Errorf("reading the run recipe: %w", err)
+		return "", "", fmt.Errorf("reading the run recipe %s: %w", filepath.Base(recipePath), err)
+	}
+	entry, err := filepath.Rel(base, fst)
+	if err != nil || entry == ".." || filepath.IsAbs(entry) || len(entry) > 2 && entry[:3] == ".."+string(filepath.Separator) {
+		return "", "", fmt.Errorf("the deck %s is not inside -base %s", fst, base)
 	}
 	start := time.Now()
-	entry, note, err := PrepareRecipe(ctx, &recipe, in, job.Entrypoint, filepath.Join(dir, "prepared"))
+	runFst, note, err := PrepareRecipe(ctx, &recipe, base, filepath.ToSlash(entry), prepared)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	elapsed := time.Since(start)
-	log.Info("prepared run from recipe", "run", recipe.Run.ID, "entrypoint", entry, "elapsed", elapsed)
-	job.Entrypoint = entry
-	return fmt.Sprintf("%s (generated in %.1f s)\n", note, elapsed.Seconds()), nil
+	return filepath.Join(prepared, filepath.FromSlash(runFst)),
+		fmt.Sprintf("%s (generated in %.1f s)", note, time.Since(start).Seconds()), nil
 }
 
 // PrepareRecipe writes the run of recipe, made from the base deck at entry
-// inside in, into prepared, then moves it into place of in. It returns the
-// run's main .fst relative to in and a description of what was generated.
+// inside in, into prepared (emptied first, so a retried attempt starts
+// clean). It returns the run's main .fst relative to prepared and a
+// description of what was generated.
 func PrepareRecipe(ctx context.Context, recipe *turbinesim.RunRecipe, in, entry, prepared string) (string, string, error) {
 	if err := os.RemoveAll(prepared); err != nil {
 		return "", "", err
@@ -58,12 +93,6 @@ func PrepareRecipe(ctx context.Context, recipe *turbinesim.RunRecipe, in, entry,
 	fst, note, err := recipe.Prepare(ctx, in, entry, prepared)
 	if err != nil {
 		return "", "", fmt.Errorf("generating run %s: %w", recipe.Run.ID, err)
-	}
-	if err := os.RemoveAll(in); err != nil {
-		return "", "", err
-	}
-	if err := os.Rename(prepared, in); err != nil {
-		return "", "", fmt.Errorf("moving the prepared run into place: %w", err)
 	}
 	return fst, note, nil
 }

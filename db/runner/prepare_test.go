@@ -16,8 +16,8 @@ import (
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
-// A run recipe applied to the bundled NREL 5 MW base deck makes the run in
-// place of the staged inputs: a TurbSim box (turbulent DLC) or a uniform
+// A run recipe applied to the bundled NREL 5 MW base deck makes the run
+// beside the staged inputs: a TurbSim box (turbulent DLC) or a uniform
 // wind file (event DLC) under Wind/ and a deck pointing at it; applying
 // the same recipe again (a retried attempt) makes byte-identical files.
 func TestPrepareRecipeMakesTheSameRunEveryAttempt(t *testing.T) {
@@ -59,7 +59,8 @@ func TestPrepareRecipeMakesTheSameRunEveryAttempt(t *testing.T) {
 			if err := os.CopyFS(in, os.DirFS(base)); err != nil {
 				t.Fatal(err)
 			}
-			e, note, err := runner.PrepareRecipe(context.Background(), recipe, in, *tb.MainFile, filepath.Join(work, "prepared"))
+			prepared := filepath.Join(work, "prepared")
+			e, note, err := runner.PrepareRecipe(context.Background(), recipe, in, *tb.MainFile, prepared)
 			if err != nil {
 				t.Fatalf("%s attempt %d: %v", run.ID, attempt, err)
 			}
@@ -67,12 +68,9 @@ func TestPrepareRecipeMakesTheSameRunEveryAttempt(t *testing.T) {
 			if !strings.Contains(note, run.ID) {
 				t.Errorf("note %q does not name the run", note)
 			}
-			if _, err := os.Stat(filepath.Join(work, "prepared")); !os.IsNotExist(err) {
-				t.Errorf("the prepared folder is left beside in: %v", err)
-			}
-			trees[attempt] = readTree(t, in)
+			trees[attempt] = readTree(t, prepared)
 			// The run deck loads and names the generated wind file.
-			rd, err := deck.Load(filepath.Join(in, filepath.FromSlash(e)))
+			rd, err := deck.Load(filepath.Join(prepared, filepath.FromSlash(e)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +84,7 @@ func TestPrepareRecipeMakesTheSameRunEveryAttempt(t *testing.T) {
 			if rd.InflowWind.WindType != wantType {
 				t.Errorf("%s: WindType %d, want %d", run.ID, rd.InflowWind.WindType, wantType)
 			}
-			winds, _ := filepath.Glob(filepath.Join(in, filepath.Dir(filepath.FromSlash(e)), dlc.WindDir, "*"+ext))
+			winds, _ := filepath.Glob(filepath.Join(prepared, filepath.Dir(filepath.FromSlash(e)), dlc.WindDir, "*"+ext))
 			if len(winds) != 1 {
 				t.Errorf("%s: wind files %v, want one %s", run.ID, winds, ext)
 			}

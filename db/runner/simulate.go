@@ -24,7 +24,12 @@ var ErrUsage = errors.New("usage")
 // Simulate is the `turbined simulate` command; it runs one OpenFAST deck on the project's solver:
 //
 //	turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none]
+//	turbined simulate base/main.fst -recipe recipe.json -base base [-prepared dir] ...
 //
+// With -recipe (a DLC batch run, turbinesim.RunRecipe) the .fst is the
+// turbine's base deck inside -base: the run's wind file and deck are
+// generated into -prepared first, under the same limits, and that deck is
+// simulated; the first stderr line names the generated wind (prepare.go).
 // The .outb is written into -o (default: next to the .fst). Progress goes to
 // stderr as one rewritten line (text) or to stdout as JSON lines (json, the
 // form the job worker reads from its child process). A deck error exits
@@ -41,6 +46,9 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Uint64Var(&lim.memoryBytes, "rlimit-as", 0, "address-space limit in bytes (RLIMIT_AS; 0: unchanged)")
 	fs.Uint64Var(&lim.fileBytes, "rlimit-fsize", 0, "largest file the run may write, bytes (RLIMIT_FSIZE; 0: unchanged)")
 	fs.Uint64Var(&lim.processes, "rlimit-nproc", 0, "process/thread limit of the user (RLIMIT_NPROC; 0: unchanged)")
+	recipePath := fs.String("recipe", "", "run recipe (JSON, turbinesim.RunRecipe): generate the run's wind file and deck from the base deck first")
+	baseDir := fs.String("base", "", "with -recipe: the base deck's folder (the .fst argument is its main file)")
+	preparedDir := fs.String("prepared", "", "with -recipe: folder to write the run into (default: prepared/ beside the recipe)")
 	// Flags may follow the deck path (turbined simulate main.fst -tmax 5).
 	var positional []string
 	for {
@@ -54,7 +62,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		args = fs.Args()[1:]
 	}
 	if len(positional) != 1 {
-		fmt.Fprintln(stderr, "usage: turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none]")
+		fmt.Fprintln(stderr, "usage: turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none] [-recipe recipe.json -base dir [-prepared dir]]")
 		return ErrUsage
 	}
 	if *tMax < 0 {
@@ -65,6 +73,20 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// command on untrusted decks and passes its limits this way.
 	if err := lim.apply(); err != nil {
 		return err
+	}
+	// A DLC batch run: its wind and deck are made here, under the limits
+	// just set (and inside the worker's sandbox), not in the worker.
+	if *recipePath != "" {
+		prepared := *preparedDir
+		if prepared == "" {
+			prepared = filepath.Join(filepath.Dir(*recipePath), "prepared")
+		}
+		fst, note, err := prepareFromRecipe(ctx, *recipePath, *baseDir, path, prepared)
+		if err != nil {
+			return fmt.Errorf("%s: %w", PrepareFailure, err)
+		}
+		fmt.Fprintln(stderr, note)
+		path = fst
 	}
 
 	d, err := LoadValidDeck(path)

@@ -194,16 +194,16 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	if err := w.stageInputs(ctx, job.InputKey, in, out); err != nil {
 		return serviceFailure("could not prepare the run", err)
 	}
-	// A batch run with a recipe: generate its wind file and deck (prepare.go).
-	prepared, err := w.prepareRun(ctx, log, job, dir, in)
+	// A batch run with a recipe: the child generates its wind file and
+	// deck (prepare.go).
+	extra, err := w.recipeArgs(ctx, job, dir, in)
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("run interrupted: %w", ctx.Err())
 	} else if err != nil {
-		return serviceFailure("could not generate the run's wind file and deck", err)
+		return serviceFailure(PrepareFailure, err)
 	}
 
-	res := w.runChild(ctx, log, job, dir, in, out)
-	res.log = prepared + res.log
+	res := w.runChild(ctx, log, job, dir, in, out, extra)
 	switch {
 	case res.lost:
 		log.Info("attempt superseded; stopping without writing")
@@ -235,6 +235,20 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		return err
 	case res.signal != 0:
 		return serviceFailure(fmt.Sprintf("the solver crashed (%s)", res.signal), errors.New(res.log))
+	case res.exitCode != 0 && extra != nil && !strings.HasPrefix(res.log, "prepared run "):
+		// The child could not make the run from its recipe (it logs the
+		// "prepared run" line only once it has): the recipe is the
+		// service's, so the job is refunded; not retried, as the same
+		// recipe makes the same files within the same limits.
+		detail := res.failure
+		if outOfMemory(res.log) {
+			detail = fmt.Sprintf("%s: it exceeded the run's memory limit of %d bytes", PrepareFailure, w.cfg.Limits.MemoryBytes)
+		} else if !strings.HasPrefix(detail, PrepareFailure) {
+			detail = PrepareFailure + ": " + detail
+		}
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log, Detail: detail + " (refunded)", Refund: true})
+		return err
 	case res.exitCode != 0:
 		// The solver refused the deck or the physics failed: the user's
 		// run, final, not refunded.
@@ -355,7 +369,7 @@ func (w *Worker) Rescue(ctx context.Context) {
 // A link is never written through: under bubblewrap in/ is mounted
 // read-only (bwrapArgs); without a sandbox the child runs as the worker's
 // user, who can write the store anyway, and the solver only reads its
-// inputs. prepare.go builds a new tree and renames it over in/.
+// inputs. A recipe's run is written by the child into prepared/ beside in/.
 func (w *Worker) stageInputs(ctx context.Context, inputKey, in, out string) error {
 	src, release, err := w.cfg.Jobs.Trees().Open(ctx, inputKey)
 	if err != nil {
@@ -427,7 +441,8 @@ type childResult struct {
 }
 
 // runChild runs the simulate child and relays its progress until it ends.
-func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim.Job, dir, in, out string) childResult {
+// extra are further arguments (recipeArgs).
+func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim.Job, dir, in, out string, extra []string) childResult {
 	lim := w.cfg.Limits
 	args := []string{
 		filepath.Join(in, filepath.FromSlash(job.Entrypoint)), "-o", out,
@@ -437,6 +452,7 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 		"-rlimit-fsize", strconv.FormatUint(lim.OutputBytes, 10),
 		"-rlimit-nproc", strconv.FormatUint(lim.Processes, 10),
 	}
+	args = append(args, extra...)
 	argv := append(append([]string{}, w.cfg.Command...), args...)
 	if w.bwrap != "" {
 		argv = append(w.bwrapArgs(dir, in), argv...)
@@ -528,6 +544,7 @@ loop:
 
 	res := childResult{log: stderr.String()}
 	res.log = strings.ReplaceAll(res.log, in+string(filepath.Separator), "")
+	res.log = strings.ReplaceAll(res.log, filepath.Join(dir, preparedDir)+string(filepath.Separator), "")
 	res.log = strings.ReplaceAll(res.log, dir, ".")
 	switch {
 	case stopWhy == "cancelled":
@@ -570,6 +587,17 @@ func (w *Worker) bwrapArgs(dir, in string) []string {
 	a = append(a, "--ro-bind", exe, exe, "--bind", dir, dir, "--ro-bind", in, in, "--chdir", dir,
 		"--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", dir, "--")
 	return a
+}
+
+// outOfMemory reports whether the child's log is the Go runtime's fatal
+// error on an allocation refused by RLIMIT_AS.
+func outOfMemory(log string) bool {
+	// "fatal error: out of memory" (a large block, after "runtime: out of
+	// memory: cannot allocate N-byte block"), "fatal error: runtime: out
+	// of memory" or "... cannot allocate memory" (the heap's own metadata).
+	return strings.Contains(log, "fatal error: out of memory") ||
+		strings.Contains(log, "fatal error: runtime: out of memory") ||
+		strings.Contains(log, "fatal error: runtime: cannot allocate memory")
 }
 
 // failureDetail is the user-facing reason of a failed run: the solver's
@@ -615,23 +643,44 @@ func listOutputs(out string) ([]string, uint64, error) {
 	return files, size, err
 }
 
-// tailBuffer keeps the last 64 KiB written to it (the solver log).
+// tailBuffer keeps the last 64 KiB written to it (the solver log) and its
+// first line (up to 4 KiB), which for a recipe's run names the generated
+// wind and must survive a long log.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu        sync.Mutex
+	head      []byte
+	headDone  bool
+	buf       bytes.Buffer
+	truncated bool
 }
 
-const tailLimit = 64 << 10
+const (
+	tailLimit = 64 << 10
+	headLimit = 4 << 10
+)
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.headDone {
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			t.head = append(t.head, p[:i+1]...)
+			t.headDone = true
+		} else {
+			t.head = append(t.head, p...)
+		}
+		if len(t.head) >= headLimit {
+			t.head = t.head[:headLimit]
+			t.headDone = true
+		}
+	}
 	t.buf.Write(p)
 	if t.buf.Len() > 2*tailLimit {
 		b := t.buf.Bytes()
 		keep := append([]byte(nil), b[len(b)-tailLimit:]...)
 		t.buf.Reset()
 		t.buf.Write(keep)
+		t.truncated = true
 	}
 	return len(p), nil
 }
@@ -640,9 +689,10 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := t.buf.Bytes()
-	if len(b) > tailLimit {
-		b = b[len(b)-tailLimit:]
+	s := string(b)
+	if t.truncated || len(b) > tailLimit {
+		s = string(t.head) + "[…]\n" + string(b[max(0, len(b)-tailLimit):])
 	}
 	// The text progress line uses carriage returns; keep the log readable.
-	return strings.ReplaceAll(string(b), "\r", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
 }
