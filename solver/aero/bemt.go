@@ -47,7 +47,8 @@ type NodeSolution struct {
 }
 
 // bemtCase is the problem in the first-quadrant frame (Vx > 0, Vy > 0): the
-// other sign combinations are mirrored into it (see SolveNode).
+// sign combinations with Vy < 0 are mirrored into it (see SolveNode); Vx < 0
+// with Vy > 0 is solved in the node's own frame, as AeroDyn does (reversedVx).
 type bemtCase struct {
 	vx, vy   float64
 	sec      *NodeSection
@@ -55,6 +56,11 @@ type bemtCase struct {
 	mirrorCl bool    // airfoil seen mirrored: cl(alpha) -> -Cl(-alpha), cd -> Cd(-alpha)
 	theta    float64 // twist in the mirrored frame
 	re       float64
+	// reversedVx: Vx < 0 (vx holds the signed value); the momentum region
+	// is then phi < 0 and the tangential-induction constant k' changes sign
+	// (AeroDyn v5 BEMTUncoupled inductionFactors0 and
+	// getTangentialInduction, BEM_Mod 1).
+	reversedVx bool
 }
 
 func (c *bemtCase) coefs(alpha float64) Coefs {
@@ -129,8 +135,15 @@ func (c *bemtCase) inductionsValid(phi float64) (a, ap, f, F float64, valid bool
 	if !c.opt.TanInd {
 		kp = 0
 	}
+	if c.reversedVx {
+		kp = -kp
+	}
 	lambdaR := c.vy / c.vx
-	if phi > 0 {
+	momentumRegion := phi > 0
+	if c.reversedVx {
+		momentumRegion = phi < 0
+	}
+	if momentumRegion {
 		if k <= 2.0/3 { // momentum region, a = k/(1+k)
 			a = k / (1 + k)
 			valid = k >= -1
@@ -206,12 +219,20 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 		return s
 	}
 	c := bemtCase{vx: math.Abs(vx), vy: math.Abs(vy), sec: sec, opt: opt, theta: sec.Theta, re: re}
-	// Mirror x (reversed axial flow) and/or y (reversed rotation): in the
-	// mirrored frame the chord angle becomes -theta, pi-theta or theta-pi and
-	// the airfoil is seen from the other side once per mirror.
+	// Reversed rotation (Vy < 0) is mirrored into Vy > 0: in the mirrored
+	// frame the chord angle becomes pi-theta (or theta-pi with Vx < 0 as
+	// well) and the airfoil is seen from the other side once per mirror.
+	// Reversed axial inflow alone (Vx < 0, Vy > 0: the outer blade swinging
+	// downwind faster than the wind at start-up) is solved in the node's
+	// own frame, as AeroDyn does: the momentum region is phi < 0 with the
+	// airfoil seen as it is. Mirroring it into Vx > 0 reversed the sign of
+	// the thrust constant k = sigma Cn/(4 F sin^2 phi) there, so those nodes
+	// left Buhl's branch (a ~ 1.2, continuous through Vx = 0 in AeroDyn) for
+	// the a = -1 bound (IEA-15 onshore start-up, outer third of the blade,
+	// t = 0.065-0.45 s).
 	switch {
 	case vx < 0 && vy > 0:
-		c.theta, c.mirrorCl = -sec.Theta, true
+		c.vx, c.reversedVx = vx, true
 	case vx > 0 && vy < 0:
 		c.theta, c.mirrorCl = math.Pi-sec.Theta, true
 	case vx < 0 && vy < 0:
@@ -235,6 +256,11 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 	// with a = 0 gave the full, uninduced load at those nodes.
 	const eps = 1.4901161193847656e-07 // 10 sqrt(machine epsilon)
 	brackets := [3][2]float64{{eps, math.Pi/2 - eps}, {-math.Pi / 4, -eps}, {math.Pi/2 + eps, math.Pi - eps}}
+	if c.reversedVx {
+		// AeroDyn's regions for Vx < 0: the mirror images in phi
+		// (GetSolveRegionOrdering).
+		brackets = [3][2]float64{{-math.Pi/2 + eps, -eps}, {eps, math.Pi / 4}, {-math.Pi + eps, -math.Pi/2 - eps}}
+	}
 	resid := func(phi float64) float64 { _, _, f, _ := c.inductions(phi); return f }
 	for _, b := range brackets {
 		fa, fb := resid(b[0]), resid(b[1])
