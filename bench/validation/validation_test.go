@@ -65,6 +65,10 @@ func TestCompareByHand(t *testing.T) {
 // (fractions, on the report's basis).
 type bound struct{ mean, std float64 }
 
+// notInReference marks a compared channel that the case's OpenFAST OutList
+// did not ask for (the IEA-15 decks have no TTDspFA).
+var notInReference = bound{-1, -1}
+
 // TestNREL5MWCasesAgainstOpenFAST runs the five NREL 5 MW reference cases
 // (in parallel) and holds every compared channel to the 1 % acceptance
 // bound of issue 5 where the solver meets it, and to the measured error
@@ -73,11 +77,6 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs five 60-s simulations")
 	}
-	cases, err := Discover(testshared.Path(t, "reference-outputs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tight := bound{Tolerance, Tolerance}
 	loose := map[string]map[string]bound{
 		"nrel5mw_steady8_rigid_bem":  {},
 		"nrel5mw_steady11_rigid_bem": {},
@@ -113,11 +112,42 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 			"TwrBsMyt": {0.016, 0.125}, "TwrBsMxt": {Tolerance, 0.22},
 		},
 	}
+	checkCasesAgainstOpenFAST(t, "nrel5mw", loose)
+}
+
+// TestIEA15CasesAgainstOpenFAST runs both IEA-15-240-RWT onshore cases
+// (120 s each, ROSCO mapped to the built-in controller) and holds every
+// compared channel to the 1 % bound of issue 5. The tower-base moments'
+// standard deviations are dominated by the lightly damped tower sway left
+// over from the start-up, so they check the first second of the run too:
+// before the reversed-inflow BEM fix (Vx < 0 at the outer nodes while the
+// blades swing downwind) they were 5-6 % low.
+func TestIEA15CasesAgainstOpenFAST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two 120-s simulations")
+	}
+	checkCasesAgainstOpenFAST(t, "iea15", map[string]map[string]bound{
+		"iea15_onshore_steady10_rosco": {"TTDspFA": notInReference},
+		"iea15_onshore_steady13_rosco": {"TTDspFA": notInReference},
+	})
+}
+
+// checkCasesAgainstOpenFAST runs, in parallel, every reference case whose
+// name starts with prefix and is a key of loose, and holds each compared
+// channel to the 1 % bound unless loose names a wider one for it.
+func checkCasesAgainstOpenFAST(t *testing.T, prefix string, loose map[string]map[string]bound) {
+	cases, err := Discover(testshared.Path(t, "reference-outputs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight := bound{Tolerance, Tolerance}
+	seen := 0
 	for _, c := range cases {
 		over, ok := loose[c.Name]
-		if !ok || !strings.HasPrefix(c.Name, "nrel5mw") {
+		if !ok || !strings.HasPrefix(c.Name, prefix) {
 			continue
 		}
+		seen++
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
 			if err := prepare(&c); err != nil {
@@ -129,11 +159,13 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 			}
 			t.Logf("%s: wall %.1f s, %.1f× real time", c.Name, r.Wall.Seconds(), r.SimWall())
 			for _, ch := range r.Channels {
+				b, ok := over[ch.Name]
 				if ch.Missing != "" {
-					t.Errorf("%s: %s", ch.Name, ch.Missing)
+					if !(ok && b == notInReference && ch.Missing == missingInReference) {
+						t.Errorf("%s: %s", ch.Name, ch.Missing)
+					}
 					continue
 				}
-				b, ok := over[ch.Name]
 				if !ok {
 					b = tight
 				}
@@ -146,5 +178,8 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 				}
 			}
 		})
+	}
+	if seen != len(loose) {
+		t.Errorf("%d of the %d expected %s cases found in reference-outputs", seen, len(loose), prefix)
 	}
 }
