@@ -42,6 +42,24 @@ type BladeGeometry struct {
 	UserProp  []float64 // optional user property per node (AFTabMod=3); nil = 0
 }
 
+// ElementLength is the length of element j (between nodes j and j+1) of the
+// undeflected blade: the straight line between the nodes' reference
+// positions, BlSpn along the pitch axis plus the BlCrvAC/BlSwpAC offsets.
+// OpenFAST's mesh mapping lumps the distributed blade loads with these
+// lengths (ModMesh MeshCommit fixes each Line2 element's Jacobian from the
+// reference positions, Sprague et al. 2015), whatever the blade deflection.
+func (b BladeGeometry) ElementLength(j int) float64 {
+	ds := b.Span[j+1] - b.Span[j]
+	var dc, dw float64
+	if b.CrvAC != nil {
+		dc = b.CrvAC[j+1] - b.CrvAC[j]
+	}
+	if b.SwpAC != nil {
+		dw = b.SwpAC[j+1] - b.SwpAC[j]
+	}
+	return math.Sqrt(ds*ds + dc*dc + dw*dw)
+}
+
 // TowerGeometry is AeroDyn's tower table (tower nodes from base to top).
 type TowerGeometry struct {
 	Elev []float64 // TwrElev: height of each node (m)
@@ -593,16 +611,20 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 }
 
 // integrate sums the distributed blade loads to the hub: each blade is a
-// linear (Line2) distribution along straight segments between nodes, as
-// OpenFAST's Line2-to-Point mesh mapping assumes.
+// linear (Line2) distribution along straight segments between the displaced
+// nodes, as OpenFAST's Line2-to-Point mesh mapping assumes, integrated over
+// each element's undeflected length (BladeGeometry.ElementLength) as that
+// mapping does; the deflected chord is longer (0.6 % over the IEA-15 blade
+// at rated, measured), which would overstate the rotor loads.
 func (r *Rotor) integrate(in *Input, out *Output, xh, vAvg Vec3, chi0, rTip float64) {
 	var F, M Vec3
 	for k := range in.Blades {
 		nodes := in.Blades[k]
+		geo := r.blades[k]
 		for j := 0; j+1 < len(nodes); j++ {
 			p0 := sub(nodes[j].Position, in.HubPosition)
 			p1 := sub(nodes[j+1].Position, in.HubPosition)
-			L := norm(sub(p1, p0))
+			L := geo.ElementLength(j)
 			f0, f1 := out.Blades[k][j].Force, out.Blades[k][j+1].Force
 			m0, m1 := out.Blades[k][j].Moment, out.Blades[k][j+1].Moment
 			F = add(F, scale(add(f0, f1), L/2))

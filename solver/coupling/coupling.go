@@ -294,8 +294,13 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	crv := make([][]float64, sp.NumBl)
 	swp := make([][]float64, sp.NumBl)
 	crvAng := make([][]float64, sp.NumBl)
+	lenPerSpan := make([][]float64, sp.NumBl)
 	for k := range stations {
 		g := rotor.Blade(k)
+		lenPerSpan[k] = make([]float64, len(g.Span)-1)
+		for e := range lenPerSpan[k] {
+			lenPerSpan[k][e] = g.ElementLength(e) / (g.Span[e+1] - g.Span[e])
+		}
 		stations[k] = append([]float64(nil), g.Span...)
 		twist[k] = append([]float64(nil), g.Twist...)
 		crv[k] = make([]float64, len(g.Span))
@@ -345,7 +350,7 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),
 		rotor: rotor, aeroIn: &aero.Input{}, aeroOut: rotor.NewOutput(),
-		twist: twist, span: stations, crvAC: crv, swpAC: swp, crvAng: crvAng, nAD: nAD, edR: edR,
+		twist: twist, span: stations, crvAC: crv, swpAC: swp, crvAng: crvAng, lenPerSpan: lenPerSpan, nAD: nAD, edR: edR,
 		airDens: ap.AirDens,
 	}
 	if opts.TMax > 0 {

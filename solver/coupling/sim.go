@@ -37,7 +37,10 @@ type sim struct {
 	// rigid arms (OpenFAST's line-to-line motion mapping).
 	crvAC, swpAC [][]float64
 	crvAng       [][]float64 // AeroDyn BlCrvAng (rad), positive tip downwind
-	arms         [][][3]float64
+	// lenPerSpan[k][e] is AeroDyn element e's undeflected length per unit
+	// of span (1 without prebend or sweep).
+	lenPerSpan [][]float64
+	arms       [][][3]float64
 	// nAD[k] load stations of blade k are AeroDyn nodes; ElastoDyn's
 	// element-centre nodes (radii edR) follow them.
 	nAD []int
@@ -450,12 +453,20 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 		return
 	}
 	var fPrev, mPrev [3]float64
+	e := 0 // AeroDyn element holding the current piece
 	for i, r := range s.augR {
 		f, m, pos := fAt(r)
 		augPos[i] = pos
 		augF[i], augM[i] = [3]float64{}, [3]float64{}
 		if i > 0 {
-			L := r - s.augR[i-1]
+			for e < n-2 && sp[e+1] <= s.augR[i-1] {
+				e++
+			}
+			// The piece's share of its element's undeflected length (the
+			// lumping length of OpenFAST's mapping, see
+			// aero.BladeGeometry.ElementLength); with prebend it exceeds
+			// the span difference.
+			L := (r - s.augR[i-1]) * s.lenPerSpan[k][e]
 			for c := 0; c < 3; c++ {
 				augF[i-1][c] += L * (2*fPrev[c] + f[c]) / 6
 				augF[i][c] += L * (fPrev[c] + 2*f[c]) / 6
