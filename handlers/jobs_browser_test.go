@@ -73,9 +73,18 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 		t.Fatalf("the progress bar never showed partial progress: widths %v", widths)
 	}
 	t.Logf("progress bar widths seen: %v", widths)
-	out, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#job-outputs")))
-	if err != nil || !strings.Contains(out, "Main_Onshore.outb") {
-		t.Fatalf("outputs list %q (%v)", out, err)
+	// The outputs list is swapped in by htmx when the run finishes, so the
+	// node may be replaced while it is read: poll its text by id.
+	deadline = time.Now().Add(15 * time.Second)
+	for {
+		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("job-outputs") || {}).textContent || ""`))
+		if err == nil && strings.Contains(out, "Main_Onshore.outb") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("outputs list %q (%v)", out, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 
 	err = chromedp.Do(ctx,
