@@ -434,16 +434,22 @@ func (m *Model) setupTower() error {
 		m.tShape[N+1].ss[i] = shp(coefSS[i], 1, L, 0)
 		m.tShape[N+1].ssS[i] = shp(coefSS[i], 1, L, 1)
 	}
-	// Axial reduction, accumulated as ElastoDyn does: the half-element term
-	// of node J multiplies the slopes at node J and at the node below it.
+	// Axial reduction ∫φ'ᵢφ'ⱼ dh, accumulated as ElastoDyn's Coeff does:
+	// node J's half-element term is 0.5·Δh·φ'ᵢ(h_J)·φ'ⱼ(h_J), the slopes of
+	// both modes at node J itself (the same midpoint-node scheme as the
+	// blades' AxRedBld). The value at node J is its own half element plus
+	// the node below's value and that node's upper half element; the tower
+	// top adds the top node's upper half. The axial shortening, through the
+	// gravity load on every mass above the base, is the tower's gravitational
+	// destiffening.
 	var prevFA, prevSS [2][2]float64
 	for j := 0; j < N; j++ {
 		cur, below := &m.tShape[j+1], &m.tShape[j]
 		var hFA, hSS [2][2]float64
 		for a := 0; a < 2; a++ {
 			for c := 0; c < 2; c++ {
-				hFA[a][c] = 0.5 * dh * cur.faS[a] * below.faS[c]
-				hSS[a][c] = 0.5 * dh * cur.ssS[a] * below.ssS[c]
+				hFA[a][c] = 0.5 * dh * cur.faS[a] * cur.faS[c]
+				hSS[a][c] = 0.5 * dh * cur.ssS[a] * cur.ssS[c]
 				cur.axFA[a][c] = hFA[a][c]
 				cur.axSS[a][c] = hSS[a][c]
 				if j > 0 {
