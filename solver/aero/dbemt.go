@@ -180,8 +180,13 @@ type dynStates struct {
 }
 
 // applyDBEMT replaces the quasi-steady induction of every node by Øye's
-// filtered induced velocities at time t.
-func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
+// filtered induced velocities at time t. unDisk is the normal inflow of
+// tau1: the disk-averaged relative wind (disturbed inflow minus blade
+// motion, averaged over every node) projected on the shaft axis, AeroDyn's
+// Un_disk. The mean of the nodes' own normal components Vx is smaller by
+// the cosine of the cone and flap slope of each node (about 2 % on the
+// NREL 5 MW at 12 m/s, 6 m tip deflection), which lengthened tau1.
+func (r *Rotor) applyDBEMT(t float64, out *Output, rTip, unDisk float64) {
 	if len(r.dyn.uq) != len(out.work) {
 		r.dyn.uq = make([][][2]float64, len(out.work))
 	}
@@ -190,8 +195,7 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
 		r.dynSpan = make([][]float64, len(out.work))
 	}
 	r.initDiskWeights(out)
-	var aDisk, unSum float64
-	n := 0
+	var aDisk float64
 	for k := range out.work {
 		if len(uq[k]) != len(out.work[k]) {
 			uq[k] = make([][2]float64, len(out.work[k]))
@@ -204,12 +208,10 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64) {
 			uq[k][j] = [2]float64{-w.sol.AxInd * w.vx, w.sol.TanInd * w.vy}
 			r.dynSpan[k][j] = w.sec.RLocal
 			aDisk += w.sol.AxInd * r.diskWeight[k][j]
-			unSum += w.vx
-			n++
 		}
 	}
 	r.dynRadius = rTip
-	tau1 := DBEMTTau1(rTip, aDisk, unSum/float64(n))
+	tau1 := DBEMTTau1(rTip, aDisk, unDisk)
 	v := r.advanceDBEMT(t, uq, tau1)
 	for k := range out.work {
 		for j := range out.work[k] {

@@ -3,6 +3,8 @@ package aero
 import (
 	"math"
 	"testing"
+
+	"github.com/turbinesim/turbinesim/solver/aero/dbemt"
 )
 
 // oyeStep against a fine RK4 integration of the two filter equations with a
@@ -156,5 +158,60 @@ func TestSkewRedistributionAfterDBEMT(t *testing.T) {
 	t.Logf("node %d: a = %.4f ± %.4f over a revolution; Pitt/Peters amplitude by hand %.4f (chi0 %.1f°)", node+1, mean, got, want, chi0/deg2rad)
 	if math.Abs(got-want) > 0.15*want {
 		t.Errorf("once-per-revolution induction amplitude %.4f, want %.4f ± 15 %%", got, want)
+	}
+}
+
+// tau1 of DBEMT_Mod 2 uses AeroDyn's Un_disk: the disk-averaged relative
+// wind projected on the shaft axis, not the mean of the nodes' normal
+// components Vx, which a coned (or flapped) blade sees reduced by the cosine
+// of its cone. With a 20° cone in axial wind U the two differ by 6 %.
+func TestDBEMTTau1UsesShaftNormalInflow(t *testing.T) {
+	af := thinAirfoil(0.01)
+	rot := simpleRotor(t, af)
+	p := rot.Params()
+	p.DBEMTMod = DBEMTTauVary
+	rot, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const U, cone = 10.0, -20 * math.Pi / 180
+	var in Input
+	st := RigidState{HubPosition: Vec3{0, 0, 90}, Precone: []float64{cone}, Azimuth: 0.2, RotorSpeed: 7 * U / 63}
+	if err := rot.RigidInput(st, uniformWind(U), &in); err != nil {
+		t.Fatal(err)
+	}
+	out := rot.NewOutput()
+	if err := rot.CalcOutput(0, &in, out); err != nil {
+		t.Fatal(err)
+	}
+	// At the first evaluation the filters start in equilibrium, so the
+	// nodes carry the quasi-steady induction that sets tau1.
+	rl := make([][]float64, len(out.Blades))
+	var vxSum float64
+	n := 0
+	for k := range out.Blades {
+		for _, o := range out.Blades[k] {
+			rl[k] = append(rl[k], o.RLocal)
+			vxSum += o.Vx
+			n++
+		}
+	}
+	w := dbemt.DiskWeights(rl)
+	var aDisk float64
+	for k := range out.Blades {
+		for j, o := range out.Blades[k] {
+			aDisk += w[k][j] * o.AxInd
+		}
+	}
+	rTip := (p.HubRadius + p.Blades[0].Span[len(p.Blades[0].Span)-1]) * math.Cos(cone)
+	want := DBEMTTau1(rTip, aDisk, U)
+	nodeMean := DBEMTTau1(rTip, aDisk, vxSum/float64(n))
+	got := rot.dyn.committed.tau1
+	t.Logf("tau1 %.5f s; with Un = U: %.5f s; with the mean node Vx (%.4f m/s): %.5f s", got, want, vxSum/float64(n), nodeMean)
+	if math.Abs(nodeMean-want) < 0.03*want {
+		t.Fatalf("test set-up: the cone should separate the two definitions (%g vs %g)", nodeMean, want)
+	}
+	if math.Abs(got-want) > 1e-9*want {
+		t.Errorf("tau1 = %.6f s, want %.6f s from Un_disk = %g m/s", got, want, U)
 	}
 }

@@ -72,7 +72,7 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 				t.Fatal(err)
 			}
 			cur := &dbemt.Input{}
-			rTip, aSum, unSum, cnt := 0.0, 0.0, 0.0, 0.0
+			rTip, aSum := 0.0, 0.0
 			for b := 0; b < nb; b++ {
 				for j := 0; j < nn; j++ {
 					rTip = math.Max(rTip, oq.Blades[b][j].RLocal)
@@ -93,12 +93,12 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 					o := &oq.Blades[b][j]
 					nodes[j] = dbemt.NodeInput{VindQS: [2]float64{-o.AxInd * o.Vx, o.TanInd * o.Vy}, SpanRatio: o.RLocal / rTip}
 					aSum += o.AxInd * weights[b][j]
-					unSum += o.Vx
-					cnt++
 				}
 				cur.Nodes = append(cur.Nodes, nodes)
 			}
-			cur.AxIndAvg, cur.UnAvg, cur.TipRadius = aSum, unSum/cnt, rTip
+			// Un_disk: the disk-averaged relative wind along the shaft
+			// axis (the hub-frame x component of RotorOutput.VAvg).
+			cur.AxIndAvg, cur.UnAvg, cur.TipRadius = aSum, oq.Rotor.VAvg[0], rTip
 			if prev != nil {
 				if err := m.UpdateStates(tt-dt, prev, cur); err != nil {
 					t.Fatal(err)
