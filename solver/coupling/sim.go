@@ -84,13 +84,15 @@ func finite3(v [3]float64) bool {
 	return true
 }
 
-// sampleWind evaluates the inflow at every blade node and the probe points.
+// sampleWind evaluates the inflow at every AeroDyn blade node (its
+// aerodynamic centre, see aeroLoads), the tower nodes, the hub and the probe
+// points.
 func (s *sim) sampleWind(t float64) error {
 	s.stage = "inflow"
 	n := 0
-	for k := range s.motion.Blades {
-		for _, p := range s.motion.Blades[k].Pos[:s.nAD[k]] {
-			s.windPts[n] = p
+	for k := range s.aeroIn.Blades {
+		for i := range s.aeroIn.Blades[k] {
+			s.windPts[n] = s.aeroIn.Blades[k][i].Position
 			n++
 		}
 	}
@@ -122,9 +124,6 @@ func (s *sim) sampleWind(t float64) error {
 func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	s.stage = "structure"
 	s.sys.Motions(s.st, u.BlPitch, s.motion)
-	if err := s.sampleWind(t); err != nil {
-		return err
-	}
 	s.stage = "aero"
 	in := s.aeroIn
 	in.HubPosition = s.motion.HubPos
@@ -140,7 +139,6 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	for k := range in.BladeRoot {
 		in.BladeRoot[k] = s.motion.RootOrient[k]
 	}
-	n := 0
 	w := s.motion.HubRotVel
 	for k := range in.Blades {
 		bm := &s.motion.Blades[k]
@@ -155,7 +153,21 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 			node.Position = add3(bm.Pos[i], arm)
 			node.Velocity = add3(bm.Vel[i], cross3(w, arm))
 			node.Orientation = twistAbout(curveAbout(*o, s.crvAng[k][i]), s.twist[k][i])
-			node.Wind = s.windVel[n]
+		}
+	}
+	// The wind is sampled where AeroDyn's blade nodes are: at the
+	// aerodynamic centre (BlCrvAC, BlSwpAC off the reference axis; AeroDyn
+	// blade input, AeroDyn user guide "Blade Definition"), not on the
+	// structural axis. The NREL 5 MW blade's BlSwpAC reaches -0.57 m, a
+	// tenth of a TurbSim cell, enough to shift the sampled turbulence.
+	if err := s.sampleWind(t); err != nil {
+		return err
+	}
+	s.stage = "aero"
+	n := 0
+	for k := range in.Blades {
+		for i := range in.Blades[k] {
+			in.Blades[k][i].Wind = s.windVel[n]
 			n++
 		}
 	}
