@@ -439,9 +439,10 @@ func (s *sim) step(n int) error {
 // aerodynamic nodes) onto ElastoDyn's element-centre nodes the way OpenFAST's
 // Line2-to-Point load transfer does: the line is split at the projections
 // of the structural nodes, each piece's linear distribution is lumped
-// consistently onto its two ends, and every lumped load moves to the nearest
-// structural node together with the moment of its offset. The resultant
-// force and moment are preserved.
+// consistently onto its two ends together with the pair of end couples of
+// OpenFAST's Lump_Line2_to_Point, and every lumped load moves to the
+// nearest structural node together with the moment of its offset. The
+// resultant force and moment are preserved.
 func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 	n := s.nAD[k]
 	sp := s.span[k]
@@ -506,6 +507,18 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 				augF[i][c] += L * (fPrev[c] + 2*f[c]) / 6
 				augM[i-1][c] += L * (2*mPrev[c] + m[c]) / 6
 				augM[i][c] += L * (mPrev[c] + 2*m[c]) / 6
+			}
+			// The lumped end moments of the force distribution (Sprague,
+			// Jonkman & Jonkman 2014, eqs. 40-43; OpenFAST's Line2-to-Point
+			// lumping): a couple (L/12)·Δp × (f₁ + f₂) on the inner end
+			// and its opposite on the outer end, Δp the displaced piece.
+			// It leaves the resultant unchanged but moves the load's
+			// bending effect inboard on a flexible blade.
+			dp := [3]float64{pos[0] - augPos[i-1][0], pos[1] - augPos[i-1][1], pos[2] - augPos[i-1][2]}
+			couple := cross3(dp, add3(fPrev, f))
+			for c := 0; c < 3; c++ {
+				augM[i-1][c] += L / 12 * couple[c]
+				augM[i][c] -= L / 12 * couple[c]
 			}
 		}
 		fPrev, mPrev = f, m
