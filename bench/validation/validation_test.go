@@ -90,19 +90,15 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// 0.5 s (TestFullSteady8StartUpAngleOfAttack) and with it the
 		// start-up sway of the tower (TwrBsMxt std -1.7 % -> -0.3 %, TTDspFA
 		// std -1.2 % -> +0.5 %).
-		// Except the fore-aft std: since the tower's gravity destiffening
-		// follows ElastoDyn (axial reduction from the slopes at each node)
-		// the fore-aft frequency matches OpenFAST's (0.33249 vs 0.33254 Hz,
-		// was +0.10 %) and our TTDspFA and TwrBsMyt follow OpenFAST's sample
-		// by sample (rms difference 1.6 % and 1.8 % of the std, was 7.5 % and
-		// 7.6 %), which shows that the start-up fore-aft sway decays a little
-		// slower than OpenFAST's (fitted damping ratio 5.06 % vs 5.10 % over
-		// t = 10-40 s, as before the change; 7.21 % vs 7.23 % in the
-		// quasi-steady BEM case) and is 1-1.5 % too large at t = 30-50 s.
-		// With the same excess before the change (fitted sway amplitude at
-		// t = 30 s +1.6 %, now +1.7 %) the std errors were +0.5 % and +0.9 %;
-		// now they are +1.2 % and +1.3 %.
-		"nrel5mw_steady8_full": {"TTDspFA": {Tolerance, 0.015}, "TwrBsMyt": {Tolerance, 0.015}},
+		// Except the fore-aft tower-base moment's std (+1.10 %): the
+		// start-up fore-aft sway decays a little slower than OpenFAST's
+		// (fitted damping ratio over t = 10-40 s 5.057 % vs 5.088 %; 6.763 %
+		// vs 6.779 % in the quasi-steady BEM case), so it is about 1 % too
+		// large at t = 30-50 s. Part of the shortfall was the blade-load
+		// lumping (without OpenFAST's end couples the load acted too far
+		// outboard: 5.052 % and 6.757 %, TTDspFA std +1.14 %, TwrBsMyt std
+		// +1.30 %); TTDspFA is back within 1 % (+0.97 %).
+		"nrel5mw_steady8_full": {"TwrBsMyt": {Tolerance, 0.012}},
 		// Turbulent wind (the hub-height wind matches OpenFAST's sample by
 		// sample to 4e-5 m/s rms): the thrust-related means are 1-1.8 % low
 		// and RootMxc1 3.2 % high; the rotor-speed fluctuation is a quarter
@@ -116,11 +112,15 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// torque is about 2 % low and its sensitivity to that wind about 10 %
 		// low (only with flexible blades; rigid blades give OpenFAST's
 		// sensitivity), which is what leaves the rotor speed's slow rise in
-		// the last 20 s too small.
+		// the last 20 s too small. The tip deflection's mean follows the
+		// root moment's deficit (OoPDefl1 -1.34 %, RootMyc1 -1.28 %) since
+		// the blade loads are lumped with OpenFAST's end couples; before,
+		// the load acted too far outboard and added 0.3 % of deflection
+		// (OoPDefl1 -1.03 %).
 		"nrel5mw_turb12_full": {
 			"RotSpeed": {Tolerance, 0.28}, "GenSpeed": {Tolerance, 0.28},
 			"GenPwr": {0.015, 0.06}, "RotThrust": {0.016, 0.105}, "RootMyc1": {0.014, 0.065}, "RootMxc1": {0.035, 0.025},
-			"OoPDefl1": {0.012, 0.075}, "IPDefl1": {Tolerance, 0.04}, "TTDspFA": {0.018, 0.13},
+			"OoPDefl1": {0.014, 0.075}, "IPDefl1": {Tolerance, 0.04}, "TTDspFA": {0.018, 0.13},
 			"TwrBsMyt": {0.016, 0.125}, "TwrBsMxt": {Tolerance, 0.22},
 		},
 	}
