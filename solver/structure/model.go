@@ -366,9 +366,15 @@ func (m *Model) setupBlades() {
 	}
 }
 
-// bladeShapeAt interpolates the twisted shape functions of blade k linearly
-// between root, element centres and tip at distance r from the root (the
-// ElastoDyn-to-AeroDyn line-mesh motion mapping is linear between nodes).
+// bladeShapeAt gives the twisted shape functions of blade k at distance r
+// from the root as OpenFAST's Line2-to-point motion mapping carries the
+// structural nodes' motion to a point between them (ModMesh_Mapping,
+// Transfer_Motions_Line2_to_Point): each neighbouring node's displacement
+// plus its rotation applied to the arm from that node to the point,
+// u = Σ Nᵢ (uᵢ + θᵢ × (r − rᵢ)), weighted linearly; slopes (orientations)
+// and axial shortening are interpolated linearly. For a deflection shape
+// φ the displacement is Σ Nᵢ (φᵢ + φ'ᵢ·(r − rᵢ)), which differs from the
+// chord Σ Nᵢ φᵢ by −N₁N₂·h²·d²φ/dr².
 func (m *Model) bladeShapeAt(k int, r float64) bladeShape {
 	N := m.p.BldNodes
 	xs := make([]float64, N+2)
@@ -388,8 +394,11 @@ func (m *Model) bladeShapeAt(k int, r float64) bladeShape {
 	a, b := &sh[i-1], &sh[i]
 	var out bladeShape
 	for md := 0; md < 3; md++ {
-		out.dx[md] = a.dx[md] + f*(b.dx[md]-a.dx[md])
-		out.dy[md] = a.dy[md] + f*(b.dy[md]-a.dy[md])
+		// The node's rotation turns the arm (along the blade axis j3) by
+		// the slope: a slope sx (dx/dr) moves the point by sx·arm along j1.
+		armA, armB := r-xs[i-1], r-xs[i]
+		out.dx[md] = (1-f)*(a.dx[md]+a.sx[md]*armA) + f*(b.dx[md]+b.sx[md]*armB)
+		out.dy[md] = (1-f)*(a.dy[md]+a.sy[md]*armA) + f*(b.dy[md]+b.sy[md]*armB)
 		out.sx[md] = a.sx[md] + f*(b.sx[md]-a.sx[md])
 		out.sy[md] = a.sy[md] + f*(b.sy[md]-a.sy[md])
 		for c := 0; c < 3; c++ {
