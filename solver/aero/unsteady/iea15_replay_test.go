@@ -49,6 +49,13 @@ func replayIEA15(t *testing.T, run string) {
 	const hubRad, uaStartRad = 3.97, 0.1 // ElastoDyn HubRad, AeroDyn UAStartRad of the run
 	rTip := hubRad + bl.BlSpn[len(bl.BlSpn)-1]
 	dt := f.Time[1] - f.Time[0]
+	// Start-up check: t < startupEnd s, RMS bound startupTol. Tip nodes of
+	// these runs show isolated one-sample Cn differences of about 0.02
+	// during the first 0.5 s (e.g. steady13 node 40 at t = 0.26, 0.275,
+	// 0.29 s, where the written Vrel dips for one sample) with the steps
+	// before and after agreeing to 1e-4; they put the window RMS at up to
+	// 2e-3 there, hence 3e-3 rather than the 1e-3 of the settled window.
+	const startupEnd, startupTol = 2.0, 3e-3
 	for k := 1; k <= bl.NumBlNds; k++ {
 		al, ok1 := f.Column(fmt.Sprintf("AB1N%03dAlpha", k))
 		vr, ok2 := f.Column(fmt.Sprintf("AB1N%03dVrel", k))
@@ -77,11 +84,26 @@ func replayIEA15(t *testing.T, run string) {
 		}
 		var sCn, sCt, sSt float64
 		n := 0
+		// Start-up window: the first pass (states from the second update
+		// on, AeroDyn's n=1) and the steep initial alpha transient. It ends
+		// early at a node whose relative speed drops below UOff: there this
+		// model restarts its states (see UOff) while OpenFAST v5 keeps them.
+		var s0Cn, s0Ct float64
+		n0 := 0
+		lull := false
 		for i := range f.Time {
 			in := unsteady.Input{Alpha: al[i] * math.Pi / 180, U: vr[i]}
 			y, err := node.CalcOutput(in)
 			if err != nil {
 				t.Fatal(err)
+			}
+			lull = lull || vr[i] < unsteady.UOff
+			if f.Time[i] < startupEnd && !lull {
+				ca, sa := math.Cos(in.Alpha), math.Sin(in.Alpha)
+				cn, ct := y.Cl*ca+y.Cd*sa, y.Cl*sa-y.Cd*ca
+				s0Cn += (cn - cnRef[i]) * (cn - cnRef[i])
+				s0Ct += (ct - ctRef[i]) * (ct - ctRef[i])
+				n0++
 			}
 			if f.Time[i] >= 30 {
 				ca, sa := math.Cos(in.Alpha), math.Sin(in.Alpha)
@@ -105,6 +127,12 @@ func replayIEA15(t *testing.T, run string) {
 		t.Logf("node %2d (UA %-5v C_nalpha %.3f): RMS ΔCn %.5f, ΔCt %.5f; static polar ΔCn %.5f", k, active && !node.Off(), c.CNAlpha, rCn, rCt, rSt)
 		if rCn > 1e-3 || rCt > 1e-3 {
 			t.Errorf("node %d: Cn/Ct differ from OpenFAST by RMS %.5f / %.5f", k, rCn, rCt)
+		}
+		r0Cn, r0Ct := math.Sqrt(s0Cn/float64(n0)), math.Sqrt(s0Ct/float64(n0))
+		if n0 < 20 {
+			t.Errorf("node %d: start-up window has only %d samples", k, n0)
+		} else if r0Cn > startupTol || r0Ct > startupTol {
+			t.Errorf("node %d: start-up (t < %g s) Cn/Ct differ from OpenFAST by RMS %.5f / %.5f", k, startupEnd, r0Cn, r0Ct)
 		}
 	}
 }
