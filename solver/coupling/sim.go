@@ -308,33 +308,18 @@ func extrapolateServo(next, prev, cur *control.Inputs) {
 	}
 }
 
-// applyServo copies ServoDyn's commands into ElastoDyn's inputs at one
-// instant: the generator and brake torques and the yaw moment of y, and the
-// blade pitch angles pitch.
-//
-// The pitch is passed separately because OpenFAST v5.0.0 (PitchDOF=False)
-// applies ServoDyn's pitch command one coupling step late: the pitch
-// ElastoDyn uses and reports as BldPitch at t+dt is the demand ServoDyn
-// produced at t, while the torque and yaw moment of t+dt act at t+dt. This
-// is read off the reference outputs (see TestPitchAppliedOneStepLate): while
-// ROSCO's demand ramps at its 2°/s rate limit (0.01° per 0.005-s step) in
-// iea15_onshore_steady13_rosco, BldPitch1(t_i) equals the demand of the call
-// at t_(i-1) to within the 0.0002° int16 quantum, and BldPitch1(0) is
-// ElastoDyn's initial pitch. The torque and yaw moment are not delayed: the
-// drivetrain's torsional response to the generator start at TimGenOn in
-// nrel5mw_turb12_full (HSShftTq over the next 0.4 s) and the yaw response of
-// the IEA start-up match OpenFAST only with them acting in their own step.
-func (s *sim) applyServo(y *control.Outputs, pitch [3]float64, u *structure.Inputs) error {
+// applyServo copies ServoDyn's commands into ElastoDyn inputs.
+func (s *sim) applyServo(y *control.Outputs, u *structure.Inputs) error {
 	s.stage = "control"
 	u.GenTrq = y.GenTrq
 	u.HSSBrTrq = y.HSSBrTrqC
 	u.YawMom = y.YawMom
 	for k := range u.BlPitch {
-		u.BlPitch[k] = pitch[k]
+		u.BlPitch[k] = y.BlPitchCom[k]
 	}
-	for _, v := range []float64{y.GenTrq, y.HSSBrTrqC, y.YawMom, pitch[0], pitch[1], pitch[2]} {
+	for _, v := range []float64{y.GenTrq, y.HSSBrTrqC, y.YawMom, y.BlPitchCom[0], y.BlPitchCom[1], y.BlPitchCom[2]} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("command is not finite: GenTrq=%v HSSBrTrq=%v YawMom=%v BlPitch=%v", y.GenTrq, y.HSSBrTrqC, y.YawMom, pitch)
+			return fmt.Errorf("command is not finite: GenTrq=%v HSSBrTrq=%v YawMom=%v BlPitchCom=%v", y.GenTrq, y.HSSBrTrqC, y.YawMom, y.BlPitchCom)
 		}
 	}
 	return nil
@@ -361,14 +346,10 @@ func (s *sim) initialize() error {
 			return err
 		}
 		s.srvOut = y
-		// ElastoDyn keeps its initial pitch at t = 0; ServoDyn's first
-		// pitch demand acts from the first step on (see applyServo).
-		var pitch0 [3]float64
-		copy(pitch0[:], s.uCur.BlPitch)
-		if err := s.applyServo(&s.srvOut, pitch0, s.uCur); err != nil {
+		if err := s.applyServo(&s.srvOut, s.uCur); err != nil {
 			return err
 		}
-		// Aerodynamics again with the commanded torques, then outputs.
+		// Aerodynamics again with the commanded pitch, then outputs.
 		if err := s.aeroLoads(0, s.uCur); err != nil {
 			return err
 		}
@@ -383,8 +364,7 @@ func (s *sim) initialize() error {
 
 // step advances every module from t to t+dt in OpenFAST's loose-coupling
 // order (solver-brief §3.1): inputs extrapolated to t+dt; ServoDyn updates
-// and outputs its commands at t+dt (its pitch demand reaches ElastoDyn one
-// step later, see applyServo); ElastoDyn integrates t→t+dt with its
+// and outputs its commands at t+dt; ElastoDyn integrates t→t+dt with its
 // inputs at t and t+dt; InflowWind and AeroDyn compute the loads at t+dt
 // with the new motion; ElastoDyn's outputs at t+dt are recomputed with
 // those loads and mapped to ServoDyn's inputs.
@@ -399,8 +379,6 @@ func (s *sim) step(n int) error {
 		if n == 0 {
 			s.srvPrev = s.srvIn
 		}
-		// ServoDyn's pitch demand of t drives ElastoDyn's pitch at t+dt.
-		pitchAtT := s.srvOut.BlPitchCom
 		extrapolateServo(&s.srvNext, &s.srvPrev, &s.srvIn)
 		if err := s.servo.UpdateStates(t, s.srvNext); err != nil {
 			return err
@@ -410,7 +388,7 @@ func (s *sim) step(n int) error {
 			return err
 		}
 		s.srvOut = y
-		if err := s.applyServo(&s.srvOut, pitchAtT, s.uNext); err != nil {
+		if err := s.applyServo(&s.srvOut, s.uNext); err != nil {
 			return err
 		}
 	}
