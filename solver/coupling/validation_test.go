@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -119,6 +120,41 @@ func TestFlexSteady8MatchesOpenFAST(t *testing.T) {
 	compareWithReference(t, "nrel5mw_steady8_flex_bem", ch, tol)
 }
 
+// columnPair is one output channel of our run and the same channel of the
+// OpenFAST reference.
+type columnPair struct {
+	name      string
+	ours, ref []float64
+}
+
+// runReferenceStart runs the first tmax seconds of reference case name with
+// the given output channels and returns our result, OpenFAST's output and
+// the requested channels of both side by side.
+func runReferenceStart(t *testing.T, name string, channels []string, tmax float64) (*Result, *outfile.File, []columnPair) {
+	t.Helper()
+	fst := testshared.Path(t, "reference-outputs", name, "Main_Onshore.fst")
+	ref, err := outfile.ReadOutbFile(testshared.Path(t, "reference-outputs", name, "Main_Onshore.outb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: channels, KeepData: true, TMax: tmax}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []columnPair
+	for i, c := range res.Channels {
+		if !slices.Contains(channels, c.Name) {
+			continue // the solver's own leading channels
+		}
+		rc, ok := ref.Column(c.Name)
+		if !ok {
+			t.Fatalf("reference has no channel %s", c.Name)
+		}
+		cols = append(cols, columnPair{name: c.Name, ours: res.Data[i], ref: rc})
+	}
+	return res, ref, cols
+}
+
 // The first half second of the full NREL 5 MW deck (DBEMT, UA, tower
 // influence): the blades swing downwind from rest and the outer nodes' Vx
 // falls from 8 to about 1 m/s while the filtered induced velocity stays
@@ -128,35 +164,19 @@ func TestFlexSteady8MatchesOpenFAST(t *testing.T) {
 // 0.9 deg off at nodes 16-18 from t = 0.1 s, the start of the tower sway
 // that stays in the side-side moment).
 func TestFullSteady8StartUpAngleOfAttack(t *testing.T) {
-	name := "nrel5mw_steady8_full"
-	fst := testshared.Path(t, "reference-outputs", name, "Main_Onshore.fst")
-	ref, err := outfile.ReadOutbFile(testshared.Path(t, "reference-outputs", name, "Main_Onshore.outb"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	ch := []string{"AB1N014alpha", "AB1N016alpha", "AB1N017alpha", "AB1N018alpha"}
-	res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: ch, KeepData: true, TMax: 0.5}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, ref, cols := runReferenceStart(t, "nrel5mw_steady8_full", ch, 0.5)
 	worst := 0.0
-	for i, c := range res.Channels {
-		if i < 3 {
-			continue
-		}
-		rc, ok := ref.Column(c.Name)
-		if !ok {
-			t.Fatalf("reference has no channel %s", c.Name)
-		}
+	for _, c := range cols {
 		for k, tk := range res.Time {
 			kr := int(math.Round(tk / (ref.Time[1] - ref.Time[0])))
 			if math.Abs(ref.Time[kr]-tk) > 1e-6 {
 				continue
 			}
-			d := res.Data[i][k] - rc[kr]
+			d := c.ours[k] - c.ref[kr]
 			worst = math.Max(worst, math.Abs(d))
 			if math.Abs(d) > 0.1 {
-				t.Errorf("%s at t=%.2f s: %.3f deg, OpenFAST %.3f deg", c.Name, tk, res.Data[i][k], rc[kr])
+				t.Errorf("%s at t=%.2f s: %.3f deg, OpenFAST %.3f deg", c.name, tk, c.ours[k], c.ref[kr])
 			}
 		}
 	}
@@ -172,39 +192,23 @@ func TestFullSteady8StartUpAngleOfAttack(t *testing.T) {
 // the structural axis instead put the angle of attack up to 0.32 deg off
 // (node 6; nodes 10-12 about -0.21 deg) although uniform-wind cases agreed.
 func TestTurbulentStartAngleOfAttackAtAerodynamicCentre(t *testing.T) {
-	name := "nrel5mw_turb12_full"
-	fst := testshared.Path(t, "reference-outputs", name, "Main_Onshore.fst")
-	ref, err := outfile.ReadOutbFile(testshared.Path(t, "reference-outputs", name, "Main_Onshore.outb"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ch []string
 	for j := 2; j <= 18; j++ { // nodes 1 and 19 carry no induction
 		ch = append(ch, fmt.Sprintf("AB1N%03dalpha", j))
 	}
-	res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: ch, KeepData: true, TMax: 0.05}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, ref, cols := runReferenceStart(t, "nrel5mw_turb12_full", ch, 0.05)
 	if res.Time[0] != 0 || ref.Time[0] != 0 {
 		t.Fatalf("first output at t=%g s, reference %g s; want both at 0", res.Time[0], ref.Time[0])
 	}
 	worst := 0.0
-	for i, c := range res.Channels {
-		if i < 3 {
-			continue
-		}
-		rc, ok := ref.Column(c.Name)
-		if !ok {
-			t.Fatalf("reference has no channel %s", c.Name)
-		}
-		d := res.Data[i][0] - rc[0]
+	for _, c := range cols {
+		d := c.ours[0] - c.ref[0]
 		worst = math.Max(worst, math.Abs(d))
 		// The reference is stored in single precision and int16-packed
 		// per channel; 0.005 deg is well above that and the remaining
 		// differences (about 0.001 deg).
 		if math.Abs(d) > 0.005 {
-			t.Errorf("%s at t=0: %.4f deg, OpenFAST %.4f deg", c.Name, res.Data[i][0], rc[0])
+			t.Errorf("%s at t=0: %.4f deg, OpenFAST %.4f deg", c.name, c.ours[0], c.ref[0])
 		}
 	}
 	t.Logf("worst angle-of-attack difference at t=0: %.4f deg", worst)
