@@ -210,6 +210,8 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 
 func add3(a, b [3]float64) [3]float64 { return [3]float64{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 
+func sub3(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+
 func cross3(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
@@ -492,7 +494,7 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 			// and its opposite on the outer end, Δp the displaced piece.
 			// It leaves the resultant unchanged but moves the load's
 			// bending effect inboard on a flexible blade.
-			dp := [3]float64{pos[0] - augPos[i-1][0], pos[1] - augPos[i-1][1], pos[2] - augPos[i-1][2]}
+			dp := sub3(pos, augPos[i-1])
 			couple := cross3(dp, add3(fPrev, f))
 			for c := 0; c < 3; c++ {
 				augM[i-1][c] += L / 12 * couple[c]
@@ -510,7 +512,7 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 		d := n + J
 		q := bm.Pos[d]
 		F[d] = add3(F[d], augF[i])
-		arm := [3]float64{augPos[i][0] - q[0], augPos[i][1] - q[1], augPos[i][2] - q[2]}
+		arm := sub3(augPos[i], q)
 		M[d] = add3(add3(M[d], augM[i]), cross3(arm, augF[i]))
 	}
 	for i := n; i < len(F); i++ {

@@ -44,7 +44,7 @@ func TestBladeLoadTransferKeepsTheRotorLoads(t *testing.T) {
 		for k := range u.BladeForce {
 			pos := s.motion.Blades[k].Pos
 			for i, f := range u.BladeForce[k] {
-				r := [3]float64{pos[i][0] - s.motion.HubPos[0], pos[i][1] - s.motion.HubPos[1], pos[i][2] - s.motion.HubPos[2]}
+				r := sub3(pos[i], s.motion.HubPos)
 				F = add3(F, f)
 				M = add3(M, add3(cross3(r, f), u.BladeMoment[k][i]))
 			}
