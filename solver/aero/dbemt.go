@@ -25,6 +25,13 @@ type dbemtState struct {
 	ok       bool
 	tau1     float64 // time constant used over the step ending at t
 	v1, v, u [][][2]float64
+	// Per node at t: the quasi-steady inductions (a, a'), the structural
+	// velocity and the in-plane frame (x', y'), from which the input at the
+	// start of the next step is re-formed with the wind of its end time.
+	qa     [][][2]float64
+	vel    [][]Vec3
+	xp, yp [][]Vec3
+	twr    [][]Vec3 // the tower's influence on the inflow (disturbed - undisturbed)
 }
 
 func newDBEMTState(r *Rotor) *dbemtState {
@@ -34,6 +41,11 @@ func newDBEMTState(r *Rotor) *dbemtState {
 		s.v1 = append(s.v1, make([][2]float64, n))
 		s.v = append(s.v, make([][2]float64, n))
 		s.u = append(s.u, make([][2]float64, n))
+		s.qa = append(s.qa, make([][2]float64, n))
+		s.vel = append(s.vel, make([]Vec3, n))
+		s.xp = append(s.xp, make([]Vec3, n))
+		s.yp = append(s.yp, make([]Vec3, n))
+		s.twr = append(s.twr, make([]Vec3, n))
 	}
 	return s
 }
@@ -53,6 +65,11 @@ func (s *dbemtState) cloneInto(r *Rotor) *dbemtState {
 		copy(c.v1[k], s.v1[k])
 		copy(c.v[k], s.v[k])
 		copy(c.u[k], s.u[k])
+		copy(c.qa[k], s.qa[k])
+		copy(c.vel[k], s.vel[k])
+		copy(c.xp[k], s.xp[k])
+		copy(c.yp[k], s.yp[k])
+		copy(c.twr[k], s.twr[k])
 	}
 	return c
 }
@@ -113,7 +130,7 @@ func oyeStep(v1, v, u0, u1, dt, tau1, tau2 float64) (float64, float64) {
 // of the current step (committed) is kept so that repeated or corrector
 // calls at the same time, or at times between the committed and the latest
 // time, restart from it; a call at a later time first commits the latest.
-func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64) [][][2]float64 {
+func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64, out *Output) [][][2]float64 {
 	st := &r.dyn
 	if st.committed == nil || !st.committed.ok {
 		// First call: start in equilibrium with the quasi-steady induction.
@@ -123,6 +140,7 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64) [][][2]
 				c.u[k][j], c.v1[k][j], c.v[k][j] = uq[k][j], uq[k][j], uq[k][j]
 			}
 		}
+		c.saveNodes(out)
 		c.t, c.ok, c.tau1 = t, true, tau1
 		st.committed, st.latest = c, c.cloneInto(r)
 		return c.v
@@ -156,12 +174,17 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64) [][][2]
 				t1 = tau1
 			}
 			t2 := DBEMTTau2(t1, ratio)
+			// The input at the start of the step: the quasi-steady
+			// inductions there, applied to the relative wind formed with
+			// the inflow at the end of the step (see startInput).
+			u0 := base.startInput(k, j, out.work[k][j].wind)
 			for c := 0; c < 2; c++ {
-				next.v1[k][j][c], next.v[k][j][c] = oyeStep(base.v1[k][j][c], base.v[k][j][c], base.u[k][j][c], uq[k][j][c], dt, t1, t2)
+				next.v1[k][j][c], next.v[k][j][c] = oyeStep(base.v1[k][j][c], base.v[k][j][c], u0[c], uq[k][j][c], dt, t1, t2)
 			}
 			next.u[k][j] = uq[k][j]
 		}
 	}
+	next.saveNodes(out)
 	// tau1 for the next step comes from the inputs at its start (now).
 	if r.p.DBEMTMod == DBEMTTauVary {
 		next.tau1 = tau1
@@ -212,7 +235,7 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip, unDisk float64) {
 	}
 	r.dynRadius = rTip
 	tau1 := DBEMTTau1(rTip, aDisk, unDisk)
-	v := r.advanceDBEMT(t, uq, tau1)
+	v := r.advanceDBEMT(t, uq, tau1, out)
 	for k := range out.work {
 		for j := range out.work[k] {
 			w := &out.work[k][j]
@@ -240,4 +263,26 @@ func (r *Rotor) initDiskWeights(out *Output) {
 		}
 	}
 	r.diskWeight = dbemt.DiskWeights(rl)
+}
+
+// saveNodes keeps each node's quasi-steady inductions, structural velocity
+// and in-plane frame at the state's time.
+func (s *dbemtState) saveNodes(out *Output) {
+	for k := range out.work {
+		for j := range out.work[k] {
+			w := &out.work[k][j]
+			s.qa[k][j] = [2]float64{w.sol.AxInd, w.sol.TanInd}
+			s.vel[k][j], s.xp[k][j], s.yp[k][j] = w.vel, w.xp, w.yp
+			s.twr[k][j] = sub(out.dist[k][j], w.wind)
+		}
+	}
+}
+
+// startInput is the quasi-steady induced velocity at the state's time
+// re-formed with the wind of the end of the step (AeroDyn's AD_UpdateStates
+// evaluates the inflow once, at the newest input time and positions, and
+// uses it for the BEMT inputs at both ends of the step).
+func (s *dbemtState) startInput(k, j int, wind Vec3) [2]float64 {
+	v := sub(add(wind, s.twr[k][j]), s.vel[k][j])
+	return [2]float64{-s.qa[k][j][0] * dot(v, s.xp[k][j]), s.qa[k][j][1] * dot(v, s.yp[k][j])}
 }

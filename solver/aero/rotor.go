@@ -203,6 +203,8 @@ type Output struct {
 // CalcOutput.
 type nodeWork struct {
 	xp, yp, zl Vec3
+	vel        Vec3 // structural velocity of the node
+	wind       Vec3 // undisturbed inflow at the node (without the tower's influence)
 	sec        NodeSection
 	vx, vy     float64
 	sol        NodeSolution
@@ -520,7 +522,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 				sec.HubConst = math.Inf(1) // no hub: no hub loss
 			}
 			s := SolveNode(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT)
-			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, sec: sec, vx: vx, vy: vy, sol: s,
+			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, vel: m.Velocity, wind: m.Wind, sec: sec, vx: vx, vy: vy, sol: s,
 				cpsi: dot(unit(perp(rad, xh)), skewDir)}
 		}
 	}

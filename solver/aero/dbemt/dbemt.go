@@ -45,6 +45,13 @@
 //  2. At t+DT (predicted inputs of the glue): the same quasi-steady solve,
 //     filled into a second Input.
 //  3. m.UpdateStates(t, &in_t, &in_tdt): states now belong to t+DT.
+//     AeroDyn's AD_UpdateStates evaluates the inflow once, at the newest
+//     input time and positions, and uses it for the BEMT inputs at both ends
+//     of the step, so its in_t is the quasi-steady a, a' of step 1 applied
+//     to Vx, Vy formed with the wind of t+DT (the motion of t): the change
+//     of the wind enters as a jump between steps, without Øye's k tau1
+//     dW_qs/dt lead. aero.Rotor does the same; pass in_t formed that way to
+//     reproduce OpenFAST in unsteady inflow (rotor_cross_test.go).
 //  4. Loads at any time whose states are current: m.CalcOutput(&in, vind)
 //     returns per node vind = {Wx, Wy}; the induction used by the blade
 //     element is a = -Wx/Vx, a' = Wy/Vy (zero where Vx or Vy is zero); the

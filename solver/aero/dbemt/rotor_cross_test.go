@@ -53,6 +53,7 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 		oq, od := qs.NewOutput(), dyn.NewOutput()
 		vind := m.NewOutput()
 		var prev *dbemt.Input
+		var prevInd [][][2]float64 // quasi-steady (a, a') of every node at the previous time
 		var weights [][]float64
 		maxDiff, maxLag := 0.0, 0.0
 		for k := 0; k <= 200; k++ {
@@ -100,7 +101,21 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 			// axis (the hub-frame x component of RotorOutput.VAvg).
 			cur.AxIndAvg, cur.UnAvg, cur.TipRadius = aSum, oq.Rotor.VAvg[0], rTip
 			if prev != nil {
-				if err := m.UpdateStates(tt-dt, prev, cur); err != nil {
+				// AeroDyn forms the input at the start of the step with the
+				// inflow of its end (AD_UpdateStates evaluates the wind once,
+				// at the newest time): the previous quasi-steady inductions
+				// applied to the current Vx, Vy (the rigid, untilted rotor's
+				// Vx and Vy do not depend on azimuth), as aero.Rotor does.
+				start := &dbemt.Input{AxIndAvg: prev.AxIndAvg, UnAvg: prev.UnAvg, TipRadius: prev.TipRadius}
+				for b := 0; b < nb; b++ {
+					nodes := make([]dbemt.NodeInput, nn)
+					for j := 0; j < nn; j++ {
+						o := &oq.Blades[b][j]
+						nodes[j] = dbemt.NodeInput{VindQS: [2]float64{-prevInd[b][j][0] * o.Vx, prevInd[b][j][1] * o.Vy}, SpanRatio: prev.Nodes[b][j].SpanRatio}
+					}
+					start.Nodes = append(start.Nodes, nodes)
+				}
+				if err := m.UpdateStates(tt-dt, start, cur); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -108,6 +123,13 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 				t.Fatal(err)
 			}
 			prev = cur
+			prevInd = make([][][2]float64, nb)
+			for b := 0; b < nb; b++ {
+				for j := 0; j < nn; j++ {
+					o := &oq.Blades[b][j]
+					prevInd[b] = append(prevInd[b], [2]float64{o.AxInd, o.TanInd})
+				}
+			}
 			for b := 0; b < nb; b++ {
 				for j := 1; j < nn-1; j++ {
 					mine := -vind[b][j][0] / oq.Blades[b][j].Vx
