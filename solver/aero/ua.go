@@ -2,6 +2,7 @@ package aero
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/turbinesim/turbinesim/solver/aero/unsteady"
 )
@@ -51,6 +52,46 @@ type uaBank struct {
 	stC          [][]unsteady.State // per node, kept without allocation
 	tC, tL       float64
 	hasLatest    bool
+	// Node kinematics at the committed (kinC) and latest (kinL) times, for
+	// re-forming the committed input with the wind of the step's end.
+	kinC, kinL [][]uaKin
+	startIn    [][]unsteady.Input
+}
+
+// uaKin is what a node's angle of attack is made of at one time: the
+// structural velocity, the in-plane frame, twist+pitch and the induced
+// velocities (axial -a Vx and tangential a' Vy, after DBEMT and skew).
+type uaKin struct {
+	vel, xp, yp Vec3
+	twr         Vec3 // the tower's influence on the inflow
+	theta       float64
+	vix, viy    float64
+}
+
+func (b *uaBank) saveKin(dst [][]uaKin, out *Output) {
+	for k := range out.work {
+		for j := range out.work[k] {
+			w := &out.work[k][j]
+			dst[k][j] = uaKin{vel: w.vel, xp: w.xp, yp: w.yp, twr: sub(out.dist[k][j], w.wind), theta: w.sec.Theta,
+				vix: -w.sol.AxInd * w.vx, viy: w.sol.TanInd * w.vy}
+		}
+	}
+}
+
+// startInputs forms the inputs at the committed time with the inflow of the
+// current time (AeroDyn's AD_UpdateStates evaluates the inflow once, at the
+// newest input time and positions, for the inputs at both ends of the step;
+// the discrete B-L states advance from the input at the start).
+func (b *uaBank) startInputs(out *Output) [][]unsteady.Input {
+	for k := range b.kinC {
+		for j := range b.kinC[k] {
+			c := &b.kinC[k][j]
+			v := sub(add(out.work[k][j].wind, c.twr), c.vel)
+			ux, uy := dot(v, c.xp)+c.vix, dot(v, c.yp)+c.viy
+			b.startIn[k][j] = unsteady.Input{Alpha: WrapAngle(math.Atan2(ux, uy) - c.theta), U: math.Hypot(ux, uy)}
+		}
+	}
+	return b.startIn
 }
 
 // newUABank builds the nodes from the first evaluated geometry (node radius
@@ -90,7 +131,13 @@ func (r *Rotor) newUABank(out *Output, rTip float64) (*uaBank, error) {
 		}
 		return a
 	}
-	b.in, b.inC, b.inL = mk(), mk(), mk()
+	b.in, b.inC, b.inL, b.startIn = mk(), mk(), mk(), mk()
+	b.kinC = make([][]uaKin, len(out.work))
+	b.kinL = make([][]uaKin, len(out.work))
+	for k := range out.work {
+		b.kinC[k] = make([]uaKin, len(out.work[k]))
+		b.kinL[k] = make([]uaKin, len(out.work[k]))
+	}
 	b.stC = make([][]unsteady.State, len(out.work))
 	for k := range b.stC {
 		b.stC[k] = make([]unsteady.State, len(out.work[k]))
@@ -129,11 +176,13 @@ func (r *Rotor) applyUA(t float64, out *Output, rTip float64) ([][]unsteady.Outp
 	case first:
 		b.tC = t
 		copyInputs(b.inC, b.in)
+		b.saveKin(b.kinC, out)
 		b.saveCommitted()
 	default:
 		if b.hasLatest && t > b.tL {
 			b.tC = b.tL
 			copyInputs(b.inC, b.inL)
+			b.kinC, b.kinL = b.kinL, b.kinC
 			b.saveCommitted()
 			b.hasLatest = false
 		}
@@ -144,13 +193,17 @@ func (r *Rotor) applyUA(t float64, out *Output, rTip float64) ([][]unsteady.Outp
 		if t <= b.tC {
 			// Re-evaluation at the committed time: newest inputs there.
 			copyInputs(b.inC, b.in)
+			b.saveKin(b.kinC, out)
 			break
 		}
-		if err := b.rot.UpdateStates(b.tC, b.inC, b.in); err != nil {
+		// The discrete states advance from the input at the committed
+		// time re-formed with the current inflow (startInputs).
+		if err := b.rot.UpdateStates(b.tC, b.startInputs(out), b.in); err != nil {
 			return nil, fmt.Errorf("aero: unsteady aerodynamics at t=%g s: %w", t, err)
 		}
 		b.tL = t
 		copyInputs(b.inL, b.in)
+		b.saveKin(b.kinL, out)
 		b.hasLatest = true
 	}
 	if err := b.rot.CalcOutput(b.in, b.out); err != nil {

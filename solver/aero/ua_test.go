@@ -117,3 +117,54 @@ func TestUARepeatedCallsRestartFromCommittedState(t *testing.T) {
 		}
 	}
 }
+
+// AeroDyn's AD_UpdateStates evaluates the inflow once, at the newest input
+// time and positions, and forms the inputs of both ends of the step with it;
+// the discrete B-L states advance from the start input, which is therefore
+// the angle of attack of the start time's motion and induction in the wind
+// of the end time. With the wind unchanged it is the committed input itself;
+// after a wind step it carries the new wind with the old induced velocity.
+func TestUAStartInputFormedWithNewWind(t *testing.T) {
+	rot, p := uaRotor(t)
+	dt := p.UA.DT
+	var prev *Output
+	for n := 0; n <= 20; n++ {
+		out := uaEval(t, rot, float64(n)*dt, 9, 0)
+		if n >= 2 {
+			for k := range rot.ua.startIn {
+				for j := range rot.ua.startIn[k] {
+					s, c := rot.ua.startIn[k][j], prev.Blades[k][j]
+					if math.Abs(s.Alpha-c.Alpha) > 1e-12 || math.Abs(s.U-c.Vrel) > 1e-9 {
+						t.Fatalf("step %d blade %d node %d: steady wind, start input (%.15g rad, %.12g m/s) differs from the committed (%.15g, %.12g)",
+							n, k+1, j+1, s.Alpha, s.U, c.Alpha, c.Vrel)
+					}
+				}
+			}
+		}
+		prev = out
+	}
+	// Wind step 9 -> 12 m/s: start input = old motion and induction, new wind.
+	next := uaEval(t, rot, 21*dt, 12, 0)
+	changed := 0
+	for k := range rot.ua.startIn {
+		for j := range rot.ua.startIn[k] {
+			c, nw := prev.Blades[k][j], next.Blades[k][j]
+			// The rigid, untilted rotor in axial wind: Vx and Vy do not
+			// depend on azimuth, so Vx of the old motion in the new wind is
+			// the new Vx.
+			ux := nw.Vx - c.AxInd*c.Vx
+			uy := c.Vy * (1 + c.TanInd)
+			want := WrapAngle(math.Atan2(ux, uy) - c.Theta)
+			got := rot.ua.startIn[k][j].Alpha
+			if math.Abs(got-want) > 1e-12 {
+				t.Errorf("blade %d node %d: start alpha %.12g rad, want %.12g", k+1, j+1, got, want)
+			}
+			if math.Abs(got-c.Alpha) > 1e-3 {
+				changed++
+			}
+		}
+	}
+	if changed == 0 {
+		t.Error("the wind step changed no start input: test not exercising the new wind")
+	}
+}
