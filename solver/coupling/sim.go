@@ -139,10 +139,14 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	for k := range in.BladeRoot {
 		in.BladeRoot[k] = s.motion.RootOrient[k]
 	}
-	w := s.motion.HubRotVel
+	// An aerodynamic centre off the structural axis moves with the
+	// station's full angular velocity (rotor speed plus the rates of the
+	// bending slopes), as OpenFAST's Line2-to-Line2 motion mapping gives it:
+	// v = v_axis + ω × offset.
 	for k := range in.Blades {
 		bm := &s.motion.Blades[k]
 		for i := range in.Blades[k] {
+			w := bm.AngVel[i]
 			node := &in.Blades[k][i]
 			o := &bm.Orient[i]
 			var arm [3]float64

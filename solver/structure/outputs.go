@@ -82,6 +82,11 @@ type BladeMotion struct {
 	Pos    [][3]float64
 	Vel    [][3]float64
 	Orient [][3][3]float64
+	// AngVel is each station's angular velocity (rad/s, global): the
+	// blade frame's (rotor speed, shaft, nacelle and tower motion) plus the
+	// rates of the bending slopes, as ElastoDyn's blade mesh RotationVel
+	// (AngVelEM). Pitch rate is not included, as in ElastoDyn.
+	AngVel [][3]float64
 }
 
 // Motions are the structural motions the aerodynamics and inflow need.
@@ -124,7 +129,7 @@ func (m *Model) NewMotions() *Motions {
 		TowerPos: make([][3]float64, len(m.twrLoadElev)), TowerVel: make([][3]float64, len(m.twrLoadElev))}
 	for k := range mo.Blades {
 		n := len(m.loadR[k])
-		mo.Blades[k] = BladeMotion{Pos: make([][3]float64, n), Vel: make([][3]float64, n), Orient: make([][3][3]float64, n)}
+		mo.Blades[k] = BladeMotion{Pos: make([][3]float64, n), Vel: make([][3]float64, n), Orient: make([][3][3]float64, n), AngVel: make([][3]float64, n)}
 	}
 	return mo
 }
@@ -155,7 +160,16 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 	for k := 0; k < p.NumBl; k++ {
 		fj := c.fj[k]
 		qb := st.Q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
+		qdb := st.QD[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
 		b := &mo.Blades[k]
+		// Angular velocity of the pitched blade frame (all DOFs but the
+		// blade's own modes, which bend the sections only).
+		var wFrame vec3
+		for _, j := range s.moving {
+			if j < dofBlade0 {
+				wFrame = wFrame.axpy(st.QD[j], s.omJ[k][j])
+			}
+		}
 		for i := range m.loadR[k] {
 			pi := m.ptLoad0[k] + i
 			b.Pos[i] = c.pos[pi]
@@ -165,11 +179,16 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 			}
 			b.Vel[i] = v
 			sh := &m.loadShape[k][i]
-			var rx, ry float64
+			var rx, ry, rxDot, ryDot float64
 			for md := 0; md < 3; md++ {
 				rx -= sh.sy[md] * qb[md]
 				ry += sh.sx[md] * qb[md]
+				rxDot -= sh.sy[md] * qdb[md]
+				ryDot += sh.sx[md] * qdb[md]
 			}
+			// Small-angle section rotation rate from the slope rates, as in
+			// the generalized moments (Dynamics: partial angular velocities).
+			b.AngVel[i] = wFrame.axpy(rxDot, fj[0]).axpy(ryDot, fj[1])
 			sec := fj
 			if rx != 0 || ry != 0 {
 				// Rotate the pitched frame by the section's bending slope.
