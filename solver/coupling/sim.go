@@ -128,7 +128,10 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	in := s.aeroIn
 	in.HubPosition = s.motion.HubPos
 	in.HubOrientation = s.motion.HubOrient
-	in.RotorSpeed = s.motion.RotSpeed
+	// AeroDyn's rotor speed (RtSpeed, and with it RtFldPwr, RtTSR, RtFldCp)
+	// is the hub's angular velocity along the shaft, which includes the
+	// tower-top roll and yaw rates, not the drivetrain rate alone.
+	in.RotorSpeed = dot3(s.motion.HubRotVel, s.motion.HubOrient[0])
 	in.Azimuth = s.motion.Azimuth
 	// The blade-root frames let the BEMT resolve the inflow in AeroDyn's
 	// BEM_Mod=1 frames (Euler angles relative to the unpitched root), which
@@ -211,6 +214,8 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	}
 	return nil
 }
+
+func dot3(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
 func add3(a, b [3]float64) [3]float64 { return [3]float64{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 
