@@ -103,9 +103,13 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// start of each step are formed with the end-of-step inflow, as
 		// AeroDyn's AD_UpdateStates does (RotSpeed std -26 % -> -0.02 %,
 		// RotThrust std -9.9 % -> +0.17 %); only the side-side tower-base
-		// moment's standard deviation is above it (+1.3 %, lightly damped
-		// side-side sway; it was +21 %, and +1.1 % before the tower
-		// influence past the tower top was added).
+		// moment's standard deviation is above it (+1.3 %; it was +21 %, and
+		// +1.1 % before the tower influence past the tower top was added).
+		// The excess is the start-up's free side-side sway (0.317 Hz, about
+		// 0.6 % damping) carried into the t >= 30 s window: without the
+		// 0.28-0.36 Hz band of the difference it is +0.25 %. That sway is set
+		// by tip-node events while Vx crosses zero in the first 0.5 s, which
+		// depend on Vx at the mm/s level (docs/validation.md section 4).
 		"nrel5mw_turb12_full": {
 			"TwrBsMxt": {Tolerance, 0.015},
 		},
