@@ -18,12 +18,19 @@ func towerRotor(t *testing.T, potent, shadow int) *Rotor {
 	return r
 }
 
+// uprightTowerCase is the setting of the hand calculations below: a
+// straight vertical tower with nodes at 0, 50 and 100 m, a 10 m/s wind along
+// +x and a rotor with baseline potential flow and no shadow.
+func uprightTowerCase(t *testing.T) ([]TowerNodeMotion, Vec3, *Rotor) {
+	t.Helper()
+	tw := []TowerNodeMotion{{Position: Vec3{0, 0, 0}}, {Position: Vec3{0, 0, 50}}, {Position: Vec3{0, 0, 100}}}
+	return tw, Vec3{10, 0, 0}, towerRotor(t, TwrPotentBaseline, TwrShadowNone)
+}
+
 // Hand calculations of AeroDyn's tower-influence formulas at z = 50 m
 // (radius 2.5 m, Cd 1) for a 10 m/s wind along +x.
 func TestTowerInfluence(t *testing.T) {
-	tw := []TowerNodeMotion{{Position: Vec3{0, 0, 0}}, {Position: Vec3{0, 0, 50}}, {Position: Vec3{0, 0, 100}}}
-	wind := Vec3{10, 0, 0}
-	pot := towerRotor(t, TwrPotentBaseline, TwrShadowNone)
+	tw, wind, pot := uprightTowerCase(t)
 	// Upwind at 2 radii: u = (-x^2 + y^2)/(x^2 + y^2)^2 = -4/16.
 	d := pot.towerDisturbance(Vec3{-5, 0, 50}, wind, tw, false)
 	near3(t, "potential upwind", d, Vec3{-2.5, 0, 0})
@@ -116,9 +123,7 @@ func TestTowerInfluenceUsesTowerWind(t *testing.T) {
 // passing over the NREL 5 MW tower top miss this deficit and the
 // disk-averaged inflow RtVAvgxh comes out 0.14 % high.
 func TestTowerInfluenceBeyondTowerTop(t *testing.T) {
-	tw := []TowerNodeMotion{{Position: Vec3{0, 0, 0}}, {Position: Vec3{0, 0, 50}}, {Position: Vec3{0, 0, 100}}}
-	wind := Vec3{10, 0, 0}
-	pot := towerRotor(t, TwrPotentBaseline, TwrShadowNone)
+	tw, wind, pot := uprightTowerCase(t)
 	d := pot.towerDisturbance(Vec3{-5, 0, 101}, wind, tw, false)
 	near3(t, "potential 1 m above the top", d, Vec3{-0.8, 0, 0})
 	// Off-axis: x = -2.5, y = 1 m at 1 m above: x, y = (-1.25, 0.5)/cos(pi/4) radii.
