@@ -25,13 +25,11 @@ type dbemtState struct {
 	ok       bool
 	tau1     float64 // time constant used over the step ending at t
 	v1, v, u [][][2]float64
-	// Per node at t: the quasi-steady inductions (a, a'), the structural
-	// velocity and the in-plane frame (x', y'), from which the input at the
-	// start of the next step is re-formed with the wind of its end time.
-	qa     [][][2]float64
-	vel    [][]Vec3
-	xp, yp [][]Vec3
-	twr    [][]Vec3 // the tower's influence on the inflow (disturbed - undisturbed)
+	// Per node at t: the quasi-steady inductions (a, a') and the node's
+	// frame, from which the input at the start of the next step is
+	// re-formed with the wind of its end time.
+	qa    [][][2]float64
+	frame [][]nodeFrame
 }
 
 func newDBEMTState(r *Rotor) *dbemtState {
@@ -42,10 +40,7 @@ func newDBEMTState(r *Rotor) *dbemtState {
 		s.v = append(s.v, make([][2]float64, n))
 		s.u = append(s.u, make([][2]float64, n))
 		s.qa = append(s.qa, make([][2]float64, n))
-		s.vel = append(s.vel, make([]Vec3, n))
-		s.xp = append(s.xp, make([]Vec3, n))
-		s.yp = append(s.yp, make([]Vec3, n))
-		s.twr = append(s.twr, make([]Vec3, n))
+		s.frame = append(s.frame, make([]nodeFrame, n))
 	}
 	return s
 }
@@ -66,10 +61,7 @@ func (s *dbemtState) cloneInto(r *Rotor) *dbemtState {
 		copy(c.v[k], s.v[k])
 		copy(c.u[k], s.u[k])
 		copy(c.qa[k], s.qa[k])
-		copy(c.vel[k], s.vel[k])
-		copy(c.xp[k], s.xp[k])
-		copy(c.yp[k], s.yp[k])
-		copy(c.twr[k], s.twr[k])
+		copy(c.frame[k], s.frame[k])
 	}
 	return c
 }
@@ -265,24 +257,21 @@ func (r *Rotor) initDiskWeights(out *Output) {
 	r.diskWeight = dbemt.DiskWeights(rl)
 }
 
-// saveNodes keeps each node's quasi-steady inductions, structural velocity
-// and in-plane frame at the state's time.
+// saveNodes keeps each node's quasi-steady inductions and frame at the
+// state's time.
 func (s *dbemtState) saveNodes(out *Output) {
 	for k := range out.work {
 		for j := range out.work[k] {
 			w := &out.work[k][j]
 			s.qa[k][j] = [2]float64{w.sol.AxInd, w.sol.TanInd}
-			s.vel[k][j], s.xp[k][j], s.yp[k][j] = w.vel, w.xp, w.yp
-			s.twr[k][j] = sub(out.dist[k][j], w.wind)
+			s.frame[k][j] = w.frame(out.dist[k][j])
 		}
 	}
 }
 
 // startInput is the quasi-steady induced velocity at the state's time
-// re-formed with the wind of the end of the step (AeroDyn's AD_UpdateStates
-// evaluates the inflow once, at the newest input time and positions, and
-// uses it for the BEMT inputs at both ends of the step).
+// re-formed with the wind of the end of the step (see nodeFrame).
 func (s *dbemtState) startInput(k, j int, wind Vec3) [2]float64 {
-	v := sub(add(wind, s.twr[k][j]), s.vel[k][j])
-	return [2]float64{-s.qa[k][j][0] * dot(v, s.xp[k][j]), s.qa[k][j][1] * dot(v, s.yp[k][j])}
+	vx, vy := s.frame[k][j].inflow(wind)
+	return [2]float64{-s.qa[k][j][0] * vx, s.qa[k][j][1] * vy}
 }

@@ -211,6 +211,27 @@ type nodeWork struct {
 	cpsi       float64 // cosine of the node azimuth from the skew direction
 }
 
+// nodeFrame is what a node's relative inflow is made of apart from the wind
+// itself: its structural velocity, the in-plane frame (x', y') its Vx and
+// Vy are taken in, and the tower's influence on its inflow (disturbed minus
+// undisturbed). The dynamic wake and the unsteady airfoil keep it for the
+// start of each step, where AeroDyn forms their inputs with the inflow of
+// the step's end (AD_UpdateStates evaluates the wind once, at the newest
+// input time and positions, for the inputs at both ends of the step).
+type nodeFrame struct {
+	vel, xp, yp, twr Vec3
+}
+
+func (w *nodeWork) frame(dist Vec3) nodeFrame {
+	return nodeFrame{vel: w.vel, xp: w.xp, yp: w.yp, twr: sub(dist, w.wind)}
+}
+
+// inflow returns Vx and Vy with the undisturbed wind replaced by wind.
+func (f *nodeFrame) inflow(wind Vec3) (vx, vy float64) {
+	v := sub(add(wind, f.twr), f.vel)
+	return dot(v, f.xp), dot(v, f.yp)
+}
+
 // Rotor is an initialised aerodynamic rotor model.
 type Rotor struct {
 	p      Params

@@ -58,28 +58,28 @@ type uaBank struct {
 	startIn    [][]unsteady.Input
 }
 
-// uaKin is what a node's angle of attack is made of at one time: the
-// structural velocity, the in-plane frame, twist+pitch and the induced
-// velocities (axial -a Vx and tangential a' Vy, after DBEMT and skew).
+// uaKin is what a node's angle of attack is made of at one time: its frame
+// (structural velocity, in-plane axes, tower influence), twist+pitch and the
+// induced velocities (axial -a Vx and tangential a' Vy, after DBEMT and
+// skew).
 // A node whose induction is fixed (a = 1 where the tip/hub loss factor is
 // zero, or no induction) keeps its induction factors instead: AeroDyn
 // neither filters nor skew-corrects it and forms its inflow from the
 // factors with the new wind, Vx (1 - a), so its step-start inflow angle is
 // the end's (phi = 0 at a zero-loss tip).
 type uaKin struct {
-	vel, xp, yp Vec3
-	twr         Vec3 // the tower's influence on the inflow
-	theta       float64
-	vix, viy    float64
-	fixed       bool
-	ax, tan     float64 // induction factors of a fixed node
+	frame    nodeFrame
+	theta    float64
+	vix, viy float64
+	fixed    bool
+	ax, tan  float64 // induction factors of a fixed node
 }
 
 func (b *uaBank) saveKin(dst [][]uaKin, out *Output) {
 	for k := range out.work {
 		for j := range out.work[k] {
 			w := &out.work[k][j]
-			dst[k][j] = uaKin{vel: w.vel, xp: w.xp, yp: w.yp, twr: sub(out.dist[k][j], w.wind), theta: w.sec.Theta,
+			dst[k][j] = uaKin{frame: w.frame(out.dist[k][j]), theta: w.sec.Theta,
 				vix: -w.sol.AxInd * w.vx, viy: w.sol.TanInd * w.vy,
 				fixed: w.sol.Fixed, ax: w.sol.AxInd, tan: w.sol.TanInd}
 		}
@@ -94,10 +94,10 @@ func (b *uaBank) startInputs(out *Output) [][]unsteady.Input {
 	for k := range b.kinC {
 		for j := range b.kinC[k] {
 			c := &b.kinC[k][j]
-			v := sub(add(out.work[k][j].wind, c.twr), c.vel)
-			ux, uy := dot(v, c.xp)+c.vix, dot(v, c.yp)+c.viy
+			vx, vy := c.frame.inflow(out.work[k][j].wind)
+			ux, uy := vx+c.vix, vy+c.viy
 			if c.fixed {
-				ux, uy = dot(v, c.xp)*(1-c.ax), dot(v, c.yp)*(1+c.tan)
+				ux, uy = vx*(1-c.ax), vy*(1+c.tan)
 			}
 			b.startIn[k][j] = unsteady.Input{Alpha: WrapAngle(math.Atan2(ux, uy) - c.theta), U: math.Hypot(ux, uy)}
 		}
