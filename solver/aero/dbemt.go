@@ -18,13 +18,12 @@ const oyeK = 0.6
 
 // dbemtState holds the filtered induced velocities of every node: v1 the
 // intermediate and v the output of Øye's two first-order filters, for the
-// axial (index 0) and tangential (index 1) components, and the quasi-steady
-// input u they were last advanced with.
+// axial (index 0) and tangential (index 1) components.
 type dbemtState struct {
-	t        float64
-	ok       bool
-	tau1     float64 // time constant used over the step ending at t
-	v1, v, u [][][2]float64
+	t     float64
+	ok    bool
+	tau1  float64 // time constant used over the step ending at t
+	v1, v [][][2]float64
 	// Per node at t: the quasi-steady inductions (a, a') and the node's
 	// frame, from which the input at the start of the next step is
 	// re-formed with the wind of its end time.
@@ -38,7 +37,6 @@ func newDBEMTState(r *Rotor) *dbemtState {
 		n := len(r.blades[k].Span)
 		s.v1 = append(s.v1, make([][2]float64, n))
 		s.v = append(s.v, make([][2]float64, n))
-		s.u = append(s.u, make([][2]float64, n))
 		s.qa = append(s.qa, make([][2]float64, n))
 		s.frame = append(s.frame, make([]nodeFrame, n))
 	}
@@ -59,7 +57,6 @@ func (s *dbemtState) cloneInto(r *Rotor) *dbemtState {
 	for k := range s.v {
 		copy(c.v1[k], s.v1[k])
 		copy(c.v[k], s.v[k])
-		copy(c.u[k], s.u[k])
 		copy(c.qa[k], s.qa[k])
 		copy(c.frame[k], s.frame[k])
 	}
@@ -129,7 +126,7 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64, out *Ou
 		c := newDBEMTState(r)
 		for k := range uq {
 			for j := range uq[k] {
-				c.u[k][j], c.v1[k][j], c.v[k][j] = uq[k][j], uq[k][j], uq[k][j]
+				c.v1[k][j], c.v[k][j] = uq[k][j], uq[k][j]
 			}
 		}
 		c.saveNodes(out)
@@ -173,7 +170,6 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64, out *Ou
 			for c := 0; c < 2; c++ {
 				next.v1[k][j][c], next.v[k][j][c] = oyeStep(base.v1[k][j][c], base.v[k][j][c], u0[c], uq[k][j][c], dt, t1, t2)
 			}
-			next.u[k][j] = uq[k][j]
 		}
 	}
 	next.saveNodes(out)
