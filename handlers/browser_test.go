@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -39,6 +40,30 @@ func chromiumPath(t *testing.T) string {
 }
 
 // newBrowser starts a headless Chromium with a fresh profile.
+// pollText reads the text of the element sel every 50 ms until done accepts
+// it or wait has passed, and returns the last text read. A read while a
+// redirect or an htmx swap is replacing the page fails ("No node with given
+// id") or finds no element, even after an element of the new page has
+// shown; such reads are retried.
+func pollText(ctx context.Context, sel string, done func(string) bool, wait time.Duration) (string, error) {
+	q, _ := json.Marshal(sel)
+	js := `(function () { var el = document.readyState === "complete" && document.querySelector(` + string(q) + `); return el ? el.innerText : ""; })()`
+	deadline := time.Now().Add(wait)
+	for {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+		if err == nil && done(got) {
+			return got, nil
+		}
+		if time.Now().After(deadline) {
+			return got, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// equalTo accepts a text equal to want.
+func equalTo(want string) func(string) bool { return func(s string) bool { return s == want } }
+
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{

@@ -74,17 +74,10 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 	}
 	t.Logf("progress bar widths seen: %v", widths)
 	// The outputs list is swapped in by htmx when the run finishes, so the
-	// node may be replaced while it is read: poll its text by id.
-	deadline = time.Now().Add(15 * time.Second)
-	for {
-		out, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("job-outputs") || {}).textContent || ""`))
-		if err == nil && strings.Contains(out, "Main_Onshore.outb") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("outputs list %q (%v)", out, err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	// node may be replaced while it is read: its text is polled.
+	hasOutb := func(s string) bool { return strings.Contains(s, "Main_Onshore.outb") }
+	if out, err := pollText(ctx, "#job-outputs", hasOutb, 15*time.Second); err != nil || !hasOutb(out) {
+		t.Fatalf("outputs list %q (%v)", out, err)
 	}
 
 	err = chromedp.Do(ctx,
@@ -95,16 +88,9 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cancel: %v", err)
 	}
-	deadline = time.Now().Add(30 * time.Second)
-	for {
-		st, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("job-status") || {}).textContent || ""`))
-		if strings.TrimSpace(st) == "cancelled" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("second job shows %q after Cancel", st)
-		}
-		time.Sleep(100 * time.Millisecond)
+	cancelled := func(s string) bool { return strings.TrimSpace(s) == "cancelled" }
+	if st, _ := pollText(ctx, "#job-status", cancelled, 30*time.Second); !cancelled(st) {
+		t.Fatalf("second job shows %q after Cancel", st)
 	}
 	j, err := je.jobs.FindJob(t.Context(), je.org.ID, second.ID)
 	if err != nil || j.Status != turbinesim.JobCancelled {

@@ -64,7 +64,7 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 	if err != nil {
 		t.Fatalf("clone: %v", err)
 	}
-	if name, err = textOnceLoaded(ctx, "#turbine-name", "NREL 5 MW (land-based) (copy)"); err != nil || name != "NREL 5 MW (land-based) (copy)" {
+	if name, err = pollText(ctx, "#turbine-name", equalTo("NREL 5 MW (land-based) (copy)"), 5*time.Second); err != nil || name != "NREL 5 MW (land-based) (copy)" {
 		t.Fatalf("clone page name %q (%v)", name, err)
 	}
 	cloneURL, err := chromedp.Run(ctx, chromedp.Location())
@@ -120,25 +120,6 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 		t.Fatalf("list after delete: %q (%v)", list, err)
 	}
 	uploadWithChoiceAndProgress(t, ctx, te, catalog)
-}
-
-// textOnceLoaded polls the text of sel until it reads want, for about 5 s.
-// A page that a redirect is still replacing answers a read in between with
-// "No node with given id" even after an element of the new page has shown
-// (the upload's redirect to the new turbine did so once in CI), so reads
-// during the navigation are retried. It returns the last text read.
-func textOnceLoaded(ctx context.Context, sel, want string) (string, error) {
-	q, _ := json.Marshal(sel)
-	js := `(function () { var el = document.readyState === "complete" && document.querySelector(` + string(q) + `); return el ? el.innerText : ""; })()`
-	var got string
-	var err error
-	for i := 0; i < 100; i++ {
-		if got, err = chromedp.Run(ctx, chromedp.Evaluate[string](js)); err == nil && got == want {
-			return got, nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return got, err
 }
 
 // setTyped sets a field's value and fires the input event typing would.
@@ -273,7 +254,7 @@ func uploadWithChoiceAndProgress(t *testing.T, ctx context.Context, te *turbineE
 	if err != nil {
 		t.Fatalf("upload: %v", err)
 	}
-	if name, err := textOnceLoaded(ctx, "#turbine-name", "Uploaded with a choice"); err != nil || name != "Uploaded with a choice" {
+	if name, err := pollText(ctx, "#turbine-name", equalTo("Uploaded with a choice"), 5*time.Second); err != nil || name != "Uploaded with a choice" {
 		t.Fatalf("uploaded turbine page %q (%v)", name, err)
 	}
 	var stored string
