@@ -1,6 +1,7 @@
 package turbinesim_test
 
 import (
+	"math"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -123,4 +124,76 @@ func TestBundledNREL5MWMatchesPublishedDeck(t *testing.T) {
 	if *tb.HubHeightM < 89 || *tb.HubHeightM > 91 || *tb.RotorDiameterM != 126 {
 		t.Fatalf("headline specs: hub %g m, rotor %g m", *tb.HubHeightM, *tb.RotorDiameterM)
 	}
+}
+
+// TestBundledDemoSpecsMatchTheirDecks derives the headline specs again from
+// each bundled turbine's written deck and compares them with the manifest,
+// so a manifest left stale after a change of ParamsFromDeck fails here. The
+// rated rotor speeds are the published ones: NREL 5 MW 12.1 rpm (Jonkman
+// et al. 2009 Table 1-1, from the built-in baseline controller), IEA 15 MW
+// 7.56 rpm and IEA 22 MW 7.06 rpm (ROSCO's PC_RefSpd).
+func TestBundledDemoSpecsMatchTheirDecks(t *testing.T) {
+	c, err := turbinesim.NewBundledDemos(turbines.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRPM := map[string]float64{"nrel-5mw-land": 12.1, "iea-15mw-onshore": 7.56, "iea-15mw-monopile": 7.56, "iea-15mw-volturnus": 7.56, "iea-22mw-monopile": 7.06}
+	for _, demo := range c.Demos() {
+		t.Run(demo.ID, func(t *testing.T) {
+			dir := t.TempDir()
+			tb, err := c.Build(demo.ID, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := turbinesim.ParamsFromDeck(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			same := func(name string, manifest, derived *float64) {
+				if manifest == nil || derived == nil || *manifest != *derived {
+					t.Errorf("%s: manifest %v, derived from the deck %v (regenerate with go run ./cmd/demos-build)", name, deref(manifest), deref(derived))
+				}
+			}
+			same("rated_rotor_speed_rpm", demo.Specs.RatedRotorSpeedRPM, p.RatedRotorSpeedRPM)
+			same("hub_height_m", demo.Specs.HubHeightM, p.HubHeightM)
+			same("rotor_diameter_m", demo.Specs.RotorDiameterM, p.RotorDiameterM)
+			if p.RatedRotorSpeedRPM == nil || math.Abs(*p.RatedRotorSpeedRPM-wantRPM[demo.ID]) > 0.01 {
+				t.Errorf("rated rotor speed %v rpm, want %g", deref(p.RatedRotorSpeedRPM), wantRPM[demo.ID])
+			}
+		})
+	}
+}
+
+// TestParamsFromSimpleVariableSpeedDeck: a deck on ServoDyn's simple
+// variable-speed law states its rated generator speed (VS_RtGnSp = 1162
+// rpm, gearbox 97:1) but no rated power.
+func TestParamsFromSimpleVariableSpeedDeck(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_turb12_full", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := turbinesim.ParamsFromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RatedRotorSpeedRPM == nil || math.Abs(*p.RatedRotorSpeedRPM-1162.0/97) > 1e-5 {
+		t.Errorf("rated rotor speed %v rpm, want 1162/97 = %.5f", deref(p.RatedRotorSpeedRPM), 1162.0/97)
+	}
+	if p.RatedPowerKW != nil {
+		t.Errorf("rated power %g kW derived from a simple variable-speed law, want none", *p.RatedPowerKW)
+	}
+	if p.HubHeightM == nil || *p.HubHeightM != 90 {
+		t.Errorf("hub height %v m, want 90 (rounded to 7 significant digits)", deref(p.HubHeightM))
+	}
+}
+
+func deref(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
 }

@@ -2,11 +2,14 @@ package turbinesim
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 
+	"github.com/turbinesim/turbinesim/solver/control"
+	"github.com/turbinesim/turbinesim/solver/control/baseline"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -210,10 +213,11 @@ func FSTDefaults(main *deck.Main) []FSTParameter {
 }
 
 // ParamsFromDeck derives the scalar parameters a deck states: rotor
-// diameter, hub height, tilt, precone and rotor speed from ElastoDyn,
-// rated power from the ROSCO controller (VS_RtPwr), and rated rotor speed from ROSCO's PC_RefSpd
-// (else the initial rotor speed). The wind-speed band is not in a deck. Parameters the
-// deck does not state stay nil.
+// diameter, hub height, tilt and precone from ElastoDyn; rated rotor speed
+// and rated power from the controller the deck runs (ratedFromController).
+// The wind-speed band is not in a deck. Parameters the deck does not state
+// stay nil. Derived lengths and speeds are rounded to 7 significant digits
+// (hub height to 0.01 mm), so that a 90 m hub reads 90, not 90.0000034.
 func ParamsFromDeck(d *deck.Deck) (TurbineParams, error) {
 	s, err := deck.Summarize(d)
 	if err != nil {
@@ -222,6 +226,7 @@ func ParamsFromDeck(d *deck.Deck) (TurbineParams, error) {
 	var p TurbineParams
 	pos := func(v float64) *float64 {
 		if v > 0 {
+			v = roundSignificant(v, 7)
 			return &v
 		}
 		return nil
@@ -230,17 +235,60 @@ func ParamsFromDeck(d *deck.Deck) (TurbineParams, error) {
 	p.HubHeightM = pos(s.HubHeight)
 	tilt, cone := s.ShaftTilt, s.PreCone
 	p.ShaftTiltDeg, p.PreconeDeg = &tilt, &cone
-	if s.RatedPower > 0 {
-		p.RatedPowerKW = pos(s.RatedPower / 1000)
-	}
-	if d.Controller != nil {
-		// ROSCO's PC_RefSpd is the rated generator speed in rad/s.
-		if ref, ok, err := d.Controller.Float("PC_RefSpd"); err == nil && ok && ref > 0 && s.GearboxRatio > 0 {
-			p.RatedRotorSpeedRPM = pos(ref / s.GearboxRatio * 60 / (2 * 3.141592653589793))
-		}
-	}
-	if p.RatedRotorSpeedRPM == nil {
-		p.RatedRotorSpeedRPM = pos(s.RotorSpeed)
-	}
+	ratedRPM, ratedW := ratedFromController(d, s)
+	p.RatedRotorSpeedRPM = pos(ratedRPM)
+	p.RatedPowerKW = pos(ratedW / 1000)
 	return p, nil
+}
+
+// ratedFromController returns the rated rotor speed (rpm) and rated
+// electrical power (W) the deck's controller is tuned to, zero where the
+// controller does not state one:
+//   - ROSCO (a DISCON.IN is loaded): PC_RefSpd, the generator speed
+//     set-point above rated (rad/s), and VS_RtPwr (ROSCO manual, DISCON.IN).
+//   - the NREL 5 MW baseline DISCON, which solver/control runs built in:
+//     its pitch set-point PC_RefSpd (1173.7 rpm at the generator, 12.1 rpm
+//     at the rotor) and its rated mechanical power times ServoDyn's GenEff
+//     (5.297 MW x 94.4 % = 5 MW; Jonkman et al. 2009 §7 and Table 1-1).
+//   - ServoDyn's simple variable-speed law (VSContrl = 1): VS_RtGnSp, its
+//     rated generator speed. VS_RtTq is the region-3 torque cap (often the
+//     maximum torque), so no rated power is derived from it.
+//
+// Without one of these the initial rotor speed (ElastoDyn RotSpeed) stands
+// in for the rated speed, as before.
+func ratedFromController(d *deck.Deck, s deck.Summary) (rotorRPM, powerW float64) {
+	const radPerSecToRPM = 30 / math.Pi
+	rotorRPM = s.RotorSpeed
+	sd := d.ServoDyn
+	switch {
+	case d.Controller != nil:
+		if ref, ok, err := d.Controller.Float("PC_RefSpd"); err == nil && ok && ref > 0 && s.GearboxRatio > 0 {
+			rotorRPM = ref / s.GearboxRatio * radPerSecToRPM
+		}
+		powerW = s.RatedPower
+	case sd != nil && (sd.PCMode == 5 || sd.VSContrl == 5):
+		kind, err := control.ClassifyController(sd.DLL_FileName, "")
+		if err != nil || kind != control.KindBaseline {
+			break
+		}
+		bp := baseline.DefaultParams()
+		if s.GearboxRatio > 0 {
+			rotorRPM = bp.PitchRefSpeed / s.GearboxRatio * radPerSecToRPM
+		}
+		if sd.GenEff > 0 {
+			powerW = bp.RatedPower * sd.GenEff / 100
+		}
+	case sd != nil && sd.VSContrl == 1 && sd.VS_RtGnSp > 0 && s.GearboxRatio > 0:
+		rotorRPM = sd.VS_RtGnSp / s.GearboxRatio
+	}
+	return rotorRPM, powerW
+}
+
+// roundSignificant rounds v to n significant decimal digits.
+func roundSignificant(v float64, n int) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	scale := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
 }
