@@ -49,12 +49,20 @@ type OutbHeader struct {
 	rowBytes int64
 }
 
-// TimeAt returns the time of row k as the file encodes it.
+// TimeAt returns the time of row k as the file encodes it, rounded to the
+// nanosecond: the decoding arithmetic (TimeOut1 + k·TimeIncr, or the packed
+// time unscaled) leaves binary residue such as 3·0.1 = 0.30000000000000004,
+// which users would otherwise see in every exported or plotted time. One
+// nanosecond is far below any output step a deck can ask for, and a 2-hour
+// run still has 10 significant digits to spare in a float64.
 func (h *OutbHeader) TimeAt(k int) float64 {
+	var t float64
 	if h.FileID == FileIDWithTime {
-		return (float64(h.packedTime[k]) - h.TimeOffset) / h.TimeScale
+		t = (float64(h.packedTime[k]) - h.TimeOffset) / h.TimeScale
+	} else {
+		t = h.TimeStart + h.TimeStep*float64(k)
 	}
-	return h.TimeStart + h.TimeStep*float64(k)
+	return math.Round(t*1e9) / 1e9
 }
 
 // byteCursor reads little-endian fields from a reader, keeping count of the

@@ -360,3 +360,14 @@ func TestParseOutbRejectsCorrupt(t *testing.T) {
 		t.Error("huge row count accepted")
 	}
 }
+
+// TestTimeAtHasNoBinaryResidue: row 3 of a 0.1-s file is 0.3 s, not the
+// 0.30000000000000004 that 3 × 0.1 gives in binary floating point.
+func TestTimeAtHasNoBinaryResidue(t *testing.T) {
+	h := &OutbHeader{FileID: FileIDChanLenIn, TimeStart: 0, TimeStep: 0.1}
+	for k, want := range map[int]float64{0: 0, 1: 0.1, 2: 0.2, 3: 0.3, 7: 0.7} {
+		if got := h.TimeAt(k); got != want {
+			t.Errorf("TimeAt(%d) = %v, want %v", k, got, want)
+		}
+	}
+}
