@@ -4,18 +4,18 @@ import "math"
 
 // BEMTOptions are the AeroDyn blade-element/momentum switches.
 type BEMTOptions struct {
-	TipLoss  bool    // Prandtl tip loss
-	HubLoss  bool    // Prandtl hub loss
-	TanInd   bool    // include tangential induction
-	AIDrag   bool    // drag term in the axial-induction equation
-	TIDrag   bool    // drag term in the tangential-induction equation
+	TipLoss bool // Prandtl tip loss
+	HubLoss bool // Prandtl hub loss
+	TanInd  bool // include tangential induction
+	AIDrag  bool // drag term in the axial-induction equation
+	TIDrag  bool // drag term in the tangential-induction equation
 	// IndToler is used as the Brent tolerance on the inflow angle (rad);
 	// <=0: 5e-10. AeroDyn reads the same input as a tolerance on the BEM
 	// residual and stops its Brent search at 1e-6 rad, so its roots are
 	// looser than ours; the difference shows only where phi passes through
 	// zero at start-up (docs/validation.md §4, turbulent case).
 	IndToler float64
-	MaxIter  int     // iteration limit of the bracketed root solve; <=0: 500
+	MaxIter  int // iteration limit of the bracketed root solve; <=0: 500
 }
 
 // DefaultBEMTOptions are AeroDyn's defaults: all corrections on.
