@@ -50,7 +50,9 @@ func TestOyeStepMatchesRK4(t *testing.T) {
 
 // A wind step: the dynamic induced velocity starts from the old equilibrium,
 // moves only a little within 0.05 s (tau2 ~ 0.3-1.6 s), relaxes to the
-// quasi-steady solution, and repeated calls at the same time agree.
+// quasi-steady solution, and repeated calls at the same time agree. The
+// step comes after a first step in steady wind, which initialises the
+// filters (see TestDBEMTInitialisedAtFirstStateUpdate).
 func TestDBEMTWindStep(t *testing.T) {
 	_, p := load5MW(t)
 	p.TwrPotent, p.TwrShadow, p.TwrAero = 0, 0, false
@@ -81,11 +83,13 @@ func TestDBEMTWindStep(t *testing.T) {
 	}
 	t8, v8, o8, _ := eval(qs, 0, 8)
 	t11, v11, o11, radius := eval(qs, 0, 11)
-	if d, _, _, _ := eval(dyn, 0, 8); math.Abs(d-t8) > 1e-9*t8 {
-		t.Fatalf("initial equilibrium: %g vs %g", d, t8)
+	for _, tt := range []float64{0, 0.05} {
+		if d, _, _, _ := eval(dyn, tt, 8); math.Abs(d-t8) > 1e-9*t8 {
+			t.Fatalf("initial equilibrium at t = %g s: %g vs %g", tt, d, t8)
+		}
 	}
-	f1, w1, _, _ := eval(dyn, 0.05, 11)
-	f2, _, _, _ := eval(dyn, 0.05, 11)
+	f1, w1, _, _ := eval(dyn, 0.1, 11)
+	f2, _, _, _ := eval(dyn, 0.1, 11)
 	if f1 != f2 {
 		t.Errorf("repeated call at the same time: %g then %g", f1, f2)
 	}
@@ -106,13 +110,69 @@ func TestDBEMTWindStep(t *testing.T) {
 		t.Errorf("induced velocity moved %.3f of the step in 0.05 s", frac)
 	}
 	var last, wl float64
-	for tt := 0.1; tt <= 60; tt += 0.1 {
+	for tt := 0.2; tt <= 60; tt += 0.1 {
 		last, wl, _, _ = eval(dyn, tt, 11)
 	}
 	t.Logf("node %d induced velocity: %.4f m/s at 8 m/s, %.4f after 0.05 s at 11 m/s, %.4f after 60 s, quasi-steady %.4f; thrust %.0f -> %.0f (quasi-steady %.0f)",
 		node+1, v8, w1, wl, v11, t8, last, t11)
 	if math.Abs(last-t11) > 1e-6*t11 || math.Abs(wl-v11) > 1e-6 {
 		t.Errorf("after 15 tau1: thrust %g vs %g, vind %g vs %g", last, t11, wl, v11)
+	}
+}
+
+// AeroDyn initialises the dynamic-wake filters at the first state update,
+// not at the first output: BEMT_UpdateStates solves the BEMT again for the
+// step-start input, which AD_UpdateStates forms with the inflow of the
+// step's end, and DBEMT_InitStates sets both filter states to that
+// solution's induced velocities. With the wind changing from 8 to 11 m/s
+// between the first two evaluations of a rotor that does not move, the
+// start and end inputs of the first step are then the same, so the induced
+// velocity after it is the quasi-steady one at 11 m/s: the first output's
+// 8-m/s induction never enters the filters. (Initialised at the first
+// output instead, the filters would still be near the 8-m/s value.)
+func TestDBEMTInitialisedAtFirstStateUpdate(t *testing.T) {
+	_, p := load5MW(t)
+	p.TwrPotent, p.TwrShadow, p.TwrAero = 0, 0, false
+	p.UAMod = UANone
+	for _, mod := range []int{DBEMTTauConst, DBEMTTauVary} {
+		p.DBEMTMod, p.Tau1Const = mod, 4
+		rot, err := New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pq := p
+		pq.DBEMTMod = DBEMTNone
+		qs, err := New(pq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
+		eval := func(r *Rotor, tt, u float64) *Output {
+			var in Input
+			if err := r.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
+				t.Fatal(err)
+			}
+			out := r.NewOutput()
+			if err := r.CalcOutput(tt, &in, out); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		first := eval(rot, 0, 8)
+		dyn := eval(rot, 0.05, 11)
+		want := eval(qs, 0, 11)
+		for k := range dyn.Blades {
+			for j, o := range dyn.Blades[k] {
+				w := want.Blades[k][j]
+				if math.Abs(o.AxInd-w.AxInd) > 1e-9 || math.Abs(o.TanInd-w.TanInd) > 1e-9 {
+					t.Errorf("DBEMT_Mod %d blade %d node %d: a = %.6f, a' = %.6f after the first step; the quasi-steady solution at 11 m/s has %.6f, %.6f (at 8 m/s: %.6f)",
+						mod, k+1, j+1, o.AxInd, o.TanInd, w.AxInd, w.TanInd, first.Blades[k][j].AxInd)
+				}
+			}
+		}
+		if a8, a11 := first.Blades[0][10].AxInd, want.Blades[0][10].AxInd; math.Abs(a8-a11) < 0.01 {
+			t.Fatalf("test set-up: the wind change should move node 11's induction (%.4f vs %.4f)", a8, a11)
+		}
 	}
 }
 

@@ -552,7 +552,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	// (filtered) axial induction, as AeroDyn's BEMT does — filtering it
 	// would delay and damp its once-per-revolution variation.
 	if r.p.WakeMod == WakeBEMT && r.p.DBEMTMod != DBEMTNone {
-		r.applyDBEMT(t, out, rTip, vAxial)
+		r.applyDBEMT(t, out, rTip, xh, vAxial)
 	}
 	if r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 {
 		for k := range out.work {

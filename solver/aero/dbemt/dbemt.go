@@ -27,7 +27,11 @@
 // t+DT and tau1, tau2 are held at their values at t (derived in update.go;
 // AeroDyn's DBEMT uses the same assumptions). The states are initialised at
 // the quasi-steady value the first time a node is updated, so a steady input
-// gives a steady output equal to it.
+// gives a steady output equal to it. In AeroDyn that first update's
+// quasi-steady value is the BEMT solved again for the step-start input
+// formed with the end-of-step inflow (BEMT_UpdateStates before its nodes
+// are initialised), not the solution output at the first time; a caller
+// passes it as the first UpdateStates' uNow (aero.Rotor does the same).
 //
 // # Module contract and use from the time loop (engineer D, solver/coupling)
 //
