@@ -83,6 +83,18 @@ func rateLimit(v, last, minRate, maxRate, dt float64) float64 {
 	return last + saturate((v-last)/dt, minRate, maxRate)*dt
 }
 
+// rateLimitReset is ROSCO's ratelimit with its restart branch: on the
+// controller's first call (reset) it does not limit anything and returns
+// resetValue (ROSCO passes the measured pitch for the pitch limiters and the
+// unlimited signal itself for the torque limiter), so the first demand starts
+// from that value instead of one rate step away from it.
+func rateLimitReset(v, last, minRate, maxRate, dt float64, reset bool, resetValue float64) float64 {
+	if reset {
+		return resetValue
+	}
+	return rateLimit(v, last, minRate, maxRate, dt)
+}
+
 // interp1 is clamped linear interpolation on increasing x.
 func interp1(x, y []float64, q float64) float64 {
 	n := len(x)

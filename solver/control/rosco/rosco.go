@@ -507,7 +507,7 @@ func (c *Controller) variableSpeedControl(s *bladed.Swap, first bool) {
 		c.genTq = saturate(c.genTq, p.VSMinTq, p.VSMaxTq)
 	}
 	c.genTq = math.Min(c.genTq, p.VSMaxTq)
-	c.genTq = rateLimit(c.genTq, c.vsLastGenTrq, -p.VSMaxRat, p.VSMaxRat, c.dt)
+	c.genTq = rateLimitReset(c.genTq, c.vsLastGenTrq, -p.VSMaxRat, p.VSMaxRat, c.dt, first, c.genTq)
 	c.vsLastGenTrq = c.genTq
 	c.vsLastGenPwr = c.genPwr
 	s[bladed.RecGenTqDem] = math.Max(0, c.vsLastGenTrq)
@@ -545,11 +545,11 @@ func (c *Controller) pitchControl(s *bladed.Swap, first bool) {
 	}
 
 	c.pcPitComT = saturate(c.pcPitComT, c.pcMinPit, p.PCMaxPit)
-	c.pcPitComT = rateLimit(c.pcPitComT, c.pcPitComTLast, p.PCMinRat, p.PCMaxRat, c.dt)
+	c.pcPitComT = rateLimitReset(c.pcPitComT, c.pcPitComTLast, p.PCMinRat, p.PCMaxRat, c.dt, first, c.blPitchCMeas)
 	c.pcPitComTLast = c.pcPitComT
 	for k := 0; k < c.numBl; k++ {
 		cmd := saturate(c.pcPitComT, c.pcMinPit, p.PCMaxPit)
-		c.pitCom[k] = rateLimit(cmd, c.blPitch[k], p.PCMinRat, p.PCMaxRat, c.dt)
+		c.pitCom[k] = rateLimitReset(cmd, c.pitCom[k], p.PCMinRat, p.PCMaxRat, c.dt, first, c.blPitch[k])
 	}
 	for k := 0; k < c.numBl; k++ {
 		act := c.pitCom[k]
@@ -560,7 +560,7 @@ func (c *Controller) pitchControl(s *bladed.Swap, first bool) {
 			act = c.fActuator2[k].step(act, c.dt, p.PACornerFreq, p.PADamping, first)
 		}
 		act = saturate(act, c.pcMinPit, p.PCMaxPit)
-		c.pitComAct[k] = rateLimit(act, c.blPitch[k], p.PCMinRat, p.PCMaxRat, c.dt)
+		c.pitComAct[k] = rateLimitReset(act, c.blPitch[k], p.PCMinRat, p.PCMaxRat, c.dt, first, c.blPitch[k])
 	}
 	c.writePitch(s)
 }
