@@ -345,7 +345,7 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	}
 	sys := structure.NewSystem(model)
 	s := &sim{
-		dt: m.DT, tMax: m.TMax,
+		dt: m.DT, tMax: m.TMax, interpOrder: m.InterpOrder,
 		model: model, sys: sys, integ: structure.NewIntegrator(sys), st: st,
 		uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),

@@ -64,10 +64,14 @@ type sim struct {
 	servo    *control.ServoDyn
 	srvIn    control.Inputs // from ElastoDyn's outputs at t
 	srvPrev  control.Inputs // at t−dt
-	srvNext  control.Inputs // extrapolated to t+dt
-	srvOut   control.Outputs
-	airDens  float64
-	fixedYaw float64
+	srvPrev2 control.Inputs // at t−2dt
+	// interpOrder is the deck's InterpOrder (1 linear, 2 quadratic): the
+	// order of the input extrapolation to t+dt.
+	interpOrder int
+	srvNext     control.Inputs // extrapolated to t+dt
+	srvOut      control.Outputs
+	airDens     float64
+	fixedYaw    float64
 
 	// Where a failure happened, for error messages.
 	stage string
@@ -285,37 +289,45 @@ func (s *sim) servoInputs(o *structure.Outputs, u *control.Inputs) {
 	u.AirDensity = s.airDens
 }
 
-// extrapolateServo sets next = 2·cur − prev for ServoDyn's inputs (OpenFAST
-// extrapolates every module's inputs to t+dt before the step, InterpOrder
-// 1); the azimuth is unwrapped first. Without this the yaw spring and the
-// generator torque would act one step late, which destabilises the stiff
-// yaw spring/damper of ServoDyn.
-func extrapolateServo(next, prev, cur *control.Inputs) {
-	lin := func(a, b float64) float64 { return 2*b - a }
+// extrapolateServo extrapolates ServoDyn's inputs to t+dt from their values
+// at t (cur), t−dt (prev) and t−2dt (prev2) with the polynomial of the deck's
+// InterpOrder, as OpenFAST's glue code does for every module's inputs before
+// a step (SrvD_Input_ExtrapInterp: order 1 next = 2·cur − prev, order 2
+// next = 3·cur − 3·prev + prev2 for equal steps). Without this the yaw spring
+// and the generator torque would act one step late, which destabilises the
+// stiff yaw spring/damper of ServoDyn. The azimuth is unwrapped first
+// (OpenFAST extrapolates LSSTipPxa as a plain number across its 2π wrap).
+func extrapolateServo(order int, next, prev2, prev, cur *control.Inputs) {
+	ext := func(a2, a, b float64) float64 { return 2*b - a }
+	if order == 2 {
+		ext = func(a2, a, b float64) float64 { return 3*b - 3*a + a2 }
+	}
 	*next = *cur
 	for k := 0; k < 3; k++ {
-		next.BlPitch[k] = lin(prev.BlPitch[k], cur.BlPitch[k])
-		next.BlPRate[k] = lin(prev.BlPRate[k], cur.BlPRate[k])
-		next.RootMyc[k] = lin(prev.RootMyc[k], cur.RootMyc[k])
-		next.RootMxc[k] = lin(prev.RootMxc[k], cur.RootMxc[k])
+		next.BlPitch[k] = ext(prev2.BlPitch[k], prev.BlPitch[k], cur.BlPitch[k])
+		next.BlPRate[k] = ext(prev2.BlPRate[k], prev.BlPRate[k], cur.BlPRate[k])
+		next.RootMyc[k] = ext(prev2.RootMyc[k], prev.RootMyc[k], cur.RootMyc[k])
+		next.RootMxc[k] = ext(prev2.RootMxc[k], prev.RootMxc[k], cur.RootMxc[k])
 	}
-	next.Yaw = lin(prev.Yaw, cur.Yaw)
-	next.YawRate = lin(prev.YawRate, cur.YawRate)
-	next.HSSSpd = lin(prev.HSSSpd, cur.HSSSpd)
-	next.LSSSpd = lin(prev.LSSSpd, cur.LSSSpd)
-	next.RotPwr = lin(prev.RotPwr, cur.RotPwr)
-	next.HorWindV = lin(prev.HorWindV, cur.HorWindV)
-	next.WindDir = lin(prev.WindDir, cur.WindDir)
-	next.YawErr = lin(prev.YawErr, cur.YawErr)
-	d := math.Remainder(cur.Azimuth-prev.Azimuth, 2*math.Pi)
-	next.Azimuth = math.Mod(cur.Azimuth+d+2*math.Pi, 2*math.Pi)
-	next.TwrTopAccFA = lin(prev.TwrTopAccFA, cur.TwrTopAccFA)
-	next.TwrTopAccSS = lin(prev.TwrTopAccSS, cur.TwrTopAccSS)
-	next.LSSTipMya = lin(prev.LSSTipMya, cur.LSSTipMya)
-	next.LSSTipMza = lin(prev.LSSTipMza, cur.LSSTipMza)
-	next.LSSTorque = lin(prev.LSSTorque, cur.LSSTorque)
+	next.Yaw = ext(prev2.Yaw, prev.Yaw, cur.Yaw)
+	next.YawRate = ext(prev2.YawRate, prev.YawRate, cur.YawRate)
+	next.HSSSpd = ext(prev2.HSSSpd, prev.HSSSpd, cur.HSSSpd)
+	next.LSSSpd = ext(prev2.LSSSpd, prev.LSSSpd, cur.LSSSpd)
+	next.RotPwr = ext(prev2.RotPwr, prev.RotPwr, cur.RotPwr)
+	next.HorWindV = ext(prev2.HorWindV, prev.HorWindV, cur.HorWindV)
+	next.WindDir = ext(prev2.WindDir, prev.WindDir, cur.WindDir)
+	next.YawErr = ext(prev2.YawErr, prev.YawErr, cur.YawErr)
+	// Azimuth history unwrapped onto cur's branch.
+	a1 := cur.Azimuth - math.Remainder(cur.Azimuth-prev.Azimuth, 2*math.Pi)
+	a2 := a1 - math.Remainder(prev.Azimuth-prev2.Azimuth, 2*math.Pi)
+	next.Azimuth = math.Mod(ext(a2, a1, cur.Azimuth)+4*math.Pi, 2*math.Pi)
+	next.TwrTopAccFA = ext(prev2.TwrTopAccFA, prev.TwrTopAccFA, cur.TwrTopAccFA)
+	next.TwrTopAccSS = ext(prev2.TwrTopAccSS, prev.TwrTopAccSS, cur.TwrTopAccSS)
+	next.LSSTipMya = ext(prev2.LSSTipMya, prev.LSSTipMya, cur.LSSTipMya)
+	next.LSSTipMza = ext(prev2.LSSTipMza, prev.LSSTipMza, cur.LSSTipMza)
+	next.LSSTorque = ext(prev2.LSSTorque, prev.LSSTorque, cur.LSSTorque)
 	for c := 0; c < 3; c++ {
-		next.LSSForce[c] = lin(prev.LSSForce[c], cur.LSSForce[c])
+		next.LSSForce[c] = ext(prev2.LSSForce[c], prev.LSSForce[c], cur.LSSForce[c])
 	}
 }
 
@@ -388,9 +400,11 @@ func (s *sim) step(n int) error {
 	if s.servo != nil {
 		s.stage = "control"
 		if n == 0 {
-			s.srvPrev = s.srvIn
+			// OpenFAST starts every input history with copies of the
+			// initial inputs (at t0, t0−dt, t0−2dt).
+			s.srvPrev, s.srvPrev2 = s.srvIn, s.srvIn
 		}
-		extrapolateServo(&s.srvNext, &s.srvPrev, &s.srvIn)
+		extrapolateServo(s.interpOrder, &s.srvNext, &s.srvPrev2, &s.srvPrev, &s.srvIn)
 		if err := s.servo.UpdateStates(t, s.srvNext); err != nil {
 			return err
 		}
@@ -416,7 +430,7 @@ func (s *sim) step(n int) error {
 		return err
 	}
 	if s.servo != nil {
-		s.srvPrev = s.srvIn
+		s.srvPrev2, s.srvPrev = s.srvPrev, s.srvIn
 		s.servoInputs(s.edOut, &s.srvIn)
 	}
 	// Shift the input history.
