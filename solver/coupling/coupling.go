@@ -347,7 +347,7 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	s := &sim{
 		dt: m.DT, tMax: m.TMax, interpOrder: m.InterpOrder,
 		model: model, sys: sys, integ: structure.NewIntegrator(sys), st: st,
-		uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
+		uPrev2: model.NewInputs(), uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),
 		rotor: rotor, aeroIn: &aero.Input{}, aeroOut: rotor.NewOutput(),
 		twist: twist, span: stations, crvAC: crv, swpAC: swp, crvAng: crvAng, lenPerSpan: lenPerSpan, nAD: nAD, edR: edR,

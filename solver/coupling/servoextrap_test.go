@@ -81,3 +81,38 @@ func TestSimulationExtrapolatesServoInputsWithInterpOrder(t *testing.T) {
 		hist = append(hist, s.srvIn.HSSSpd)
 	}
 }
+
+// ElastoDyn's inputs at t+dt (the aerodynamic loads it integrates over the
+// step) are extrapolated with the deck's InterpOrder too: the quadratic in
+// the IEA-15 decks.
+func TestSimulationExtrapolatesStructureInputsWithInterpOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 0.03 s of the IEA-15 deck")
+	}
+	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady13_rosco", "IEA-15-240-RWT-Onshore")
+	d, err := deck.Load(filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, _, _, err := build(d, Options{OutPath: "-", Channels: []string{"GenSpeed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.initialize(); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 6; n++ {
+		if err := s.step(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.extrapolateStructureInputs()
+	k, i := 0, len(s.uCur.BladeForce[0])-3 // an outboard structural node
+	for c := 0; c < 2; c++ {
+		p2, p1, p0 := s.uPrev2.BladeForce[k][i][c], s.uPrev.BladeForce[k][i][c], s.uCur.BladeForce[k][i][c]
+		want := 3*p0 - 3*p1 + p2
+		if got := s.uNext.BladeForce[k][i][c]; math.Abs(got-want) > 1e-9*math.Abs(want) {
+			t.Errorf("blade force component %d at t+dt %.12g, want the quadratic extrapolation %.12g (linear %.12g)", c, got, want, 2*p0-p1)
+		}
+	}
+}

@@ -22,10 +22,11 @@ type sim struct {
 	integ *structure.Integrator
 	st    *structure.State
 
-	// ElastoDyn input history: uPrev at t−dt, uCur at t, uNext at t+dt.
-	uPrev, uCur, uNext *structure.Inputs
-	edOut              *structure.Outputs
-	motion             *structure.Motions
+	// ElastoDyn input history: uPrev2 at t−2dt, uPrev at t−dt, uCur at t,
+	// uNext at t+dt.
+	uPrev2, uPrev, uCur, uNext *structure.Inputs
+	edOut                      *structure.Outputs
+	motion                     *structure.Motions
 
 	rotor   *aero.Rotor
 	aeroIn  *aero.Input
@@ -381,8 +382,24 @@ func (s *sim) initialize() error {
 			return err
 		}
 	}
+	// OpenFAST starts every input history with copies of the initial inputs.
 	s.uPrev.CopyFrom(s.uCur)
+	s.uPrev2.CopyFrom(s.uCur)
 	return nil
+}
+
+// extrapolateStructureInputs sets ElastoDyn's inputs at t+dt from its input
+// history with the deck's InterpOrder, as OpenFAST extrapolates every
+// module's inputs before a step (ED_Input_ExtrapInterp; order 2 is the
+// quadratic through t−2dt, t−dt and t). The controls are then replaced by
+// ServoDyn's outputs at t+dt; the aerodynamic loads stay extrapolated for
+// the structural step.
+func (s *sim) extrapolateStructureInputs() {
+	if s.interpOrder == 2 {
+		s.uNext.Extrapolate2(s.uPrev2, s.uPrev, s.uCur)
+	} else {
+		s.uNext.Blend(s.uPrev, s.uCur, 2)
+	}
 }
 
 // step advances every module from t to t+dt in OpenFAST's loose-coupling
@@ -395,8 +412,7 @@ func (s *sim) step(n int) error {
 	t := float64(n) * s.dt
 	tNext := float64(n+1) * s.dt
 	s.t = t
-	// Linear extrapolation of ElastoDyn's inputs (InterpOrder 1).
-	s.uNext.Blend(s.uPrev, s.uCur, 2)
+	s.extrapolateStructureInputs()
 	if s.servo != nil {
 		s.stage = "control"
 		if n == 0 {
@@ -418,7 +434,13 @@ func (s *sim) step(n int) error {
 		}
 	}
 	s.stage = "structure"
-	if err := s.integ.Step(t, s.st, s.uCur, s.uNext); err != nil {
+	// With InterpOrder 2 the mid-step inputs of ElastoDyn's Runge-Kutta
+	// start-up steps come off the quadratic through t−dt, t and t+dt.
+	uPrevForMid := (*structure.Inputs)(nil)
+	if s.interpOrder == 2 {
+		uPrevForMid = s.uPrev
+	}
+	if err := s.integ.StepQuadratic(t, s.st, uPrevForMid, s.uCur, s.uNext); err != nil {
 		return err
 	}
 	s.t = tNext
@@ -434,7 +456,7 @@ func (s *sim) step(n int) error {
 		s.servoInputs(s.edOut, &s.srvIn)
 	}
 	// Shift the input history.
-	s.uPrev, s.uCur, s.uNext = s.uCur, s.uNext, s.uPrev
+	s.uPrev2, s.uPrev, s.uCur, s.uNext = s.uPrev, s.uCur, s.uNext, s.uPrev2
 	return nil
 }
 

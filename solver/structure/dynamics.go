@@ -114,6 +114,37 @@ func (u *Inputs) Blend(a, b *Inputs, f float64) {
 	u.YawMom = lin(a.YawMom, b.YawMom)
 }
 
+// Extrapolate2 sets u to the quadratic through a2 at t−2dt, a1 at t−dt and
+// a0 at t, evaluated at t+dt: u = 3·a0 − 3·a1 + a2 (the equal-step form of
+// OpenFAST's second-order input extrapolation, InterpOrder = 2).
+func (u *Inputs) Extrapolate2(a2, a1, a0 *Inputs) {
+	u.Combine3(1, a2, -3, a1, 3, a0)
+}
+
+// Combine3 sets u = wa·a + wb·b + wc·c, field by field.
+func (u *Inputs) Combine3(wa float64, a *Inputs, wb float64, b *Inputs, wc float64, c *Inputs) {
+	q := func(x, y, z float64) float64 { return wa*x + wb*y + wc*z }
+	for k := range u.BladeForce {
+		for i := range u.BladeForce[k] {
+			for j := 0; j < 3; j++ {
+				u.BladeForce[k][i][j] = q(a.BladeForce[k][i][j], b.BladeForce[k][i][j], c.BladeForce[k][i][j])
+				u.BladeMoment[k][i][j] = q(a.BladeMoment[k][i][j], b.BladeMoment[k][i][j], c.BladeMoment[k][i][j])
+			}
+		}
+	}
+	for k := range u.BlPitch {
+		u.BlPitch[k] = q(a.BlPitch[k], b.BlPitch[k], c.BlPitch[k])
+	}
+	for i := range u.TowerForce {
+		for j := 0; j < 3; j++ {
+			u.TowerForce[i][j] = q(a.TowerForce[i][j], b.TowerForce[i][j], c.TowerForce[i][j])
+		}
+	}
+	u.GenTrq = q(a.GenTrq, b.GenTrq, c.GenTrq)
+	u.HSSBrTrq = q(a.HSSBrTrq, b.HSSBrTrq, c.HSSBrTrq)
+	u.YawMom = q(a.YawMom, b.YawMom, c.YawMom)
+}
+
 // axialBody is a rigid body with inertia about one axis only (ElastoDyn's
 // hub, generator and nacelle-yaw inertias).
 type axialBody struct {

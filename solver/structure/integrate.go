@@ -120,8 +120,18 @@ func (it *Integrator) deriv(x []float64, u *Inputs, dx []float64) error {
 
 // Step advances st from t to t+DT. uT are the inputs at t and uNext those at
 // t+DT (extrapolated by the caller); intermediate inputs are interpolated
-// linearly, as ElastoDyn interpolates its input history.
+// linearly, as ElastoDyn interpolates its input history with InterpOrder 1
+// (see StepQuadratic for InterpOrder 2).
 func (it *Integrator) Step(t float64, st *State, uT, uNext *Inputs) error {
+	return it.StepQuadratic(t, st, nil, uT, uNext)
+}
+
+// StepQuadratic is Step with the inputs at t−DT (uPrev) as well: the
+// mid-step inputs of the Runge-Kutta steps are then read off the quadratic
+// through t−DT, t and t+DT, as ElastoDyn interpolates its input history with
+// InterpOrder 2 (Lagrange weights −1/8, 3/4, 3/8 at t+DT/2). A nil uPrev
+// interpolates linearly.
+func (it *Integrator) StepQuadratic(t float64, st *State, uPrev, uT, uNext *Inputs) error {
 	dt := it.dt
 	it.pack(st, it.x0)
 	// Shift the derivative history and evaluate f_n.
@@ -132,7 +142,11 @@ func (it *Integrator) Step(t float64, st *State, uT, uNext *Inputs) error {
 	x := it.xt
 	if it.method == MethodRK4 || it.n < 3 {
 		copy(it.k1, it.hist[0])
-		it.uMid.Blend(uT, uNext, 0.5)
+		if uPrev != nil {
+			it.uMid.Combine3(-0.125, uPrev, 0.75, uT, 0.375, uNext)
+		} else {
+			it.uMid.Blend(uT, uNext, 0.5)
+		}
 		for i := range x {
 			x[i] = it.x0[i] + 0.5*dt*it.k1[i]
 		}
