@@ -49,6 +49,13 @@ type NodeSolution struct {
 	Iter      int     // root-solver iterations
 	Converged bool    // false when no bracket was found and the no-induction/best state was used
 	Fixed     bool    // induction fixed (zero inflow component, WakeMod 0, or a = 1 at a zero tip/hub-loss node)
+	// RootPhi is the inflow angle (rad) the momentum balance was solved
+	// for, in the node's frame, when HasRoot: a valid BEM root with Vy > 0.
+	// It differs from Phi where the inductions were limited. AeroDyn keeps
+	// it as the BEMT constraint state (z%phi) and derives the inductions
+	// at the start of the next step from it (InductionsAtPhi).
+	RootPhi float64
+	HasRoot bool
 }
 
 // bemtCase is the problem in the first-quadrant frame (Vx > 0, Vy > 0): the
@@ -280,11 +287,50 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 		a, ap = limitInductions(clamp(a, minAxInd, maxAxInd), ap)
 		s := finishMirrored(vx, vy, a, ap, sec, re, F)
 		s.Iter, s.Converged = iter, ok
+		// Roots of mirrored inflow (Vy < 0) are angles of the mirrored
+		// frame; only those in the node's own frame are kept.
+		s.RootPhi, s.HasRoot = phi, vy > 0
 		return s
 	}
 	s := finishMirrored(vx, vy, 0, 0, sec, re, 1)
 	s.Converged = false
 	return s
+}
+
+// InductionsAtPhi returns the axial and tangential inductions the BEM
+// momentum balance gives at the inflow angle phi (node frame) for the
+// relative velocity components vx, vy, without solving for phi: AeroDyn's
+// calculate_Inductions_from_BEMT, which its BEMT_UpdateStates applies to
+// the stored root (z%phi) with the inputs at the start of a step to form
+// the dynamic wake's input there. At a given phi the inductions depend on
+// the inflow only through the sign of Vx (the momentum region is phi > 0
+// for Vx > 0 and phi < 0 for Vx < 0, and k' changes sign; AeroDyn v5
+// BEMTUncoupled) and the Reynolds number; a phi that is no BEM solution
+// for that inflow (AeroDyn's IsValidSolution) gives no induction, as a
+// zero inflow component does. ok is false for Vy <= 0 (mirrored inflow,
+// whose roots are not kept).
+func InductionsAtPhi(phi, vx, vy float64, sec *NodeSection, opt *BEMTOptions) (a, ap float64, ok bool) {
+	if !(vy > 0) || !finite(vx) || !finite(phi) {
+		return 0, 0, false
+	}
+	const vtiny = 1e-6 // as SolveNode
+	if math.Abs(vx) < vtiny || vy < vtiny || sec.RLocal <= 0 {
+		return 0, 0, true
+	}
+	if (opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0) {
+		return 1, 0, true // as SolveNode: F = 0 drives a -> 1
+	}
+	re := 0.0
+	if sec.KinVisc > 0 {
+		re = math.Hypot(vx, vy) * sec.Chord / sec.KinVisc
+	}
+	c := bemtCase{vx: vx, vy: vy, sec: sec, opt: opt, theta: sec.Theta, re: re, reversedVx: vx < 0}
+	a, ap, _, _, valid := c.inductionsValid(phi)
+	if !valid {
+		return 0, 0, true
+	}
+	a, ap = limitInductions(clamp(a, minAxInd, maxAxInd), ap)
+	return a, ap, true
 }
 
 // Bound of the tangential induction after the BEMT solve: -1 <= a' <= 1,

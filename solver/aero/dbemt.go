@@ -24,11 +24,15 @@ type dbemtState struct {
 	ok    bool
 	tau1  float64 // time constant used over the step ending at t
 	v1, v [][][2]float64
-	// Per node at t: the quasi-steady inductions (a, a') and the node's
-	// frame, from which the input at the start of the next step is
-	// re-formed with the wind of its end time.
-	qa    [][][2]float64
-	frame [][]nodeFrame
+	// Per node at t: the quasi-steady inductions (a, a'), the BEM root
+	// (inflow angle, when there is one) with the blade section it was
+	// solved for, and the node's frame, from which the input at the start
+	// of the next step is re-formed with the wind of its end time.
+	qa      [][][2]float64
+	rootPhi [][]float64
+	hasRoot [][]bool
+	sec     [][]NodeSection
+	frame   [][]nodeFrame
 }
 
 func newDBEMTState(r *Rotor) *dbemtState {
@@ -38,6 +42,9 @@ func newDBEMTState(r *Rotor) *dbemtState {
 		s.v1 = append(s.v1, make([][2]float64, n))
 		s.v = append(s.v, make([][2]float64, n))
 		s.qa = append(s.qa, make([][2]float64, n))
+		s.rootPhi = append(s.rootPhi, make([]float64, n))
+		s.hasRoot = append(s.hasRoot, make([]bool, n))
+		s.sec = append(s.sec, make([]NodeSection, n))
 		s.frame = append(s.frame, make([]nodeFrame, n))
 	}
 	return s
@@ -58,6 +65,9 @@ func (s *dbemtState) cloneInto(r *Rotor) *dbemtState {
 		copy(c.v1[k], s.v1[k])
 		copy(c.v[k], s.v[k])
 		copy(c.qa[k], s.qa[k])
+		copy(c.rootPhi[k], s.rootPhi[k])
+		copy(c.hasRoot[k], s.hasRoot[k])
+		copy(c.sec[k], s.sec[k])
 		copy(c.frame[k], s.frame[k])
 	}
 	return c
@@ -171,9 +181,9 @@ func (r *Rotor) advanceDBEMT(t float64, uq [][][2]float64, tau1 float64, xh Vec3
 			}
 			t2 := DBEMTTau2(t1, ratio)
 			// The input at the start of the step: the quasi-steady
-			// inductions there, applied to the relative wind formed with
-			// the inflow at the end of the step (see startInput).
-			u0 := base.startInput(k, j, out.work[k][j].wind)
+			// induction there, formed with the inflow at the end of the
+			// step (see startInput).
+			u0 := base.startInput(k, j, out.work[k][j].wind, &r.p.BEMT)
 			for c := 0; c < 2; c++ {
 				next.v1[k][j][c], next.v[k][j][c] = oyeStep(base.v1[k][j][c], base.v[k][j][c], u0[c], uq[k][j][c], dt, t1, t2)
 			}
@@ -247,6 +257,7 @@ func (r *Rotor) initAtFirstStep(base *dbemtState, out *Output) {
 			vx, vy := fr.inflow(wind)
 			sol := SolveNode(vx, vy, &f.sec[k][j], &r.p.BEMT, true)
 			base.qa[k][j] = [2]float64{sol.AxInd, sol.TanInd}
+			base.rootPhi[k][j], base.hasRoot[k][j] = sol.RootPhi, sol.HasRoot
 			u0 := [2]float64{-sol.AxInd * vx, sol.TanInd * vy}
 			base.v1[k][j], base.v[k][j] = u0, u0
 			aDisk += sol.AxInd * r.diskWeight[k][j]
@@ -322,21 +333,41 @@ func (r *Rotor) initDiskWeights(out *Output) {
 	r.diskWeight = dbemt.DiskWeights(rl)
 }
 
-// saveNodes keeps each node's quasi-steady inductions and frame at the
-// state's time.
+// saveNodes keeps each node's quasi-steady inductions, BEM root, section
+// and frame at the state's time.
 func (s *dbemtState) saveNodes(out *Output) {
 	for k := range out.work {
 		for j := range out.work[k] {
 			w := &out.work[k][j]
 			s.qa[k][j] = [2]float64{w.sol.AxInd, w.sol.TanInd}
+			s.rootPhi[k][j], s.hasRoot[k][j] = w.sol.RootPhi, w.sol.HasRoot
+			s.sec[k][j] = w.sec
 			s.frame[k][j] = w.frame(out.dist[k][j])
 		}
 	}
 }
 
 // startInput is the quasi-steady induced velocity at the state's time
-// re-formed with the wind of the end of the step (see nodeFrame).
-func (s *dbemtState) startInput(k, j int, wind Vec3) [2]float64 {
+// re-formed with the wind of the end of the step (see nodeFrame). As in
+// AeroDyn's BEMT_UpdateStates, the inductions are those of the stored BEM
+// root for the re-formed Vx, Vy (InductionsAtPhi), not the ones solved
+// with the earlier inflow: the two differ where Vx changes sign between
+// the inputs (the outer blade swinging downwind through the wind speed at
+// start-up), where the momentum balance at the same phi gives other
+// inductions; at the NREL 5 MW tip in the turbulent start-up (Vx within
+// +-1.6 m/s of zero at 0.13-0.47 s, a' between -1 and 0) they differ
+// mostly in the tangential component. Øye's first filter sees the
+// input's change over the step through k tau1 du/dt, so these steps set
+// the tip's tangential induction for several seconds.
+// Nodes without a root (mirrored inflow, no valid root, fixed induction)
+// keep their solved inductions.
+func (s *dbemtState) startInput(k, j int, wind Vec3, opt *BEMTOptions) [2]float64 {
 	vx, vy := s.frame[k][j].inflow(wind)
-	return [2]float64{-s.qa[k][j][0] * vx, s.qa[k][j][1] * vy}
+	a, ap := s.qa[k][j][0], s.qa[k][j][1]
+	if s.hasRoot[k][j] {
+		if ar, apr, ok := InductionsAtPhi(s.rootPhi[k][j], vx, vy, &s.sec[k][j], opt); ok {
+			a, ap = ar, apr
+		}
+	}
+	return [2]float64{-a * vx, ap * vy}
 }

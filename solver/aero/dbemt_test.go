@@ -286,3 +286,76 @@ func TestDBEMTTau1UsesShaftNormalInflow(t *testing.T) {
 		t.Errorf("tau1 = %.6f s, want %.6f s from Un_disk = %g m/s", got, want, U)
 	}
 }
+
+// AeroDyn forms the dynamic wake's input at the start of a step from the
+// stored BEM root (z%phi) and the step-start Vx, Vy (BEMT_UpdateStates,
+// calculate_Inductions_from_BEMT), not from the inductions solved with the
+// earlier inflow. The two differ where Vx changes sign between the step's
+// end input and the next step's start input: a still rotor at 1.2 rad/s in
+// a 0.5-m/s wind that reverses to -0.5 m/s between the second and third
+// evaluations. The filters after the third evaluation must be Øye's step
+// from the stored state with the start input InductionsAtPhi(root, Vx0,
+// Vy0); with the old start input (the stored inductions applied to the
+// reversed Vx) some nodes would differ by more than 1e-3 m/s.
+func TestDBEMTStartInputFromBEMRoot(t *testing.T) {
+	_, p := load5MW(t)
+	p.TwrPotent, p.TwrShadow, p.TwrAero = 0, 0, false
+	p.UAMod = UANone
+	p.DBEMTMod, p.Tau1Const = DBEMTTauConst, 4
+	rot, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
+	eval := func(tt, u float64) *Output {
+		var in Input
+		if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
+			t.Fatal(err)
+		}
+		out := rot.NewOutput()
+		if err := rot.CalcOutput(tt, &in, out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	const u, dt = 0.5, 0.05
+	eval(0, u)
+	eval(dt, u)
+	base := rot.dyn.latest.cloneInto(rot) // the state at dt: the next step's start
+	end := eval(2*dt, -u)
+	got := rot.dyn.latest
+	changed, withRoot := 0, 0
+	for k := range got.v {
+		for j := range got.v[k] {
+			vx0, vy0 := base.frame[k][j].inflow(Vec3{-u, 0, 0})
+			u0 := [2]float64{-base.qa[k][j][0] * vx0, base.qa[k][j][1] * vy0}
+			old := u0
+			if base.hasRoot[k][j] {
+				withRoot++
+				a, ap, ok := InductionsAtPhi(base.rootPhi[k][j], vx0, vy0, &base.sec[k][j], &p.BEMT)
+				if !ok {
+					t.Fatalf("blade %d node %d: no inductions at the stored root", k+1, j+1)
+				}
+				u0 = [2]float64{-a * vx0, ap * vy0}
+			}
+			w := end.work[k][j]
+			e := SolveNode(w.vx, w.vy, &w.sec, &p.BEMT, true)
+			u1 := [2]float64{-e.AxInd * w.vx, e.TanInd * w.vy}
+			t2 := DBEMTTau2(4, math.Min(rot.dynSpan[k][j]/rot.dynRadius, 1))
+			for c := 0; c < 2; c++ {
+				w1, wv := oyeStep(base.v1[k][j][c], base.v[k][j][c], u0[c], u1[c], dt, 4, t2)
+				if math.Abs(got.v1[k][j][c]-w1) > 1e-9 || math.Abs(got.v[k][j][c]-wv) > 1e-9 {
+					t.Errorf("blade %d node %d component %d: filters (%.9g, %.9g), want (%.9g, %.9g) from the start input at the stored root", k+1, j+1, c, got.v1[k][j][c], got.v[k][j][c], w1, wv)
+				}
+				o1, _ := oyeStep(base.v1[k][j][c], base.v[k][j][c], old[c], u1[c], dt, 4, t2)
+				if math.Abs(o1-w1) > 1e-3 {
+					changed++
+				}
+			}
+		}
+	}
+	if withRoot == 0 || changed == 0 {
+		t.Fatalf("test set-up: %d nodes with a BEM root, %d filter components where the start input matters", withRoot, changed)
+	}
+	t.Logf("%d nodes with a stored root; %d filter components differ by > 1e-3 m/s from the stored-inductions start input", withRoot, changed)
+}
