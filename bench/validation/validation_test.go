@@ -103,7 +103,7 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// start of each step are formed with the end-of-step inflow, as
 		// AeroDyn's AD_UpdateStates does (RotSpeed std -26 % -> -0.02 %,
 		// RotThrust std -9.9 % -> +0.17 %); only the side-side tower-base
-		// moment's standard deviation is above it (+1.6 %; it was +21 %).
+		// moment's standard deviation is above it (+1.37 %; it was +21 %).
 		// The excess is the start-up's free side-side sway (0.317 Hz, about
 		// 0.6 % damping) carried into the t >= 30 s window: without the
 		// 0.28-0.36 Hz band of the difference it is +0.30 %. That sway is set
@@ -117,7 +117,11 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// that partly cancelled the tip's, and moves this statistic to +1.62 %
 		// through the phase of the sway, not its size (band rms 129 -> 131
 		// kN m). Raised to 2 % for that reason; every other channel of every
-		// case stays held to 1 %.
+		// case stays held to 1 %. Forming the DBEMT step-start input from
+		// the stored BEM root, as AeroDyn does, then took it to +1.37 %
+		// (tip start-up closer to OpenFAST's at every wind scaling tried),
+		// but the statistic keeps its sensitivity to the wind, so the bound
+		// stays at 2 %.
 		"nrel5mw_turb12_full": {
 			"TwrBsMxt": {Tolerance, 0.02},
 		},
