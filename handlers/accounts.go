@@ -194,7 +194,11 @@ func (s *Server) listMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newPage(users, len(users), 1, max(1, len(users))))
+	page, err := pageOf(c, users)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
 }
 
 // InviteRequest is the body of POST /org/members.
@@ -279,7 +283,11 @@ func (s *Server) outbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newPage(mails, len(mails), 1, max(1, len(mails))))
+	page, err := pageOf(c, mails)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
 }
 
 func (s *Server) mfaService(c echo.Context) (turbinesim.MFAService, error) {

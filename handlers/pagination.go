@@ -65,3 +65,24 @@ func pageParams(c echo.Context, maxSize int) (page, size int, err error) {
 	}
 	return page, size, nil
 }
+
+// shortListMaxPageSize is the page_size maximum of the lists the service
+// reads whole (members, outbox, sessions, demos, artifacts).
+const shortListMaxPageSize = 100
+
+// pageOf answers a list that the service reads whole (bounded, short
+// lists) in the paginated shape, honouring page and page_size like every
+// other list: the contract's "List endpoints return the paginated response
+// and take page and page_size".
+func pageOf[T any](c echo.Context, items []T) (Page[T], error) {
+	page, size, err := pageParams(c, shortListMaxPageSize)
+	if err != nil {
+		return Page[T]{}, err
+	}
+	total := len(items)
+	start := min((page-1)*size, total)
+	end := min(start+size, total)
+	window := make([]T, 0, end-start)
+	window = append(window, items[start:end]...)
+	return newPage(window, total, page, size), nil
+}
