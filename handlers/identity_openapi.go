@@ -59,8 +59,8 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			request: "PasswordResetRequest", responses: errs(map[int]string{202: "PasswordResetAccepted"}, 400, 415, 422, 429, 503)},
 		{method: "POST", path: "/auth/password-reset/confirm", summary: "Set a new password with the e-mailed token. Accounts with two-factor authentication must send otp_code (a current TOTP code or a recovery code); without it, or with a wrong one, the answer is 401 and the token stays usable (wrong codes count against the account's sign-in throttle, 429). Success consumes the token and every other reset link, revokes every refresh token and browser session of the user and refuses access tokens issued before it (API keys are unaffected); a notice is mailed", tag: "auth", public: true,
 			request: "PasswordResetConfirm", responses: errs(map[int]string{204: ""}, 400, 401, 415, 422, 429, 503)},
-		{method: "GET", path: "/account/sessions", summary: "Where the caller is signed in: browser sessions and refresh-token families (one per POST /auth/login), with created and last-used times, IP address and user agent of the latest use; current marks the requesting browser. Not with an API key (403)", tag: "account",
-			responses: errs(map[int]string{200: "SessionList"}, 401, 403, 429, 503)},
+		{method: "GET", path: "/account/sessions", summary: "Where the caller is signed in: browser sessions and refresh-token families (one per POST /auth/login), with created and last-used times, IP address and user agent of the latest use; current marks the requesting browser; query page, page_size (default 20, max 100; larger is 422). Not with an API key (403)", tag: "account",
+			responses: errs(map[int]string{200: "SessionList"}, 401, 403, 422, 429, 503)},
 		{method: "DELETE", path: "/account/sessions/{id}", summary: "Revoke one browser session (its next request gets 401) or refresh-token family (its refresh tokens get 401); ids of other users are 404. Not with an API key (403)", tag: "account",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 429, 503)},
 	}
@@ -131,7 +131,7 @@ func identitySchemas() map[string]any {
 			"created_at": dt, "last_used_at": dt, "ip": str, "user_agent": str,
 			"expires_at": map[string]any{"type": "string", "format": "date-time", "description": "absolute end of a refresh-token family"},
 			"current":    boolean}),
-		"SessionList": obj([]string{"items"}, map[string]any{"items": map[string]any{"type": "array", "items": ref("LoginSession")}}),
+		"SessionList": page("LoginSession"),
 		"Caps":        caps,
 		"RateLimits":  rates,
 		"OrgSettings": obj([]string{"caps"}, map[string]any{

@@ -55,10 +55,9 @@ func (s *Server) loginSessionService() (turbinesim.LoginSessionService, error) {
 	return s.svc.LoginSessions, nil
 }
 
-// SessionList is the answer of GET /account/sessions.
-type SessionList struct {
-	Items []*turbinesim.LoginSession `json:"items"`
-}
+// SessionList is the answer of GET /account/sessions, paginated like
+// every list.
+type SessionList = Page[*turbinesim.LoginSession]
 
 // listSessions returns the caller's live sessions with the current browser
 // session marked.
@@ -96,7 +95,11 @@ func (s *Server) getSessions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, SessionList{Items: items})
+	page, err := pageOf(c, items)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
 }
 
 // revokeSession ends one session or family of the caller; ENOTFOUND for

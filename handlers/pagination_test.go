@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/handlers"
 )
 
 // pageShape is the contract's paginated response with the items left raw.
@@ -72,4 +75,51 @@ func TestMembersAndOutboxPaginate(t *testing.T) {
 	}
 	e.assertPages(admin, "/org/members", 3)
 	e.assertPages(admin, "/org/outbox", 2)
+}
+
+// threeDemos is a catalog of three bundled turbines.
+type threeDemos struct{ fakeDemos }
+
+func (threeDemos) Demos() []turbinesim.DemoTurbine {
+	return []turbinesim.DemoTurbine{{ID: "demo-a", Label: "A"}, {ID: "demo-b", Label: "B"}, {ID: "demo-c", Label: "C"}}
+}
+
+// GET /turbines/demos, a study's artifacts (private and public) and the
+// caller's sessions are lists: they answer the contract's paginated
+// response and take page and page_size (they answered {"items": [...]}
+// alone and ignored both parameters).
+func TestShortListsAnswerThePaginatedResponse(t *testing.T) {
+	t.Parallel()
+	t.Run("demos", func(t *testing.T) {
+		t.Parallel()
+		te := newTurbineEnv(t, threeDemos{})
+		te.assertPages(map[string]string{"Authorization": "Bearer " + te.unverified, "Accept": "application/json"}, "/turbines/demos", 3)
+	})
+	t.Run("artifacts", func(t *testing.T) {
+		t.Parallel()
+		e, _ := newStudyEnv(t, turbinesim.MaxArtifactBytes)
+		bob := e.member("bob@example.com")
+		st := e.createStudy(bob, "Paged")
+		for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+			if resp, body := e.upload(bob, st.ID, name, "x"); resp.StatusCode != 201 {
+				t.Fatalf("upload %s: %d %s", name, resp.StatusCode, body)
+			}
+		}
+		e.assertPages(bob, "/studies/"+st.ID+"/artifacts", 3)
+		resp, body := e.do(nil, request{method: "POST", path: "/studies/" + st.ID + "/share", header: bob})
+		if resp.StatusCode != 201 {
+			t.Fatalf("enable share: %d %s", resp.StatusCode, body)
+		}
+		link := decode[handlers.ShareLink](t, body)
+		e.assertPages(map[string]string{"Accept": "application/json"}, "/api/public/studies/"+link.Token+"/artifacts", 3)
+	})
+	t.Run("sessions", func(t *testing.T) {
+		t.Parallel()
+		e := newIdentityEnv(t, false)
+		var access string
+		for range 3 { // one refresh-token family per login
+			access = e.loginAs(e.admin.Email, e.passwd).AccessToken
+		}
+		e.assertPages(bearer(access), "/account/sessions", 3)
+	})
 }

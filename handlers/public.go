@@ -20,10 +20,8 @@ import (
 const PublicRequestsPerMinute = 60
 
 // PublicArtifactList is the response of GET
-// /api/public/studies/{token}/artifacts.
-type PublicArtifactList struct {
-	Items []turbinesim.PublicArtifact `json:"items"`
-}
+// /api/public/studies/{token}/artifacts, paginated like every list.
+type PublicArtifactList = Page[turbinesim.PublicArtifact]
 
 // publicHeaders keeps share URLs out of Referer headers, search indexes,
 // shared caches and the access log (security brief K6): once routed, the
@@ -97,9 +95,13 @@ func (s *Server) publicArtifacts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := PublicArtifactList{Items: make([]turbinesim.PublicArtifact, len(as))}
+	items := make([]turbinesim.PublicArtifact, len(as))
 	for i, a := range as {
-		out.Items[i] = a.Public()
+		items[i] = a.Public()
+	}
+	out, err := pageOf(c, items)
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, out)
 }

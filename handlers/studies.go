@@ -29,10 +29,9 @@ import (
 // StudyPage is the paginated response of GET /studies.
 type StudyPage = Page[*turbinesim.Study]
 
-// ArtifactList is the response of GET /studies/{id}/artifacts.
-type ArtifactList struct {
-	Items []*turbinesim.Artifact `json:"items"`
-}
+// ArtifactList is the response of GET /studies/{id}/artifacts, paginated
+// like every list.
+type ArtifactList = Page[*turbinesim.Artifact]
 
 // studyService returns the configured service or a 501.
 func (s *Server) studyService() (turbinesim.StudyService, error) {
@@ -144,7 +143,11 @@ func (s *Server) listArtifacts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, ArtifactList{Items: items})
+	page, err := pageOf(c, items)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
 }
 
 // maxNameField bounds the optional "name" form field.

@@ -18,8 +18,8 @@ func studyOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 			request: "StudyInput", responses: errs(map[int]string{200: "Study"}, 400, 401, 404, 413, 415, 422, 429, 503)},
 		{method: "DELETE", path: "/studies/{id}", summary: "Delete a study with its artifacts and share link (author or administrator; 403 otherwise)", tag: "studies",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 429, 503)},
-		{method: "GET", path: "/studies/{id}/artifacts", summary: "The study's artifacts in upload order", tag: "studies",
-			responses: errs(map[int]string{200: "ArtifactList"}, 401, 404, 429, 503)},
+		{method: "GET", path: "/studies/{id}/artifacts", summary: "The study's artifacts in upload order; query page, page_size (default 20, max 100; larger is 422)", tag: "studies",
+			responses: errs(map[int]string{200: "ArtifactList"}, 401, 404, 422, 429, 503)},
 		{method: "POST", path: "/studies/{id}/artifacts", summary: "Upload an artifact: multipart/form-data with one \"file\" part (any type, at most 25 MiB: 413 beyond) and an optional \"name\" field before it. The name (the field, else the part's filename) must be a plain file name of at most 200 bytes: path separators (/ \\ ∕ ⁄ ／ ＼), \"..\", a leading dot, \"%\", \":\", control characters and invalid UTF-8 are refused with 422, never rewritten. A duplicate name in the study is 409. A failed upload stores nothing", tag: "studies",
 			responses: errs(map[int]string{201: "Artifact"}, 400, 401, 404, 409, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/studies/{id}/artifacts/{artifact_id}/download", summary: "The artifact's bytes as application/octet-stream with Content-Disposition: attachment (ASCII filename and RFC 5987 filename*), nosniff and a sandboxing CSP; an artifact of another study is 404", tag: "studies",
@@ -36,8 +36,8 @@ func studyOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 			responses: errs(map[int]string{200: "ShareLink"}, 401, 403, 404, 409, 429, 503)},
 		{method: "GET", path: "/api/public/studies/{token}", summary: "A shared study's header (allowlisted fields: no e-mails, user, organization or job ids). Browsers (Accept: text/html) get the reviewer's page, also at /s/{token}. " + publicNote, tag: "public", public: true,
 			responses: errs(map[int]string{200: "PublicStudy"}, 404, 429, 503)},
-		{method: "GET", path: "/api/public/studies/{token}/artifacts", summary: "A shared study's artifacts. " + publicNote, tag: "public", public: true,
-			responses: errs(map[int]string{200: "PublicArtifactList"}, 404, 429, 503)},
+		{method: "GET", path: "/api/public/studies/{token}/artifacts", summary: "A shared study's artifacts in upload order; query page, page_size (default 20, max 100; larger is 422). " + publicNote, tag: "public", public: true,
+			responses: errs(map[int]string{200: "PublicArtifactList"}, 404, 422, 429, 503)},
 		{method: "GET", path: "/api/public/studies/{token}/artifacts/{id}/download", summary: "Download one artifact of the shared study (an artifact of any other study is 404), with the same headers as the private download. " + publicNote, tag: "public", public: true,
 			responses: errs(map[int]string{200: ""}, 404, 429, 503)},
 		{method: "GET", path: "/notes", summary: "Notes on one target (query target_type = turbine|job|study and target_id, both required: 422 otherwise), oldest first; page_size default 20, up to 200 (larger is 422). Other members' private notes are not listed", tag: "notes",
@@ -88,7 +88,7 @@ func studySchemas() map[string]any {
 		"StudyPage": page("Study"),
 		"Artifact": obj([]string{"id", "study_id", "name", "content_type", "size_bytes", "sha256", "created_at"}, map[string]any{
 			"id": str, "study_id": str, "name": str, "content_type": str, "size_bytes": integer, "sha256": str, "uploaded_by": nullStr, "created_at": dt}),
-		"ArtifactList": obj([]string{"items"}, map[string]any{"items": map[string]any{"type": "array", "items": ref("Artifact")}}),
+		"ArtifactList": page("Artifact"),
 		"ShareStatus":  obj([]string{"enabled", "enabled_at"}, shareStatus),
 		"ShareLink":    obj([]string{"enabled", "enabled_at", "token", "url", "api_url", "qr_code"}, shareLink),
 		"PublicStudy": obj([]string{"title", "description", "turbine", "author", "job_count", "created_at", "updated_at"}, map[string]any{
@@ -96,7 +96,7 @@ func studySchemas() map[string]any {
 			"job_count": integer, "created_at": dt, "updated_at": dt}),
 		"PublicArtifact": obj([]string{"id", "name", "content_type", "size_bytes", "sha256", "created_at"}, map[string]any{
 			"id": str, "name": str, "content_type": str, "size_bytes": integer, "sha256": str, "created_at": dt}),
-		"PublicArtifactList": obj([]string{"items"}, map[string]any{"items": map[string]any{"type": "array", "items": ref("PublicArtifact")}}),
+		"PublicArtifactList": page("PublicArtifact"),
 		"NoteInput": obj([]string{"target_type", "target_id", "body"}, map[string]any{
 			"target_type": map[string]any{"type": "string", "enum": []string{"turbine", "job", "study"}}, "target_id": str,
 			"body":       map[string]any{"type": "string", "maxLength": turbinesim.MaxNoteBody},

@@ -26,10 +26,9 @@ type DemoLoadResult struct {
 	Reused bool `json:"reused"`
 }
 
-// DemoList is the response of GET /turbines/demos.
-type DemoList struct {
-	Items []turbinesim.DemoTurbine `json:"items"`
-}
+// DemoList is the response of GET /turbines/demos, paginated like every
+// list.
+type DemoList = Page[turbinesim.DemoTurbine]
 
 // turbineService returns the configured service or a 501.
 func (s *Server) turbineService() (turbinesim.TurbineService, error) {
@@ -291,7 +290,11 @@ func (s *Server) listDemos(c echo.Context) error {
 	if !wantsJSON(c) {
 		return s.demoGalleryPage(c, demos)
 	}
-	return c.JSON(http.StatusOK, DemoList{Items: demos})
+	page, err := pageOf(c, demos)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
 }
 
 // loadDemo: POST /turbines/demos/{demo_id}/load; idempotent.

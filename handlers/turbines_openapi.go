@@ -11,8 +11,8 @@ func turbineOperations(errs func(map[int]string, ...int) map[int]string) []apiOp
 		{method: "POST", path: "/turbines", summary: "Build a turbine configuration from scratch (verified accounts only; 403 otherwise): a complete deck is generated from the bundled NREL 5 MW land-based template through the deck writer. Required: name, rotor_diameter_m, hub_height_m, rated_power_kw, rated_rotor_speed_rpm. Keys of the blobs that shape the deck: blade_config.stations {span_m (0 to rotor radius minus hub radius 1.5 m), chord_m, twist_deg}; tower_config.stations {ht_fract (0 to 1), mass_density_kg_m, fa_stiffness_nm2, ss_stiffness_nm2}; nacelle_config {gearbox_ratio, overhang_m, twr2shft_m}; controller_config {generator_efficiency_pct}; other keys are stored as given. Validation errors are 422 naming the field; a name already used in the organization is 409.", tag: "turbines",
 			request: "TurbineCreate", requestExample: turbineCreateExample(),
 			responses: errs(map[int]string{201: "Turbine"}, 400, 401, 403, 409, 413, 415, 422, 429, 503)},
-		{method: "GET", path: "/turbines/demos", summary: "The bundled reference turbines: every bundled archive, with name, description, type and headline specs from the manifest (label from the file name otherwise)", tag: "turbines",
-			responses: errs(map[int]string{200: "DemoList"}, 401, 429, 503)},
+		{method: "GET", path: "/turbines/demos", summary: "The bundled reference turbines: every bundled archive, with name, description, type and headline specs from the manifest (label from the file name otherwise); query page, page_size (default 20, max 100; larger is 422)", tag: "turbines",
+			responses: errs(map[int]string{200: "DemoList"}, 401, 422, 429, 503)},
 		{method: "POST", path: "/turbines/demos/{demo_id}/load", summary: "Load a bundled reference turbine into the organization: 201 with reused=false on the first call, 200 with the same row and reused=true afterwards. The row's description starts with \"Pre-built demo:\" and it refuses PUT and DELETE (403); clone it to edit.", tag: "turbines",
 			responses: errs(map[int]string{200: "DemoLoadResult", 201: "DemoLoadResult"}, 401, 404, 409, 429, 503)},
 		{method: "POST", path: "/turbines/from-upload", summary: "Create a turbine configuration from a ZIP of an OpenFAST deck (verified accounts only). multipart/form-data: file (the ZIP, required), entrypoint (the main .fst when the archive holds several; without it such an upload is 422 listing the candidates), name (default: the .fst's base name), description. The archive is refused (422) for entry names with .., absolute paths, backslashes, colons, drive letters or NUL; symbolic links; more than 2000 entries; more than 256 MiB uncompressed or 64 MiB per file; a compression ratio above 100:1; executable content (ELF, PE, Mach-O); references outside the archive. The deck is loaded and validated (422 naming every defect by file and line), DLL_FileName is set to the built-in controller, and the scalar parameters are read from the deck. A refused upload leaves nothing stored.", tag: "turbines",
@@ -121,7 +121,10 @@ func turbineSchemas() map[string]any {
 			"type":           map[string]any{"type": "string", "enum": []string{"onshore", "offshore monopile", "offshore floating"}},
 			"headline_specs": obj(nil, params()),
 		}),
-		"DemoList":       obj([]string{"items"}, map[string]any{"items": map[string]any{"type": "array", "items": ref("DemoTurbine")}}),
+		"DemoList": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
+			"items": map[string]any{"type": "array", "items": ref("DemoTurbine")},
+			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,
+		}),
 		"DemoLoadResult": loadResult,
 		"AirfoilPolar": obj([]string{"index", "name", "alpha_deg", "cl", "cd", "cm"}, map[string]any{
 			"index": integer, "name": str, "re_millions": map[string]any{"type": "number"},
