@@ -52,9 +52,7 @@ func analysisSchemas() map[string]any {
 	integer := map[string]any{"type": "integer"}
 	nums := map[string]any{"type": "array", "items": num}
 	strs := map[string]any{"type": "array", "items": str}
-	obj := func(required []string, props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "required": required, "properties": props}
-	}
+	obj := objectSchema
 	arr := func(items any) map[string]any { return map[string]any{"type": "array", "items": items} }
 	del := obj([]string{"exponent", "value", "equivalent_cycles", "damage_sum"}, map[string]any{
 		"exponent": num, "value": map[string]any{"type": "number", "description": "channel units"},

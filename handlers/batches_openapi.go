@@ -45,9 +45,7 @@ func batchSchemas() map[string]any {
 	integer := map[string]any{"type": "integer"}
 	dt := map[string]any{"type": "string", "format": "date-time"}
 	numArr := map[string]any{"type": "array", "items": num}
-	obj := func(required []string, props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "required": required, "properties": props}
-	}
+	obj := objectSchema
 	desc := func(s map[string]any, d string) map[string]any {
 		c := map[string]any{}
 		for k, v := range s {

@@ -72,9 +72,7 @@ func identitySchemas() map[string]any {
 	boolean := map[string]any{"type": "boolean"}
 	dt := map[string]any{"type": "string", "format": "date-time"}
 	nullDT := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
-	obj := func(required []string, props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "required": required, "properties": props}
-	}
+	obj := objectSchema
 	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
 	page := func(item string) map[string]any {
 		return obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{

@@ -40,9 +40,7 @@ func jobSchemas() map[string]any {
 	dt := map[string]any{"type": "string", "format": "date-time"}
 	ndt := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
 	status := map[string]any{"type": "string", "enum": []string{"queued", "running", "cancelling", "succeeded", "failed", "cancelled"}}
-	obj := func(required []string, props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "required": required, "properties": props}
-	}
+	obj := objectSchema
 	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "created_at"},
 		map[string]any{
 			"id": str, "org_id": str, "status": status, "turbine_id": nstr, "batch_id": nstr, "entrypoint": str,

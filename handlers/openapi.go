@@ -58,9 +58,7 @@ func apiOperations() []apiOperation {
 func apiSchemas() map[string]any {
 	str := map[string]any{"type": "string"}
 	dt := map[string]any{"type": "string", "format": "date-time"}
-	obj := func(required []string, props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "required": required, "properties": props}
-	}
+	obj := objectSchema
 	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
 	nullableInt := map[string]any{"type": []string{"integer", "null"}, "description": "null until the resource exists"}
 	schemas := map[string]any{
@@ -117,6 +115,31 @@ func apiSchemas() map[string]any {
 	return schemas
 }
 
+// objectSchema is a JSON Schema object with its required properties; the
+// keyword is left out when none is required (JSON Schema wants an array
+// there, and a nil slice would serialise as null).
+func objectSchema(required []string, props map[string]any) map[string]any {
+	schema := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	return schema
+}
+
+// pathParameters declares the {name} segments of an OpenAPI path template
+// as required string path parameters (OpenAPI 3.1 requires every template
+// parameter to be declared).
+func pathParameters(path string) []any {
+	var params []any
+	for _, seg := range strings.Split(path, "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			params = append(params, map[string]any{
+				"name": seg[1 : len(seg)-1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+		}
+	}
+	return params
+}
+
 // openAPIDocument assembles the document.
 func openAPIDocument() map[string]any {
 	paths := map[string]any{}
@@ -139,6 +162,9 @@ func openAPIDocument() map[string]any {
 			"operationId": strings.ToLower(op.method) + strings.NewReplacer("/", "_", "{", "", "}", "", ".", "_", "-", "_").Replace(op.path)}
 		if op.public {
 			o["security"] = []any{}
+		}
+		if params := pathParameters(op.path); params != nil {
+			o["parameters"] = params
 		}
 		if op.request != "" {
 			media := map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + op.request}}

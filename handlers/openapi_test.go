@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,4 +82,76 @@ func refPattern(body string) []string {
 		}
 	}
 	return refs
+}
+
+// The served document is valid OpenAPI 3.1, so that client generators and
+// validators accept it: every path template parameter is declared as a
+// required path parameter of its operation, and every "required" keyword
+// is an array (JSON Schema), never null.
+func TestOpenAPIDocumentIsValid(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, body := e.do(nil, request{method: "GET", path: "/openapi.json"})
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range doc["paths"].(map[string]any) {
+		var want []string
+		for _, seg := range strings.Split(path, "/") {
+			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+				want = append(want, seg[1:len(seg)-1])
+			}
+		}
+		for method, op := range item.(map[string]any) {
+			declared := map[string]bool{}
+			params, _ := op.(map[string]any)["parameters"].([]any)
+			for _, p := range params {
+				p := p.(map[string]any)
+				if p["in"] == "path" {
+					if p["required"] != true {
+						t.Errorf("%s %s: path parameter %v not required", method, path, p["name"])
+					}
+					declared[p["name"].(string)] = true
+				}
+			}
+			for _, name := range want {
+				if !declared[name] {
+					t.Errorf("%s %s: path parameter %q not declared", method, path, name)
+				}
+			}
+			if len(declared) != len(want) {
+				t.Errorf("%s %s: %d path parameters declared, the template has %d", method, path, len(declared), len(want))
+			}
+		}
+	}
+	var walk func(at string, v any)
+	walk = func(at string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, child := range v {
+				// "required" is a boolean on a parameter or request body,
+				// an array in a schema, and a property name under properties.
+				if k == "required" && !strings.HasSuffix(at, "/properties") {
+					_, isList := child.([]any)
+					_, isBool := child.(bool)
+					owner := at[strings.LastIndex(at, "/")+1:]
+					_, inParameters := strconv.Atoi(owner)
+					if owner == "requestBody" || inParameters == nil && strings.HasSuffix(strings.TrimSuffix(at, "/"+owner), "/parameters") {
+						if !isBool {
+							t.Errorf("%s/required = %v, want a boolean", at, child)
+						}
+					} else if !isList {
+						t.Errorf("%s/required = %v, want an array", at, child)
+					}
+				}
+				walk(at+"/"+k, child)
+			}
+		case []any:
+			for i, child := range v {
+				walk(at+"/"+strconv.Itoa(i), child)
+			}
+		}
+	}
+	walk("", doc)
 }

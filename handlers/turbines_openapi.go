@@ -60,9 +60,7 @@ func turbineSchemas() map[string]any {
 		return map[string]any{"type": []string{"number", "null"}, "description": desc}
 	}
 	nums := map[string]any{"type": "array", "items": map[string]any{"type": "number"}}
-	obj := func(required []string, props map[string]any) map[string]any {
-		return map[string]any{"type": "object", "required": required, "properties": props}
-	}
+	obj := objectSchema
 	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
 	blob := map[string]any{"type": []string{"object", "null"}, "description": "free-form JSON object (at most 1 MiB); absent or null when not populated"}
 	params := func() map[string]any {
