@@ -13,7 +13,7 @@ func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperat
 				"The deck is validated first (422 naming file and line, nothing charged); then the charge (price from the plan, one token per started simulated second), " +
 				"the job and its queue entry commit together (402 over the spend or token cap). Optional Idempotency-Key header: the same key and body return the " +
 				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
-			request: "TurbineRunRequest", requestType: "application/json",
+			request: "TurbineRunRequest", requestType: "application/json", moreRequests: map[string]string{"multipart/form-data": "JobUpload"},
 			responses: errs(map[int]string{201: "Job", 200: "Job"}, 401, 402, 403, 404, 409, 413, 422, 429, 503)},
 		{method: "GET", path: "/jobs", tag: "jobs", summary: "The organization's jobs, newest first; query status (a job status), page, page_size (default 20, max 100; larger is 422)",
 			responses: errs(map[int]string{200: "JobPage"}, 401, 422, 429, 503)},
@@ -64,6 +64,19 @@ func jobSchemas() map[string]any {
 			"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Job"}},
 			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,
 		}),
+		// The multipart forms of POST /jobs: a ZIP and its entrypoint, or a
+		// stored turbine's run with an uploaded wind file.
+		"JobUpload": map[string]any{"oneOf": []any{
+			obj([]string{"file", "entrypoint"}, map[string]any{
+				"file":       map[string]any{"type": "string", "format": "binary", "description": "ZIP of the simulation input files"},
+				"entrypoint": map[string]any{"type": "string", "description": "path of the main .fst inside the ZIP"},
+			}),
+			obj([]string{"turbine_id", "settings", "wind_file"}, map[string]any{
+				"turbine_id": str,
+				"settings":   map[string]any{"type": "string", "description": "the JSON settings object of TurbineRunRequest, as text"},
+				"wind_file":  map[string]any{"type": "string", "format": "binary", "description": "TurbSim .bts box or uniform wind file"},
+			}),
+		}},
 		"TurbineRunRequest": obj([]string{"turbine_id", "settings"}, map[string]any{
 			"turbine_id": str,
 			"settings": obj([]string{"t_max", "wind"}, map[string]any{

@@ -23,6 +23,9 @@ type apiOperation struct {
 	// multipart turbine upload); requestExample is shown in the document.
 	requestType    string
 	requestExample any
+	// moreRequests are further accepted media types of the body with
+	// their schema names (POST /jobs takes JSON or multipart).
+	moreRequests map[string]string
 	// responses maps a status to the schema name of its JSON body ("" for
 	// an empty body); error statuses use the Error schema.
 	responses map[int]string
@@ -175,7 +178,11 @@ func openAPIDocument() map[string]any {
 			if op.requestType != "" {
 				mediaType = op.requestType
 			}
-			o["requestBody"] = map[string]any{"required": true, "content": map[string]any{mediaType: media}}
+			content := map[string]any{mediaType: media}
+			for mt, schema := range op.moreRequests {
+				content[mt] = map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + schema}}
+			}
+			o["requestBody"] = map[string]any{"required": true, "content": content}
 		}
 		item[strings.ToLower(op.method)] = o
 	}

@@ -155,3 +155,52 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	}
 	walk("", doc)
 }
+
+// The operations that take multipart uploads document that media type in
+// their request body, with the form fields the handlers read (POST /jobs
+// documented only its JSON form, the artifact upload no body at all).
+func TestOpenAPIDocumentsMultipartUploads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, body := e.do(nil, request{method: "GET", path: "/openapi.json"})
+	var doc struct {
+		Paths map[string]map[string]struct {
+			RequestBody struct {
+				Content map[string]struct {
+					Schema struct {
+						Ref string `json:"$ref"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+		} `json:"paths"`
+		Comp struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path   string
+		fields []string
+	}{
+		{"/jobs", []string{`"file"`, `"entrypoint"`, `"turbine_id"`, `"settings"`, `"wind_file"`}},
+		{"/turbines/from-upload", []string{`"file"`, `"entrypoint"`}},
+		{"/studies/{id}/artifacts", []string{`"file"`, `"name"`}},
+	} {
+		mp, ok := doc.Paths[c.path]["post"].RequestBody.Content["multipart/form-data"]
+		if !ok {
+			t.Errorf("POST %s: no multipart/form-data request body", c.path)
+			continue
+		}
+		schema := string(doc.Comp.Schemas[strings.TrimPrefix(mp.Schema.Ref, "#/components/schemas/")])
+		for _, f := range c.fields {
+			if !strings.Contains(schema, f) {
+				t.Errorf("POST %s: multipart schema %s lacks the field %s", c.path, mp.Schema.Ref, f)
+			}
+		}
+	}
+	if _, ok := doc.Paths["/jobs"]["post"].RequestBody.Content["application/json"]; !ok {
+		t.Error("POST /jobs: the JSON request body is gone")
+	}
+}

@@ -21,6 +21,7 @@ func studyOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 		{method: "GET", path: "/studies/{id}/artifacts", summary: "The study's artifacts in upload order; query page, page_size (default 20, max 100; larger is 422)", tag: "studies",
 			responses: errs(map[int]string{200: "ArtifactList"}, 401, 404, 422, 429, 503)},
 		{method: "POST", path: "/studies/{id}/artifacts", summary: "Upload an artifact: multipart/form-data with one \"file\" part (any type, at most 25 MiB: 413 beyond) and an optional \"name\" field before it. The name (the field, else the part's filename) must be a plain file name of at most 200 bytes: path separators (/ \\ ∕ ⁄ ／ ＼), \"..\", a leading dot, \"%\", \":\", control characters and invalid UTF-8 are refused with 422, never rewritten. A duplicate name in the study is 409. A failed upload stores nothing", tag: "studies",
+			request: "ArtifactUpload", requestType: "multipart/form-data",
 			responses: errs(map[int]string{201: "Artifact"}, 400, 401, 404, 409, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/studies/{id}/artifacts/{artifact_id}/download", summary: "The artifact's bytes as application/octet-stream with Content-Disposition: attachment (ASCII filename and RFC 5987 filename*), nosniff and a sandboxing CSP; an artifact of another study is 404", tag: "studies",
 			responses: errs(map[int]string{200: ""}, 401, 404, 429, 503)},
@@ -87,8 +88,12 @@ func studySchemas() map[string]any {
 		"Artifact": obj([]string{"id", "study_id", "name", "content_type", "size_bytes", "sha256", "created_at"}, map[string]any{
 			"id": str, "study_id": str, "name": str, "content_type": str, "size_bytes": integer, "sha256": str, "uploaded_by": nullStr, "created_at": dt}),
 		"ArtifactList": page("Artifact"),
-		"ShareStatus":  obj([]string{"enabled", "enabled_at"}, shareStatus),
-		"ShareLink":    obj([]string{"enabled", "enabled_at", "token", "url", "api_url", "qr_code"}, shareLink),
+		"ArtifactUpload": obj([]string{"file"}, map[string]any{
+			"name": map[string]any{"type": "string", "description": "stored name; before the file part; default the part's filename"},
+			"file": map[string]any{"type": "string", "format": "binary"},
+		}),
+		"ShareStatus": obj([]string{"enabled", "enabled_at"}, shareStatus),
+		"ShareLink":   obj([]string{"enabled", "enabled_at", "token", "url", "api_url", "qr_code"}, shareLink),
 		"PublicStudy": obj([]string{"title", "description", "turbine", "author", "job_count", "created_at", "updated_at"}, map[string]any{
 			"title": str, "description": str, "turbine": nullStr, "author": map[string]any{"type": "string", "description": "display name, never an e-mail"},
 			"job_count": integer, "created_at": dt, "updated_at": dt}),
