@@ -102,6 +102,9 @@ func decodeSpec(field string, raw ConfigBlob, dst any) error {
 		return nil
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
+		if problem, ok := JSONTypeProblem(err); ok {
+			return Errorf(EINVALID, "%s: %s", field, problem)
+		}
 		return Errorf(EINVALID, "%s: %v", field, err)
 	}
 	return nil

@@ -111,4 +111,18 @@ func TestTurbineCreateErrorsNameTheField(t *testing.T) {
 			t.Errorf("%s: got %v", field, err)
 		}
 	}
+	// A blob value of the wrong type is named by its JSON path and type,
+	// not by Go's decoder ("cannot unmarshal string into Go struct field
+	// .stations.span_m of type []float64").
+	for blob, want := range map[string]string{
+		`{"stations":{"span_m":"x"}}`: "blade_config: stations.span_m: expected an array",
+		`{"stations":[1]}`:            "blade_config: stations: expected an object",
+	} {
+		r := base()
+		r.BladeConfig = turbinesim.ConfigBlob(blob)
+		_, _, _, err := r.Build(tpl)
+		if turbinesim.ErrorCode(err) != turbinesim.EINVALID || turbinesim.ErrorMessage(err) != want {
+			t.Errorf("blade_config %s: got %v, want %q", blob, err, want)
+		}
+	}
 }

@@ -233,12 +233,12 @@ func saveUpload(fh *multipart.FileHeader, path string) (string, error) {
 // jsonProblem is a caller-safe description of a JSON decoding error.
 func jsonProblem(err error) string {
 	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
+	problem, typeMismatch := turbinesim.JSONTypeProblem(err)
 	switch {
 	case errors.As(err, &se):
 		return "malformed JSON"
-	case errors.As(err, &te):
-		return te.Field + ": wrong type"
+	case typeMismatch:
+		return problem
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
 		return strings.TrimPrefix(err.Error(), "json: ")
 	}

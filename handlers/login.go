@@ -153,7 +153,8 @@ func mediaType(r *http.Request) string {
 }
 
 // decodeJSON reads one JSON object into dst: 415 for another media type,
-// 413 past the body limit, 400 for malformed JSON.
+// 413 past the body limit, 400 for malformed JSON, 422 naming the field for
+// well-formed JSON with a value of the wrong type.
 func decodeJSON(c echo.Context, dst any) error {
 	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
@@ -163,6 +164,9 @@ func decodeJSON(c echo.Context, dst any) error {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+		}
+		if problem, ok := turbinesim.JSONTypeProblem(err); ok {
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s", problem)
 		}
 		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
 	}
@@ -183,12 +187,12 @@ func decodeJSONStrict(c echo.Context, dst any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		var tooLarge *http.MaxBytesError
-		var typeErr *json.UnmarshalTypeError
+		problem, typeMismatch := turbinesim.JSONTypeProblem(err)
 		switch {
 		case errors.As(err, &tooLarge):
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		case errors.As(err, &typeErr):
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s: expected %s", typeErr.Field, typeErr.Type)
+		case typeMismatch:
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s", problem)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			return turbinesim.Errorf(turbinesim.EINVALID, "%s: not a settable field", strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`))
 		}
