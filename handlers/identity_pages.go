@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -256,4 +257,38 @@ func (s *Server) orgInviteForm(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/org")
+}
+
+// acceptInvitePage: GET /accept-invite?token=..., the link of the
+// invitation e-mail: a form that posts the token with the chosen password.
+// It only reads; the token is consumed by the POST.
+func (s *Server) acceptInvitePage(c echo.Context) error {
+	if refusesHTML(c.Request()) {
+		return htmlOnly(c, "scripts use POST /auth/accept-invite")
+	}
+	f := views.AcceptInviteForm{Token: c.QueryParam("token")}
+	return render(c, http.StatusOK, views.AcceptInvitePage(s.page(c, "Join your organization", ""), f))
+}
+
+// acceptInviteForm: POST /accept-invite sets the invited user's password
+// and sends the browser to the login page.
+func (s *Server) acceptInviteForm(c echo.Context) error {
+	acc, err := s.accountService()
+	if err != nil {
+		return err
+	}
+	if err := s.checkCSRF(c); err != nil {
+		return err
+	}
+	f := views.AcceptInviteForm{Token: strings.TrimSpace(c.FormValue("token"))}
+	_, err = acc.AcceptInvite(c.Request().Context(), f.Token, c.FormValue("password"))
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/login?invited=1")
+	}
+	switch turbinesim.ErrorCode(err) {
+	case turbinesim.EINVALID, turbinesim.EUNAUTHORIZED:
+		f.Error = turbinesim.ErrorMessage(err)
+		return render(c, http.StatusUnprocessableEntity, views.AcceptInvitePage(s.page(c, "Join your organization", ""), f))
+	}
+	return err
 }

@@ -37,6 +37,9 @@ func (s *Server) loginPage(c echo.Context) error {
 	if c.QueryParam("reset") == "1" {
 		f.Notice = "Your password was changed. Sign in with the new one."
 	}
+	if c.QueryParam("invited") == "1" {
+		f.Notice = "Your password is set. Sign in to join your organization."
+	}
 	return render(c, http.StatusOK, views.LoginPage(p, f))
 }
 

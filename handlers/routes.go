@@ -91,6 +91,8 @@ func (s *Server) routes() {
 	e.POST("/account/api-keys/:id/:action", s.apiKeyActionForm, authed...)
 	e.GET("/org", s.orgPage, authed...)
 	e.POST("/org/invite", s.orgInviteForm, admin...)
+	e.GET("/accept-invite", s.acceptInvitePage, s.optionalAuth) // the invitation e-mail's link
+	e.POST("/accept-invite", s.acceptInviteForm)
 	e.GET("/forgot-password", s.forgotPasswordPage, s.optionalAuth)
 	e.POST("/forgot-password", s.forgotPasswordForm)
 	e.GET("/reset-password", s.resetPasswordPage, s.optionalAuth)
@@ -122,6 +124,8 @@ var htmlOnlyRoutes = map[string]bool{
 	"POST /account/api-keys/:id/:action":    true,
 	"GET /org":                              true,
 	"POST /org/invite":                      true,
+	"GET /accept-invite":                    true,
+	"POST /accept-invite":                   true,
 	"GET /forgot-password":                  true,
 	"POST /forgot-password":                 true,
 	"GET /reset-password":                   true,
