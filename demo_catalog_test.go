@@ -197,3 +197,21 @@ func deref(v *float64) any {
 	}
 	return *v
 }
+
+// Tower station heights are derived (base height + HtFract × tower
+// length) and read like the deck's numbers: rounded to 7 significant
+// digits, 26.28 m and not 26.279999999999998 m (0.3 × 87.6 in binary).
+func TestTowerStationHeightsAreRounded(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := turbinesim.DetailedPropertiesOf(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0, 8.76, 17.52, 26.28, 35.04, 43.8, 52.56, 61.32, 70.08, 78.84, 87.6}
+	if !reflect.DeepEqual(p.Tower.HeightM, want) {
+		t.Fatalf("tower heights %v, want %v", p.Tower.HeightM, want)
+	}
+}

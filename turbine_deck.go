@@ -101,7 +101,9 @@ func DetailedPropertiesOf(d *deck.Deck) (*DetailedProperties, error) {
 		p.Tower = TowerStations{HtFract: tw.HtFract, TMassDen: tw.TMassDen, TwFAStif: tw.TwFAStif, TwSSStif: tw.TwSSStif}
 		length := d.ElastoDyn.TowerHt - d.ElastoDyn.TowerBsHt
 		for _, h := range tw.HtFract {
-			p.Tower.HeightM = append(p.Tower.HeightM, d.ElastoDyn.TowerBsHt+h*length)
+			// Rounded like the derived scalars (ParamsFromDeck), so that
+			// 0.3 × 87.6 m reads 26.28, not 26.279999999999998.
+			p.Tower.HeightM = append(p.Tower.HeightM, roundSignificant(d.ElastoDyn.TowerBsHt+h*length, 7))
 		}
 	}
 	p.Controller = controllerOf(d)
