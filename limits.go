@@ -79,5 +79,21 @@ type Usage struct {
 type CapService interface {
 	Charge(ctx context.Context, orgID string, amountCents, tokens int64) (*Usage, error)
 	CurrentUsage(ctx context.Context, orgID string) (*Usage, error)
+	// UsageByClient breaks the current month's charges down by the API
+	// key Client ID the runs were submitted with (nil: interactively);
+	// refunded runs are left out, so the rows sum to CurrentUsage.
+	UsageByClient(ctx context.Context, orgID string) ([]ClientUsage, error)
 	SetCaps(ctx context.Context, orgID string, caps Caps) error
+}
+
+// ClientUsage is one row of the monthly billing breakdown by API key
+// Client ID (contract "API key": the Client ID is used in billing
+// breakdowns).
+type ClientUsage struct {
+	// ClientID is nil for runs submitted with a password, SSO or browser
+	// session.
+	ClientID   *string `json:"client_id" db:"client_id"`
+	Runs       int64   `json:"runs" db:"runs"`
+	SpentCents int64   `json:"spent_cents" db:"spent_cents"`
+	Tokens     int64   `json:"tokens" db:"tokens"`
 }

@@ -149,6 +149,24 @@ func (s *CapService) CurrentUsage(ctx context.Context, orgID string) (*turbinesi
 	return u, nil
 }
 
+// UsageByClient implements turbinesim.CapService: every run carries its
+// own charge (jobs.price_cents, tokens, charge_month; a batch's charge is
+// spread over its runs), so the breakdown is a sum over the month's
+// unrefunded runs, interactive runs (client_id NULL) first.
+func (s *CapService) UsageByClient(ctx context.Context, orgID string) ([]turbinesim.ClientUsage, error) {
+	rows := []turbinesim.ClientUsage{}
+	if !isUUID(orgID) {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	}
+	err := s.db.SelectContext(ctx, &rows, `
+		SELECT client_id, count(*) AS runs, coalesce(sum(price_cents), 0) AS spent_cents, coalesce(sum(tokens), 0) AS tokens
+		  FROM jobs
+		 WHERE organization_id = $1 AND charge_month = $2 AND refunded_at IS NULL
+		 GROUP BY client_id
+		 ORDER BY client_id NULLS FIRST`, orgID, monthOf(s.now()))
+	return rows, translate(err, "reading usage by client")
+}
+
 // SetCaps implements turbinesim.CapService.
 func (s *CapService) SetCaps(ctx context.Context, orgID string, caps turbinesim.Caps) error {
 	if caps.SpendCapCents < 0 || caps.TokenCap < 0 {

@@ -345,6 +345,8 @@ type UsageResponse struct {
 	Plan       turbinesim.Plan       `json:"plan"`
 	RateLimits turbinesim.RateLimits `json:"rate_limits"`
 	Usage      *turbinesim.Usage     `json:"usage"`
+	// ByClient is the month's billing breakdown by API key Client ID.
+	ByClient []turbinesim.ClientUsage `json:"by_client"`
 }
 
 // usage: GET /org/usage, the organization's plan, limits and this month's
@@ -358,7 +360,11 @@ func (s *Server) usage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, UsageResponse{Plan: a.Organization.Plan, RateLimits: a.Organization.Plan.Limits(), Usage: u})
+	byClient, err := s.svc.Caps.UsageByClient(c.Request().Context(), a.Organization.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, UsageResponse{Plan: a.Organization.Plan, RateLimits: a.Organization.Plan.Limits(), Usage: u, ByClient: byClient})
 }
 
 // limitRequests counts every authenticated request against the caller's

@@ -27,7 +27,7 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "OrgSettings"}, 401, 403, 429, 503)},
 		{method: "PUT", path: "/org/settings", summary: "Set the monthly spend and token caps (organization administrators only; members get 403)", tag: "organization",
 			request: "OrgSettings", responses: errs(map[int]string{200: "OrgSettings"}, 400, 401, 403, 415, 422, 429, 503)},
-		{method: "GET", path: "/org/usage", summary: "Plan, rate limits and this calendar month's (UTC) spend and tokens against the caps; a charge past a cap gets 402 naming the cap", tag: "organization",
+		{method: "GET", path: "/org/usage", summary: "Plan, rate limits and this calendar month's (UTC) spend and tokens against the caps, broken down by API key Client ID (by_client); a charge past a cap gets 402 naming the cap", tag: "organization",
 			responses: errs(map[int]string{200: "Usage"}, 401, 429, 503)},
 		{method: "POST", path: "/auth/signup", summary: "Open an account: a new organization (Beta) whose first user is its administrator, unverified (demo) until the e-mailed link is followed; returns the user and a token pair", tag: "auth", public: true,
 			request: "SignUpRequest", responses: errs(map[int]string{201: "SignUpResponse"}, 400, 409, 415, 422, 429, 503)},
@@ -136,8 +136,12 @@ func identitySchemas() map[string]any {
 			"name": str, "plan": map[string]any{"type": "string", "readOnly": true},
 			"caps": ref("Caps"), "rate_limits": map[string]any{"$ref": "#/components/schemas/RateLimits", "readOnly": true},
 		}),
-		"Usage": obj([]string{"plan", "rate_limits", "usage"}, map[string]any{
+		"Usage": obj([]string{"plan", "rate_limits", "usage", "by_client"}, map[string]any{
 			"plan": str, "rate_limits": ref("RateLimits"),
+			"by_client": map[string]any{"type": "array", "description": "this month's charges by API key Client ID (null: submitted interactively); refunded runs left out, so the rows sum to usage",
+				"items": obj([]string{"client_id", "runs", "spent_cents", "tokens"}, map[string]any{
+					"client_id": map[string]any{"type": []string{"string", "null"}}, "runs": integer, "spent_cents": integer, "tokens": integer,
+				})},
 			"usage": obj([]string{"spent_cents", "tokens", "spend_cap_cents", "token_cap"}, map[string]any{
 				"org_id": str, "month": dt, "spent_cents": integer, "tokens": integer, "spend_cap_cents": integer, "token_cap": integer,
 			}),
