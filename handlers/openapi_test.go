@@ -1,12 +1,16 @@
 package handlers_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/handlers"
 )
 
@@ -202,5 +206,54 @@ func TestOpenAPIDocumentsMultipartUploads(t *testing.T) {
 	}
 	if _, ok := doc.Paths["/jobs"]["post"].RequestBody.Content["application/json"]; !ok {
 		t.Error("POST /jobs: the JSON request body is gone")
+	}
+}
+
+// Every operation that refuses API-key callers says so in its OpenAPI
+// summary (the contract lets keys call any endpoint except key creation;
+// the service also keeps key management and account actions to
+// interactive sessions, and must document where). Each documented
+// operation is called once with an API key.
+func TestOpenAPIDocumentsKeyRefusals(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	k, err := db.NewAPIKeyService(e.db).CreateAPIKey(context.Background(), e.admin, "probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := e.do(nil, request{method: "GET", path: "/openapi.json"})
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Summary  string `json:"summary"`
+			Security []any  `json:"security"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	template := regexp.MustCompile(`\{[a-z_]+\}`)
+	refused := 0
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if op.Security != nil || strings.HasPrefix(path, "/ws/") { // public, or a WebSocket handshake
+				continue
+			}
+			target := template.ReplaceAllString(path, "00000000-0000-0000-0000-000000000000")
+			h := map[string]string{"X-API-Key": k.Key, "Accept": "application/json"}
+			var reqBody string
+			if method == "post" || method == "put" {
+				h["Content-Type"], reqBody = "application/json", `{}`
+			}
+			resp, body := e.do(nil, request{method: strings.ToUpper(method), path: target, header: h, body: reqBody})
+			if resp.StatusCode == http.StatusForbidden && strings.Contains(body, "API keys cannot") {
+				refused++
+				if !strings.Contains(op.Summary, "API key") {
+					t.Errorf("%s %s refuses API keys (403) but its summary does not say so: %q", strings.ToUpper(method), path, op.Summary)
+				}
+			}
+		}
+	}
+	if refused < 5 {
+		t.Fatalf("only %d operations refused the key; the probe is broken", refused)
 	}
 }
