@@ -2,6 +2,7 @@ package turbinesim
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,8 +34,9 @@ func (q BatchQuery) windChannel() string {
 
 // CurveQuery is a BatchQuery for binned curves: Binning iec (0.5 m/s bins
 // centred on multiples of BinWidth, the default) or grid (one bin per
-// distinct run wind speed); RotorRadius (m) enables Cp and Ct; AirDensity
-// defaults to 1.225 kg/m³.
+// distinct run wind speed); RotorRadius (m) for Cp and Ct, by default the
+// batch turbine's swept radius (sweptRadius); AirDensity defaults to
+// 1.225 kg/m³.
 type CurveQuery struct {
 	BatchQuery
 	Binning     string
@@ -202,6 +204,11 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 	if err != nil {
 		return nil, analysis.Curve{}, err
 	}
+	if q.RotorRadius == nil {
+		if opt.RotorRadius, err = a.sweptRadius(ctx, orgID, batchID); err != nil {
+			return nil, analysis.Curve{}, err
+		}
+	}
 	points := make([]analysis.CurvePoint, 0, len(b.runs))
 	for _, r := range b.runs {
 		p, err := analysis.RunCurvePoint(r.Record, q.Window, CurveChannels(r.Record, q.WindChannel))
@@ -215,6 +222,40 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 		return nil, analysis.Curve{}, Errorf(EINVALID, "%v", err)
 	}
 	return b, cv, nil
+}
+
+// sweptRadius is the radius of the disk the batch turbine's rotor sweeps,
+// (rotor diameter / 2) · cos(precone): the area AeroDyn's RtArea uses and
+// the one that makes the curves' Cp and Ct reproduce RtFldCp and RtFldCt
+// (solver/analysis CurveOptions). It is 0, leaving Cp and Ct uncomputed,
+// when the batch has no turbine (deleted since) or the turbine states no
+// diameter.
+func (a *ResultAnalysis) sweptRadius(ctx context.Context, orgID, batchID string) (float64, error) {
+	if a.Batches == nil || a.Turbines == nil {
+		return 0, nil
+	}
+	b, err := a.Batches.FindBatch(ctx, orgID, batchID)
+	if err != nil {
+		return 0, err
+	}
+	if b.TurbineID == nil {
+		return 0, nil
+	}
+	t, err := a.Turbines.FindTurbine(ctx, orgID, *b.TurbineID)
+	if ErrorCode(err) == ENOTFOUND {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if t.RotorDiameterM == nil || !(*t.RotorDiameterM > 0) {
+		return 0, nil
+	}
+	cone := 0.0
+	if t.PreconeDeg != nil {
+		cone = *t.PreconeDeg * math.Pi / 180
+	}
+	return *t.RotorDiameterM / 2 * math.Cos(cone), nil
 }
 
 // CurveChannels are OpenFAST's names of the curve quantities (wind from

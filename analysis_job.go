@@ -35,6 +35,10 @@ const (
 // outputs. It holds no state of its own: Results is the data access.
 type ResultAnalysis struct {
 	Results ResultService
+	// Batches and Turbines, when set, let the batch curves default the
+	// rotor radius of Cp and Ct to the batch turbine's (sweptRadius).
+	Batches  BatchService
+	Turbines TurbineService
 }
 
 // invalidAnalysis turns an error of solver/analysis about the request's

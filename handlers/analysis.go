@@ -59,7 +59,7 @@ func (s *Server) resultAnalysis() (*turbinesim.ResultAnalysis, error) {
 	if s.svc.Results == nil {
 		return nil, notImplemented
 	}
-	return &turbinesim.ResultAnalysis{Results: s.svc.Results}, nil
+	return &turbinesim.ResultAnalysis{Results: s.svc.Results, Batches: s.svc.Batches, Turbines: s.svc.Turbines}, nil
 }
 
 // jobChannels: GET /analysis/jobs/{id}/channels.

@@ -6,7 +6,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 	bodyErrs := append([]int{400, 413, 415, 422}, jobErrs...)
 	const window = " t_start and t_end (s, optional) select the samples with t_start ≤ t ≤ t_end, e.g. t_start to skip the start-up transient."
 	const batch = " A batch is the set of the caller's jobs with this batch_id; only succeeded jobs with an output take part (the others are listed in skipped); 404 when the organization has no job in the batch, 409 when none has finished. Each run is reduced over the query window t_start/t_end (s)."
-	const curveQuery = " Query: binning = iec (0.5 m/s bins centred on multiples of bin_width, IEC 61400-12-1 method of bins; default) or grid (one bin per distinct run wind speed); bin_width (m/s); rotor_radius (m; enables Cp and Ct; swept radius = tip radius × cos precone); air_density (kg/m³, default 1.225); wind_channel (default Wind1VelX; RtVAvgxh for sheared inflow)."
+	const curveQuery = " Query: binning = iec (0.5 m/s bins centred on multiples of bin_width, IEC 61400-12-1 method of bins; default) or grid (one bin per distinct run wind speed); bin_width (m/s); rotor_radius (m, for Cp and Ct; default: the batch turbine's swept radius, rotor diameter / 2 × cos precone, as AeroDyn's RtArea; when neither is known Cp, Ct and the reported rotor_radius are 0); air_density (kg/m³, default 1.225); wind_channel (default Wind1VelX; RtVAvgxh for sheared inflow)."
 	const dist = " Wind distribution: distribution=rayleigh&mean_speed=V, or distribution=weibull&k=K&a=A (m/s), or class=I|II|III (IEC Rayleigh, V_ave = 0.2·V_ref; the default is class I)."
 	const csv = " CSV with Accept: text/csv or ?format=csv."
 	return []apiOperation{
@@ -28,7 +28,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 				"method = fft: single-sided amplitude spectrum of the whole window (channel units; a cosine of amplitude A shows A). Harmonics 1P, 3P, 6P from the mean RotSpeed (rpm) over the window, when the output has RotSpeed." + window + csv + " CSV: Frequency (Hz), then one column per channel (PSD or amplitude with its unit); the harmonics are JSON only.",
 			request: "SpectrumRequest", responses: errs(map[int]string{200: "SpectrumResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/batches/{id}/power-curve", tag: "analysis",
-			summary:   "Power curve of a batch: each run's means (power GenPwr, thrust RotThrust, pitch BldPitch1, rotor speed RotSpeed) binned by wind speed, with Cp and Ct when rotor_radius is given." + batch + curveQuery + csv,
+			summary:   "Power curve of a batch: each run's means (power GenPwr, thrust RotThrust, pitch BldPitch1, rotor speed RotSpeed) binned by wind speed, with Cp and Ct (rotor_radius below). A bin's high edge is null when unbounded (grid binning of a single wind speed)." + batch + curveQuery + csv,
 			responses: errs(map[int]string{200: "BatchCurves"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/curves", tag: "analysis",
 			summary:   "The power, thrust, Cp, Ct, pitch and rotor-speed curves of a batch: the power-curve answer plus series, one array per quantity over the bins." + batch + curveQuery + csv,

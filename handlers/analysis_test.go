@@ -26,6 +26,13 @@ import (
 // before the database it needs exists.
 type lazyResults struct{ turbinesim.ResultService }
 
+// lazyBatches and lazyTurbines are filled once the test database exists,
+// like lazyResults.
+type (
+	lazyBatches  struct{ turbinesim.BatchService }
+	lazyTurbines struct{ turbinesim.TurbineService }
+)
+
 type resultEnv struct {
 	*env
 	trees *blobstore.Local
@@ -35,8 +42,10 @@ type resultEnv struct {
 
 func newResultEnv(t *testing.T) *resultEnv {
 	t.Helper()
-	lazy := &lazyResults{}
-	e := newEnv(t, func(_ *handlers.Config, svc *handlers.Services) { svc.Results = lazy })
+	lazy, batches, turbines := &lazyResults{}, &lazyBatches{}, &lazyTurbines{}
+	e := newEnv(t, func(_ *handlers.Config, svc *handlers.Services) {
+		svc.Results, svc.Batches, svc.Turbines = lazy, batches, turbines
+	})
 	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +54,9 @@ func newResultEnv(t *testing.T) *resultEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy.ResultService = db.NewResultService(e.db, db.NewJobService(e.db, trees, nil, nil), trees, cache)
+	jobs := db.NewJobService(e.db, trees, nil, nil)
+	lazy.ResultService = db.NewResultService(e.db, jobs, trees, cache)
+	batches.BatchService, turbines.TurbineService = db.NewBatchService(jobs), db.NewTurbineService(e.db, trees)
 	return &resultEnv{env: e, trees: trees, cache: cache, token: e.loginJSON().AccessToken}
 }
 
@@ -627,5 +638,47 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		assertDetail(t, resp, body, 404)
 		resp, body = re.call(re.token, "GET", "/analysis/batches/"+pending+ep, "")
 		assertDetail(t, resp, body, 409)
+	}
+}
+
+// TestBatchCurveRadiusFromTurbine: without rotor_radius, Cp and Ct use the
+// batch turbine's swept radius D/2·cos(precone) (AeroDyn's RtArea); a
+// batch without a turbine leaves them uncomputed (rotor_radius 0).
+func TestBatchCurveRadiusFromTurbine(t *testing.T) {
+	re := newResultEnv(t)
+	ctx := context.Background()
+	var turbineID string
+	if err := re.db.GetContext(ctx, &turbineID, `INSERT INTO turbines (organization_id, name, rotor_diameter_m, precone_deg)
+		VALUES ($1, 'Radius test', 126, -2.5) RETURNING id`, re.org.ID); err != nil {
+		t.Fatal(err)
+	}
+	withTurbine, without := re.insertBatch(re.org.ID), re.insertBatch(re.org.ID)
+	if _, err := re.db.ExecContext(ctx, `UPDATE batches SET turbine_id = $1 WHERE id = $2`, turbineID, withTurbine); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{withTurbine, without} {
+		re.insertJob(re.org.ID, "succeeded", b, map[string]string{"run.outb": syntheticOutb(t, 8, 1500)})
+	}
+	swept := 63 * math.Cos(2.5*math.Pi/180)
+	pc := callJSON[handlers.BatchCurves](t, re, "GET", "/analysis/batches/"+withTurbine+"/power-curve?binning=grid", "")
+	if !relClose(pc.Curve.RotorRadius, swept, 1e-12) || !relClose(pc.Curve.RotorArea, math.Pi*swept*swept, 1e-12) {
+		t.Fatalf("rotor radius %v, area %v; want %v from the turbine", pc.Curve.RotorRadius, pc.Curve.RotorArea, swept)
+	}
+	b := pc.Curve.Bins[0]
+	if cp := b.PowerKW * 1000 / (0.5 * 1.225 * math.Pi * swept * swept * math.Pow(b.WindSpeed, 3)); !(b.Cp > 0) || !relClose(b.Cp, cp, 1e-9) {
+		t.Errorf("Cp %v, want %v", b.Cp, cp)
+	}
+	given := callJSON[handlers.BatchCurves](t, re, "GET", "/analysis/batches/"+withTurbine+"/power-curve?binning=grid&rotor_radius=60", "")
+	if given.Curve.RotorRadius != 60 {
+		t.Errorf("rotor_radius=60 gave radius %v", given.Curve.RotorRadius)
+	}
+	// One wind speed: grid binning makes one bin over [0, ∞), whose upper
+	// edge JSON cannot carry as a number (this answered 500 before).
+	if resp, body := re.call(re.token, "GET", "/analysis/batches/"+without+"/power-curve?binning=grid", ""); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"high":null`) {
+		t.Errorf("single-speed grid curve: status %d, body %s", resp.StatusCode, body)
+	}
+	none := callJSON[handlers.BatchCurves](t, re, "GET", "/analysis/batches/"+without+"/power-curve?binning=grid", "")
+	if none.Curve.RotorRadius != 0 || none.Curve.Bins[0].Cp != 0 {
+		t.Errorf("batch without turbine: radius %v, Cp %v; want 0, 0", none.Curve.RotorRadius, none.Curve.Bins[0].Cp)
 	}
 }

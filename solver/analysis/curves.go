@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -72,12 +73,23 @@ type CurveBin struct {
 	Ct float64 `json:"ct"`
 }
 
+// MarshalJSON writes an unbounded upper edge (grid binning of a single
+// wind speed: one bin over [0, ∞)) as null: JSON has no infinity.
+func (b CurveBin) MarshalJSON() ([]byte, error) {
+	type plain CurveBin
+	return json.Marshal(struct {
+		plain
+		High *float64 `json:"high"`
+	}{plain(b), finiteOrNil(b.High)})
+}
+
 // Curve is the binned result; only non-empty bins are listed, in order of
 // wind speed.
 type Curve struct {
 	Bins          []CurveBin `json:"bins"`
-	AirDensity    float64    `json:"air_density"` // kg/m³
-	RotorArea     float64    `json:"rotor_area"`  // m²
+	AirDensity    float64    `json:"air_density"`  // kg/m³
+	RotorRadius   float64    `json:"rotor_radius"` // m; 0: Cp and Ct not computed
+	RotorArea     float64    `json:"rotor_area"`   // m²
 	HasThrust     bool       `json:"has_thrust"`
 	HasPitch      bool       `json:"has_pitch"`
 	HasRotorSpeed bool       `json:"has_rotor_speed"`
@@ -197,7 +209,7 @@ func PowerCurve(points []CurvePoint, opt CurveOptions) (Curve, error) {
 		}
 	}
 	area := math.Pi * opt.RotorRadius * opt.RotorRadius
-	out := Curve{AirDensity: rho, RotorArea: area, HasThrust: hasT, HasPitch: hasP, HasRotorSpeed: hasR}
+	out := Curve{AirDensity: rho, RotorRadius: opt.RotorRadius, RotorArea: area, HasThrust: hasT, HasPitch: hasP, HasRotorSpeed: hasR}
 	for _, b := range bins {
 		if b.N == 0 {
 			continue

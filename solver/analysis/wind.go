@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -91,6 +92,24 @@ type SpeedBin struct {
 	High        float64 `json:"high"`
 	Probability float64 `json:"probability"` // F(High) − F(Low)
 	Runs        int     `json:"runs"`
+}
+
+// MarshalJSON writes an unbounded upper edge (the single bin of a batch
+// with one wind speed covers [0, ∞)) as null: JSON has no infinity.
+func (b SpeedBin) MarshalJSON() ([]byte, error) {
+	type plain SpeedBin
+	return json.Marshal(struct {
+		plain
+		High *float64 `json:"high"`
+	}{plain(b), finiteOrNil(b.High)})
+}
+
+// finiteOrNil is v, or nil when v is infinite.
+func finiteOrNil(v float64) *float64 {
+	if math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }
 
 // speedTolerance decides when two run wind speeds are the same grid point
