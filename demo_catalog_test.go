@@ -35,15 +35,7 @@ func TestBundledDemosWriteValidDecks(t *testing.T) {
 			if got := *demo.Specs.RatedPowerKW / 1000; got < wantMW[demo.ID]*0.99 || got > wantMW[demo.ID]*1.01 {
 				t.Errorf("rated power %g MW, want %g", got, wantMW[demo.ID])
 			}
-			dir := t.TempDir()
-			tb, err := c.Build(demo.ID, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
-			if err != nil {
-				t.Fatalf("written deck does not load: %v", err)
-			}
+			_, d := buildDemoDeck(t, c, demo.ID)
 			errs := 0
 			for _, p := range deck.Validate(d) {
 				t.Logf("%s", p)
@@ -104,15 +96,7 @@ func TestBundledNREL5MWMatchesPublishedDeck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	tb, err := c.Build("nrel-5mw-land", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	built, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb, built := buildDemoDeck(t, c, "nrel-5mw-land")
 	want, _ := turbinesim.DetailedPropertiesOf(orig)
 	got, _ := turbinesim.DetailedPropertiesOf(built)
 	if !reflect.DeepEqual(want.Blade, got.Blade) || !reflect.DeepEqual(want.Tower, got.Tower) || !reflect.DeepEqual(want.Airfoils, got.Airfoils) {
@@ -140,15 +124,7 @@ func TestBundledDemoSpecsMatchTheirDecks(t *testing.T) {
 	wantRPM := map[string]float64{"nrel-5mw-land": 12.1, "iea-15mw-onshore": 7.56, "iea-15mw-monopile": 7.56, "iea-15mw-volturnus": 7.56, "iea-22mw-monopile": 7.06}
 	for _, demo := range c.Demos() {
 		t.Run(demo.ID, func(t *testing.T) {
-			dir := t.TempDir()
-			tb, err := c.Build(demo.ID, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, d := buildDemoDeck(t, c, demo.ID)
 			p, err := turbinesim.ParamsFromDeck(d)
 			if err != nil {
 				t.Fatal(err)
@@ -214,4 +190,20 @@ func TestTowerStationHeightsAreRounded(t *testing.T) {
 	if !reflect.DeepEqual(p.Tower.HeightM, want) {
 		t.Fatalf("tower heights %v, want %v", p.Tower.HeightM, want)
 	}
+}
+
+// buildDemoDeck writes a bundled turbine's deck into a temporary folder and
+// loads it back.
+func buildDemoDeck(t *testing.T, c *turbinesim.BundledDemos, id string) (*turbinesim.Turbine, *deck.Deck) {
+	t.Helper()
+	dir := t.TempDir()
+	tb, err := c.Build(id, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
+	if err != nil {
+		t.Fatalf("written deck of %s does not load: %v", id, err)
+	}
+	return tb, d
 }
