@@ -19,14 +19,7 @@ func TestInductionsAtPhiMatchSolveNode(t *testing.T) {
 	st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
 	n := 0
 	for _, u := range []float64{11, 4, 0.8, -0.3, -2} {
-		var in Input
-		if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
-			t.Fatal(err)
-		}
-		out := rot.NewOutput()
-		if err := rot.CalcOutput(0, &in, out); err != nil {
-			t.Fatal(err)
-		}
+		out := evalRigid(t, rot, st, 0, u)
 		for j, w := range out.work[0] {
 			s := SolveNode(w.vx, w.vy, &w.sec, &p.BEMT, true)
 			if !s.HasRoot {

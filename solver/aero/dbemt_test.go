@@ -70,14 +70,7 @@ func TestDBEMTWindStep(t *testing.T) {
 	st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
 	const node = 10
 	eval := func(rot *Rotor, tt, u float64) (thrust, vind float64, o NodeOutput, radius float64) {
-		var in Input
-		if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
-			t.Fatal(err)
-		}
-		out := rot.NewOutput()
-		if err := rot.CalcOutput(tt, &in, out); err != nil {
-			t.Fatal(err)
-		}
+		out := evalRigid(t, rot, st, tt, u)
 		o = out.Blades[0][node]
 		return out.Rotor.Force[0], -o.AxInd * o.Vx, o, out.Rotor.Radius
 	}
@@ -147,17 +140,7 @@ func TestDBEMTInitialisedAtFirstStateUpdate(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
-		eval := func(r *Rotor, tt, u float64) *Output {
-			var in Input
-			if err := r.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
-				t.Fatal(err)
-			}
-			out := r.NewOutput()
-			if err := r.CalcOutput(tt, &in, out); err != nil {
-				t.Fatal(err)
-			}
-			return out
-		}
+		eval := func(r *Rotor, tt, u float64) *Output { return evalRigid(t, r, st, tt, u) }
 		first := eval(rot, 0, 8)
 		dyn := eval(rot, 0.05, 11)
 		want := eval(qs, 0, 11)
@@ -307,17 +290,7 @@ func TestDBEMTStartInputFromBEMRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.2}
-	eval := func(tt, u float64) *Output {
-		var in Input
-		if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{u, 0, 0} }, &in); err != nil {
-			t.Fatal(err)
-		}
-		out := rot.NewOutput()
-		if err := rot.CalcOutput(tt, &in, out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	eval := func(tt, u float64) *Output { return evalRigid(t, rot, st, tt, u) }
 	const u, dt = 0.5, 0.05
 	eval(0, u)
 	eval(dt, u)

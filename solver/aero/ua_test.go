@@ -25,6 +25,13 @@ func uaRotor(t *testing.T) (*Rotor, Params) {
 func uaEval(t *testing.T, rot *Rotor, tt, wind, pitch float64) *Output {
 	t.Helper()
 	st := RigidState{HubPosition: Vec3{0, 0, 90}, RotorSpeed: 1.0, Azimuth: 1.0 * tt, Pitch: []float64{pitch}}
+	return evalRigid(t, rot, st, tt, wind)
+}
+
+// evalRigid evaluates the rotor at time tt in the rigid state st and a
+// uniform axial wind (m/s).
+func evalRigid(t *testing.T, rot *Rotor, st RigidState, tt, wind float64) *Output {
+	t.Helper()
 	var in Input
 	if err := rot.RigidInput(st, func(Vec3) Vec3 { return Vec3{wind, 0, 0} }, &in); err != nil {
 		t.Fatal(err)
