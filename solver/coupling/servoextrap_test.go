@@ -50,20 +50,9 @@ func TestSimulationExtrapolatesServoInputsWithInterpOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 0.05 s of the IEA-15 deck")
 	}
-	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady10_rosco", "IEA-15-240-RWT-Onshore")
-	d, err := deck.Load(filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Main.InterpOrder != 2 {
-		t.Fatalf("deck InterpOrder %d, the test needs 2", d.Main.InterpOrder)
-	}
-	s, _, _, _, err := build(d, Options{OutPath: "-", Channels: []string{"GenSpeed"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.initialize(); err != nil {
-		t.Fatal(err)
+	s := startedIEA15(t, "iea15_onshore_steady10_rosco", "GenSpeed")
+	if s.interpOrder != 2 {
+		t.Fatalf("deck InterpOrder %d, the test needs 2", s.interpOrder)
 	}
 	var hist []float64 // HSSSpd handed to ServoDyn after each step
 	for n := 0; n < 10; n++ {
@@ -89,18 +78,7 @@ func TestSimulationExtrapolatesStructureInputsWithInterpOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 0.03 s of the IEA-15 deck")
 	}
-	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady13_rosco", "IEA-15-240-RWT-Onshore")
-	d, err := deck.Load(filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, _, _, err := build(d, Options{OutPath: "-", Channels: []string{"GenSpeed"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.initialize(); err != nil {
-		t.Fatal(err)
-	}
+	s := startedIEA15(t, "iea15_onshore_steady13_rosco", "GenSpeed")
 	for n := 0; n < 6; n++ {
 		if err := s.step(n); err != nil {
 			t.Fatal(err)
@@ -115,4 +93,24 @@ func TestSimulationExtrapolatesStructureInputsWithInterpOrder(t *testing.T) {
 			t.Errorf("blade force component %d at t+dt %.12g, want the quadratic extrapolation %.12g (linear %.12g)", c, got, want, 2*p0-p1)
 		}
 	}
+}
+
+// startedIEA15 builds the simulation of an IEA-15 onshore reference case
+// (a folder of ../shared/reference-outputs) recording channel, and
+// initialises it at t = 0.
+func startedIEA15(t *testing.T, caseName, channel string) *sim {
+	t.Helper()
+	dir := testshared.Path(t, "reference-outputs", caseName, "IEA-15-240-RWT-Onshore")
+	d, err := deck.Load(filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, _, _, err := build(d, Options{OutPath: "-", Channels: []string{channel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.initialize(); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -2,11 +2,7 @@ package coupling
 
 import (
 	"math"
-	"path/filepath"
 	"testing"
-
-	"github.com/turbinesim/turbinesim/internal/testshared"
-	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // The blade loads handed to the structure and AeroDyn's rotor sums
@@ -20,18 +16,7 @@ func TestBladeLoadTransferKeepsTheRotorLoads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 1 s of the IEA-15 deck")
 	}
-	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady10_rosco", "IEA-15-240-RWT-Onshore")
-	d, err := deck.Load(filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, _, _, err := build(d, Options{OutPath: "-", Channels: []string{"RtFldMxh"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.initialize(); err != nil {
-		t.Fatal(err)
-	}
+	s := startedIEA15(t, "iea15_onshore_steady10_rosco", "RtFldMxh")
 	for n := 0; n < 200; n++ {
 		if err := s.step(n); err != nil {
 			t.Fatal(err)
