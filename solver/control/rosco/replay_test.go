@@ -92,8 +92,16 @@ const debugReplay = false
 // must reproduce the GenTq channel and its pitch demand the BldPitch1 channel
 // over the whole 120 s (start-up transient included). Tolerances: 0.1 kN·m
 // on torque (2.5 int16 quantisation steps of the 10 m/s GenTq channel,
-// 5e-6 of rated torque) and 0.02° on pitch; measured 0.034 kN·m / 0.000° at
-// 10 m/s and 0.047 kN·m / 0.011° at 13 m/s.
+// 5e-6 of rated torque) and 0.001° on pitch (five quanta of the BldPitch1
+// channel); measured 0.034 kN·m / 0.0000° at 10 m/s and 0.047 kN·m /
+// 0.0001° at 13 m/s.
+//
+// The 13 m/s pitch check is what pins the set-point smoother's first call:
+// ROSCO leaves VS_LastGenPwr at 0 until the torque controller has run once,
+// so the smoother's filter starts at −SS_PCGain·PC_RefSpd. Starting it from
+// the measured power instead leaves the pitch speed reference 1e-4 rad/s low
+// at 3.6 s, and the pitch, leaving its peak-shaving minimum there, runs
+// 0.011° ahead of OpenFAST's until the rate-limited ramp ends at 9 s.
 //
 // Over the 13 m/s start-up (t < 3.5 s) ROSCO ramps the pitch from 0° at its
 // 2°/s rate limit (0.01° per step), and the demand of each call must match
@@ -109,8 +117,8 @@ func TestReplayAgainstROSCO(t *testing.T) {
 		if tqErr > 0.1 {
 			t.Errorf("%s: torque demand deviates from ROSCO by %.3f kN·m > 0.1", name, tqErr)
 		}
-		if pitchErr > 0.02 {
-			t.Errorf("%s: pitch demand deviates from ROSCO by %.4f° > 0.02°", name, pitchErr)
+		if pitchErr > 0.001 {
+			t.Errorf("%s: pitch demand deviates from ROSCO by %.4f° > 0.001°", name, pitchErr)
 		}
 		if rampErr > 0.001 {
 			t.Errorf("%s: pitch demand over the start-up (t < 3.5 s) deviates from ROSCO by %.5f° > 0.001°", name, rampErr)

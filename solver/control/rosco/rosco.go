@@ -250,7 +250,14 @@ func (c *Controller) setParameters() {
 	c.vsLastGenTrq = c.genTq
 	c.vsMaxTq = p.VSMaxTq
 	c.genPwr = c.genTq * c.genSpeed
-	c.vsLastGenPwr = c.genPwr
+	// VS_LastGenPwr is not initialised by ROSCO's SetParameters: it is set
+	// only at the end of the torque controller, so the set-point smoother of
+	// the first call sees 0 (a power deficit of 100 %, ΔΩ = −SS_PCGain·
+	// PC_RefSpd before filtering). The smoother's filter starts from that
+	// value, which shifts the pitch speed reference of the whole start-up
+	// (visible in OpenFAST's 13 m/s IEA-15 start-up where the pitch leaves
+	// its peak-shaving minimum at 3.6 s).
+	c.vsLastGenPwr = 0
 }
 
 func (c *Controller) preFilter(reset bool) {
