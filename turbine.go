@@ -250,6 +250,11 @@ func (u *TurbineUpdate) Apply(t *Turbine) (*Turbine, error) {
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
+	// The deck-shaping keys of the stated blobs are checked as POST
+	// /turbines checks them, whether or not the row has a deck.
+	if _, err := decodeDeckSpecs(u.BladeConfig, u.TowerConfig, u.NacelleConfig, u.ControllerConfig); err != nil {
+		return nil, err
+	}
 	return &n, nil
 }
 
@@ -284,6 +289,12 @@ type TurbineService interface {
 
 	// UpdateTurbine applies u and sets is_validated false. EFORBIDDEN for a
 	// demo-derived row, ECONFLICT for a taken name, EINVALID for bad values.
+	// When u changes a value the stored deck holds (u.ChangesDeck), the
+	// deck is rebuilt with the change (u.RebuildDeck) into a fresh storage
+	// location that the row switches to in the same transaction; the old
+	// files are removed after the commit. An edit the deck cannot carry is
+	// EINVALID naming the field; on any failure the row and the stored
+	// files stay as they were.
 	UpdateTurbine(ctx context.Context, orgID, id string, u *TurbineUpdate) (*Turbine, error)
 
 	// DeleteTurbine deletes the row and its deck files. EFORBIDDEN for a

@@ -361,9 +361,16 @@ func TestTurbineDemoEndpoints(t *testing.T) {
 	if c2 := decodeInto[turbinesim.Turbine](t, body); c2.Name != "Test Demo Turbine (copy 2)" {
 		t.Fatalf("second clone: %s", body)
 	}
-	resp, body = te.call(v, "PUT", "/turbines/"+c.ID, `{"hub_height_m":100}`)
+	resp, body = te.call(v, "PUT", "/turbines/"+c.ID, `{"name":"Edited clone","cut_out_wind_speed_ms":24}`)
 	if resp.StatusCode != 200 {
 		t.Fatalf("put clone: %d %s", resp.StatusCode, body)
+	}
+	// The fake demo's "deck" is not an input deck, so a hub height edit
+	// cannot be applied to it: 422 naming the field, never a silent no-op.
+	resp, body = te.call(v, "PUT", "/turbines/"+c.ID, `{"hub_height_m":100}`)
+	assertDetail(t, resp, body, http.StatusUnprocessableEntity)
+	if !strings.Contains(body, "hub_height_m: the turbine's stored input files cannot be read") {
+		t.Fatalf("put clone hub height: %s", body)
 	}
 	// Another organization's load makes its own row.
 	resp, body = te.call(te.outsider, "POST", "/turbines/demos/test-demo/load", "")
@@ -554,5 +561,70 @@ func TestTurbineBundledDemosLoadCloneRead(t *testing.T) {
 	resp, body = te.call(te.verified, "POST", "/turbines", `{"name":"No rotor","hub_height_m":100}`)
 	if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, "rotor_diameter_m") {
 		t.Fatalf("missing rotor: %q", d)
+	}
+}
+
+// TestTurbinePutAppliesDeckEdits edits a clone of a real deck (NREL 5 MW
+// land, as uploaded) through PUT and reads the result back through
+// detailed-properties: a hub height edit moves the tower top by the same
+// amount, an invalid blob is the POST /turbines 422 and changes nothing.
+func TestTurbinePutAppliesDeckEdits(t *testing.T) {
+	t.Parallel()
+	main := testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst")
+	orig, err := deck.Load(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := deck.Summarize(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te := newTurbineEnv(t, fakeDemos{deckDir: filepath.Dir(main), mainFile: "Main_Onshore.fst"})
+	v := te.verified
+	resp, body := te.call(v, "POST", "/turbines/demos/test-demo/load", "")
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("load: %d %s", resp.StatusCode, body)
+	}
+	demoID := decodeInto[handlers.DemoLoadResult](t, body).ID
+	resp, body = te.call(v, "POST", "/turbines/"+demoID+"/clone", "")
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("clone: %d %s", resp.StatusCode, body)
+	}
+	id := decodeInto[turbinesim.Turbine](t, body).ID
+	towerTop := func() float64 {
+		t.Helper()
+		resp, body := te.call(v, "GET", "/turbines/"+id+"/detailed-properties", "")
+		if resp.StatusCode != 200 {
+			t.Fatalf("detailed properties: %d %.300s", resp.StatusCode, body)
+		}
+		h := decodeInto[turbinesim.DetailedProperties](t, body).Tower.HeightM
+		return h[len(h)-1]
+	}
+	top0 := towerTop()
+	trees := te.treeCount()
+
+	resp, body = te.call(v, "PUT", "/turbines/"+id, `{"blade_config":{"stations":{"span_m":"x"}}}`)
+	if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); d != "blade_config: stations.span_m: expected an array" {
+		t.Fatalf("invalid blob detail %q", d)
+	}
+	resp, body = te.call(v, "PUT", "/turbines/"+id, `{"hub_height_m":120,"blade_config":{"stations":{"span_m":[0,50],"chord_m":[3,1],"twist_deg":[1,0]}}}`)
+	assertDetail(t, resp, body, http.StatusUnprocessableEntity)
+	if top := towerTop(); top != top0 || te.treeCount() != trees {
+		t.Fatalf("a refused edit changed the deck: tower top %g -> %g, trees %d -> %d", top0, top, trees, te.treeCount())
+	}
+	resp, body = te.call(v, "GET", "/turbines/"+id, "")
+	if got := decodeInto[turbinesim.Turbine](t, body); got.BladeConfig != nil || *got.HubHeightM != 90 {
+		t.Fatalf("a refused edit changed the row: %s", body)
+	}
+
+	resp, body = te.call(v, "PUT", "/turbines/"+id, `{"hub_height_m":100}`)
+	if resp.StatusCode != 200 {
+		t.Fatalf("hub height edit: %d %s", resp.StatusCode, body)
+	}
+	if top, want := towerTop(), top0+100-sum.HubHeight; math.Abs(top-want) > 1e-4 {
+		t.Fatalf("tower top after the hub height edit %g m, want %g (hub %g -> 100)", top, want, sum.HubHeight)
+	}
+	if te.treeCount() != trees {
+		t.Fatalf("%d stored trees after the edit, want %d (new one in, old one out)", te.treeCount(), trees)
 	}
 }
