@@ -20,10 +20,11 @@
 // Outputs are Cn, Cc, Cl, Cd, Cm. Near UACutout (cosine blend over
 // UACutout_delta below it) and below UOff = 1 m/s the outputs are blended to
 // the static polar; airfoils with C_nalpha = 0 (cylinders) and nodes outside
-// UAStartRad..UAEndRad always return the static polar. An update with a
-// relative speed below UOff or with |alpha| > 90° (flow from the trailing
-// edge) restarts the node's states from the first pass, so a parked or
-// idling rotor whose sections see lulls or reversed flow resumes UA cleanly.
+// UAStartRad..UAEndRad always return the static polar. An update with
+// |alpha| > 90° (flow from the trailing edge) restarts the node's states
+// from the first pass, so a parked or idling rotor whose sections see
+// reversed flow resumes UA cleanly; below UOff the states keep integrating
+// with U raised to UMin, as AeroDyn's do.
 //
 // # Module contract and use from the time loop (engineer D, solver/coupling)
 //

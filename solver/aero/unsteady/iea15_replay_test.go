@@ -85,20 +85,20 @@ func replayIEA15(t *testing.T, run string) {
 		var sCn, sCt, sSt float64
 		n := 0
 		// Start-up window: the first pass (states from the second update
-		// on, AeroDyn's n=1) and the steep initial alpha transient. It ends
-		// early at a node whose relative speed drops below UOff: there this
-		// model restarts its states (see UOff) while OpenFAST v5 keeps them.
+		// on, AeroDyn's n=1) and the steep initial alpha transient, also
+		// at the nodes whose relative speed dips below UOff there (nodes
+		// 42, 46, 48 at 10 m/s, 42 at 13 m/s: down to 0.55 m/s), where the
+		// states keep integrating as OpenFAST's do (restarting them put
+		// the window RMS of ΔCn at 0.008-0.05).
 		var s0Cn, s0Ct float64
 		n0 := 0
-		lull := false
 		for i := range f.Time {
 			in := unsteady.Input{Alpha: al[i] * math.Pi / 180, U: vr[i]}
 			y, err := node.CalcOutput(in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lull = lull || vr[i] < unsteady.UOff
-			if f.Time[i] < startupEnd && !lull {
+			if f.Time[i] < startupEnd {
 				ca, sa := math.Cos(in.Alpha), math.Sin(in.Alpha)
 				cn, ct := y.Cl*ca+y.Cd*sa, y.Cl*sa-y.Cd*ca
 				s0Cn += (cn - cnRef[i]) * (cn - cnRef[i])
@@ -129,9 +129,7 @@ func replayIEA15(t *testing.T, run string) {
 			t.Errorf("node %d: Cn/Ct differ from OpenFAST by RMS %.5f / %.5f", k, rCn, rCt)
 		}
 		r0Cn, r0Ct := math.Sqrt(s0Cn/float64(n0)), math.Sqrt(s0Ct/float64(n0))
-		if n0 < 20 {
-			t.Errorf("node %d: start-up window has only %d samples", k, n0)
-		} else if r0Cn > startupTol || r0Ct > startupTol {
+		if r0Cn > startupTol || r0Ct > startupTol {
 			t.Errorf("node %d: start-up (t < %g s) Cn/Ct differ from OpenFAST by RMS %.5f / %.5f", k, startupEnd, r0Cn, r0Ct)
 		}
 	}
