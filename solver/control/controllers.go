@@ -35,7 +35,8 @@ const (
 //     ROSCO-equivalent when DLL_InFile is a ROSCO parameter file (it defines
 //     F_LPFType, VS_ControlMode and PC_GS_angles; this is how the IEA-15/22
 //     decks name their ROSCO build), otherwise the NREL 5 MW baseline
-//     controller of Jonkman et al. 2009 (that DISCON ignores its input file);
+//     controller of Jonkman et al. 2009 (BaselineParamsFrom: NREL 5 MW
+//     constants, or those of a baseline parameter file DLL_InFile names);
 //   - anything else (e.g. DISCON_OC3Hywind, DISCON_ITIBarge, vendor DLLs) →
 //     ErrNoBuiltinController.
 //
@@ -83,8 +84,8 @@ func isROSCOParameterFile(path string) bool {
 }
 
 // ResolveController classifies DLL_FileName (see ClassifyController) and
-// builds the built-in controller: the baseline with DefaultParams, or ROSCO
-// from the DISCON.IN at inFilePath (and its Cp table).
+// builds the built-in controller: the baseline with BaselineParamsFrom, or
+// ROSCO from the DISCON.IN at inFilePath (and its Cp table).
 func ResolveController(dllFileName, inFilePath string) (bladed.Controller, error) {
 	kind, err := ClassifyController(dllFileName, inFilePath)
 	if err != nil {
@@ -98,6 +99,35 @@ func ResolveController(dllFileName, inFilePath string) (bladed.Controller, error
 		}
 		return rosco.New(p)
 	default:
-		return baseline.New(baseline.DefaultParams())
+		p, _, err := BaselineParamsFrom(inFilePath)
+		if err != nil {
+			return nil, fmt.Errorf("servodyn: DLL_InFile for %s: %w", dllFileName, err)
+		}
+		return baseline.New(p)
 	}
+}
+
+// BaselineParamsFrom returns the constants of the built-in baseline
+// controller for a deck whose DLL_InFile resolves to inFilePath. NREL's
+// 5 MW DISCON ignores its input file, so the decks that run it name
+// "unused" or a file that does not exist: those get the NREL 5 MW
+// constants (baseline.DefaultParams, fromFile false). When inFilePath is
+// an existing regular file (ClassifyController has already sent ROSCO
+// DISCON.IN files to ROSCO), it is a baseline parameter file
+// (baseline.ParseParams: "NAME value" lines with the DISCON names, missing
+// keys at their 5 MW values) and read as such; its errors name file and
+// line.
+func BaselineParamsFrom(inFilePath string) (p baseline.Params, fromFile bool, err error) {
+	if inFilePath == "" || strings.EqualFold(filepath.Base(inFilePath), "unused") {
+		return baseline.DefaultParams(), false, nil
+	}
+	fi, err := os.Stat(inFilePath)
+	if err != nil || !fi.Mode().IsRegular() {
+		return baseline.DefaultParams(), false, nil
+	}
+	p, err = baseline.LoadParams(inFilePath)
+	if err != nil {
+		return baseline.Params{}, false, err
+	}
+	return p, true, nil
 }

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/control/baseline"
 )
 
 func TestClassifyController(t *testing.T) {
@@ -43,5 +45,37 @@ func TestClassifyController(t *testing.T) {
 	}
 	if ctrl.Name() == "" {
 		t.Error("controller without a name")
+	}
+}
+
+// The baseline DISCON reads its constants from an existing non-ROSCO
+// DLL_InFile (a baseline parameter file) and keeps the NREL 5 MW constants
+// for "unused" or a missing file; a bad file is an error naming it.
+func TestBaselineParamsFromFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "Baseline.in")
+	if err := os.WriteFile(good, []byte("PC_RefSpd 110 # rad/s\nVS_RtPwr 6e6\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, fromFile, err := BaselineParamsFrom(good)
+	if err != nil || !fromFile || p.PitchRefSpeed != 110 || p.RatedPower != 6e6 || p.PitchKP != baseline.DefaultParams().PitchKP {
+		t.Fatalf("from file: %+v fromFile=%v err=%v", p, fromFile, err)
+	}
+	for _, in := range []string{"", filepath.Join(dir, "unused"), filepath.Join(dir, "absent.in")} {
+		p, fromFile, err := BaselineParamsFrom(in)
+		if err != nil || fromFile || p != baseline.DefaultParams() {
+			t.Fatalf("%q: %+v fromFile=%v err=%v", in, p, fromFile, err)
+		}
+	}
+	bad := filepath.Join(dir, "Bad.in")
+	if err := os.WriteFile(bad, []byte("PC_RefSpd 110\nVS_Bogus 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ResolveController("DISCON.dll", bad)
+	if err == nil || !strings.Contains(err.Error(), bad+":2:") {
+		t.Fatalf("bad file: %v, want an error naming %s:2", err, bad)
+	}
+	if _, err := ResolveController("DISCON.dll", good); err != nil {
+		t.Fatalf("good file: %v", err)
 	}
 }
