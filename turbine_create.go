@@ -59,9 +59,12 @@ type ControllerSpec struct {
 }
 
 // BuildTemplateID is the bundled turbine whose deck a from-scratch build
-// starts from: the NREL 5 MW land-based model with its simple
-// variable-speed ServoDyn controller, so that the result runs without a
-// controller parameter file.
+// starts from: the NREL 5 MW land-based model. It runs the built-in NREL
+// 5 MW baseline controller (ServoDyn Bladed interface, DISCON.dll); a build
+// writes that controller a parameter file tuned to the requested rated
+// power and speed (useBuiltBaseline) and also retunes ServoDyn's simple
+// variable-speed law (tuneSimpleTorqueControl), which the deck carries but
+// does not run.
 const BuildTemplateID = "nrel-5mw-land"
 
 // Build validates the payload and returns the row to store. When template
@@ -257,6 +260,12 @@ func (r *TurbineCreate) deckModel(template *DeckModel) (*DeckModel, error) {
 		sd.GenEff = *ctrl.GeneratorEfficiencyPct
 	}
 	if err := tuneSimpleTorqueControl(sd, ed, r0, g0, *r.RatedPowerKW, *r.RatedRotorSpeedRPM); err != nil {
+		return nil, err
+	}
+	// The template runs the built-in baseline controller (Bladed
+	// interface), not the simple law above: give it constants tuned to the
+	// requested rated point in its own parameter file.
+	if err := useBuiltBaseline(&m, *r.RatedPowerKW, *r.RatedRotorSpeedRPM); err != nil {
 		return nil, err
 	}
 	return &m, nil

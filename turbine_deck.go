@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/control"
-	"github.com/turbinesim/turbinesim/solver/control/baseline"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -59,10 +58,12 @@ type AirfoilPolar struct {
 }
 
 // ControllerSettings are the parsed controller parameters: the ROSCO
-// DISCON.IN entries when the deck uses the Bladed interface, otherwise the
-// ServoDyn simple-controller settings.
+// DISCON.IN entries when the deck runs ROSCO through the Bladed interface,
+// the built-in NREL 5 MW baseline controller's constants (SI, from the
+// baseline parameter file DLL_InFile names, else the 5 MW values) when it
+// runs that one, otherwise the ServoDyn simple-controller settings.
 type ControllerSettings struct {
-	Kind       string              `json:"kind"` // "rosco", "servodyn" or "none"
+	Kind       string              `json:"kind"` // "rosco", "baseline", "servodyn" or "none"
 	Parameters []ControllerSetting `json:"parameters"`
 }
 
@@ -139,6 +140,18 @@ func controllerOf(d *deck.Deck) ControllerSettings {
 			c.Parameters = append(c.Parameters, s)
 		}
 		return c
+	}
+	if sd := d.ServoDyn; sd != nil && sd.UsesDLL() {
+		in := resolvedDLLInFile(sd)
+		if kind, err := control.ClassifyController(sd.DLL_FileName, in); err == nil && kind == control.KindBaseline {
+			if bp, _, err := control.BaselineParamsFrom(in); err == nil {
+				c := ControllerSettings{Kind: "baseline"}
+				for _, e := range bp.Entries() {
+					c.Parameters = append(c.Parameters, ControllerSetting{Name: e.Name, Values: []float64{e.Value}})
+				}
+				return c
+			}
+		}
 	}
 	if d.ServoDyn != nil {
 		sd := d.ServoDyn
@@ -249,9 +262,12 @@ func ParamsFromDeck(d *deck.Deck) (TurbineParams, error) {
 //   - ROSCO (a DISCON.IN is loaded): PC_RefSpd, the generator speed
 //     set-point above rated (rad/s), and VS_RtPwr (ROSCO manual, DISCON.IN).
 //   - the NREL 5 MW baseline DISCON, which solver/control runs built in:
-//     its pitch set-point PC_RefSpd (1173.7 rpm at the generator, 12.1 rpm
-//     at the rotor) and its rated mechanical power times ServoDyn's GenEff
-//     (5.297 MW x 94.4 % = 5 MW; Jonkman et al. 2009 §7 and Table 1-1).
+//     its pitch set-point PC_RefSpd over the gearbox ratio and its rated
+//     mechanical power VS_RtPwr times ServoDyn's GenEff, taken from the
+//     baseline parameter file DLL_InFile names (a from-scratch build writes
+//     one) or else the 5 MW constants (1173.7 rpm at the generator, 12.1 rpm
+//     at the rotor; 5.297 MW x 94.4 % = 5 MW; Jonkman et al. 2009 §7 and
+//     Table 1-1); an unreadable parameter file states neither.
 //   - ServoDyn's simple variable-speed law (VSContrl = 1): VS_RtGnSp, its
 //     rated generator speed. VS_RtTq is the region-3 torque cap (often the
 //     maximum torque), so no rated power is derived from it.
@@ -269,11 +285,15 @@ func ratedFromController(d *deck.Deck, s deck.Summary) (rotorRPM, powerW float64
 		}
 		powerW = s.RatedPower
 	case sd != nil && (sd.PCMode == 5 || sd.VSContrl == 5):
-		kind, err := control.ClassifyController(sd.DLL_FileName, "")
+		in := resolvedDLLInFile(sd)
+		kind, err := control.ClassifyController(sd.DLL_FileName, in)
 		if err != nil || kind != control.KindBaseline {
 			break
 		}
-		bp := baseline.DefaultParams()
+		bp, _, err := control.BaselineParamsFrom(in)
+		if err != nil {
+			break
+		}
 		if s.GearboxRatio > 0 {
 			rotorRPM = bp.PitchRefSpeed / s.GearboxRatio * radPerSecToRPM
 		}

@@ -119,6 +119,12 @@ func (u *TurbineUpdate) RebuildDeck(cur, next *Turbine, srcDir, dstDir string) e
 		if err != nil || !filepath.IsLocal(rel) {
 			return WrapError(EINVALID, fmt.Sprintf("%s: the deck's %s file lies outside the turbine's stored files, so the edit cannot be written", e.firstField(), f.what), err)
 		}
+		if f.raw != nil {
+			if err := os.WriteFile(f.path, f.raw, 0o644); err != nil {
+				return fmt.Errorf("rebuild deck: writing %s: %w", f.what, err)
+			}
+			continue
+		}
 		if err := deck.WriteFile(f.path, f.v); err != nil {
 			return fmt.Errorf("rebuild deck: writing %s: %w", f.what, err)
 		}
@@ -130,11 +136,13 @@ func (u *TurbineUpdate) RebuildDeck(cur, next *Turbine, srcDir, dstDir string) e
 	return nil
 }
 
-// changedFile is one module structure to write back to its own file.
+// changedFile is one module structure to write back to its own file, or
+// (raw not nil) a file's new text.
 type changedFile struct {
 	what string
 	path string
 	v    any
+	raw  []byte
 }
 
 // controllerKind names the controller that sets a deck's rated operation,
@@ -163,6 +171,13 @@ func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
 	}
 	offshore := d.Main.CompHydro != 0 || d.Main.CompSub != 0 || d.Main.CompMooring != 0
 	kind := controllerKind(d)
+	// A baseline parameter file the builder wrote is retuned like
+	// ServoDyn's simple law (tuneBaselineController); other DLL and ROSCO
+	// controllers set the rated operation themselves.
+	builtBaseline := builtBaselinePath(d)
+	if builtBaseline != "" {
+		kind = ""
+	}
 	for _, c := range []struct {
 		field string
 		set   bool
@@ -260,7 +275,7 @@ func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
 			} else {
 				scaleBladeSpan(b, ed.TipRad-ed.HubRad)
 			}
-			files = append(files, changedFile{fmt.Sprintf("AeroDyn blade %d", i+1), b.Meta.Path, b})
+			files = append(files, changedFile{what: fmt.Sprintf("AeroDyn blade %d", i+1), path: b.Meta.Path, v: b})
 		}
 	}
 	if st := e.tower.Stations; st != nil {
@@ -290,15 +305,23 @@ func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
 			return nil, err
 		}
 		sdChanged = true
+		if builtBaseline != "" {
+			p, err := tuneBaselineController(ed, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, changedFile{what: "baseline controller parameters", path: builtBaseline,
+				raw: baselineFileText(p, *next.RatedPowerKW, *next.RatedRotorSpeedRPM, sd.GenEff)})
+		}
 	}
 	if edChanged {
-		files = append(files, changedFile{"ElastoDyn", ed.Meta.Path, ed})
+		files = append(files, changedFile{what: "ElastoDyn", path: ed.Meta.Path, v: ed})
 	}
 	if towerChanged {
-		files = append(files, changedFile{"ElastoDyn tower", ed.Tower.Meta.Path, ed.Tower})
+		files = append(files, changedFile{what: "ElastoDyn tower", path: ed.Tower.Meta.Path, v: ed.Tower})
 	}
 	if sdChanged {
-		files = append(files, changedFile{"ServoDyn", sd.Meta.Path, sd})
+		files = append(files, changedFile{what: "ServoDyn", path: sd.Meta.Path, v: sd})
 	}
 	return files, nil
 }

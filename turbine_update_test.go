@@ -68,3 +68,39 @@ func TestTurbineUpdateRetunesSimpleTorqueLaw(t *testing.T) {
 		t.Fatalf("retune without rated power: %v", err)
 	}
 }
+
+// TestTurbineUpdateRetunesBuiltBaselineController: a from-scratch deck runs
+// the built-in baseline controller from the parameter file the build
+// wrote; a rated power/speed edit rewrites that file, and ParamsFromDeck
+// reads the new rated point from it. A DLL deck without such a file (the
+// bundled NREL 5 MW, DLL_InFile "unused") keeps its 422.
+func TestTurbineUpdateRetunesBuiltBaselineController(t *testing.T) {
+	tb, dir, _ := build6MW(t)
+	tb.ID, tb.SourceKey = "t6", f64Key("stored")
+	d, err := rebuild(t, tb, dir, &turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{RatedPowerKW: f64(6500), RatedRotorSpeedRPM: f64(10.5)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := turbinesim.ParamsFromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RatedPowerKW == nil || *p.RatedPowerKW != 6500 || p.RatedRotorSpeedRPM == nil || *p.RatedRotorSpeedRPM != 10.5 {
+		t.Fatalf("after the edit ParamsFromDeck gives %v kW, %v rpm; want 6500 kW, 10.5 rpm", deref(p.RatedPowerKW), deref(p.RatedRotorSpeedRPM))
+	}
+
+	m := buildTemplate(t)
+	src := t.TempDir()
+	mainRel, err := m.WriteDeck(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := &turbinesim.Turbine{ID: "t5", Name: "DLL", MainFile: &mainRel, SourceKey: f64Key("stored"),
+		TurbineParams: turbinesim.TurbineParams{RatedPowerKW: f64(5000), RotorDiameterM: f64(126), HubHeightM: f64(90), RatedRotorSpeedRPM: f64(12.1)}}
+	_, err = rebuild(t, cur, src, &turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{RatedPowerKW: f64(6000)}})
+	if turbinesim.ErrorCode(err) != turbinesim.EINVALID || !strings.HasPrefix(turbinesim.ErrorMessage(err), "rated_power_kw: the turbine's deck runs a Bladed-style DLL controller") {
+		t.Fatalf("rated power edit of a DLL deck without a builder's parameter file: %v", err)
+	}
+}
+
+func f64Key(s string) *string { return &s }

@@ -128,7 +128,11 @@ func TestTurbineUpdateRebuildsDeckOnHubHeightEdit(t *testing.T) {
 	}
 
 	// Rotor diameter: TipRad and the AeroDyn span follow; the hub stays.
-	if _, err := f.svc.UpdateTurbine(ctx, f.orgA, tb.ID, &turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{RotorDiameterM: fptr(140)}}); err != nil {
+	// The built deck's baseline controller is retuned to the new rotor,
+	// and a 140 m rotor at 12.1 rpm reaches 5 MW on its optimal-mode
+	// torque curve below rated speed (as POST refuses that build), so the
+	// edit states a rated point the 140 m rotor can hold.
+	if _, err := f.svc.UpdateTurbine(ctx, f.orgA, tb.ID, &turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{RotorDiameterM: fptr(140), RatedPowerKW: fptr(6000), RatedRotorSpeedRPM: fptr(11)}}); err != nil {
 		t.Fatal(err)
 	}
 	after = f.storedDeck(t, tb.ID)
@@ -136,6 +140,9 @@ func TestTurbineUpdateRebuildsDeckOnHubHeightEdit(t *testing.T) {
 	bl := after.AeroDyn.Blades[0].BlSpn
 	if *p.RotorDiameterM != 140 || *p.HubHeightM != 110 || math.Abs(bl[len(bl)-1]-(70-after.ElastoDyn.HubRad)) > 1e-9 {
 		t.Fatalf("diameter edit: params %v %v, blade tip span %g", *p.RotorDiameterM, *p.HubHeightM, bl[len(bl)-1])
+	}
+	if *p.RatedPowerKW != 6000 || *p.RatedRotorSpeedRPM != 11 {
+		t.Fatalf("diameter edit: the deck's controller is rated %v kW at %v rpm, want 6000 kW at 11 rpm", *p.RatedPowerKW, *p.RatedRotorSpeedRPM)
 	}
 	// Tilt on land: the tower is resized so that the hub stays at 110 m.
 	if _, err := f.svc.UpdateTurbine(ctx, f.orgA, tb.ID, &turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{ShaftTiltDeg: fptr(8)}}); err != nil {
@@ -206,10 +213,11 @@ func TestTurbineUpdateInvalidEditChangesNothing(t *testing.T) {
 			turbinesim.EINVALID, "nacelle_config.gearbox_ratio: must be positive"},
 		"hub height below the tower base": {&turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{HubHeightM: fptr(2)}},
 			turbinesim.EINVALID, "hub_height_m: 2 m leaves no tower"},
-		// The built deck runs the NREL 5 MW baseline controller (a
-		// Bladed-style DLL), which an edit cannot retune.
-		"rated power with a DLL controller": {&turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{RatedPowerKW: fptr(6000)}},
-			turbinesim.EINVALID, "rated_power_kw: the turbine's deck runs a Bladed-style DLL controller"},
+		// The built deck's baseline controller is retuned by a rated
+		// power edit, but 1 MW is below what the 126 m rotor's
+		// optimal-mode torque reaches at 12.1 rpm.
+		"rated power the rotor cannot be held to": {&turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{RatedPowerKW: fptr(1000)}},
+			turbinesim.EINVALID, "rated_power_kw: 1000 kW at 12.1 rpm is below"},
 		// The new tree is written before the row update fails.
 		"hub height with a taken name": {&turbinesim.TurbineUpdate{Name: &taken, TurbineParams: turbinesim.TurbineParams{HubHeightM: fptr(100)}},
 			turbinesim.ECONFLICT, `a turbine named "Taken" already exists`},
