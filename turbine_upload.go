@@ -379,7 +379,15 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 		kind, err := control.ClassifyController(sd.DLL_FileName, inFile)
 		if err != nil {
 			defects = append(defects, fmt.Sprintf("%s: DLL_FileName: %q has no built-in equivalent (built in: the NREL 5 MW baseline DISCON and ROSCO)", loc(servoPath, line), sd.DLL_FileName))
-		} else if len(defects) == 0 {
+		} else if kind == control.KindBaseline {
+			// An existing DLL_InFile configures the baseline controller
+			// (a baseline parameter file); its errors name its line.
+			if _, _, err := control.BaselineParamsFrom(inFile); err != nil {
+				msg := strings.ReplaceAll(err.Error(), inFile, loc(inFile, 0))
+				defects = append(defects, fmt.Sprintf("%s: DLL_InFile: %s", loc(servoPath, sd.Meta.LineOf("DLL_InFile")), msg))
+			}
+		}
+		if err == nil && len(defects) == 0 {
 			up.ControllerFrom, up.ControllerTo = sd.DLL_FileName, BuiltinControllerFile(kind)
 			if err := rewriteValue(servoPath, line, "DLL_FileName", `"`+up.ControllerTo+`"`); err != nil {
 				return nil, err

@@ -221,6 +221,17 @@ func TestTurbineUploadDefectiveDecks(t *testing.T) {
 			}
 			return b
 		}, []string{"Main_Onshore.fst:", "CompElast"}},
+		// The baseline DISCON reads an existing DLL_InFile as a baseline
+		// parameter file; a file that is not one is refused by its line.
+		"baseline controller file that is not one": {func(rel string, b []byte) []byte {
+			if rel == "onshore/ServoDyn_Simple.dat" {
+				b = regexp.MustCompile(`(?m)^\s*0\s+PCMode`).ReplaceAll(b, []byte("   5   PCMode"))
+				b = regexp.MustCompile(`(?m)^\s*1\s+VSContrl`).ReplaceAll(b, []byte("   5   VSContrl"))
+				b = bytes.Replace(b, []byte(`"unused"      DLL_FileName`), []byte(`"DISCON.dll" DLL_FileName`), 1)
+				b = bytes.Replace(b, []byte(`"unused"      DLL_InFile`), []byte(`"ElastoDyn.dat" DLL_InFile`), 1)
+			}
+			return b
+		}, []string{"onshore/ServoDyn_Simple.dat:78: DLL_InFile:", "onshore/ElastoDyn.dat:1: unknown baseline controller parameter"}},
 	}
 	for name, c := range cases {
 		resp, body := te.upload(te.verified, zipDir(t, root, c.edit), nil)
