@@ -424,7 +424,7 @@ func validateServo(v *validator, d *Deck) {
 		v.positive(m, "VS_SlPc", s.VS_SlPc)
 	}
 	if s.UsesDLL() && d.Controller == nil {
-		v.add(m, "DLL_InFile", true, "Bladed-DLL control without a ROSCO DISCON.IN the built-in controller can read (%q)", s.DLL_InFile)
+		v.add(m, "DLL_InFile", true, "Bladed-DLL control without a ROSCO DISCON.IN (%q): only the NREL 5 MW baseline DISCON runs built in, with its published constants or those of a baseline parameter file named here", s.DLL_InFile)
 	}
 	if c := d.Controller; c != nil {
 		for _, n := range c.Stray {
