@@ -415,25 +415,7 @@ func TestChainReuseDoesNotChangeResults(t *testing.T) {
 // once the flow is back the node behaves exactly like a fresh node fed the
 // same inputs, whatever history it had before.
 func TestReversedFlowRestartsTheModel(t *testing.T) {
-	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
-	mk := func() *Node {
-		n, err := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	// A dynamic-stall history, so that every state is far from the first pass.
-	hist := mk()
-	for i := 0; i < 400; i++ {
-		in := Input{Alpha: (8 + 12*math.Sin(0.06*float64(i))) * deg, U: 30}
-		if _, err := hist.CalcOutput(in); err != nil {
-			t.Fatal(err)
-		}
-		if err := hist.UpdateStates(float64(i)*0.01, in, in); err != nil {
-			t.Fatal(err)
-		}
-	}
+	p, mk, hist := stallHistoryNode(t)
 	if hist.s.firstPass || hist.s.tauV == 0 && hist.s.cnV == 0 && hist.s.df == 0 {
 		t.Fatal("history left the node in its first pass")
 	}
@@ -481,24 +463,7 @@ func TestReversedFlowRestartsTheModel(t *testing.T) {
 // towards the static polar by the speed weight (0 at U ≤ UMin), and full
 // UA again once the speed is back above UOff.
 func TestLowSpeedKeepsTheStates(t *testing.T) {
-	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
-	mk := func() *Node {
-		n, err := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	hist := mk()
-	for i := 0; i < 400; i++ {
-		in := Input{Alpha: (8 + 12*math.Sin(0.06*float64(i))) * deg, U: 30}
-		if _, err := hist.CalcOutput(in); err != nil {
-			t.Fatal(err)
-		}
-		if err := hist.UpdateStates(float64(i)*0.01, in, in); err != nil {
-			t.Fatal(err)
-		}
-	}
+	p, mk, hist := stallHistoryNode(t)
 	after := Input{Alpha: 6 * deg, U: 25}
 	for _, lull := range []Input{{Alpha: 10 * deg, U: 0.3}, {Alpha: 10 * deg, U: 0}} {
 		n := mk()
@@ -578,4 +543,31 @@ func TestIdlingSectionStaysNearStatic(t *testing.T) {
 			t.Fatalf("t=%g: %v", tt, err)
 		}
 	}
+}
+
+// stallHistoryNode returns the synthetic polar, a maker of fresh nodes on
+// it (dt 0.01 s, f' looked up) and a node that has been through 4 s of
+// dynamic stall (alpha 8 ± 12°), so that every state is far from the first
+// pass.
+func stallHistoryNode(t *testing.T) (kirchhoffPolar, func() *Node, *Node) {
+	t.Helper()
+	p := kirchhoffPolar{alpha0: -2 * deg, cnAlpha: 6.5, cd0: 0.008}
+	mk := func() *Node {
+		n, err := NewNode(Params{DT: 0.01, FLookup: true}, synthConstants(p), p, 2, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	hist := mk()
+	for i := 0; i < 400; i++ {
+		in := Input{Alpha: (8 + 12*math.Sin(0.06*float64(i))) * deg, U: 30}
+		if _, err := hist.CalcOutput(in); err != nil {
+			t.Fatal(err)
+		}
+		if err := hist.UpdateStates(float64(i)*0.01, in, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p, mk, hist
 }
