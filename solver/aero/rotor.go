@@ -192,6 +192,16 @@ type Output struct {
 	Tower  []TowerOutput
 	Rotor  RotorOutput
 
+	// FreezeInduction, when set on an Output that a previous CalcOutput
+	// of the same rotor filled, makes the next CalcOutput keep each node's
+	// final axial and tangential induction (and loss factor) from that
+	// call instead of solving the BEMT again: the frozen-wake perturbation
+	// with which FAST linearises the rotor (AeroDyn's FrozenWake), e.g. for
+	// the power sensitivity to pitch (Jonkman et al. 2009 §7.2). The
+	// dynamic wake and the skewed-wake redistribution are not applied
+	// again to the frozen induction.
+	FreezeInduction bool
+
 	work [][]nodeWork // per-node scratch of CalcOutput
 	// dist[k][j] is the disturbed inflow at node j of blade k (scratch of
 	// CalcOutput; kept in the output, not the rotor, so that a rotor
@@ -491,10 +501,21 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	skewDir := unit(vInPlane)
 
 	q := r.p.AirDens / 2
+	legacy := len(in.BladeRoot) == len(in.Blades)
+	frozen := out.FreezeInduction
+	if frozen {
+		if len(out.work) != len(in.Blades) {
+			return errors.New("aero: FreezeInduction needs an output filled by a previous CalcOutput")
+		}
+		for k := range in.Blades {
+			if len(out.work[k]) != len(in.Blades[k]) {
+				return errors.New("aero: FreezeInduction needs an output filled by a previous CalcOutput")
+			}
+		}
+	}
 	if len(out.work) != len(in.Blades) {
 		out.work = make([][]nodeWork, len(in.Blades))
 	}
-	legacy := len(in.BladeRoot) == len(in.Blades)
 	for k := range in.Blades {
 		geo := &r.blades[k]
 		var rootNoPitch DCM
@@ -542,7 +563,13 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 			} else {
 				sec.HubConst = math.Inf(1) // no hub: no hub loss
 			}
-			s := SolveNode(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT)
+			var s NodeSolution
+			if frozen {
+				p := &out.work[k][j].sol
+				s = finish(vx, vy, p.AxInd, p.TanInd, &sec, p.Re, p.F, p.Converged)
+			} else {
+				s = SolveNode(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT)
+			}
 			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, vel: m.Velocity, wind: m.Wind, sec: sec, vx: vx, vy: vy, sol: s,
 				cpsi: dot(unit(perp(rad, xh)), skewDir)}
 		}
@@ -551,10 +578,10 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	// redistribution; the redistribution is applied afterwards to the
 	// (filtered) axial induction, as AeroDyn's BEMT does — filtering it
 	// would delay and damp its once-per-revolution variation.
-	if r.p.WakeMod == WakeBEMT && r.p.DBEMTMod != DBEMTNone {
+	if r.p.WakeMod == WakeBEMT && r.p.DBEMTMod != DBEMTNone && !frozen {
 		r.applyDBEMT(t, out, rTip, xh, vAxial)
 	}
-	if r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 {
+	if r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 && !frozen {
 		for k := range out.work {
 			for j := range out.work[k] {
 				w := &out.work[k][j]
