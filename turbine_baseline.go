@@ -2,6 +2,7 @@ package turbinesim
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/control"
 	"github.com/turbinesim/turbinesim/solver/control/baseline"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/perf"
 )
 
 // A deck built from scratch runs the built-in NREL 5 MW baseline controller
@@ -28,15 +30,14 @@ const builtBaselineFile = "Baseline_Controller.in"
 const builtBaselineMarker = "turbinesim baseline controller parameters, written by the turbine builder"
 
 // The NREL 5 MW rotor and drive train the baseline constants are tuned to
-// (Jonkman et al. 2009, Table 1-1 and §7): tip radius, gearbox ratio, and
-// the aerodynamic power sensitivity to pitch at rated (§7.2, ∂P/∂θ at
-// zero pitch, 11.4 m/s).
+// (Jonkman et al. 2009, Table 1-1 and §7): tip radius and gearbox ratio;
+// and the pitch regulator's response (§7.2).
 const (
 	nrel5MWTipRadM       = 63.0
 	nrel5MWGearboxRatio  = 97.0
-	nrel5MWDPowerDPitch  = -25.52e6 // W/rad
-	pitchDampingRatio    = 0.7      // ζ of the pitch regulator, Jonkman et al. 2009 §7.2
-	pitchNaturalFreqRadS = 0.6      // ω_n of the pitch regulator, Jonkman et al. 2009 §7.2
+	pitchDampingRatio    = 0.7  // ζ of the pitch regulator, Jonkman et al. 2009 §7.2
+	pitchNaturalFreqRadS = 0.6  // ω_n of the pitch regulator, Jonkman et al. 2009 §7.2
+	cutOutWindSpeed      = 25.0 // m/s, the last region-3 point of the pitch sensitivity (Jonkman et al. 2009 Table 1-1)
 )
 
 // drivetrainInertia is the rotational inertia about the low-speed shaft
@@ -83,20 +84,27 @@ func drivetrainInertia(ed *deck.ElastoDyn) (float64, error) {
 //   - VS_Rgn2K = π ρ R^5 Cp / (2 λ^3 G^3) scales with R^5 / G^3 (same blade
 //     aerodynamics, Jonkman et al. 2009 §7.1);
 //   - the pitch PI gains follow Jonkman et al. 2009 §7.2,
-//     KP = 2 I Ω0 ζ ωn / (G (−∂P/∂θ)), KI = I Ω0 ωn² / (G (−∂P/∂θ)), with
-//     ζ = 0.7, ωn = 0.6 rad/s, I the drive-train inertia of the deck
-//     (drivetrainInertia) and Ω0 the rated rotor speed. ∂P/∂θ at zero pitch
-//     is APPROXIMATED by the 5 MW value (−25.52 MW/rad) scaled with rated
-//     mechanical power, not computed for the new rotor; PC_KK (the pitch at
-//     which the sensitivity doubles) keeps its 5 MW value for the same
-//     reason.
+//     KP = 2 I Ω0 ζ ωn / (G (−∂P/∂θ(0))), KI = I Ω0 ωn² / (G (−∂P/∂θ(0))),
+//     with ζ = 0.7, ωn = 0.6 rad/s, I the drive-train inertia of the deck
+//     (drivetrainInertia) and Ω0 the rated rotor speed; ∂P/∂θ(0) and PC_KK
+//     (θK, where the sensitivity doubles) come from the linear fit
+//     ∂P/∂θ(θ) = ∂P/∂θ(0) (1 + θ/θK) of the rotor's own frozen-wake pitch
+//     sensitivity at rated rotor speed and rated mechanical power, from
+//     rated wind speed to 25 m/s (perf.PitchSensitivityAt on the deck's
+//     AeroDyn rotor, quasi-steady BEMT).
 //
 // With the NREL 5 MW deck at 5000 kW, 12.1 rpm and 94.4 % this reproduces
-// DefaultParams to 1e-6, except PC_KP and PC_KI, 0.48 % low with the
-// inertia.
-func tuneBaselineController(ed *deck.ElastoDyn, genEffPct, ratedPowerKW, ratedRotorRPM float64) (baseline.Params, error) {
+// DefaultParams to 1e-6 in the speeds, powers and torques; the computed
+// sensitivity is −23.47 MW/rad at zero pitch and θK 5.49° (report −25.52
+// MW/rad and 6.30°, from FAST's older AeroDyn), so PC_KP and PC_KI come out
+// 8 % above the report's and PC_KK 13 % below.
+func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM float64) (baseline.Params, error) {
 	p := baseline.DefaultParams()
 	ref := baseline.DefaultParams()
+	ed := d.ElastoDyn
+	if ed == nil || d.AeroDyn == nil || d.Main == nil {
+		return p, fmt.Errorf("tuning the baseline controller: the deck lacks ElastoDyn or AeroDyn")
+	}
 	if !(ed.GBRatio > 0) || !(genEffPct > 0) {
 		return p, fmt.Errorf("tuning the baseline controller: gearbox ratio %g and generator efficiency %g %% must be positive", ed.GBRatio, genEffPct)
 	}
@@ -118,8 +126,18 @@ func tuneBaselineController(ed *deck.ElastoDyn, genEffPct, ratedPowerKW, ratedRo
 	if err != nil {
 		return p, fmt.Errorf("tuning the baseline controller: %w", err)
 	}
-	dPdTheta := nrel5MWDPowerDPitch * p.RatedPower / ref.RatedPower // approximation, see above
-	denom := ed.GBRatio * -dPdTheta
+	rot, g, err := perf.RotorFromDeck(d)
+	if err != nil {
+		return p, fmt.Errorf("tuning the baseline controller: %w", err)
+	}
+	// A bounded computation (about 0.2 s: 15 operating points), so it is
+	// not made cancellable.
+	sens, err := perf.PitchSensitivityAt(context.Background(), rot, g, perf.Region3Options{RotorSpeed: rotorSpeed, Power: p.RatedPower, CutOutSpeed: cutOutWindSpeed})
+	if err != nil {
+		return p, Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm: the pitch controller cannot be tuned for this rotor (%v); change the rated power, rated_rotor_speed_rpm or the rotor", ratedPowerKW, ratedRotorRPM, err)
+	}
+	p.PitchKK = sens.PitchDoubling
+	denom := ed.GBRatio * -sens.DPdTheta0
 	p.PitchKP = 2 * inertia * rotorSpeed * pitchDampingRatio * pitchNaturalFreqRadS / denom
 	p.PitchKI = inertia * rotorSpeed * pitchNaturalFreqRadS * pitchNaturalFreqRadS / denom
 	if err := p.Validate(); err != nil {
@@ -132,15 +150,17 @@ func tuneBaselineController(ed *deck.ElastoDyn, genEffPct, ratedPowerKW, ratedRo
 func baselineFileText(p baseline.Params, ratedPowerKW, ratedRotorRPM, genEffPct float64) []byte {
 	return baseline.EncodeParams(p, builtBaselineMarker,
 		fmt.Sprintf("tuned for %g kW electrical at %g rpm rotor speed, generator efficiency %g %%;", ratedPowerKW, ratedRotorRPM, genEffPct),
-		"scaled from the NREL 5 MW baseline (Jonkman et al. 2009 §7); pitch gains from §7.2 with dP/dtheta",
-		"approximated as the 5 MW value scaled with rated power. Format: NAME value, SI units, # comments.")
+		"scaled from the NREL 5 MW baseline (Jonkman et al. 2009 §7); pitch gains and PC_KK from §7.2 with",
+		"this rotor's frozen-wake dP/dtheta (steady BEMT). Format: NAME value, SI units, # comments.")
 }
 
 // useBuiltBaseline points ServoDyn of m at a tuned baseline parameter file
 // and adds the file to the model's data files (next to the ServoDyn file).
 func useBuiltBaseline(m *DeckModel, ratedPowerKW, ratedRotorRPM float64) error {
-	ed, sd := m.ElastoDyn, m.ServoDyn
-	p, err := tuneBaselineController(ed, sd.GenEff, ratedPowerKW, ratedRotorRPM)
+	sd := m.ServoDyn
+	// The rotor as the deck will load it (the model's typed modules).
+	d := &deck.Deck{Main: m.Main, ElastoDyn: m.ElastoDyn, AeroDyn: m.AeroDyn, InflowWind: m.InflowWind, ServoDyn: m.ServoDyn}
+	p, err := tuneBaselineController(d, sd.GenEff, ratedPowerKW, ratedRotorRPM)
 	if err != nil {
 		return err
 	}

@@ -306,7 +306,7 @@ func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
 		}
 		sdChanged = true
 		if builtBaseline != "" {
-			p, err := tuneBaselineController(ed, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
+			p, err := tuneBaselineController(d, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
 			if err != nil {
 				return nil, err
 			}
