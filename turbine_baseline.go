@@ -91,22 +91,27 @@ func drivetrainInertia(ed *deck.ElastoDyn) (float64, error) {
 //     ∂P/∂θ(θ) = ∂P/∂θ(0) (1 + θ/θK) of the rotor's own frozen-wake pitch
 //     sensitivity at rated rotor speed and rated mechanical power, from
 //     rated wind speed to 25 m/s (perf.PitchSensitivityAt on the deck's
-//     AeroDyn rotor, quasi-steady BEMT).
+//     AeroDyn rotor, quasi-steady BEMT). Where that cannot be had — the
+//     fit's zero-pitch sensitivity not negative (a blade whose power
+//     rises when pitched from zero at rated) or rated power not reached
+//     at zero pitch below 25 m/s — the gains fall back to the 5 MW
+//     −25.52 MW/rad scaled with rated power and PC_KK keeps the 5 MW
+//     value; the returned note (written into the file) says which.
 //
 // With the NREL 5 MW deck at 5000 kW, 12.1 rpm and 94.4 % this reproduces
 // DefaultParams to 1e-6 in the speeds, powers and torques; the computed
 // sensitivity is −23.47 MW/rad at zero pitch and θK 5.49° (report −25.52
 // MW/rad and 6.30°, from FAST's older AeroDyn), so PC_KP and PC_KI come out
 // 8 % above the report's and PC_KK 13 % below.
-func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM float64) (baseline.Params, error) {
-	p := baseline.DefaultParams()
+func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM float64) (p baseline.Params, note string, err error) {
+	p = baseline.DefaultParams()
 	ref := baseline.DefaultParams()
 	ed := d.ElastoDyn
 	if ed == nil || d.AeroDyn == nil || d.Main == nil {
-		return p, fmt.Errorf("tuning the baseline controller: the deck lacks ElastoDyn or AeroDyn")
+		return p, "", fmt.Errorf("tuning the baseline controller: the deck lacks ElastoDyn or AeroDyn")
 	}
 	if !(ed.GBRatio > 0) || !(genEffPct > 0) {
-		return p, fmt.Errorf("tuning the baseline controller: gearbox ratio %g and generator efficiency %g %% must be positive", ed.GBRatio, genEffPct)
+		return p, "", fmt.Errorf("tuning the baseline controller: gearbox ratio %g and generator efficiency %g %% must be positive", ed.GBRatio, genEffPct)
 	}
 	rotorSpeed := ratedRotorRPM * math.Pi / 30
 	genSpeed := rotorSpeed * ed.GBRatio
@@ -124,34 +129,65 @@ func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM
 
 	inertia, err := drivetrainInertia(ed)
 	if err != nil {
-		return p, fmt.Errorf("tuning the baseline controller: %w", err)
+		return p, "", fmt.Errorf("tuning the baseline controller: %w", err)
 	}
-	rot, g, err := perf.RotorFromDeck(d)
+	dPdTheta0, sn, err := rotorPitchSensitivity(d, rotorSpeed, p.RatedPower)
 	if err != nil {
-		return p, fmt.Errorf("tuning the baseline controller: %w", err)
+		return p, "", err
 	}
-	// A bounded computation (about 0.2 s: 15 operating points), so it is
-	// not made cancellable.
-	sens, err := perf.PitchSensitivityAt(context.Background(), rot, g, perf.Region3Options{RotorSpeed: rotorSpeed, Power: p.RatedPower, CutOutSpeed: cutOutWindSpeed})
-	if err != nil {
-		return p, Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm: the pitch controller cannot be tuned for this rotor (%v); change the rated power, rated_rotor_speed_rpm or the rotor", ratedPowerKW, ratedRotorRPM, err)
+	if dPdTheta0 < 0 {
+		p.PitchKK = sn.pitchDoubling
+	} else {
+		dPdTheta0 = nrel5MWDPowerDPitch * p.RatedPower / ref.RatedPower
 	}
-	p.PitchKK = sens.PitchDoubling
-	denom := ed.GBRatio * -sens.DPdTheta0
+	denom := ed.GBRatio * -dPdTheta0
 	p.PitchKP = 2 * inertia * rotorSpeed * pitchDampingRatio * pitchNaturalFreqRadS / denom
 	p.PitchKI = inertia * rotorSpeed * pitchNaturalFreqRadS * pitchNaturalFreqRadS / denom
 	if err := p.Validate(); err != nil {
-		return p, Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm cannot be met by the baseline controller for this rotor (%v); raise the rated power or lower rated_rotor_speed_rpm", ratedPowerKW, ratedRotorRPM, err)
+		return p, "", Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm cannot be met by the baseline controller for this rotor (%v); raise the rated power or lower rated_rotor_speed_rpm", ratedPowerKW, ratedRotorRPM, err)
 	}
-	return p, nil
+	return p, sn.text, nil
+}
+
+// nrel5MWDPowerDPitch is the report's ∂P/∂θ of the NREL 5 MW at zero pitch
+// (Jonkman et al. 2009 §7.2), the fallback of tuneBaselineController.
+const nrel5MWDPowerDPitch = -25.52e6 // W/rad
+
+// sensitivityNote describes where the pitch gains came from.
+type sensitivityNote struct {
+	pitchDoubling float64 // θK of the fit (rad), when used
+	text          string
+}
+
+// rotorPitchSensitivity returns the fitted zero-pitch ∂P/∂θ of the deck's
+// rotor at the rated point (perf.PitchSensitivityAt), or 0 with the reason
+// in the note when the fit is unusable or rated power is not reached.
+func rotorPitchSensitivity(d *deck.Deck, rotorSpeed, mechPower float64) (float64, sensitivityNote, error) {
+	rot, g, err := perf.RotorFromDeck(d)
+	if err != nil {
+		return 0, sensitivityNote{}, fmt.Errorf("tuning the baseline controller: %w", err)
+	}
+	// A bounded computation (about 0.2 s: 15 operating points), so it is
+	// not made cancellable.
+	sens, err := perf.PitchSensitivityAt(context.Background(), rot, g, perf.Region3Options{RotorSpeed: rotorSpeed, Power: mechPower, CutOutSpeed: cutOutWindSpeed})
+	fallback := "pitch gains from the 5 MW dP/dtheta (-25.52 MW/rad) scaled with rated power, 5 MW PC_KK: "
+	switch {
+	case err != nil:
+		return 0, sensitivityNote{text: fallback + err.Error()}, nil
+	case !(sens.DPdTheta0 < 0) || !(sens.PitchDoubling > 0):
+		return 0, sensitivityNote{text: fallback + fmt.Sprintf("this rotor's fit %.4g W/rad at zero pitch, thetaK %.3g deg, does not fall with pitch", sens.DPdTheta0, sens.PitchDoubling*180/math.Pi)}, nil
+	}
+	return sens.DPdTheta0, sensitivityNote{pitchDoubling: sens.PitchDoubling,
+		text: fmt.Sprintf("pitch gains and PC_KK from this rotor's frozen-wake dP/dtheta (steady BEMT, %.2f to %g m/s): %.4g W/rad at zero pitch, thetaK %.3f deg", sens.RatedWindSpeed, cutOutWindSpeed, sens.DPdTheta0, sens.PitchDoubling*180/math.Pi)}, nil
 }
 
 // baselineFileText is the baseline parameter file a build writes.
-func baselineFileText(p baseline.Params, ratedPowerKW, ratedRotorRPM, genEffPct float64) []byte {
+func baselineFileText(p baseline.Params, pitchNote string, ratedPowerKW, ratedRotorRPM, genEffPct float64) []byte {
 	return baseline.EncodeParams(p, builtBaselineMarker,
 		fmt.Sprintf("tuned for %g kW electrical at %g rpm rotor speed, generator efficiency %g %%;", ratedPowerKW, ratedRotorRPM, genEffPct),
-		"scaled from the NREL 5 MW baseline (Jonkman et al. 2009 §7); pitch gains and PC_KK from §7.2 with",
-		"this rotor's frozen-wake dP/dtheta (steady BEMT). Format: NAME value, SI units, # comments.")
+		"scaled from the NREL 5 MW baseline (Jonkman et al. 2009 §7), pitch PI gains from §7.2;",
+		pitchNote+".",
+		"Format: NAME value, SI units, # comments.")
 }
 
 // useBuiltBaseline points ServoDyn of m at a tuned baseline parameter file
@@ -160,7 +196,7 @@ func useBuiltBaseline(m *DeckModel, ratedPowerKW, ratedRotorRPM float64) error {
 	sd := m.ServoDyn
 	// The rotor as the deck will load it (the model's typed modules).
 	d := &deck.Deck{Main: m.Main, ElastoDyn: m.ElastoDyn, AeroDyn: m.AeroDyn, InflowWind: m.InflowWind, ServoDyn: m.ServoDyn}
-	p, err := tuneBaselineController(d, sd.GenEff, ratedPowerKW, ratedRotorRPM)
+	p, note, err := tuneBaselineController(d, sd.GenEff, ratedPowerKW, ratedRotorRPM)
 	if err != nil {
 		return err
 	}
@@ -169,7 +205,7 @@ func useBuiltBaseline(m *DeckModel, ratedPowerKW, ratedRotorRPM float64) error {
 	servoDir := path.Dir(strings.ReplaceAll(m.Main.ServoFile, `\`, "/"))
 	rel := path.Join(servoDir, builtBaselineFile)
 	var lines [][]string
-	for _, l := range strings.Split(strings.TrimSuffix(string(baselineFileText(p, ratedPowerKW, ratedRotorRPM, sd.GenEff)), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(string(baselineFileText(p, note, ratedPowerKW, ratedRotorRPM, sd.GenEff)), "\n"), "\n") {
 		lines = append(lines, []string{l})
 	}
 	kept := m.DataFiles[:0]

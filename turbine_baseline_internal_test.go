@@ -41,7 +41,8 @@ func TestBaselineTuningReproducesNREL5MW(t *testing.T) {
 	// Rated rotor speed 12.1 rpm: PC_RefSpd 122.9096 rad/s / 97.
 	rpm := baseline.DefaultParams().PitchRefSpeed / 97 * 30 / math.Pi
 	d := &deck.Deck{Main: m.Main, ElastoDyn: ed, AeroDyn: m.AeroDyn, InflowWind: m.InflowWind, ServoDyn: m.ServoDyn}
-	p, err := tuneBaselineController(d, m.ServoDyn.GenEff, 5000, rpm)
+	p, note, err := tuneBaselineController(d, m.ServoDyn.GenEff, 5000, rpm)
+	t.Log(note)
 	if err != nil {
 		t.Fatal(err)
 	}

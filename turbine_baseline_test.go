@@ -50,6 +50,10 @@ func TestTurbineCreateBaselineControllerFile(t *testing.T) {
 	if !strings.Contains(string(src), "PC_RefSpd") || !strings.Contains(string(src), "VS_RtPwr") {
 		t.Fatalf("parameter file lacks PC_RefSpd/VS_RtPwr:\n%s", src)
 	}
+	// The pitch gains come from the built rotor's own sensitivity.
+	if !strings.Contains(string(src), "PC_KK from this rotor's frozen-wake dP/dtheta") {
+		t.Fatalf("parameter file does not state the rotor's own pitch sensitivity:\n%s", src)
+	}
 	p, err := turbinesim.ParamsFromDeck(d)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package turbinesim_test
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,6 +75,18 @@ func TestTurbineCreateBuildsValidDeck(t *testing.T) {
 	}
 	if tw := ed.Tower; len(tw.HtFract) != 3 || tw.TMassDen[1] != 5000 {
 		t.Fatalf("tower %v %v", tw.HtFract, tw.TMassDen)
+	}
+	// This blade (twist 13° to 0° over four stations) gains power when
+	// pitched from zero at rated: the region-3 fit of its pitch
+	// sensitivity is positive at zero pitch (+2.13 MW/rad), so the pitch
+	// gains fall back to the 5 MW sensitivity scaled with rated power and
+	// the parameter file says so.
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(sd.Meta.Path), sd.DLL_InFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "pitch gains from the 5 MW dP/dtheta") || !strings.Contains(string(src), "does not fall with pitch") {
+		t.Fatalf("parameter file does not state the fallback:\n%s", src)
 	}
 }
 

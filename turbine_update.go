@@ -306,12 +306,12 @@ func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
 		}
 		sdChanged = true
 		if builtBaseline != "" {
-			p, err := tuneBaselineController(d, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
+			p, note, err := tuneBaselineController(d, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
 			if err != nil {
 				return nil, err
 			}
 			files = append(files, changedFile{what: "baseline controller parameters", path: builtBaseline,
-				raw: baselineFileText(p, *next.RatedPowerKW, *next.RatedRotorSpeedRPM, sd.GenEff)})
+				raw: baselineFileText(p, note, *next.RatedPowerKW, *next.RatedRotorSpeedRPM, sd.GenEff)})
 		}
 	}
 	if edChanged {

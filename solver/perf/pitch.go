@@ -21,7 +21,10 @@ type PitchSensitivityPoint struct {
 // PitchSensitivity is the aerodynamic power sensitivity to collective pitch
 // over region 3 and its linear fit, as Jonkman et al. 2009 §7.2 (Figure
 // 7-2) computed it for the gain-scheduled pitch PI regulator:
-// ∂P/∂θ(θ) = DPdTheta0 · (1 + θ/PitchDoubling).
+// ∂P/∂θ(θ) = DPdTheta0 · (1 + θ/PitchDoubling). The fit is returned as
+// found: for a blade whose power rises when pitched from zero at rated
+// (fine pitch above zero), DPdTheta0 is not negative and PitchDoubling not
+// positive, and the report's gain schedule does not apply.
 type PitchSensitivity struct {
 	RatedWindSpeed float64 // m/s, where rated power is first reached at zero pitch
 	DPdTheta0      float64 // W/rad, the fit at zero pitch
@@ -145,9 +148,6 @@ func PitchSensitivityAt(ctx context.Context, rot *aero.Rotor, g Geometry, o Regi
 	}
 	b := (m*sxy - sx*sy) / den
 	a := (sy - b*sx) / m
-	if !(a < 0) || !(b < 0) {
-		return nil, fmt.Errorf("perf: pitch sensitivity fit %.4g W/rad + %.4g W/rad² θ does not grow more negative with pitch", a, b)
-	}
 	ps.DPdTheta0, ps.PitchDoubling = a, a/b
 	return ps, nil
 }
