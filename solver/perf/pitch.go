@@ -164,29 +164,42 @@ type powerCalc struct {
 }
 
 func (c *powerCalc) power(v, pitch float64) (float64, error) {
+	var torque float64
+	for k := 0; k < c.nsec; k++ {
+		tq, err := c.sectorTorque(k, v, pitch, false)
+		if err != nil {
+			return 0, err
+		}
+		torque += tq
+	}
+	return torque / float64(c.nsec) * c.omega, nil
+}
+
+// sectorTorque is the aerodynamic shaft torque of the rigid rotor at the
+// k-th of nsec azimuths in uniform wind v above ground, at one collective
+// pitch; frozen keeps each node's induction from the previous call
+// (aero.Output.FreezeInduction).
+func (c *powerCalc) sectorTorque(k int, v, pitch float64, frozen bool) (float64, error) {
 	wind := func(p aero.Vec3) aero.Vec3 {
 		if p[2] <= 0 {
 			return aero.Vec3{}
 		}
 		return aero.Vec3{v, 0, 0}
 	}
-	nb := c.rot.Params().NumBlades
-	var torque float64
-	for k := 0; k < c.nsec; k++ {
-		st := c.g.State
-		st.Azimuth = 2 * math.Pi / float64(nb) * float64(k) / float64(c.nsec)
-		st.RotorSpeed = c.omega
-		st.Pitch = []float64{pitch}
-		err := c.rot.RigidInput(st, wind, &c.in)
-		if err == nil {
-			err = c.rot.CalcOutput(0, &c.in, c.out)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("perf: %.2f m/s, pitch %.3f deg: %w", v, pitch*180/math.Pi, err)
-		}
-		torque += c.out.Rotor.Moment[0]
+	st := c.g.State
+	st.Azimuth = 2 * math.Pi / float64(c.rot.Params().NumBlades) * float64(k) / float64(c.nsec)
+	st.RotorSpeed = c.omega
+	st.Pitch = []float64{pitch}
+	c.out.FreezeInduction = frozen
+	defer func() { c.out.FreezeInduction = false }()
+	err := c.rot.RigidInput(st, wind, &c.in)
+	if err == nil {
+		err = c.rot.CalcOutput(0, &c.in, c.out)
 	}
-	return torque / float64(c.nsec) * c.omega, nil
+	if err != nil {
+		return 0, fmt.Errorf("perf: %.2f m/s, pitch %.3f deg: %w", v, pitch*180/math.Pi, err)
+	}
+	return c.out.Rotor.Moment[0], nil
 }
 
 // frozenWakeDPdTheta is ∂P/∂θ at (v, pitch) by a central difference of
@@ -197,36 +210,22 @@ func (c *powerCalc) power(v, pitch float64) (float64, error) {
 // order of magnitude smaller (−2.5 MW/rad at 11.3 m/s, zero pitch, for the
 // NREL 5 MW rotor) because the wake relaxes with the pitch.
 func (c *powerCalc) frozenWakeDPdTheta(v, pitch, dTheta float64) (float64, error) {
-	wind := func(p aero.Vec3) aero.Vec3 {
-		if p[2] <= 0 {
-			return aero.Vec3{}
-		}
-		return aero.Vec3{v, 0, 0}
-	}
-	nb := c.rot.Params().NumBlades
 	var dTorque float64
 	for k := 0; k < c.nsec; k++ {
-		st := c.g.State
-		st.Azimuth = 2 * math.Pi / float64(nb) * float64(k) / float64(c.nsec)
-		st.RotorSpeed = c.omega
-		var tq [2]float64
-		for i, th := range []float64{pitch, pitch + dTheta, pitch - dTheta} {
-			st.Pitch = []float64{th}
-			c.out.FreezeInduction = i > 0
-			err := c.rot.RigidInput(st, wind, &c.in)
-			if err == nil {
-				err = c.rot.CalcOutput(0, &c.in, c.out)
-			}
-			if err != nil {
-				c.out.FreezeInduction = false
-				return 0, fmt.Errorf("perf: %.2f m/s, pitch %.3f deg: %w", v, th*180/math.Pi, err)
-			}
-			if i > 0 {
-				tq[i-1] = c.out.Rotor.Moment[0]
-			}
+		// The operating point solves the induction that the two
+		// perturbed evaluations then keep.
+		if _, err := c.sectorTorque(k, v, pitch, false); err != nil {
+			return 0, err
 		}
-		c.out.FreezeInduction = false
-		dTorque += (tq[0] - tq[1]) / (2 * dTheta)
+		up, err := c.sectorTorque(k, v, pitch+dTheta, true)
+		if err != nil {
+			return 0, err
+		}
+		down, err := c.sectorTorque(k, v, pitch-dTheta, true)
+		if err != nil {
+			return 0, err
+		}
+		dTorque += (up - down) / (2 * dTheta)
 	}
 	return dTorque / float64(c.nsec) * c.omega, nil
 }
