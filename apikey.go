@@ -47,6 +47,18 @@ type APIKeyService interface {
 	// SetAPIKeyActive deactivates or reactivates a key; a revoked key
 	// cannot be reactivated (ECONFLICT).
 	SetAPIKeyActive(ctx context.Context, userID, keyID string, active bool) (*APIKey, error)
+	// ListOrgAPIKeys lists the keys of every member of orgID with their
+	// owner, newest first (revoked ones too), for the organization's
+	// administrators.
+	ListOrgAPIKeys(ctx context.Context, orgID string) ([]*OrgAPIKey, error)
+	// RevokeOrgAPIKey revokes any key of a member of admin's organization
+	// and records audit (Method, Path and Status filled by the caller; the
+	// rest from admin and the key) in the same transaction. A key of
+	// another organization is ENOTFOUND.
+	RevokeOrgAPIKey(ctx context.Context, admin *User, keyID string, audit *AuditEntry) (*APIKey, error)
+	// SetOrgAPIKeyActive is SetAPIKeyActive on any key of a member of
+	// admin's organization, audited like RevokeOrgAPIKey.
+	SetOrgAPIKeyActive(ctx context.Context, admin *User, keyID string, active bool, audit *AuditEntry) (*APIKey, error)
 	// AuthenticateAPIKey checks a presented secret and returns the caller
 	// it acts as (the creator, in the creator's organization), reloaded
 	// for this request: EUNAUTHORIZED for an unknown, wrong, revoked or
@@ -55,7 +67,17 @@ type APIKeyService interface {
 	AuthenticateAPIKey(ctx context.Context, secret string) (*Auth, error)
 }
 
-// AuditEntry records one key-authenticated write.
+// OrgAPIKey is a key as the organization's administrators see it: its
+// metadata and its owner (never the secret).
+type OrgAPIKey struct {
+	APIKey
+	OwnerEmail string `json:"owner_email" db:"owner_email"`
+	OwnerName  string `json:"owner_name" db:"owner_name"`
+}
+
+// AuditEntry records one key-authenticated write, or an administrator's
+// action on a member's key: then UserID is the administrator, ClientID is
+// empty and TargetClientID and TargetUserID name the key and its owner.
 type AuditEntry struct {
 	ID             int64     `json:"id" db:"id"`
 	OrganizationID string    `json:"org_id" db:"organization_id"`
@@ -64,6 +86,8 @@ type AuditEntry struct {
 	Method         string    `json:"method" db:"method"`
 	Path           string    `json:"path" db:"path"`
 	Status         int       `json:"status" db:"status"`
+	TargetUserID   *string   `json:"target_user_id,omitempty" db:"target_user_id"`
+	TargetClientID *string   `json:"target_client_id,omitempty" db:"target_client_id"`
 	CreatedAt      time.Time `json:"created_at" db:"created_at"`
 }
 

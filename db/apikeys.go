@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/turbinesim/turbinesim"
 )
 
@@ -120,6 +122,80 @@ func (s *APIKeyService) SetAPIKeyActive(ctx context.Context, userID, keyID strin
 	return nil, errKeyNotFound
 }
 
+// ListOrgAPIKeys implements turbinesim.APIKeyService. Membership is the
+// owner's current organization, as for AuthenticateAPIKey.
+func (s *APIKeyService) ListOrgAPIKeys(ctx context.Context, orgID string) ([]*turbinesim.OrgAPIKey, error) {
+	keys := []*turbinesim.OrgAPIKey{}
+	if !isUUID(orgID) {
+		return keys, nil
+	}
+	err := s.db.SelectContext(ctx, &keys, `
+		SELECT k.id, k.client_id, k.name, k.user_id, k.organization_id, k.active, k.revoked_at,
+		       k.created_at, k.last_used_at, u.email AS owner_email, u.name AS owner_name
+		  FROM api_keys k JOIN users u ON u.id = k.user_id
+		 WHERE u.organization_id = $1
+		 ORDER BY k.created_at DESC, k.id`, orgID)
+	return keys, translate(err, "listing the organization's API keys")
+}
+
+// RevokeOrgAPIKey implements turbinesim.APIKeyService.
+func (s *APIKeyService) RevokeOrgAPIKey(ctx context.Context, admin *turbinesim.User, keyID string, audit *turbinesim.AuditEntry) (*turbinesim.APIKey, error) {
+	return s.changeOrgKey(ctx, admin, keyID, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
+		return translate(tx.GetContext(ctx, k, `
+			UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), active = false
+			 WHERE id = $1 RETURNING `+apiKeyColumns, k.ID), "revoking API key")
+	})
+}
+
+// SetOrgAPIKeyActive implements turbinesim.APIKeyService.
+func (s *APIKeyService) SetOrgAPIKeyActive(ctx context.Context, admin *turbinesim.User, keyID string, active bool, audit *turbinesim.AuditEntry) (*turbinesim.APIKey, error) {
+	return s.changeOrgKey(ctx, admin, keyID, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
+		if k.RevokedAt != nil {
+			return turbinesim.Errorf(turbinesim.ECONFLICT, "API key is revoked; create a new one")
+		}
+		return translate(tx.GetContext(ctx, k, `
+			UPDATE api_keys SET active = $2 WHERE id = $1 RETURNING `+apiKeyColumns, k.ID, active), "changing API key")
+	})
+}
+
+// changeOrgKey locks a key of a member of admin's organization, applies
+// change to it and records audit, naming the administrator and the key's
+// owner, in one transaction: no change without its audit row.
+func (s *APIKeyService) changeOrgKey(ctx context.Context, admin *turbinesim.User, keyID string, audit *turbinesim.AuditEntry,
+	change func(*sqlx.Tx, *turbinesim.APIKey) error) (*turbinesim.APIKey, error) {
+	if admin == nil || !isUUID(admin.OrganizationID) || !isUUID(keyID) {
+		return nil, errKeyNotFound
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, translate(err, "starting transaction")
+	}
+	defer tx.Rollback()
+	var k turbinesim.APIKey
+	err = tx.GetContext(ctx, &k, `
+		SELECT `+apiKeyColumns+` FROM api_keys
+		 WHERE id = $1 AND user_id IN (SELECT id FROM users WHERE organization_id = $2)
+		   FOR UPDATE`, keyID, admin.OrganizationID)
+	if err = translate(err, "finding API key"); err != nil {
+		if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+			return nil, errKeyNotFound
+		}
+		return nil, err
+	}
+	if err := change(tx, &k); err != nil {
+		return nil, err
+	}
+	audit.OrganizationID, audit.UserID, audit.ClientID = admin.OrganizationID, admin.ID, ""
+	audit.TargetUserID, audit.TargetClientID = &k.UserID, &k.ClientID
+	if err := insertAudit(ctx, tx, audit); err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, translate(err, "committing API key change")
+	}
+	return &k, nil
+}
+
 var errBadKey = turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "invalid, revoked or inactive API key")
 
 // AuthenticateAPIKey implements turbinesim.APIKeyService: lookup by the
@@ -182,10 +258,14 @@ func (s *APIKeyService) AuthenticateAPIKey(ctx context.Context, secret string) (
 
 // RecordAudit implements turbinesim.AuditService.
 func (s *APIKeyService) RecordAudit(ctx context.Context, e *turbinesim.AuditEntry) error {
-	err := s.db.QueryRowxContext(ctx, `
-		INSERT INTO audit_log (organization_id, user_id, client_id, method, path, status)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`,
-		e.OrganizationID, e.UserID, e.ClientID, e.Method, e.Path, e.Status).Scan(&e.ID, &e.CreatedAt)
+	return insertAudit(ctx, s.db, e)
+}
+
+func insertAudit(ctx context.Context, q sqlx.QueryerContext, e *turbinesim.AuditEntry) error {
+	err := q.QueryRowxContext(ctx, `
+		INSERT INTO audit_log (organization_id, user_id, client_id, method, path, status, target_user_id, target_client_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, created_at`,
+		e.OrganizationID, e.UserID, e.ClientID, e.Method, e.Path, e.Status, e.TargetUserID, e.TargetClientID).Scan(&e.ID, &e.CreatedAt)
 	return translate(err, "recording audit entry")
 }
 
@@ -200,7 +280,7 @@ func (s *APIKeyService) ListAudit(ctx context.Context, orgID string, page, pageS
 		return nil, 0, translate(err, "counting audit entries")
 	}
 	err := s.db.SelectContext(ctx, &entries, `
-		SELECT id, organization_id, user_id, client_id, method, path, status, created_at
+		SELECT id, organization_id, user_id, client_id, method, path, status, target_user_id, target_client_id, created_at
 		  FROM audit_log WHERE organization_id = $1
 		 ORDER BY id DESC LIMIT $2 OFFSET $3`, orgID, pageSize, (page-1)*pageSize)
 	return entries, total, translate(err, "listing audit entries")

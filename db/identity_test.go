@@ -321,3 +321,81 @@ func TestChargeInsideTransaction(t *testing.T) {
 		t.Fatalf("negative charge: %v", err)
 	}
 }
+
+// An administrator's change to a member's key is scoped to the
+// organization (membership through the owner) and written together with its
+// audit row; a refused change writes none.
+func TestOrgAPIKeyChangesAreScopedAndAudited(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	org, admin := mustOrgUser(t, d, "admin@example.com")
+	member := &turbinesim.User{OrganizationID: org.ID, Email: "member@example.com"}
+	users := db.NewUserService(d)
+	users.PasswordParams = testParams
+	if err := users.CreateUser(ctx, member, "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	_, outsider := mustOrgUser(t, d, "outsider@example.com")
+	ks := db.NewAPIKeyService(d)
+	k, err := ks.CreateAPIKey(ctx, member, "leaked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign, err := ks.CreateAPIKey(ctx, outsider, "theirs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	auditRows := func() int {
+		var n int
+		if err := d.GetContext(ctx, &n, `SELECT count(*) FROM audit_log`); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	entry := func() *turbinesim.AuditEntry {
+		return &turbinesim.AuditEntry{Method: "DELETE", Path: "/api-keys/x", Status: 204}
+	}
+
+	listed, err := ks.ListOrgAPIKeys(ctx, org.ID)
+	if err != nil || len(listed) != 1 || listed[0].ID != k.ID || listed[0].OwnerEmail != member.Email {
+		t.Fatalf("org keys = %+v, %v", listed, err)
+	}
+	// Another organization's key is absent, and nothing is audited.
+	if _, err := ks.RevokeOrgAPIKey(ctx, admin, foreign.ID, entry()); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("foreign revoke: %v", err)
+	}
+	if _, err := ks.SetOrgAPIKeyActive(ctx, admin, foreign.ID, false, entry()); turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+		t.Fatalf("foreign deactivate: %v", err)
+	}
+	if _, err := ks.AuthenticateAPIKey(ctx, foreign.Key); err != nil {
+		t.Fatalf("foreign key after refused changes: %v", err)
+	}
+	if n := auditRows(); n != 0 {
+		t.Fatalf("%d audit rows after refused changes", n)
+	}
+
+	e := entry()
+	revoked, err := ks.RevokeOrgAPIKey(ctx, admin, k.ID, e)
+	if err != nil || revoked.RevokedAt == nil || revoked.Active {
+		t.Fatalf("revoke: %+v %v", revoked, err)
+	}
+	if _, err := ks.AuthenticateAPIKey(ctx, k.Key); turbinesim.ErrorCode(err) != turbinesim.EUNAUTHORIZED {
+		t.Fatalf("revoked member key: %v", err)
+	}
+	if e.ID == 0 || e.UserID != admin.ID || e.OrganizationID != org.ID || e.ClientID != "" ||
+		e.TargetUserID == nil || *e.TargetUserID != member.ID || e.TargetClientID == nil || *e.TargetClientID != k.ClientID {
+		t.Fatalf("audit entry %+v", e)
+	}
+	got, total, err := ks.ListAudit(ctx, org.ID, 1, 10)
+	if err != nil || total != 1 || got[0].TargetUserID == nil || *got[0].TargetUserID != member.ID || got[0].Status != 204 {
+		t.Fatalf("audit log = %+v (%d), %v", got, total, err)
+	}
+	// Reactivating a revoked key is a conflict and leaves no audit row.
+	if _, err := ks.SetOrgAPIKeyActive(ctx, admin, k.ID, true, entry()); turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("reactivate revoked: %v", err)
+	}
+	if n := auditRows(); n != 1 {
+		t.Fatalf("%d audit rows, want 1", n)
+	}
+}

@@ -206,7 +206,7 @@ func (s *Server) createAPIKey(c echo.Context) error {
 }
 
 // listAPIKeys: GET /api-keys, the caller's keys (Client ID and metadata,
-// never the secret).
+// never the secret); ?scope=org, the organization's keys (administrators).
 func (s *Server) listAPIKeys(c echo.Context) error {
 	ks, err := s.apiKeyService()
 	if err != nil {
@@ -219,7 +219,25 @@ func (s *Server) listAPIKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	keys, err := ks.ListAPIKeys(c.Request().Context(), authFrom(c).User.ID)
+	a := authFrom(c)
+	switch c.QueryParam("scope") {
+	case "":
+	case "org":
+		// Every member's keys with their owner, for the administrators
+		// who revoke or deactivate them.
+		if err := RequireAdmin(a); err != nil {
+			return err
+		}
+		keys, err := ks.ListOrgAPIKeys(c.Request().Context(), a.Organization.ID)
+		if err != nil {
+			return err
+		}
+		from, to := min((page-1)*size, len(keys)), min(page*size, len(keys))
+		return c.JSON(http.StatusOK, newPage(keys[from:to], len(keys), page, size))
+	default:
+		return turbinesim.Errorf(turbinesim.EINVALID, "scope must be org or absent")
+	}
+	keys, err := ks.ListAPIKeys(c.Request().Context(), a.User.ID)
 	if err != nil {
 		return err
 	}
@@ -227,7 +245,20 @@ func (s *Server) listAPIKeys(c echo.Context) error {
 	return c.JSON(http.StatusOK, newPage(keys[from:to], len(keys), page, size))
 }
 
-// revokeAPIKey: DELETE /api-keys/{id}.
+// orgKeyAudit is the audit entry of an administrator's action on a
+// member's key; the key service fills in who and which key.
+func orgKeyAudit(c echo.Context, status int) *turbinesim.AuditEntry {
+	return &turbinesim.AuditEntry{Method: c.Request().Method, Path: c.Request().URL.Path, Status: status}
+}
+
+// asOrgAdmin reports whether a key action that found no key of the caller
+// may be retried on the organization's keys: only for administrators.
+func asOrgAdmin(a *turbinesim.Auth, err error) bool {
+	return turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND && RequireAdmin(a) == nil
+}
+
+// revokeAPIKey: DELETE /api-keys/{id}, the caller's key or, for an
+// administrator, any key of a member of the organization.
 func (s *Server) revokeAPIKey(c echo.Context) error {
 	ks, err := s.apiKeyService()
 	if err != nil {
@@ -236,13 +267,20 @@ func (s *Server) revokeAPIKey(c echo.Context) error {
 	if err := interactiveOnly(c); err != nil {
 		return err
 	}
-	if err := ks.RevokeAPIKey(c.Request().Context(), authFrom(c).User.ID, c.Param("id")); err != nil {
+	a, ctx := authFrom(c), c.Request().Context()
+	err = ks.RevokeAPIKey(ctx, a.User.ID, c.Param("id"))
+	if asOrgAdmin(a, err) {
+		// A member's key, revoked by an administrator (audited).
+		_, err = ks.RevokeOrgAPIKey(ctx, a.User, c.Param("id"), orgKeyAudit(c, http.StatusNoContent))
+	}
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
-// setAPIKeyActive: POST /api-keys/{id}/deactivate and /reactivate.
+// setAPIKeyActive: POST /api-keys/{id}/deactivate and /reactivate, the
+// caller's key or, for an administrator, any member's key.
 func (s *Server) setAPIKeyActive(active bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ks, err := s.apiKeyService()
@@ -252,7 +290,12 @@ func (s *Server) setAPIKeyActive(active bool) echo.HandlerFunc {
 		if err := interactiveOnly(c); err != nil {
 			return err
 		}
-		k, err := ks.SetAPIKeyActive(c.Request().Context(), authFrom(c).User.ID, c.Param("id"), active)
+		a, ctx := authFrom(c), c.Request().Context()
+		k, err := ks.SetAPIKeyActive(ctx, a.User.ID, c.Param("id"), active)
+		if asOrgAdmin(a, err) {
+			// A member's key, changed by an administrator (audited).
+			k, err = ks.SetOrgAPIKeyActive(ctx, a.User, c.Param("id"), active, orgKeyAudit(c, http.StatusOK))
+		}
 		if err != nil {
 			return err
 		}

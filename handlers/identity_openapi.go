@@ -13,15 +13,15 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			request: "RefreshRequest", responses: errs(map[int]string{204: ""}, 400, 401, 415, 503)},
 		{method: "POST", path: "/api-keys", summary: "Create an API key; the response is the only one that shows the secret. Refused (403) when authenticated by an API key. " + rateLimitNote, tag: "api-keys",
 			request: "CreateAPIKeyRequest", responses: errs(map[int]string{201: "NewAPIKey"}, 401, 403, 415, 422, 429, 503)},
-		{method: "GET", path: "/api-keys", summary: "The caller's API keys (Client ID and metadata, never the secret); not available to API-key callers", tag: "api-keys",
+		{method: "GET", path: "/api-keys", summary: "The caller's API keys (Client ID and metadata, never the secret); query scope=org lists every key of the organization's members with owner_email and owner_name (organization administrators only; members get 403, other scopes 422); page, page_size (default 20, max 100; larger is 422). Not available to API-key callers (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKeyPage"}, 401, 403, 422, 429, 503)},
-		{method: "DELETE", path: "/api-keys/{id}", summary: "Revoke a key for good; the next request with it gets 401; not with an API key (403)", tag: "api-keys",
+		{method: "DELETE", path: "/api-keys/{id}", summary: "Revoke a key for good; the next request with it gets 401. Members revoke their own keys; organization administrators also any key of a member of their organization (recorded in the audit log with the key and its owner); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 429, 503)},
-		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated; not with an API key (403)", tag: "api-keys",
+		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated. Own keys; administrators also any member's key (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
-		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one); not with an API key (403)", tag: "api-keys",
+		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one). Own keys; administrators also any member's key (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
-		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, newest first (organization administrators only)", tag: "organization",
+		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, and every administrator's revocation, deactivation or reactivation of a member's key (user_id the administrator, client_id empty, target_client_id and target_user_id the key and its owner), newest first (organization administrators only)", tag: "organization",
 			responses: errs(map[int]string{200: "AuditPage"}, 401, 403, 422, 429, 503)},
 		{method: "GET", path: "/org/settings", summary: "Organization settings: plan, rate limits, monthly caps (organization administrators only)", tag: "organization",
 			responses: errs(map[int]string{200: "OrgSettings"}, 401, 403, 429, 503)},
@@ -85,9 +85,13 @@ func identitySchemas() map[string]any {
 			"id": str, "client_id": map[string]any{"type": "string", "description": "first 12 characters of the key"},
 			"name": str, "user_id": str, "org_id": str, "active": boolean,
 			"revoked_at": nullDT, "created_at": dt, "last_used_at": nullDT,
+			"owner_email": map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
+			"owner_name":  map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
 		}
 	}
 	newKey := keyProps()
+	delete(newKey, "owner_email")
+	delete(newKey, "owner_name")
 	newKey["key"] = map[string]any{"type": "string", "description": "the secret, ofk_...; shown only in this response"}
 	caps := obj([]string{"spend_cap_cents", "token_cap"}, map[string]any{"spend_cap_cents": integer, "token_cap": integer})
 	rates := obj([]string{"per_user", "per_org"}, map[string]any{"per_user": integer, "per_org": integer})
@@ -99,6 +103,8 @@ func identitySchemas() map[string]any {
 		"APIKeyPage":          page("APIKey"),
 		"AuditEntry": obj([]string{"id", "org_id", "user_id", "client_id", "method", "path", "status", "created_at"}, map[string]any{
 			"id": integer, "org_id": str, "user_id": str, "client_id": str, "method": str, "path": str, "status": integer, "created_at": dt,
+			"target_user_id":   map[string]any{"type": "string", "description": "owner of the key an administrator acted on"},
+			"target_client_id": map[string]any{"type": "string", "description": "Client ID of the key an administrator acted on"},
 		}),
 		"AuditPage": page("AuditEntry"),
 		"UserPage":  page("User"),
