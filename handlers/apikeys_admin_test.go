@@ -3,6 +3,8 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -172,4 +174,52 @@ func TestAdminManagesMembersAPIKeys(t *testing.T) {
 	if strings.Join(actions, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("admin actions in the audit log:\n%s\nwant\n%s", strings.Join(actions, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// The organization page shows an administrator every member's key with
+// its buttons; the revoke button cuts the key off and is audited. Members
+// see no key section, and the form route is administrators-only.
+func TestOrgPageRevokesMembersAPIKey(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	ctx := context.Background()
+	bob := e.addUser("bob@example.com", turbinesim.RoleMember)
+	k, err := db.NewAPIKeyService(e.db).CreateAPIKey(ctx, bob, "leaked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.client()
+	csrf := browserLogin(t, e, b)
+	html := map[string]string{"Accept": "text/html"}
+	resp, page := e.do(b, request{method: "GET", path: "/org", header: html})
+	revoke := `formaction="/org/api-keys/` + k.ID + `/revoke"`
+	if resp.StatusCode != 200 || !strings.Contains(page, `id="org-key-table"`) || !strings.Contains(page, k.ClientID) ||
+		!strings.Contains(page, "bob@example.com") || !strings.Contains(page, revoke) || strings.Contains(page, k.Key) {
+		t.Fatalf("org page: %d %.400s", resp.StatusCode, page)
+	}
+	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin"}
+	resp, _ = e.do(b, request{method: "POST", path: "/org/api-keys/" + k.ID + "/revoke", body: url.Values{"_csrf": {csrf}}.Encode(), header: form})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/org" {
+		t.Fatalf("revoke form: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, body := e.do(nil, request{method: "GET", path: "/account", header: keyHeader(k.Key)})
+	assertDetail(t, resp, body, 401)
+	var n int
+	if err := e.db.GetContext(ctx, &n, `SELECT count(*) FROM audit_log WHERE user_id = $1 AND target_user_id = $2 AND target_client_id = $3 AND status = 303`,
+		e.admin.ID, bob.ID, k.ClientID); err != nil || n != 1 {
+		t.Fatalf("audit rows of the form revocation: %d (%v)", n, err)
+	}
+	// A member's page has no key section; the form route refuses members.
+	resp, page = e.do(nil, request{method: "GET", path: "/org", header: map[string]string{"Accept": "text/html",
+		"Authorization": "Bearer " + e.loginAs("bob@example.com", e.passwd).AccessToken}})
+	if resp.StatusCode != 200 || strings.Contains(page, "org-key-table") {
+		t.Fatalf("member's org page: %d", resp.StatusCode)
+	}
+	mine, err := db.NewAPIKeyService(e.db).CreateAPIKey(ctx, bob, "mine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/org/api-keys/" + mine.ID + "/deactivate",
+		header: withJSON(bearer(e.loginAs("bob@example.com", e.passwd).AccessToken))})
+	assertDetail(t, resp, body, 403)
 }

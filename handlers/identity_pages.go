@@ -239,8 +239,40 @@ func (s *Server) renderOrg(c echo.Context, status int, msg string) error {
 		if v.Outbox, err = acc.Outbox(ctx, a.Organization.ID); err != nil {
 			return err
 		}
+		if s.svc.APIKeys != nil && a.Method != turbinesim.AuthAPIKey {
+			if v.Keys, err = s.svc.APIKeys.ListOrgAPIKeys(ctx, a.Organization.ID); err != nil {
+				return err
+			}
+		}
 	}
 	return render(c, status, views.OrgPage(s.page(c, "Organization", "account"), v))
+}
+
+// orgKeyActionForm: POST /org/api-keys/{id}/{revoke|deactivate|reactivate},
+// administrators only: the organization page's buttons on any member's key,
+// audited like DELETE /api-keys/{id} by an administrator.
+func (s *Server) orgKeyActionForm(c echo.Context) error {
+	ks, err := s.apiKeyService()
+	if err != nil {
+		return err
+	}
+	if err := interactiveOnly(c); err != nil {
+		return err
+	}
+	a, ctx, id := authFrom(c), c.Request().Context(), c.Param("id")
+	audit := orgKeyAudit(c, http.StatusSeeOther)
+	switch c.Param("action") {
+	case "revoke":
+		_, err = ks.RevokeOrgAPIKey(ctx, a.User, id, audit)
+	case "deactivate", "reactivate":
+		_, err = ks.SetOrgAPIKeyActive(ctx, a.User, id, c.Param("action") == "reactivate", audit)
+	default:
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "unknown action")
+	}
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/org")
 }
 
 // orgInviteForm: POST /org/invite, administrators only.

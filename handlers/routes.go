@@ -91,6 +91,7 @@ func (s *Server) routes() {
 	e.POST("/account/api-keys/:id/:action", s.apiKeyActionForm, authed...)
 	e.GET("/org", s.orgPage, authed...)
 	e.POST("/org/invite", s.orgInviteForm, admin...)
+	e.POST("/org/api-keys/:id/:action", s.orgKeyActionForm, admin...)
 	e.GET("/accept-invite", s.acceptInvitePage, s.optionalAuth) // the invitation e-mail's link
 	e.POST("/accept-invite", s.acceptInviteForm)
 	e.GET("/forgot-password", s.forgotPasswordPage, s.optionalAuth)
@@ -124,6 +125,7 @@ var htmlOnlyRoutes = map[string]bool{
 	"POST /account/api-keys/:id/:action":    true,
 	"GET /org":                              true,
 	"POST /org/invite":                      true,
+	"POST /org/api-keys/:id/:action":        true,
 	"GET /accept-invite":                    true,
 	"POST /accept-invite":                   true,
 	"GET /forgot-password":                  true,
