@@ -67,6 +67,29 @@ type APIKeyService interface {
 	AuthenticateAPIKey(ctx context.Context, secret string) (*Auth, error)
 }
 
+// RevokeKeyAs revokes keyID for caller: one of the caller's own keys or,
+// when the caller administers the organization, any key of a member, the
+// latter recorded with audit (APIKeyService.RevokeOrgAPIKey). Any other
+// key is ENOTFOUND, so a member cannot tell another member's key from an
+// absent one.
+func RevokeKeyAs(ctx context.Context, ks APIKeyService, caller *User, keyID string, audit *AuditEntry) error {
+	err := ks.RevokeAPIKey(ctx, caller.ID, keyID)
+	if ErrorCode(err) == ENOTFOUND && caller.Role == RoleAdmin {
+		_, err = ks.RevokeOrgAPIKey(ctx, caller, keyID, audit)
+	}
+	return err
+}
+
+// SetKeyActiveAs deactivates or reactivates keyID for caller, with the
+// same reach as RevokeKeyAs.
+func SetKeyActiveAs(ctx context.Context, ks APIKeyService, caller *User, keyID string, active bool, audit *AuditEntry) (*APIKey, error) {
+	k, err := ks.SetAPIKeyActive(ctx, caller.ID, keyID, active)
+	if ErrorCode(err) == ENOTFOUND && caller.Role == RoleAdmin {
+		k, err = ks.SetOrgAPIKeyActive(ctx, caller, keyID, active, audit)
+	}
+	return k, err
+}
+
 // OrgAPIKey is a key as the organization's administrators see it: its
 // metadata and its owner (never the secret).
 type OrgAPIKey struct {

@@ -251,12 +251,6 @@ func orgKeyAudit(c echo.Context, status int) *turbinesim.AuditEntry {
 	return &turbinesim.AuditEntry{Method: c.Request().Method, Path: c.Request().URL.Path, Status: status}
 }
 
-// asOrgAdmin reports whether a key action that found no key of the caller
-// may be retried on the organization's keys: only for administrators.
-func asOrgAdmin(a *turbinesim.Auth, err error) bool {
-	return turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND && RequireAdmin(a) == nil
-}
-
 // revokeAPIKey: DELETE /api-keys/{id}, the caller's key or, for an
 // administrator, any key of a member of the organization.
 func (s *Server) revokeAPIKey(c echo.Context) error {
@@ -267,12 +261,7 @@ func (s *Server) revokeAPIKey(c echo.Context) error {
 	if err := interactiveOnly(c); err != nil {
 		return err
 	}
-	a, ctx := authFrom(c), c.Request().Context()
-	err = ks.RevokeAPIKey(ctx, a.User.ID, c.Param("id"))
-	if asOrgAdmin(a, err) {
-		// A member's key, revoked by an administrator (audited).
-		_, err = ks.RevokeOrgAPIKey(ctx, a.User, c.Param("id"), orgKeyAudit(c, http.StatusNoContent))
-	}
+	err = turbinesim.RevokeKeyAs(c.Request().Context(), ks, authFrom(c).User, c.Param("id"), orgKeyAudit(c, http.StatusNoContent))
 	if err != nil {
 		return err
 	}
@@ -290,12 +279,7 @@ func (s *Server) setAPIKeyActive(active bool) echo.HandlerFunc {
 		if err := interactiveOnly(c); err != nil {
 			return err
 		}
-		a, ctx := authFrom(c), c.Request().Context()
-		k, err := ks.SetAPIKeyActive(ctx, a.User.ID, c.Param("id"), active)
-		if asOrgAdmin(a, err) {
-			// A member's key, changed by an administrator (audited).
-			k, err = ks.SetOrgAPIKeyActive(ctx, a.User, c.Param("id"), active, orgKeyAudit(c, http.StatusOK))
-		}
+		k, err := turbinesim.SetKeyActiveAs(c.Request().Context(), ks, authFrom(c).User, c.Param("id"), active, orgKeyAudit(c, http.StatusOK))
 		if err != nil {
 			return err
 		}
