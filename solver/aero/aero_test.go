@@ -213,7 +213,11 @@ func TestRotorMomentumBalance(t *testing.T) {
 		mom := 4 * math.Pi * r * 1.225 * U * U * o.AxInd * (1 - o.AxInd) * o.F
 		dQr := 3 * o.Fy
 		momQ := 4 * math.Pi * r * 1.225 * U * (omega * r) * o.TanInd * (1 - o.AxInd) * o.F
-		if math.Abs(dT-mom) > 1e-6*math.Abs(mom) || math.Abs(dQr-momQ) > 1e-6*math.Abs(momQ) {
+		// The root is known to rootXTol (1e-6 rad) unless its residual is
+		// below IndToler first, as in AeroDyn; that leaves the balance
+		// within about 4e-6 of the loads (it held to 1e-6 with roots
+		// solved to 5e-10 rad).
+		if math.Abs(dT-mom) > 2e-5*math.Abs(mom) || math.Abs(dQr-momQ) > 2e-5*math.Abs(momQ) {
 			t.Errorf("node %d r=%.2f: blade dT=%g momentum %g; dQ/r=%g momentum %g", j, r, dT, mom, dQr, momQ)
 		}
 		checked++

@@ -9,11 +9,9 @@ type BEMTOptions struct {
 	TanInd  bool // include tangential induction
 	AIDrag  bool // drag term in the axial-induction equation
 	TIDrag  bool // drag term in the tangential-induction equation
-	// IndToler is used as the Brent tolerance on the inflow angle (rad);
-	// <=0: 5e-10. AeroDyn reads the same input as a tolerance on the BEM
-	// residual and stops its Brent search at 1e-6 rad, so its roots are
-	// looser than ours; the difference shows only where phi passes through
-	// zero at start-up (docs/validation.md §4, turbulent case).
+	// IndToler is the tolerance on the BEM residual (<=0: 5e-10), as in
+	// AeroDyn: the root search stops when the residual is below it or the
+	// inflow angle is known to rootXTol.
 	IndToler float64
 	MaxIter  int // iteration limit of the bracketed root solve; <=0: 500
 }
@@ -193,17 +191,56 @@ func (c *bemtCase) inductionsValid(phi float64) (a, ap, f, F float64, valid bool
 	return a, ap, f, F, valid
 }
 
-// SolveNode solves the BEMT equations of one blade element for the relative
-// velocity components Vx (normal to the rotor plane, positive downwind through
-// the rotor) and Vy (in the rotor plane, positive in the direction the air
-// moves relative to a blade rotating forward), following Ning (2014), "A simple
-// solution method for the blade element momentum equations with guaranteed
-// convergence", Wind Energy 17:1327-1345: a 1-D residual in phi, solved with
-// Brent's method in the brackets (0,pi/2], (-pi/4,0), (pi/2,pi) in that order.
-// Negative Vx or Vy are mirrored into the first quadrant (the airfoil is then
-// seen mirrored), so every inflow gives a finite answer.
-// When useInduction is false (WakeMod=0) the geometric inflow angle is used.
+// velocityIsZero is the speed below which AeroDyn treats an inflow
+// component as zero (the NWTC library's VelocityIsZero, 1 mm/s): with Vx
+// zero its BEMT takes phi = 0, with Vy zero phi = pi/2, and the momentum
+// balance gives no induction there. At start-up the outer blade swings
+// downwind through the wind speed, and Vx passes within millimetres per
+// second of zero; below 1 mm/s the node's quasi-steady input to the
+// dynamic wake is then zero, as in AeroDyn, not an induction solved from
+// an ill-conditioned balance.
+const velocityIsZero = 1e-3
+
+// rootXTol is the tolerance on the inflow angle (rad) at which AeroDyn's
+// Brent search stops (its mod_root1dim default); the search also stops
+// as soon as the residual is below the deck's IndToler.
+const rootXTol = 1e-6
+
+// SolveNode solves the BEMT equations of one blade element without a
+// previous solution; see SolveNodeFrom.
 func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction bool) NodeSolution {
+	return SolveNodeFrom(vx, vy, sec, opt, useInduction, 0)
+}
+
+// SolveNodeFrom solves the BEMT equations of one blade element for the
+// relative velocity components Vx (normal to the rotor plane, positive
+// downwind through the rotor) and Vy (in the rotor plane, positive in the
+// direction the air moves relative to a blade rotating forward), following
+// Ning (2014), "A simple solution method for the blade element momentum
+// equations with guaranteed convergence", Wind Energy 17:1327-1345: a 1-D
+// residual in phi, solved with Brent's method in a bracket.
+//
+// The search is AeroDyn's (v5 BEMT): phiPrev, the node's root at the
+// previous time (its constraint state z%phi; 0 when there is none), is
+// accepted when its residual is already below IndToler; otherwise the
+// regions (0, pi/2), then (-pi/4, 0) and (pi/2, pi) are searched, the last
+// two in the opposite order when phiPrev lies outside (-pi/4, pi/4), and a
+// previous root inside the bracketing region narrows it. The roots are as
+// loose as AeroDyn's (rootXTol, or the residual below IndToler). Where a
+// node's Vx passes through zero (the start-up swing of the outer blade)
+// the inductions re-derived at the next step from this root
+// (InductionsAtPhi) depend on where within that tolerance the root lies,
+// and the dynamic wake's first filter amplifies the difference (k tau1
+// du/dt); with a tight root the NREL 5 MW's tip tangential induction after
+// the start-up swing was 2.5 times smaller than OpenFAST's, and the
+// tower's side-side sway that it sets off differed accordingly
+// (docs/validation.md §4).
+//
+// Negative Vy is mirrored into Vy > 0 (the airfoil is then seen mirrored),
+// so every inflow gives a finite answer; such roots are angles of the
+// mirrored frame and are not kept (HasRoot false). When useInduction is
+// false (WakeMod=0) the geometric inflow angle is used.
+func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction bool, phiPrev float64) NodeSolution {
 	if !finite(vx) {
 		vx = 0
 	}
@@ -215,19 +252,32 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 	if sec.KinVisc > 0 {
 		re = w0 * sec.Chord / sec.KinVisc
 	}
-	// Degenerate inflow: no induction (AeroDyn does the same when Vx or Vy is 0).
-	const vtiny = 1e-6
-	fixed := !useInduction || math.Abs(vx) < vtiny || math.Abs(vy) < vtiny || sec.RLocal <= 0 ||
-		(opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0)
-	if fixed {
+	zeroTip := (opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0)
+	zeroVx, zeroVy := math.Abs(vx) < velocityIsZero, math.Abs(vy) < velocityIsZero
+	if !useInduction || sec.RLocal <= 0 || zeroTip {
+		// Induction fixed: none without a wake model, and a = 1 where the
+		// tip or hub loss factor is zero (the momentum balance drives a
+		// to 1 there; AeroDyn's FixedInductions, which the dynamic wake
+		// leaves alone).
 		a := 0.0
-		if useInduction && ((opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0)) &&
-			math.Abs(vx) >= vtiny && math.Abs(vy) >= vtiny {
-			// F = 0 at the tip/root: the momentum balance drives a -> 1 there.
+		if useInduction && zeroTip && !zeroVx && !zeroVy {
 			a = 1
 		}
 		s := finish(vx, vy, a, 0, sec, re, 0, true)
 		s.Fixed = true
+		return s
+	}
+	if zeroVx || zeroVy {
+		// AeroDyn's phi for a zero inflow component, with no induction;
+		// the node stays in the dynamic wake, whose filters then relax
+		// toward zero induction.
+		s := finish(vx, vy, 0, 0, sec, re, 1, true)
+		if vy > 0 {
+			s.RootPhi, s.HasRoot = 0, true
+			if zeroVy {
+				s.RootPhi = math.Pi / 2
+			}
+		}
 		return s
 	}
 	c := bemtCase{vx: math.Abs(vx), vy: math.Abs(vy), sec: sec, opt: opt, theta: sec.Theta, re: re}
@@ -250,47 +300,89 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 	case vx < 0 && vy < 0:
 		c.theta = sec.Theta - math.Pi
 	}
-	tol := opt.IndToler
-	if !(tol > 0) {
-		tol = 5e-10
+	if vy < 0 || !finite(phiPrev) {
+		phiPrev = 0 // a previous root is an angle of the node's own frame
+	}
+	resTol := opt.IndToler
+	if !(resTol > 0) {
+		resTol = 5e-10
 	}
 	maxIter := opt.MaxIter
 	if maxIter <= 0 {
 		maxIter = 500
 	}
-	// Regions as AeroDyn searches them (its BEMT_epsilon2 keeps them off
-	// the singular angles): a root that cannot be a BEM solution sends the
-	// search on to the next region, and with none the inflow is geometric
-	// (no induction), as in AeroDyn. The inductions are limited to
-	// -1 <= a <= 1.5 and -1 <= a' <= 1 (AeroDyn's limitInductionFactors).
-	// At start-up, while the outer blade swings downwind and Vx collapses,
-	// the brake region's invalid roots (k <= 1) are reached; returning them
-	// with a = 0 gave the full, uninduced load at those nodes.
-	const eps = 1.4901161193847656e-07 // 10 sqrt(machine epsilon)
-	brackets := [3][2]float64{{eps, math.Pi/2 - eps}, {-math.Pi / 4, -eps}, {math.Pi/2 + eps, math.Pi - eps}}
-	if c.reversedVx {
-		// AeroDyn's regions for Vx < 0: the mirror images in phi
-		// (GetSolveRegionOrdering).
-		brackets = [3][2]float64{{-math.Pi/2 + eps, -eps}, {eps, math.Pi / 4}, {-math.Pi + eps, -math.Pi/2 - eps}}
-	}
-	resid := func(phi float64) float64 { _, _, f, _ := c.inductions(phi); return f }
-	for _, b := range brackets {
-		fa, fb := resid(b[0]), resid(b[1])
-		if fa*fb > 0 || !finite(fa) || !finite(fb) {
-			continue
-		}
-		phi, iter, ok := brent(resid, b[0], b[1], fa, fb, tol, maxIter)
-		a, ap, _, F, valid := c.inductionsValid(phi)
-		if !valid {
-			continue
-		}
+	solved := func(phi float64, iter int, ok bool) NodeSolution {
+		a, ap, _, F, _ := c.inductionsValid(phi)
 		a, ap = limitInductions(clamp(a, minAxInd, maxAxInd), ap)
 		s := finishMirrored(vx, vy, a, ap, sec, re, F)
 		s.Iter, s.Converged = iter, ok
-		// Roots of mirrored inflow (Vy < 0) are angles of the mirrored
-		// frame; only those in the node's own frame are kept.
 		s.RootPhi, s.HasRoot = phi, vy > 0
 		return s
+	}
+	// The previous root, if it still balances the momentum equations.
+	fPrev, prevValid := 0.0, false
+	if phiPrev != 0 && math.Abs(math.Abs(phiPrev)-math.Pi/2) > 1e-14 {
+		_, _, f, _, valid := c.inductionsValid(phiPrev)
+		if math.Abs(f) < resTol && valid {
+			return solved(phiPrev, 0, true)
+		}
+		fPrev, prevValid = f, valid && finite(f)
+	}
+	// Regions as AeroDyn searches them (its BEMT_epsilon2 keeps them off
+	// the singular angles), for Vx > 0; for Vx < 0 their mirror images in
+	// phi. A root that cannot be a BEM solution sends the search on to the
+	// next region, and with none the inflow is geometric (no induction),
+	// as in AeroDyn. The inductions are limited to -1 <= a <= 1.5 and
+	// -1 <= a' <= 1 (AeroDyn's limitInductionFactors). At start-up, while
+	// the outer blade swings downwind and Vx collapses, the brake region's
+	// invalid roots (k <= 1) are reached; returning them with a = 0 gave
+	// the full, uninduced load at those nodes.
+	const eps = 1.4901161193847656e-07 // 10 sqrt(machine epsilon)
+	regions := [3][2]float64{{eps, math.Pi/2 - eps}, {-math.Pi / 4, -eps}, {math.Pi/2 + eps, math.Pi - eps}}
+	if !(math.Abs(phiPrev) < math.Pi/4) {
+		regions[1], regions[2] = regions[2], regions[1]
+	}
+	if c.reversedVx {
+		for i := range regions {
+			regions[i] = [2]float64{-regions[i][0], -regions[i][1]}
+		}
+	}
+	resid := func(phi float64) float64 { _, _, f, _ := c.inductions(phi); return f }
+	for _, b := range regions {
+		lo, hi := b[0], b[1]
+		_, _, fLo, _, validLo := c.inductionsValid(lo)
+		_, _, fHi, _, validHi := c.inductionsValid(hi)
+		if !finite(fLo) || !finite(fHi) {
+			continue
+		}
+		// A bound that already balances the equations is the root.
+		if math.Abs(fLo) < resTol {
+			if math.Abs(fHi) < math.Abs(fLo) && validHi {
+				return solved(hi, 0, true)
+			}
+			if validLo {
+				return solved(lo, 0, true)
+			}
+		} else if math.Abs(fHi) < resTol && validHi {
+			return solved(hi, 0, true)
+		}
+		if math.Signbit(fLo) == math.Signbit(fHi) {
+			continue
+		}
+		// A previous root inside the region replaces the bound whose
+		// residual has its sign: the bracket stays valid and is shorter.
+		if prevValid && (lo < phiPrev) == (phiPrev < hi) {
+			if math.Signbit(fPrev) == math.Signbit(fHi) {
+				hi, fHi = phiPrev, fPrev
+			} else {
+				lo, fLo = phiPrev, fPrev
+			}
+		}
+		phi, iter, ok := brent(resid, lo, hi, fLo, fHi, rootXTol, resTol, maxIter)
+		if _, _, _, _, valid := c.inductionsValid(phi); !valid {
+			continue
+		}
+		return solved(phi, iter, ok)
 	}
 	s := finishMirrored(vx, vy, 0, 0, sec, re, 1)
 	s.Converged = false
@@ -313,8 +405,9 @@ func InductionsAtPhi(phi, vx, vy float64, sec *NodeSection, opt *BEMTOptions) (a
 	if !(vy > 0) || !finite(vx) || !finite(phi) {
 		return 0, 0, false
 	}
-	const vtiny = 1e-6 // as SolveNode
-	if math.Abs(vx) < vtiny || vy < vtiny || sec.RLocal <= 0 {
+	// AeroDyn's root for a zero inflow component is phi = 0 (or pi/2)
+	// with no induction; so is a zero inflow component now.
+	if phi == 0 || math.Abs(vx) < velocityIsZero || vy < velocityIsZero || sec.RLocal <= 0 {
 		return 0, 0, true
 	}
 	if (opt.TipLoss && sec.TipConst <= 0) || (opt.HubLoss && sec.HubConst <= 0) {
@@ -382,8 +475,11 @@ func finish(vx, vy, a, ap float64, sec *NodeSection, re, F float64, ok bool) Nod
 }
 
 // brent finds a root of f in [a, b] given f(a), f(b) of opposite sign
-// (Brent 1973, "Algorithms for Minimization without Derivatives", ch. 4).
-func brent(f func(float64) float64, a, b, fa, fb, tol float64, maxIter int) (float64, int, bool) {
+// (Brent 1973, "Algorithms for Minimization without Derivatives", ch. 4,
+// procedure zero): it stops when the bracket is within 2 eps|b| + xTol, or,
+// as AeroDyn's search does, as soon as |f| < fTol at a new point.
+func brent(f func(float64) float64, a, b, fa, fb, xTol, fTol float64, maxIter int) (float64, int, bool) {
+	const macheps = 2.220446049250313e-16
 	if fa == 0 {
 		return a, 0, true
 	}
@@ -403,7 +499,7 @@ func brent(f func(float64) float64, a, b, fa, fb, tol float64, maxIter int) (flo
 			a, b, c = b, c, b
 			fa, fb, fc = fb, fc, fb
 		}
-		tol1 := 2*1e-16*math.Abs(b) + 0.5*tol
+		tol1 := 2*macheps*math.Abs(b) + xTol
 		xm := 0.5 * (c - b)
 		if math.Abs(xm) <= tol1 || fb == 0 {
 			return b, it, true
@@ -442,6 +538,9 @@ func brent(f func(float64) float64, a, b, fa, fb, tol float64, maxIter int) (flo
 			b += math.Copysign(tol1, xm)
 		}
 		fb = f(b)
+		if math.Abs(fb) < fTol {
+			return b, it, true
+		}
 	}
 	return b, maxIter, false
 }

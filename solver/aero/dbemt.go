@@ -210,6 +210,22 @@ type dynStates struct {
 	first *firstStep
 }
 
+// previousRoot is node j of blade k's BEM root at the latest time before
+// t, the first guess of its solve at t (AeroDyn's BEMT constraint state
+// z%phi, which its output and state update both start from); 0 (none)
+// without a dynamic wake, before the first state and where the node had
+// no root.
+func (d *dynStates) previousRoot(t float64, k, j int) float64 {
+	s := d.latest
+	if s == nil || !(s.t < t) {
+		s = d.committed
+	}
+	if s == nil || !s.ok || !(s.t < t) || !s.hasRoot[k][j] {
+		return 0
+	}
+	return s.rootPhi[k][j]
+}
+
 // firstStep is what the first state update needs beyond the committed
 // state: each node's blade section, the shaft axis and the rotor radius at
 // the first evaluation, to solve the quasi-steady induction of the
@@ -255,7 +271,13 @@ func (r *Rotor) initAtFirstStep(base *dbemtState, out *Output) {
 			fr := &base.frame[k][j]
 			wind := out.work[k][j].wind
 			vx, vy := fr.inflow(wind)
-			sol := SolveNode(vx, vy, &f.sec[k][j], &r.p.BEMT, true)
+			// The first time's root is the search's first guess, as
+			// AeroDyn's z%phi is.
+			guess := 0.0
+			if base.hasRoot[k][j] {
+				guess = base.rootPhi[k][j]
+			}
+			sol := SolveNodeFrom(vx, vy, &f.sec[k][j], &r.p.BEMT, true, guess)
 			base.qa[k][j] = [2]float64{sol.AxInd, sol.TanInd}
 			base.rootPhi[k][j], base.hasRoot[k][j] = sol.RootPhi, sol.HasRoot
 			u0 := [2]float64{-sol.AxInd * vx, sol.TanInd * vy}

@@ -96,7 +96,10 @@ func TestDBEMTWindStep(t *testing.T) {
 	u0 := -o8.AxInd * o11.Vx
 	tau2 := DBEMTTau2(4, o11.RLocal/radius)
 	_, want := oyeStep(v8, v8, u0, v11, 0.05, 4, tau2)
-	if math.Abs(w1-want) > 1e-9 {
+	// The dynamic rotor's start input comes from its stored root, which
+	// its solve started from the previous one; the reference a(8 m/s) is
+	// a fresh solve. Both roots are known to rootXTol (1e-6 rad).
+	if math.Abs(w1-want) > 1e-6 {
 		t.Errorf("induced velocity after 0.05 s: %.9f m/s, AeroDyn's discretisation with the start input formed with the new wind gives %.9f", w1, want)
 	}
 	if frac := (w1 - v8) / (v11 - v8); math.Abs(frac) > 0.15 {
@@ -147,7 +150,9 @@ func TestDBEMTInitialisedAtFirstStateUpdate(t *testing.T) {
 		for k := range dyn.Blades {
 			for j, o := range dyn.Blades[k] {
 				w := want.Blades[k][j]
-				if math.Abs(o.AxInd-w.AxInd) > 1e-9 || math.Abs(o.TanInd-w.TanInd) > 1e-9 {
+				// Within the roots' tolerance (rootXTol = 1e-6 rad): the
+				// dynamic rotor's solve starts from the first root.
+				if math.Abs(o.AxInd-w.AxInd) > 1e-5 || math.Abs(o.TanInd-w.TanInd) > 1e-5 {
 					t.Errorf("DBEMT_Mod %d blade %d node %d: a = %.6f, a' = %.6f after the first step; the quasi-steady solution at 11 m/s has %.6f, %.6f (at 8 m/s: %.6f)",
 						mod, k+1, j+1, o.AxInd, o.TanInd, w.AxInd, w.TanInd, first.Blades[k][j].AxInd)
 				}

@@ -568,7 +568,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 				p := &out.work[k][j].sol
 				s = finish(vx, vy, p.AxInd, p.TanInd, &sec, p.Re, p.F, p.Converged)
 			} else {
-				s = SolveNode(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT)
+				s = SolveNodeFrom(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT, r.dyn.previousRoot(t, k, j))
 			}
 			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, vel: m.Velocity, wind: m.Wind, sec: sec, vx: vx, vy: vy, sol: s,
 				cpsi: dot(unit(perp(rad, xh)), skewDir)}

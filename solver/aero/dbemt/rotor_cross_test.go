@@ -142,7 +142,10 @@ func TestFilterMatchesAeroRotorDBEMT(t *testing.T) {
 		if maxLag < 0.01 {
 			t.Errorf("DBEMT_Mod %d: the wind step produced no dynamic-wake lag (%.3g); test not exercising the filter", mod, maxLag)
 		}
-		if maxDiff > 1e-9 {
+		// aero.Rotor's solves start from the previous step's root and stop
+		// within rootXTol (1e-6 rad), as AeroDyn's do; the reference's
+		// quasi-steady solves here start cold.
+		if maxDiff > 1e-6 {
 			t.Errorf("DBEMT_Mod %d: filtered axial induction differs from aero.Rotor's by %.3g", mod, maxDiff)
 		}
 	}
