@@ -315,7 +315,8 @@ type BatchDELs struct {
 // BatchDELs computes each run's short-term DELs of the channels (all when
 // none is named) for the Wöhler exponents and the lifetime DEL as the
 // m-power mean weighted by the distribution's bin probabilities (analysis
-// brief §4.4); each run's bin speed is its mean of the wind channel.
+// brief §4.4); each run's bin speed is the nominal speed in its DLC run
+// name (NominalWindSpeedOfRunName), else its mean of the wind channel.
 func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q BatchQuery, channels []string, exponents []float64, ds WindDistributionSpec) (*BatchDELs, error) {
 	if len(exponents) == 0 {
 		return nil, Errorf(EINVALID, "exponents: give at least one Wöhler exponent, e.g. exponents=3,4,10")
@@ -343,7 +344,7 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
 	wind := b.query.windChannel()
 	inputs := make([]analysis.FatigueInput, 0, len(b.runs))
-	for _, r := range b.runs {
+	for i, r := range b.runs {
 		if err := CheckChannels(r.Record, channels); err != nil {
 			return nil, Errorf(EINVALID, "job %s: %s", r.JobID, ErrorMessage(err))
 		}
@@ -351,7 +352,16 @@ func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysi
 		if err != nil {
 			return nil, Errorf(EINVALID, "job %s: wind speed: %v", r.JobID, err)
 		}
-		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: st[0].Mean, Record: r.Record, Window: b.query.Window})
+		// The bin of a DLC run is the nominal speed of its inflow: the
+		// seeds and yaw cases of one speed share that bin's probability
+		// (analysis brief §4.4). Their measured means scatter around it
+		// (turbulent boxes), and binning those would give every seed a bin
+		// of its own, of a width set by chance.
+		speed := st[0].Mean
+		if v, ok := NominalWindSpeedOfRunName(b.names[i]); ok {
+			speed = v
+		}
+		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: speed, Record: r.Record, Window: b.query.Window})
 	}
 	if len(channels) == 0 {
 		channels = b.runs[0].Record.Names
@@ -449,6 +459,25 @@ func DLCOfRunName(runName string) string {
 	}
 	dlc, _, _ := strings.Cut(rest, "_")
 	return dlc
+}
+
+// NominalWindSpeedOfRunName reads the hub wind speed the inflow of a DLC
+// run was generated for from its name (DLC1.2_V12.0_S3_Y+0 gives 12 m/s,
+// solver/dlc's run naming); ok is false for any other name.
+func NominalWindSpeedOfRunName(runName string) (v float64, ok bool) {
+	if DLCOfRunName(runName) == "" {
+		return 0, false
+	}
+	_, rest, found := strings.Cut(runName, "_V")
+	if !found {
+		return 0, false
+	}
+	field, _, _ := strings.Cut(rest, "_")
+	v, err := strconv.ParseFloat(field, 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
 }
 
 // overviewLoadChannels are the usual OpenFAST load channels the batch

@@ -1,0 +1,104 @@
+package turbinesim_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/solver/analysis"
+)
+
+// memoryResults is a ResultService over in-memory records: one batch,
+// every run succeeded.
+type memoryResults struct {
+	runs []turbinesim.BatchRun
+}
+
+func (m *memoryResults) JobOutput(context.Context, string, string) (*turbinesim.JobOutput, error) {
+	return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "not used")
+}
+
+func (m *memoryResults) OpenOutputFile(context.Context, string, string) (string, string, func(), error) {
+	return "", "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "not used")
+}
+
+func (m *memoryResults) BatchRuns(context.Context, string, string) ([]turbinesim.BatchRun, error) {
+	return m.runs, nil
+}
+
+// turbulentRun is a 600 s, 20 Hz record of a 0.25 Hz sine load of
+// amplitude amp (kN-m) and a constant hub wind speed meanWind (m/s): what a
+// turbulent seed looks like to the batch analysis, whose measured mean
+// speed differs from the nominal speed of its inflow.
+func turbulentRun(jobID, name string, meanWind, amp float64) turbinesim.BatchRun {
+	n := 12001
+	rec := &analysis.Record{Names: []string{"Wind1VelX", "GenPwr", "RootMyb1"}, Units: []string{"m/s", "kW", "kN-m"},
+		Time: make([]float64, n), Channels: [][]float64{make([]float64, n), make([]float64, n), make([]float64, n)}}
+	for i := range n {
+		t := 0.05 * float64(i)
+		rec.Time[i] = t
+		rec.Channels[0][i] = meanWind
+		rec.Channels[1][i] = 100 * meanWind
+		rec.Channels[2][i] = 1000 + amp*math.Sin(2*math.Pi*0.25*t)
+	}
+	return turbinesim.BatchRun{JobID: jobID, RunName: name, Status: turbinesim.JobSucceeded,
+		Output: &turbinesim.JobOutput{JobID: jobID, File: "run.outb", Record: rec}}
+}
+
+// A DLC 1.2 batch: two wind speeds, three seeds each, the seeds' measured
+// mean speeds scattered around the nominal one as turbulent boxes give.
+// The analysis brief §4.4 weighting takes each wind-speed bin's
+// probability and splits it equally across its seeds, so each seed of
+// 8 m/s weighs (F(10) − F(6))/3 and each of 12 m/s (F(14) − F(10))/3
+// (normalised over the batch). Binning the measured means instead made
+// six bins of unequal, seed-dependent widths.
+func TestBatchDELSeedsShareTheirWindSpeedBin(t *testing.T) {
+	type seed struct {
+		nominal, measured, amp float64
+		seed                   int
+	}
+	seeds := []seed{
+		{8, 7.62, 400, 1}, {8, 8.05, 500, 2}, {8, 8.41, 450, 3},
+		{12, 11.70, 900, 1}, {12, 11.98, 1000, 2}, {12, 12.55, 800, 3},
+	}
+	res := &memoryResults{}
+	for i, s := range seeds {
+		name := fmt.Sprintf("DLC1.2_V%.1f_S%d_Y+0", s.nominal, s.seed)
+		res.runs = append(res.runs, turbulentRun(fmt.Sprintf("job-%d", i), name, s.measured, s.amp))
+	}
+	ra := &turbinesim.ResultAnalysis{Results: res}
+	vave := 8.5
+	got, err := ra.BatchDELs(context.Background(), "org", "batch", turbinesim.BatchQuery{}, []string{"RootMyb1"},
+		[]float64{4}, turbinesim.WindDistributionSpec{Kind: "rayleigh", MeanSpeed: &vave})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf := got.Channels[0]
+	// Rayleigh CDF, IEC 61400-1 eq. (9) form.
+	F := func(v float64) float64 { return 1 - math.Exp(-math.Pi/4*(v/vave)*(v/vave)) }
+	p8, p12 := F(10)-F(6), F(14)-F(10)
+	want := []float64{p8 / 3, p8 / 3, p8 / 3, p12 / 3, p12 / 3, p12 / 3}
+	sum := 0.0
+	for _, w := range want {
+		sum += w
+	}
+	damage := 0.0
+	for j, r := range cf.Runs {
+		want[j] /= sum
+		if w := cf.Lifetime[0].Weights.Weights[j]; math.Abs(w-want[j]) > 1e-12 {
+			t.Errorf("run %s (measured %g m/s): weight %.6f, want %.6f", r.ID, seeds[j].measured, w, want[j])
+		}
+		if r.WindSpeed != seeds[j].nominal {
+			t.Errorf("run %s: bin speed %g, want the nominal %g", r.ID, r.WindSpeed, seeds[j].nominal)
+		}
+		damage += want[j] * math.Pow(r.DELs[0].Value, 4)
+	}
+	if life := cf.Lifetime[0].DEL; math.Abs(life-math.Pow(damage, 0.25)) > 1e-9*life {
+		t.Errorf("lifetime DEL %.6f, want %.6f", life, math.Pow(damage, 0.25))
+	}
+	if n := len(cf.Lifetime[0].Weights.Bins); n != 2 {
+		t.Errorf("%d wind-speed bins, want 2 (8 and 12 m/s)", n)
+	}
+}
