@@ -34,7 +34,8 @@ func (q BatchQuery) windChannel() string {
 
 // CurveQuery is a BatchQuery for binned curves: Binning iec (0.5 m/s bins
 // centred on multiples of BinWidth, the default) or grid (one bin per
-// distinct run wind speed); RotorRadius (m) for Cp and Ct, by default the
+// distinct nominal speed of the DLC runs, holding all their seeds; the
+// measured mean speed for runs without one); RotorRadius (m) for Cp and Ct, by default the
 // batch turbine's swept radius (sweptRadius); AirDensity defaults to
 // 1.225 kg/m³.
 type CurveQuery struct {
@@ -210,10 +211,15 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 		}
 	}
 	points := make([]analysis.CurvePoint, 0, len(b.runs))
-	for _, r := range b.runs {
+	for i, r := range b.runs {
 		p, err := analysis.RunCurvePoint(r.Record, q.Window, CurveChannels(r.Record, q.WindChannel))
 		if err != nil {
 			return nil, analysis.Curve{}, Errorf(EINVALID, "job %s: %v", r.JobID, err)
+		}
+		// Grid binning groups a DLC run's seeds on the speed of its
+		// inflow; the bin means stay those of the measured wind.
+		if v, ok := NominalWindSpeedOfRunName(b.names[i]); ok {
+			p.NominalSpeed = v
 		}
 		points = append(points, p)
 	}

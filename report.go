@@ -255,6 +255,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 			rep.Problems = append(rep.Problems, "power curve, run "+u.run.ID+": "+err.Error())
 			continue
 		}
+		p.NominalSpeed = u.run.WindSpeed // its seeds share the grid bin
 		points = append(points, p)
 	}
 	if len(points) > 0 {

@@ -19,6 +19,19 @@ type CurvePoint struct {
 	ThrustKN      float64 `json:"thrust_kn"`       // RotThrust, kN
 	PitchDeg      float64 `json:"pitch_deg"`       // BldPitch1, deg
 	RotorSpeedRPM float64 `json:"rotor_speed_rpm"` // RotSpeed, rpm
+	// NominalSpeed is the hub speed the run's inflow was generated for
+	// (m/s; 0 when unknown), its place on a batch's wind-speed grid. With
+	// BinGrid it, not the measured WindSpeed, picks the bin: the seeds of
+	// a turbulent run scatter around it by up to a metre per second.
+	NominalSpeed float64 `json:"-"`
+}
+
+// gridSpeed is the speed that places p on a wind-speed grid.
+func (p CurvePoint) gridSpeed() float64 {
+	if p.NominalSpeed > 0 {
+		return p.NominalSpeed
+	}
+	return p.WindSpeed
 }
 
 // Binning selects the wind-speed bins of the curves.
@@ -30,9 +43,11 @@ const (
 	// c covers [c − w/2, c + w/2).
 	BinIEC Binning = iota
 	// BinGrid uses the batch's own wind-speed grid (e.g. 4, 6, …, 24 m/s):
-	// bins centred on Grid (or on the distinct point speeds when Grid is
-	// nil), edges at the mid-points, outer edges half a spacing out. With
-	// integer-m/s inflow most IEC 0.5 m/s bins would stay empty.
+	// bins centred on Grid (or on the distinct NominalSpeeds of the points,
+	// WindSpeed for a point without one, when Grid is nil), edges at the
+	// mid-points, outer edges half a spacing out; a point goes to the bin
+	// of its NominalSpeed (else WindSpeed). With integer-m/s inflow most
+	// IEC 0.5 m/s bins would stay empty.
 	BinGrid
 )
 
@@ -164,7 +179,7 @@ func PowerCurve(points []CurvePoint, opt CurveOptions) (Curve, error) {
 		if len(grid) == 0 {
 			speeds := make([]float64, len(points))
 			for i, p := range points {
-				speeds[i] = p.WindSpeed
+				speeds[i] = p.gridSpeed()
 			}
 			grid = distinctSpeeds(speeds)
 		} else {
@@ -179,9 +194,10 @@ func PowerCurve(points []CurvePoint, opt CurveOptions) (Curve, error) {
 		edges := gridEdges(grid)
 		centers, lows, highs = grid, edges[:len(grid)], edges[1:]
 		for i, p := range points {
-			b := nearestIndex(grid, p.WindSpeed)
-			if p.WindSpeed < lows[b] || p.WindSpeed > highs[b] {
-				return Curve{}, fmt.Errorf("power curve: point %d at %g m/s is outside the grid %g–%g m/s", i, p.WindSpeed, edges[0], edges[len(edges)-1])
+			v := p.gridSpeed()
+			b := nearestIndex(grid, v)
+			if v < lows[b] || v > highs[b] {
+				return Curve{}, fmt.Errorf("power curve: point %d at %g m/s is outside the grid %g–%g m/s", i, v, edges[0], edges[len(edges)-1])
 			}
 			binOf[i] = b
 		}

@@ -1,0 +1,119 @@
+package turbinesim_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/solver/dlc"
+)
+
+// memoryBatches is the BatchService of one finished DLC batch whose jobs
+// are the runs, in order; only the report's two reads are implemented.
+type memoryBatches struct {
+	turbinesim.BatchService
+	batch *turbinesim.Batch
+	jobs  []turbinesim.BatchRunJob
+}
+
+func (m *memoryBatches) FindBatch(context.Context, string, string) (*turbinesim.Batch, error) {
+	return m.batch, nil
+}
+
+func (m *memoryBatches) BatchJobs(context.Context, string, string) ([]turbinesim.BatchRunJob, error) {
+	return m.jobs, nil
+}
+
+// reportBatch expands req and gives every run a record whose measured
+// mean wind is its nominal speed plus offset(run) and whose power is
+// power(measured mean).
+func reportBatch(t *testing.T, req dlc.Request, offset func(dlc.Run) float64, power func(float64) float64) (*memoryBatches, *memoryResults, []dlc.Run) {
+	t.Helper()
+	runs, err := dlc.Expand(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := json.Marshal(turbinesim.StoredDLCRequest{Request: req, Runs: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches := &memoryBatches{batch: &turbinesim.Batch{ID: "batch", Kind: turbinesim.BatchDLC, Request: stored,
+		Progress: turbinesim.BatchProgress{Total: len(runs), Succeeded: len(runs), Done: len(runs)}}}
+	results := &memoryResults{}
+	for _, r := range runs {
+		v := r.WindSpeed + offset(r)
+		br := turbulentRun(r.ID, r.ID, v, 100)
+		br.Output.Record.Channels[1] = constant(len(br.Output.Record.Time), power(v))
+		results.runs = append(results.runs, br)
+		batches.jobs = append(batches.jobs, turbinesim.BatchRunJob{Run: r.ID, Job: &turbinesim.Job{ID: r.ID, Status: turbinesim.JobSucceeded}})
+	}
+	return batches, results, runs
+}
+
+func constant(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// 5 MW-like key numbers for the report tests.
+func reportRequest(dlcs ...string) dlc.Request {
+	return dlc.Request{Turbine: dlc.Turbine{Name: "T", HubHeight: 90, RotorDiameter: 126, VIn: 4, VRated: 11.4, VOut: 24, RatedRotorSpeed: 12.1},
+		DLCs: dlcs, Class: "I", Category: "B", SpeedStep: 4, SeedsPerBin: 2}
+}
+
+// The report's power curve bins the power-production runs on the batch's
+// wind-speed grid (analysis brief §4.5): one bin per DLC speed with all of
+// its seeds and yaw cases, even when a seed's measured mean wind lies
+// nearer the next speed. Before, every distinct measured mean was a bin.
+func TestReportPowerCurveBinsOnTheDLCGrid(t *testing.T) {
+	// Seeds 1 and 2 measure 0.9 m/s low and 1.2 m/s high; yaw cases differ
+	// by a further 0.1 m/s, so no two runs share a measured mean.
+	offset := func(r dlc.Run) float64 { return []float64{0, -0.9, 1.2}[r.SeedIndex] + 0.01*r.Yaw }
+	power := func(v float64) float64 { return math.Min(5000, 3*v*v*v) }
+	batches, results, runs := reportBatch(t, reportRequest("1.2"), offset, power)
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Curve == nil {
+		t.Fatalf("no power curve; problems %v", rep.Problems)
+	}
+	bySpeed := map[float64][]float64{}
+	var speeds []float64
+	for _, r := range runs {
+		if _, seen := bySpeed[r.WindSpeed]; !seen {
+			speeds = append(speeds, r.WindSpeed)
+		}
+		bySpeed[r.WindSpeed] = append(bySpeed[r.WindSpeed], r.WindSpeed+offset(r))
+	}
+	if len(rep.Curve.Bins) != len(speeds) {
+		t.Fatalf("%d bins, want %d (the DLC speeds %v)", len(rep.Curve.Bins), len(speeds), speeds)
+	}
+	for i, v := range speeds {
+		b := rep.Curve.Bins[i]
+		var vm, pm float64
+		for _, m := range bySpeed[v] {
+			vm += m / float64(len(bySpeed[v]))
+			pm += power(m) / float64(len(bySpeed[v]))
+		}
+		if b.Center != v || b.N != len(bySpeed[v]) || math.Abs(b.WindSpeed-vm) > 1e-9*vm || math.Abs(b.PowerKW-pm) > 1e-9*pm {
+			t.Errorf("bin %d: centre %g, n %d, V̄ %g, P̄ %g; want %g, %d, %g, %g", i, b.Center, b.N, b.WindSpeed, b.PowerKW, v, len(bySpeed[v]), vm, pm)
+		}
+	}
+	// The AEP then sums the same bins (IEC 61400-12-1, class I Rayleigh).
+	F := func(v float64) float64 { return 1 - math.Exp(-math.Pi/4*(v/10)*(v/10)) }
+	want, prevV, prevP := 0.0, rep.Curve.Bins[0].WindSpeed-0.5, 0.0
+	for _, b := range rep.Curve.Bins {
+		want += (F(b.WindSpeed) - F(prevV)) * (prevP + b.PowerKW) / 2
+		prevV, prevP = b.WindSpeed, b.PowerKW
+	}
+	want *= 8760 / 1000.0
+	if rep.AEP == nil || math.Abs(rep.AEP.MWhPerYear-want) > 1e-9*want {
+		t.Errorf("AEP %+v, want %g MWh", rep.AEP, want)
+	}
+}
