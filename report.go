@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -243,11 +244,21 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 		rep.Fatigue = append(rep.Fatigue, ReportFatigueTable{DLC: id, Runs: len(fatigue[id]), Channels: res})
 	}
 
-	// Power curve and AEP from the power-production runs, binned on the
-	// batch's own wind-speed grid.
+	// Power curve and AEP from normal power production (NTM: DLC 1.1,
+	// 1.2), binned on the batch's own wind-speed grid (analysis brief
+	// §4.5). The extreme events that are also power production (ETM,
+	// ECD, EWS) say nothing about the power of a normal year; they are
+	// used only when the batch has no normal production at all.
+	curveRuns := func(u usable) bool { return u.run.State == dlc.PowerProduction && u.run.Wind == dlc.NTM }
+	if !slices.ContainsFunc(ok, curveRuns) {
+		curveRuns = func(u usable) bool { return u.run.State == dlc.PowerProduction }
+		if slices.ContainsFunc(ok, curveRuns) {
+			rep.Problems = append(rep.Problems, "power curve: the batch has no normal-turbulence power production (DLC 1.1 or 1.2); the curve and AEP are from its extreme-event power-production runs")
+		}
+	}
 	var points []analysis.CurvePoint
 	for _, u := range ok {
-		if u.run.State != dlc.PowerProduction {
+		if !curveRuns(u) {
 			continue
 		}
 		p, err := analysis.RunCurvePoint(u.out.Record, analysis.After(u.run.Transient), CurveChannels(u.out.Record, ""))

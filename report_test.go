@@ -117,3 +117,41 @@ func TestReportPowerCurveBinsOnTheDLCGrid(t *testing.T) {
 		t.Errorf("AEP %+v, want %g MWh", rep.AEP, want)
 	}
 }
+
+// The power curve and AEP come from normal power production (NTM, DLC 1.1
+// and 1.2: analysis brief §4.5 "Turbulent DLC 1.1/1.2 batches"), not
+// from the extreme events that are also power production: a 100 s
+// extreme coherent gust with direction change (DLC 1.4, at V_rated ± 2)
+// says nothing about the power delivered at its mean speed. Before, every
+// power-production run was binned, adding the gust runs' bins.
+func TestReportPowerCurveIsNormalProductionOnly(t *testing.T) {
+	offset := func(dlc.Run) float64 { return 0 }
+	// The DLC 1.2 runs deliver power(V); the gust runs half of it, so any
+	// of them in a bin shows.
+	power := func(v float64) float64 { return math.Min(5000, 3*v*v*v) }
+	batches, results, runs := reportBatch(t, reportRequest("1.2", "1.4"), offset, power)
+	want := map[float64]int{}
+	for i, r := range runs {
+		if r.DLC == "1.2" {
+			want[r.WindSpeed]++
+			continue
+		}
+		rec := results.runs[i].Output.Record
+		rec.Channels[1] = constant(len(rec.Time), power(r.WindSpeed)/2)
+	}
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Curve == nil {
+		t.Fatalf("no power curve; problems %v", rep.Problems)
+	}
+	if len(rep.Curve.Bins) != len(want) {
+		t.Errorf("%d bins, want %d (the DLC 1.2 speeds)", len(rep.Curve.Bins), len(want))
+	}
+	for _, b := range rep.Curve.Bins {
+		if b.N != want[b.Center] || math.Abs(b.PowerKW-power(b.Center)) > 1e-9*b.PowerKW {
+			t.Errorf("bin %g m/s: n %d, P̄ %g kW; want %d DLC 1.2 runs at %g kW", b.Center, b.N, b.PowerKW, want[b.Center], power(b.Center))
+		}
+	}
+}
