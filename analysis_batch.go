@@ -257,11 +257,17 @@ func (a *ResultAnalysis) sweptRadius(ctx context.Context, orgID, batchID string)
 	if t.RotorDiameterM == nil || !(*t.RotorDiameterM > 0) {
 		return 0, nil
 	}
+	return sweptRadiusOf(*t.RotorDiameterM, t.PreconeDeg), nil
+}
+
+// sweptRadiusOf is (diameter / 2) · cos(precone), precone in degrees (nil:
+// none), the radius of AeroDyn's RtArea.
+func sweptRadiusOf(diameter float64, preconeDeg *float64) float64 {
 	cone := 0.0
-	if t.PreconeDeg != nil {
-		cone = *t.PreconeDeg * math.Pi / 180
+	if preconeDeg != nil {
+		cone = *preconeDeg * math.Pi / 180
 	}
-	return *t.RotorDiameterM / 2 * math.Cos(cone), nil
+	return diameter / 2 * math.Cos(cone)
 }
 
 // CurveChannels are OpenFAST's names of the curve quantities (wind from

@@ -270,7 +270,14 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 		points = append(points, p)
 	}
 	if len(points) > 0 {
-		cv, err := analysis.PowerCurve(points, analysis.CurveOptions{Binning: analysis.BinGrid, RotorRadius: stored.Request.Turbine.RotorDiameter / 2})
+		// Cp over the swept area, as the batch curves (sweptRadius) and
+		// AeroDyn's RtArea: the precone is the turbine's, when known.
+		var precone *float64
+		if rep.Turbine != nil {
+			precone = rep.Turbine.PreconeDeg
+		}
+		radius := sweptRadiusOf(stored.Request.Turbine.RotorDiameter, precone)
+		cv, err := analysis.PowerCurve(points, analysis.CurveOptions{Binning: analysis.BinGrid, RotorRadius: radius})
 		if err != nil {
 			rep.Problems = append(rep.Problems, "power curve: "+err.Error())
 		} else {
