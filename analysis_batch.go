@@ -23,6 +23,12 @@ type BatchQuery struct {
 	// WindChannel is the hub wind speed channel; "" is Wind1VelX
 	// (RtVAvgxh suits sheared inflow).
 	WindChannel string
+	// DLCs, when given, keep only the runs of those design load cases
+	// (read from the run names, DLCOfRunName). Without them a DLC batch
+	// of several cases answers each question from the cases it is about:
+	// fatigue from DLC 1.2, curves from normal power production (DLC 1.1
+	// and 1.2), extremes from every run.
+	DLCs []string
 }
 
 func (q BatchQuery) windChannel() string {
@@ -139,16 +145,91 @@ func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q
 	if len(b.runs) == 0 {
 		return nil, Errorf(ECONFLICT, "batch has no finished job with an output yet")
 	}
+	if len(q.DLCs) > 0 {
+		all := b.dlcs()
+		b = b.filter(func(name string) bool { return slices.Contains(q.DLCs, DLCOfRunName(name)) })
+		if len(b.runs) == 0 {
+			return nil, Errorf(EINVALID, "dlc: no finished run of DLC %s in this batch (its finished runs are of DLC %s)",
+				strings.Join(q.DLCs, ", "), strings.Join(all, ", "))
+		}
+	}
 	return b, nil
+}
+
+// dlcs lists the distinct DLCs of the runs' names in order ("" left out).
+func (b *batchRuns) dlcs() []string {
+	var out []string
+	for _, n := range b.names {
+		if id := DLCOfRunName(n); id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// filter is b with only the runs whose name keep accepts.
+func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
+	out := &batchRuns{id: b.id, skipped: b.skipped, query: b.query}
+	for i, r := range b.runs {
+		if keep(b.names[i]) {
+			out.runs = append(out.runs, r)
+			out.names = append(out.names, b.names[i])
+		}
+	}
+	return out
+}
+
+// fatigueDLC is the design load case whose runs make a DLC batch's
+// lifetime DEL when the query names none: normal power production with
+// normal turbulence (IEC 61400-1 DLC 1.2, analysis brief §4.4).
+const fatigueDLC = "1.2"
+
+// forFatigue chooses the runs of a lifetime DEL. The weights of §4.4 split
+// each wind-speed bin over the seeds and yaw cases of one fatigue case; the
+// runs of other DLCs at the same speeds (extreme turbulence, faults,
+// parked) would take shares of that probability they do not have. So a
+// batch of several DLCs uses its DLC 1.2 runs, or asks for dlc=.
+func (b *batchRuns) forFatigue() (*batchRuns, error) {
+	ids := b.dlcs()
+	if len(b.query.DLCs) > 0 || len(ids) <= 1 {
+		return b, nil
+	}
+	if !slices.Contains(ids, fatigueDLC) {
+		return nil, Errorf(EINVALID, "dlc: the batch has runs of DLC %s; name the one whose lifetime DEL you want (e.g. dlc=%s)",
+			strings.Join(ids, ", "), ids[0])
+	}
+	return b.filter(func(name string) bool { return DLCOfRunName(name) == fatigueDLC }), nil
+}
+
+// forCurves chooses the runs of the power curve: in a batch of several
+// DLCs with no dlc= given, normal power production (NTM: DLC 1.1, 1.2;
+// analysis brief §4.5) when it has any, since the power of an extreme
+// event (gust, shear, extreme turbulence) is not the power of a normal
+// year; otherwise every run.
+func (b *batchRuns) forCurves() *batchRuns {
+	if len(b.query.DLCs) > 0 || len(b.dlcs()) <= 1 {
+		return b
+	}
+	normal := func(name string) bool {
+		d, ok := dlc.Lookup(DLCOfRunName(name))
+		return ok && d.State == dlc.PowerProduction && d.Wind == dlc.NTM
+	}
+	if !slices.ContainsFunc(b.names, normal) {
+		return b
+	}
+	return b.filter(normal)
 }
 
 // BatchCurves is the answer of the curve questions: the binned curve, and
 // with series the same bins as one array per quantity.
 type BatchCurves struct {
-	BatchID string         `json:"batch_id"`
-	Runs    int            `json:"runs"`
-	Skipped []string       `json:"skipped"`
-	Curve   analysis.Curve `json:"curve"`
+	BatchID string   `json:"batch_id"`
+	Runs    int      `json:"runs"`
+	Skipped []string `json:"skipped"`
+	// DLCs are the design load cases of the runs binned (empty when the
+	// runs are not named after one).
+	DLCs  []string       `json:"dlcs,omitempty"`
+	Curve analysis.Curve `json:"curve"`
 	// Series (curves only): wind_speed, power_kw, thrust_kn, cp, ct,
 	// pitch_deg, rotor_speed_rpm, n, one value per bin.
 	Series map[string][]float64 `json:"series,omitempty"`
@@ -161,7 +242,8 @@ func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string,
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchCurves{BatchID: b.id, Runs: len(b.runs), Skipped: b.skipped, Curve: cv}
+	binned := b.forCurves()
+	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, DLCs: binned.dlcs(), Curve: cv}
 	if withSeries {
 		res.Series = map[string][]float64{}
 		for _, bin := range cv.Bins {
@@ -178,6 +260,8 @@ func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string,
 	return res, nil
 }
 
+// curve bins the batch's curve runs (forCurves); it returns every usable
+// run of the batch and the curve.
 func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q CurveQuery) (*batchRuns, analysis.Curve, error) {
 	var opt analysis.CurveOptions
 	switch q.Binning {
@@ -205,6 +289,8 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 	if err != nil {
 		return nil, analysis.Curve{}, err
 	}
+	all := b
+	b = b.forCurves()
 	if q.RotorRadius == nil {
 		if opt.RotorRadius, err = a.sweptRadius(ctx, orgID, batchID); err != nil {
 			return nil, analysis.Curve{}, err
@@ -227,7 +313,7 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 	if err != nil {
 		return nil, analysis.Curve{}, Errorf(EINVALID, "%v", err)
 	}
-	return b, cv, nil
+	return all, cv, nil
 }
 
 // sweptRadius is the radius of the disk the batch turbine's rotor sweeps,
@@ -319,8 +405,11 @@ func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q 
 
 // BatchDELs is the fatigue answer of a batch.
 type BatchDELs struct {
-	BatchID  string                    `json:"batch_id"`
-	Skipped  []string                  `json:"skipped"`
+	BatchID string   `json:"batch_id"`
+	Skipped []string `json:"skipped"`
+	// DLCs are the design load cases of the runs used (empty when the
+	// runs are not named after one).
+	DLCs     []string                  `json:"dlcs,omitempty"`
 	Channels []analysis.ChannelFatigue `json:"channels"`
 }
 
@@ -346,13 +435,18 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
+	if b, err = b.forFatigue(); err != nil {
+		return nil, err
+	}
 	res, err := b.fatigue(channels, exponents, dist)
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Channels: res}, nil
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: b.dlcs(), Channels: res}, nil
 }
 
+// fatigue computes the DELs over every run of b (see forFatigue for which
+// runs those should be).
 func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
 	wind := b.query.windChannel()
 	inputs := make([]analysis.FatigueInput, 0, len(b.runs))
@@ -537,7 +631,11 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 		o.LoadNote = "No blade-root, shaft, yaw-bearing or tower-base load channels in the outputs: no DEL or extreme table."
 		return o, nil
 	}
-	if o.DELs, err = b.fatigue(o.Loads, overviewExponents, dist); err != nil {
+	fb, err := b.forFatigue()
+	if err == nil {
+		o.DELs, err = fb.fatigue(o.Loads, overviewExponents, dist)
+	}
+	if err != nil {
 		o.LoadNote = "DELs not computed: " + ErrorMessage(err)
 	}
 	o.Extremes, _ = b.extremes(analysis.ExtremeOptions{Channels: o.Loads})

@@ -140,3 +140,82 @@ func TestBatchCurvesGridIsTheNominalSpeeds(t *testing.T) {
 		}
 	}
 }
+
+// A DLC batch holds fatigue and ultimate cases at the same wind speeds. Its
+// lifetime DEL is the fatigue case's, DLC 1.2 (analysis brief §4.4: the
+// weights split each bin over its seeds and yaw cases, and the extreme
+// turbulence runs of DLC 1.3 are neither); dlc= selects another case.
+// Before, the DLC 1.3 runs shared the bins' probability with the DLC 1.2
+// seeds and raised the lifetime DEL.
+func TestBatchDELOfAMultiDLCBatchIsItsFatigueCase(t *testing.T) {
+	res := &memoryResults{}
+	for _, c := range []struct {
+		dlc string
+		amp float64
+	}{{"1.2", 500}, {"1.3", 1500}} {
+		for _, v := range []float64{8, 12} {
+			for s := 1; s <= 2; s++ {
+				name := fmt.Sprintf("DLC%s_V%.1f_S%d_Y+0", c.dlc, v, s)
+				res.runs = append(res.runs, turbulentRun(name, name, v, c.amp*v/8*(1+0.1*float64(s))))
+			}
+		}
+	}
+	ra := &turbinesim.ResultAnalysis{Results: res}
+	vave := 10.0
+	dist := turbinesim.WindDistributionSpec{Kind: "rayleigh", MeanSpeed: &vave}
+	lifetime := func(q turbinesim.BatchQuery) (float64, []string) {
+		t.Helper()
+		got, err := ra.BatchDELs(context.Background(), "org", "batch", q, []string{"RootMyb1"}, []float64{4}, dist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got.Channels[0].Runs {
+			ids = append(ids, r.ID)
+		}
+		return got.Channels[0].Lifetime[0].DEL, ids
+	}
+	// The independent answer: DLC 1.2's four runs alone, Rayleigh bins
+	// [6, 10) and [10, 14) each split over two seeds.
+	F := func(v float64) float64 { return 1 - math.Exp(-math.Pi/4*(v/vave)*(v/vave)) }
+	p := map[float64]float64{8: (F(10) - F(6)) / 2, 12: (F(14) - F(10)) / 2}
+	damage, sum := 0.0, 0.0
+	for _, v := range []float64{8, 12} {
+		for s := 1; s <= 2; s++ {
+			// A sine of amplitude a over T = 600 s at 0.25 Hz: 150 cycles
+			// of range 2a, DEL = 2a·(150/600)^(1/4).
+			a := 500 * v / 8 * (1 + 0.1*float64(s))
+			damage += p[v] * math.Pow(2*a, 4) * 150 / 600
+			sum += p[v]
+		}
+	}
+	want := math.Pow(damage/sum, 0.25)
+	got, ids := lifetime(turbinesim.BatchQuery{})
+	if len(ids) != 4 || math.Abs(got-want) > 1e-3*want {
+		t.Errorf("default: lifetime DEL %.2f over %d runs %v; want %.2f over the 4 DLC 1.2 runs", got, len(ids), ids, want)
+	}
+	explicit, ids := lifetime(turbinesim.BatchQuery{DLCs: []string{"1.2"}})
+	if len(ids) != 4 || explicit != got {
+		t.Errorf("dlc=1.2: %.2f over %v", explicit, ids)
+	}
+	ultimate, ids := lifetime(turbinesim.BatchQuery{DLCs: []string{"1.3"}})
+	if len(ids) != 4 || math.Abs(ultimate-3*want) > 1e-3*3*want {
+		t.Errorf("dlc=1.3: %.2f over %v; want %.2f", ultimate, ids, 3*want)
+	}
+	// The curves of the same batch: normal production (1.2) by default.
+	cv, err := ra.BatchCurves(context.Background(), "org", "batch", turbinesim.CurveQuery{Binning: "grid"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Runs != 4 || len(cv.DLCs) != 1 || cv.DLCs[0] != "1.2" || len(cv.Curve.Bins) != 2 || cv.Curve.Bins[0].N != 2 {
+		t.Errorf("curves: %d runs of DLC %v, bins %+v; want the 4 DLC 1.2 runs in 2 bins", cv.Runs, cv.DLCs, cv.Curve.Bins)
+	}
+	// Without a DLC 1.2 a batch of several DLCs needs dlc= for its
+	// lifetime DEL; a DLC without runs is 422.
+	res.runs = append(res.runs[4:], turbulentRun("parked", "DLC6.1_V50.0_S1_Y+0", 50, 100))
+	for _, q := range []turbinesim.BatchQuery{{}, {DLCs: []string{"6.4"}}} {
+		if _, err := ra.BatchDELs(context.Background(), "org", "batch", q, []string{"RootMyb1"}, []float64{4}, dist); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+			t.Errorf("%+v: error %v, want EINVALID", q, err)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 // Batch result endpoints: the query string becomes a turbinesim.BatchQuery
-// (t_start, t_end, wind_channel), CurveQuery (binning, bin_width,
+// (t_start, t_end, wind_channel, dlc), CurveQuery (binning, bin_width,
 // rotor_radius, air_density) or WindDistributionSpec (distribution,
 // mean_speed, k, a, class), and turbinesim.ResultAnalysis answers.
 
@@ -63,13 +63,14 @@ func queryList(c echo.Context, name string) []string {
 	return out
 }
 
-// batchQuery reads t_start, t_end and wind_channel.
+// batchQuery reads t_start, t_end, wind_channel and dlc.
 func batchQuery(c echo.Context) (turbinesim.BatchQuery, error) {
 	var start, end *float64
 	if err := queryFloats(c, map[string]**float64{"t_start": &start, "t_end": &end}); err != nil {
 		return turbinesim.BatchQuery{}, err
 	}
-	return turbinesim.BatchQuery{Window: analysis.NewWindow(start, end), WindChannel: c.QueryParam("wind_channel")}, nil
+	return turbinesim.BatchQuery{Window: analysis.NewWindow(start, end), WindChannel: c.QueryParam("wind_channel"),
+		DLCs: queryList(c, "dlc")}, nil
 }
 
 // curveQuery reads a batchQuery plus binning, bin_width, rotor_radius and
