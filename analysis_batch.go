@@ -507,7 +507,7 @@ func (g SafetyFactorSpec) factors(b *batchRuns) (map[string]float64, error) {
 			if !ok {
 				return nil, Errorf(EINVALID, "gamma_f=dlc: job %s is not a run of a known DLC (run name %q)", r.JobID, b.names[i])
 			}
-			out[id] = d.Gamma
+			out[id] = SimulatedExtremeGamma(d.ID, d.Gamma)
 		}
 		return out, nil
 	}
@@ -520,6 +520,26 @@ func (g SafetyFactorSpec) factors(b *batchRuns) (map[string]float64, error) {
 		out[DLCOfRunName(b.names[i])] = v
 	}
 	return out, nil
+}
+
+// extrapolatedDLC is the design load case whose table γ_f (1.25) assumes
+// loads extrapolated to a 50-year recurrence (IEC 61400-1 ed.4 Table 3
+// note; solver/dlc's table says so in the DLC's notes).
+const extrapolatedDLC = "1.1"
+
+// SimulatedExtremeGamma is the partial safety factor for loads to apply to
+// a DLC's simulated extremes given its table factor gamma. Every extreme
+// here is a maximum (minimum) of the simulated records: nothing is
+// extrapolated. DLC 1.1's reduced γ_f = 1.25 holds only for extrapolated
+// loads, so its plain maxima are treated as the normal design situation
+// they are, γ_f = 1.35 (analysis.SafetyFactorForClass("N")); every other
+// DLC keeps its factor.
+func SimulatedExtremeGamma(dlcID string, gamma float64) float64 {
+	if dlcID != extrapolatedDLC {
+		return gamma
+	}
+	normal, _ := analysis.SafetyFactorForClass("N")
+	return max(gamma, normal)
 }
 
 // BatchExtremes finds the maximum and minimum of each channel over the

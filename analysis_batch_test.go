@@ -219,3 +219,27 @@ func TestBatchDELOfAMultiDLCBatchIsItsFatigueCase(t *testing.T) {
 		}
 	}
 }
+
+// gamma_f=dlc on DLC 1.1 runs: the extremes are simulated maxima, so the
+// normal design situation's 1.35 applies, not the 1.25 of loads
+// extrapolated to 50 years; DLC 1.3 keeps its 1.35.
+func TestBatchExtremesDLC11GammaIsNormal(t *testing.T) {
+	res := &memoryResults{runs: []turbinesim.BatchRun{
+		turbulentRun("a", "DLC1.1_V12.0_S1_Y+0", 12, 1000),
+		turbulentRun("b", "DLC1.3_V12.0_S1_Y+0", 12, 900),
+	}}
+	ra := &turbinesim.ResultAnalysis{Results: res}
+	got, err := ra.BatchExtremes(context.Background(), "org", "batch", turbinesim.BatchQuery{},
+		analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "dlc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got.Extremes {
+		if e.SafetyFactor != 1.35 || math.Abs(e.Design-1.35*e.Characteristic) > 1e-9*math.Abs(e.Design) {
+			t.Errorf("%s of DLC %s: γ_f %g, design %g for %g; want 1.35", e.Kind, e.DLC, e.SafetyFactor, e.Design, e.Characteristic)
+		}
+	}
+	if g := turbinesim.SimulatedExtremeGamma("2.2b", 1.1); g != 1.1 {
+		t.Errorf("DLC 2.2b: γ_f %g, want its table's 1.1", g)
+	}
+}

@@ -188,20 +188,27 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 
 	// Extreme loads: ultimate DLCs, or every run when the batch has none
 	// (then with the runs' own γ_f).
+	// The extremes are simulated maxima, never extrapolated: DLC 1.1 takes
+	// the normal factor, not its extrapolation factor
+	// (SimulatedExtremeGamma), and the report says so.
 	gammas := map[string]float64{}
 	var ext []analysis.ExtremeRun
 	for _, u := range ok {
 		if u.run.Analysis == dlc.Ultimate {
 			ext = append(ext, analysis.ExtremeRun{ID: u.run.ID, DLC: u.run.DLC, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
-			gammas[u.run.DLC] = u.run.Gamma
+			gammas[u.run.DLC] = SimulatedExtremeGamma(u.run.DLC, u.run.Gamma)
 		}
 	}
 	if len(ext) == 0 {
 		rep.ExtremesFromAll = true
 		for _, u := range ok {
 			ext = append(ext, analysis.ExtremeRun{ID: u.run.ID, DLC: u.run.DLC, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
-			gammas[u.run.DLC] = max(u.run.Gamma, 1)
+			gammas[u.run.DLC] = max(SimulatedExtremeGamma(u.run.DLC, u.run.Gamma), 1)
 		}
+	}
+	if g, ok := gammas[extrapolatedDLC]; ok {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s extreme loads are the simulated maxima, not extrapolated to a 50-year recurrence as IEC 61400-1 asks for this case; "+
+			"they are reported as a normal design situation with γf = %.2f instead of the extrapolated loads' 1.25", extrapolatedDLC, g))
 	}
 	// Concurrent values are the other components at the same location
 	// (a certification load table's layout, analysis brief §5.7).

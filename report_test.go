@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim"
@@ -191,5 +192,36 @@ func TestReportCpUsesTheSweptArea(t *testing.T) {
 		if math.Abs(b.Cp-cp) > 1e-9*cp {
 			t.Errorf("bin %g m/s: Cp %.6f, want %.6f", b.Center, b.Cp, cp)
 		}
+	}
+}
+
+// DLC 1.1's partial safety factor γ_f = 1.25 is for loads extrapolated to
+// a 50-year recurrence (IEC 61400-1, as the DLC table's own note says);
+// the report's extremes are simulated 10-min maxima, not extrapolated, so
+// DLC 1.1 is a normal design situation with γ_f = 1.35 there, and the
+// report says its loads are not extrapolated. Before, 1.25 was applied to
+// the plain maxima: design loads 7.4 % below the normal factor's.
+func TestReportDLC11IsNotExtrapolated(t *testing.T) {
+	req := reportRequest("1.1")
+	req.SeedsPerBin = 1
+	batches, results, _ := reportBatch(t, req, func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Extremes) == 0 {
+		t.Fatalf("no extremes; problems %v", rep.Problems)
+	}
+	for _, e := range rep.Extremes {
+		if e.DLC == "1.1" && (e.SafetyFactor != 1.35 || math.Abs(e.Design-1.35*e.Characteristic) > 1e-12*math.Abs(e.Design)) {
+			t.Errorf("%s %s: γ_f %g, design %g for characteristic %g; want γ_f 1.35", e.Channel, e.Kind, e.SafetyFactor, e.Design, e.Characteristic)
+		}
+	}
+	said := false
+	for _, p := range rep.Problems {
+		said = said || strings.Contains(p, "DLC 1.1") && strings.Contains(p, "extrapolat")
+	}
+	if !said {
+		t.Errorf("problems %q do not say DLC 1.1 is not extrapolated", rep.Problems)
 	}
 }
