@@ -2,6 +2,8 @@ package turbinesim
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -17,7 +19,8 @@ import (
 // over the query's window (t_start to skip the start-up transient).
 
 // BatchQuery selects the runs' window and the wind-speed channel that
-// places each run in its bin.
+// places each run in its bin. A window without a start starts each run of
+// a DLC batch after its start-up transient (skipTransients).
 type BatchQuery struct {
 	Window analysis.Window
 	// WindChannel is the hub wind speed channel; "" is Wind1VelX
@@ -119,11 +122,12 @@ func describeDistribution(d analysis.WindDistribution) DistributionInfo {
 }
 
 // batchRuns is what every batch question needs: the usable runs and
-// their window.
+// their windows.
 type batchRuns struct {
 	id      string
 	runs    []*JobOutput
-	names   []string // run names (batch_runs), "" when unnamed
+	names   []string          // run names (batch_runs), "" when unnamed
+	windows []analysis.Window // each run's analysis window
 	skipped []string
 	query   BatchQuery
 }
@@ -141,9 +145,13 @@ func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q
 		}
 		b.runs = append(b.runs, r.Output)
 		b.names = append(b.names, r.RunName)
+		b.windows = append(b.windows, q.Window)
 	}
 	if len(b.runs) == 0 {
 		return nil, Errorf(ECONFLICT, "batch has no finished job with an output yet")
+	}
+	if err := a.skipTransients(ctx, orgID, b); err != nil {
+		return nil, err
 	}
 	if len(q.DLCs) > 0 {
 		all := b.dlcs()
@@ -174,9 +182,54 @@ func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
 		if keep(b.names[i]) {
 			out.runs = append(out.runs, r)
 			out.names = append(out.names, b.names[i])
+			out.windows = append(out.windows, b.windows[i])
 		}
 	}
 	return out
+}
+
+// skipTransients starts each run of a DLC batch after its start-up
+// transient (the DLC's Transient, e.g. 60 s for turbulent cases, stored
+// with the batch request) when the query gives no t_start: the brief's
+// analysis windows discard it (§5.3), as the certification report does,
+// and a start-up excursion is neither an extreme load nor fatigue of the
+// operating turbine. An explicit t_start, and batches of other kinds, keep
+// the query's window.
+func (a *ResultAnalysis) skipTransients(ctx context.Context, orgID string, b *batchRuns) error {
+	start, end := b.query.Window.Bounds()
+	if !math.IsInf(start, -1) || a.Batches == nil {
+		return nil
+	}
+	batch, err := a.Batches.FindBatch(ctx, orgID, b.id)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil // jobs sharing a batch id without a batches row
+	}
+	if err != nil {
+		return err
+	}
+	if batch.Kind != BatchDLC {
+		return nil
+	}
+	var stored StoredDLCRequest
+	if err := json.Unmarshal(batch.Request, &stored); err != nil {
+		return fmt.Errorf("reading the request of batch %s: %w", b.id, err)
+	}
+	transient := map[string]float64{}
+	for _, r := range stored.Runs {
+		transient[r.ID] = r.Transient
+	}
+	for i, name := range b.names {
+		tr, ok := transient[name]
+		if !ok || !(tr > 0) {
+			continue
+		}
+		if math.IsInf(end, 1) {
+			b.windows[i] = analysis.After(tr)
+		} else {
+			b.windows[i] = analysis.Between(tr, end)
+		}
+	}
+	return nil
 }
 
 // fatigueDLC is the design load case whose runs make a DLC batch's
@@ -298,7 +351,7 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 	}
 	points := make([]analysis.CurvePoint, 0, len(b.runs))
 	for i, r := range b.runs {
-		p, err := analysis.RunCurvePoint(r.Record, q.Window, CurveChannels(r.Record, q.WindChannel))
+		p, err := analysis.RunCurvePoint(r.Record, b.windows[i], CurveChannels(r.Record, q.WindChannel))
 		if err != nil {
 			return nil, analysis.Curve{}, Errorf(EINVALID, "job %s: %v", r.JobID, err)
 		}
@@ -454,7 +507,7 @@ func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysi
 		if err := CheckChannels(r.Record, channels); err != nil {
 			return nil, Errorf(EINVALID, "job %s: %s", r.JobID, ErrorMessage(err))
 		}
-		st, err := analysis.Statistics(r.Record, []string{wind}, b.query.Window)
+		st, err := analysis.Statistics(r.Record, []string{wind}, b.windows[i])
 		if err != nil {
 			return nil, Errorf(EINVALID, "job %s: wind speed: %v", r.JobID, err)
 		}
@@ -467,7 +520,7 @@ func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysi
 		if v, ok := NominalWindSpeedOfRunName(b.names[i]); ok {
 			speed = v
 		}
-		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: speed, Record: r.Record, Window: b.query.Window})
+		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: speed, Record: r.Record, Window: b.windows[i]})
 	}
 	if len(channels) == 0 {
 		channels = b.runs[0].Record.Names
@@ -567,7 +620,7 @@ func (b *batchRuns) extremes(opt analysis.ExtremeOptions) ([]analysis.Extreme, e
 		if err := CheckChannels(r.Record, append(slices.Clone(opt.Channels), opt.Concurrent...)); err != nil {
 			return nil, Errorf(EINVALID, "job %s: %s", r.JobID, ErrorMessage(err))
 		}
-		runs[i] = analysis.ExtremeRun{ID: r.JobID, DLC: DLCOfRunName(b.names[i]), Record: r.Record, Window: b.query.Window}
+		runs[i] = analysis.ExtremeRun{ID: r.JobID, DLC: DLCOfRunName(b.names[i]), Record: r.Record, Window: b.windows[i]}
 	}
 	ex, err := analysis.Extremes(runs, opt)
 	if err != nil {

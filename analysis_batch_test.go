@@ -8,6 +8,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/analysis"
+	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
 // memoryResults is a ResultService over in-memory records: one batch,
@@ -241,5 +242,61 @@ func TestBatchExtremesDLC11GammaIsNormal(t *testing.T) {
 	}
 	if g := turbinesim.SimulatedExtremeGamma("2.2b", 1.1); g != 1.1 {
 		t.Errorf("DLC 2.2b: γ_f %g, want its table's 1.1", g)
+	}
+}
+
+// The runs of a DLC batch start with a start-up transient that the analysis
+// discards (analysis brief §5.3; the DLC table's Transient, 60 s for
+// turbulent cases), as the report does. Without t_start the batch
+// endpoints now start each run after its transient; before, they used the
+// whole record, so a start-up spike became the extreme load and entered
+// the DELs.
+func TestBatchAnalysisSkipsTheDLCTransient(t *testing.T) {
+	req := reportRequest("1.2")
+	req.SpeedStep, req.SeedsPerBin = 10, 1 // 4, 14, 24 m/s, one seed, three yaws
+	batches, results, runs := reportBatch(t, req, func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	if runs[0].Transient != 60 {
+		t.Fatalf("DLC 1.2 transient %g s, want 60", runs[0].Transient)
+	}
+	// A start-up spike of 5000 kN-m at t = 5 s in the first run.
+	spikeAt := 100
+	results.runs[0].Output.Record.Channels[2][spikeAt] = 5000
+	ra := &turbinesim.ResultAnalysis{Results: results, Batches: batches}
+	ctx := context.Background()
+	ex, err := ra.BatchExtremes(ctx, "org", "batch", turbinesim.BatchQuery{}, analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ex.Extremes {
+		if e.Time < 60 {
+			t.Errorf("%s at t = %g s (%g kN-m): inside the 60 s transient", e.Kind, e.Time, e.Characteristic)
+		}
+	}
+	// An explicit t_start still rules: from 0 s the spike is the maximum.
+	zero := 0.0
+	ex, err = ra.BatchExtremes(ctx, "org", "batch", turbinesim.BatchQuery{Window: analysis.NewWindow(&zero, nil)}, analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Extremes[0].Characteristic != 5000 {
+		t.Errorf("t_start=0: max %+v, want the 5000 kN-m spike", ex.Extremes[0])
+	}
+	// DELs: each run counted over [60, 600] s, T = 540 s.
+	dels, err := ra.BatchDELs(ctx, "org", "batch", turbinesim.BatchQuery{}, []string{"RootMyb1"}, []float64{4}, turbinesim.WindDistributionSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range dels.Channels[0].Runs {
+		if r.Duration != 540 {
+			t.Errorf("run %s: DEL over %g s, want 540 (60 to 600 s)", r.ID, r.Duration)
+		}
+	}
+	// Curves: the run means over [60, 600] s, not diluted by the spike.
+	cv, err := ra.BatchCurves(ctx, "org", "batch", turbinesim.CurveQuery{Binning: "grid"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Curve.Bins[0].N != 3 || cv.Curve.Bins[0].PowerKW != 400 {
+		t.Errorf("curve bin %+v", cv.Curve.Bins[0])
 	}
 }
