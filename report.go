@@ -229,8 +229,21 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 	}
 	fatigue := map[string][]analysis.FatigueInput{}
 	var fatigueOrder []string
+	eventDLCs := map[string]bool{}
 	for _, u := range ok {
 		if u.run.Analysis != dlc.Fatigue {
+			continue
+		}
+		// Start-up and shut-down fatigue counts events per year (analysis
+		// brief §4.4), which the batch does not know (its runs carry weight
+		// 0): time-weighting 100 s event runs by the wind distribution
+		// would give a number without meaning.
+		if u.run.State == dlc.StartUp || u.run.State == dlc.NormalShutdown {
+			if !eventDLCs[u.run.DLC] {
+				eventDLCs[u.run.DLC] = true
+				rep.Problems = append(rep.Problems, "fatigue DLC "+u.run.DLC+": start-up and shut-down damage adds per event, with the number of events per year from the manufacturer; "+
+					"the batch has no such counts, so no lifetime DEL is given for DLC "+u.run.DLC)
+			}
 			continue
 		}
 		if _, seen := fatigue[u.run.DLC]; !seen {

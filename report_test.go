@@ -225,3 +225,33 @@ func TestReportDLC11IsNotExtrapolated(t *testing.T) {
 		t.Errorf("problems %q do not say DLC 1.1 is not extrapolated", rep.Problems)
 	}
 }
+
+// Start-up and shut-down (DLC 3.1, 4.1) do fatigue per event, counted per
+// year (analysis brief §4.4 "added as counts per lifetime, not by time
+// weight"; the DLC table gives them weight 0 for want of the counts). A
+// lifetime DEL from time-weighting their 100 s runs by the Rayleigh
+// probability of V_in, V_r and V_out has no meaning, so the report leaves
+// them out of the lifetime table and says why. Before, it printed one.
+func TestReportStartStopFatigueIsNotTimeWeighted(t *testing.T) {
+	batches, results, _ := reportBatch(t, reportRequest("1.2", "3.1", "4.1"), func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for _, f := range rep.Fatigue {
+		tables = append(tables, f.DLC)
+	}
+	if len(tables) != 1 || tables[0] != "1.2" {
+		t.Errorf("lifetime DEL tables for DLC %v, want only 1.2", tables)
+	}
+	for _, id := range []string{"3.1", "4.1"} {
+		said := false
+		for _, p := range rep.Problems {
+			said = said || strings.Contains(p, "DLC "+id) && strings.Contains(p, "per year")
+		}
+		if !said {
+			t.Errorf("problems %q do not say why DLC %s has no lifetime DEL", rep.Problems, id)
+		}
+	}
+}
