@@ -24,6 +24,13 @@ type APIKey struct {
 	RevokedAt      *time.Time `json:"revoked_at" db:"revoked_at"`
 	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
 	LastUsedAt     *time.Time `json:"last_used_at" db:"last_used_at"`
+	// DeactivatedBy is the user who deactivated an inactive key (its owner
+	// or an organization administrator); nil for an active key.
+	DeactivatedBy *string `json:"deactivated_by" db:"deactivated_by"`
+	// DeactivatedByAdmin: an administrator deactivated this member's key,
+	// so only an administrator can reactivate it (the owner gets
+	// EFORBIDDEN), and a leaked key stays stopped.
+	DeactivatedByAdmin bool `json:"deactivated_by_admin" db:"deactivated_by_admin"`
 }
 
 // NewAPIKey is the answer to a key creation: the key's metadata plus the
@@ -44,8 +51,12 @@ type APIKeyService interface {
 	ListAPIKeys(ctx context.Context, userID string) ([]*APIKey, error)
 	// RevokeAPIKey revokes a key for good.
 	RevokeAPIKey(ctx context.Context, userID, keyID string) error
-	// SetAPIKeyActive deactivates or reactivates a key; a revoked key
-	// cannot be reactivated (ECONFLICT).
+	// SetAPIKeyActive deactivates or reactivates a key of userID, its
+	// owner; a revoked key cannot be reactivated (ECONFLICT), nor can a
+	// key an administrator deactivated (EFORBIDDEN: an administrator's
+	// deactivation sticks until an administrator reactivates the key). An
+	// owner's deactivation of a key an administrator already deactivated
+	// keeps the administrator's mark.
 	SetAPIKeyActive(ctx context.Context, userID, keyID string, active bool) (*APIKey, error)
 	// ListOrgAPIKeys lists the keys of every member of orgID with their
 	// owner, newest first (revoked ones too), for the organization's
@@ -57,7 +68,9 @@ type APIKeyService interface {
 	// another organization is ENOTFOUND.
 	RevokeOrgAPIKey(ctx context.Context, admin *User, keyID string, audit *AuditEntry) (*APIKey, error)
 	// SetOrgAPIKeyActive is SetAPIKeyActive on any key of a member of
-	// admin's organization, audited like RevokeOrgAPIKey.
+	// admin's organization, audited like RevokeOrgAPIKey; it reactivates
+	// any unrevoked key, and its deactivation of another member's key is
+	// recorded as the administrator's (DeactivatedByAdmin).
 	SetOrgAPIKeyActive(ctx context.Context, admin *User, keyID string, active bool, audit *AuditEntry) (*APIKey, error)
 	// AuthenticateAPIKey checks a presented secret and returns the caller
 	// it acts as (the creator, in the creator's organization), reloaded
@@ -81,10 +94,13 @@ func RevokeKeyAs(ctx context.Context, ks APIKeyService, caller *User, keyID stri
 }
 
 // SetKeyActiveAs deactivates or reactivates keyID for caller, with the
-// same reach as RevokeKeyAs.
+// same reach as RevokeKeyAs. An administrator's deactivation of a member's
+// key sticks: the owner's reactivation is EFORBIDDEN, an administrator's
+// (also of an own key another administrator deactivated) goes through the
+// audited organization path.
 func SetKeyActiveAs(ctx context.Context, ks APIKeyService, caller *User, keyID string, active bool, audit *AuditEntry) (*APIKey, error) {
 	k, err := ks.SetAPIKeyActive(ctx, caller.ID, keyID, active)
-	if ErrorCode(err) == ENOTFOUND && caller.Role == RoleAdmin {
+	if code := ErrorCode(err); (code == ENOTFOUND || code == EFORBIDDEN) && caller.Role == RoleAdmin {
 		k, err = ks.SetOrgAPIKeyActive(ctx, caller, keyID, active, audit)
 	}
 	return k, err
@@ -96,6 +112,9 @@ type OrgAPIKey struct {
 	APIKey
 	OwnerEmail string `json:"owner_email" db:"owner_email"`
 	OwnerName  string `json:"owner_name" db:"owner_name"`
+	// DeactivatedByEmail is the e-mail of DeactivatedBy ("" when unset or
+	// when that account is gone).
+	DeactivatedByEmail string `json:"deactivated_by_email,omitempty" db:"deactivated_by_email"`
 }
 
 // AuditEntry records one key-authenticated write, or an administrator's

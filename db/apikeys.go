@@ -25,7 +25,15 @@ var (
 // NewAPIKeyService returns the PostgreSQL API-key store.
 func NewAPIKeyService(db *DB) *APIKeyService { return &APIKeyService{db: db} }
 
-const apiKeyColumns = `id, client_id, name, user_id, organization_id, active, revoked_at, created_at, last_used_at`
+const apiKeyColumns = `id, client_id, name, user_id, organization_id, active, revoked_at, created_at, last_used_at,
+	deactivated_by, ` + deactivatedByAdmin + ` AS deactivated_by_admin`
+
+// deactivatedByAdmin is true for a key deactivated by someone other than
+// its owner: an organization administrator (migration 00015).
+const deactivatedByAdmin = `(deactivated_by IS NOT NULL AND deactivated_by <> user_id)`
+
+var errKeyAdminDeactivated = turbinesim.Errorf(turbinesim.EFORBIDDEN,
+	"an organization administrator deactivated this API key; only an administrator can reactivate it")
 
 // maxAPIKeyLength bounds what is hashed and looked up; our keys are 56.
 const maxAPIKeyLength = 128
@@ -96,27 +104,39 @@ func (s *APIKeyService) RevokeAPIKey(ctx context.Context, userID, keyID string) 
 	return nil
 }
 
-// SetAPIKeyActive implements turbinesim.APIKeyService.
+// SetAPIKeyActive implements turbinesim.APIKeyService. The owner's
+// reactivation is refused in the same statement when an administrator
+// deactivated the key, so an administrator's deactivation racing with it
+// cannot be undone by it.
 func (s *APIKeyService) SetAPIKeyActive(ctx context.Context, userID, keyID string, active bool) (*turbinesim.APIKey, error) {
 	if !isUUID(userID) || !isUUID(keyID) {
 		return nil, errKeyNotFound
 	}
 	var k turbinesim.APIKey
 	err := s.db.GetContext(ctx, &k, `
-		UPDATE api_keys SET active = $3
-		 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+		UPDATE api_keys SET active = $3,
+		       deactivated_by = CASE WHEN $3 THEN NULL ELSE coalesce(deactivated_by, user_id) END
+		 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND NOT ($3 AND `+deactivatedByAdmin+`)
 		RETURNING `+apiKeyColumns, keyID, userID, active)
 	if err = translate(err, "changing API key"); err == nil {
 		return &k, nil
 	} else if turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
 		return nil, err
 	}
-	// Absent, someone else's, or revoked: only the last is a conflict.
-	var revoked bool
-	err = s.db.GetContext(ctx, &revoked, `SELECT true FROM api_keys WHERE id = $1 AND user_id = $2`, keyID, userID)
-	if err = translate(err, "finding API key"); err == nil && revoked {
+	// Absent, someone else's, revoked or stopped by an administrator.
+	var state struct {
+		Revoked bool `db:"revoked"`
+		ByAdmin bool `db:"by_admin"`
+	}
+	err = s.db.GetContext(ctx, &state, `
+		SELECT revoked_at IS NOT NULL AS revoked, `+deactivatedByAdmin+` AS by_admin
+		  FROM api_keys WHERE id = $1 AND user_id = $2`, keyID, userID)
+	switch err = translate(err, "finding API key"); {
+	case err == nil && state.Revoked:
 		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "API key is revoked; create a new one")
-	} else if err != nil && turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
+	case err == nil && state.ByAdmin:
+		return nil, errKeyAdminDeactivated
+	case err != nil && turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND:
 		return nil, err
 	}
 	return nil, errKeyNotFound
@@ -131,8 +151,11 @@ func (s *APIKeyService) ListOrgAPIKeys(ctx context.Context, orgID string) ([]*tu
 	}
 	err := s.db.SelectContext(ctx, &keys, `
 		SELECT k.id, k.client_id, k.name, k.user_id, k.organization_id, k.active, k.revoked_at,
-		       k.created_at, k.last_used_at, u.email AS owner_email, u.name AS owner_name
+		       k.created_at, k.last_used_at, k.deactivated_by,
+		       (k.deactivated_by IS NOT NULL AND k.deactivated_by <> k.user_id) AS deactivated_by_admin,
+		       u.email AS owner_email, u.name AS owner_name, coalesce(d.email, '') AS deactivated_by_email
 		  FROM api_keys k JOIN users u ON u.id = k.user_id
+		  LEFT JOIN users d ON d.id = k.deactivated_by
 		 WHERE u.organization_id = $1
 		 ORDER BY k.created_at DESC, k.id`, orgID)
 	return keys, translate(err, "listing the organization's API keys")
@@ -147,14 +170,17 @@ func (s *APIKeyService) RevokeOrgAPIKey(ctx context.Context, admin *turbinesim.U
 	})
 }
 
-// SetOrgAPIKeyActive implements turbinesim.APIKeyService.
+// SetOrgAPIKeyActive implements turbinesim.APIKeyService. The deactivation
+// names the administrator (deactivated_by), which makes it stick when the
+// key is another member's; reactivation clears it.
 func (s *APIKeyService) SetOrgAPIKeyActive(ctx context.Context, admin *turbinesim.User, keyID string, active bool, audit *turbinesim.AuditEntry) (*turbinesim.APIKey, error) {
 	return s.changeOrgKey(ctx, admin, keyID, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
 		if k.RevokedAt != nil {
 			return turbinesim.Errorf(turbinesim.ECONFLICT, "API key is revoked; create a new one")
 		}
 		return translate(tx.GetContext(ctx, k, `
-			UPDATE api_keys SET active = $2 WHERE id = $1 RETURNING `+apiKeyColumns, k.ID, active), "changing API key")
+			UPDATE api_keys SET active = $2, deactivated_by = CASE WHEN $2 THEN NULL ELSE $3::uuid END
+			 WHERE id = $1 RETURNING `+apiKeyColumns, k.ID, active, admin.ID), "changing API key")
 	})
 }
 

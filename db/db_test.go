@@ -259,3 +259,73 @@ func TestMigrateAppliesAnAreaMigrationAddedBelowTheLatest(t *testing.T) {
 		t.Fatalf("tokens_valid_after present %d times (%v)", n, err)
 	}
 }
+
+// TestMigrationMarksKeysAdministratorsDeactivated: 00015 on a database
+// that already has administrator actions in the audit log (00014) marks
+// the keys an administrator left deactivated, so their owners cannot
+// reactivate them after the upgrade; a key the administrator reactivated,
+// an owner-deactivated key and an administrator's own key stay unmarked.
+func TestMigrationMarksKeysAdministratorsDeactivated(t *testing.T) {
+	d := dbtest.New(t)
+	ctx := context.Background()
+	org, admin := mustOrgUser(t, d, "admin@example.com")
+	member := &turbinesim.User{OrganizationID: org.ID, Email: "member@example.com"}
+	users := db.NewUserService(d)
+	users.PasswordParams = testParams
+	if err := users.CreateUser(ctx, member, "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	ks := db.NewAPIKeyService(d)
+	newKey := func(u *turbinesim.User, name string) *turbinesim.NewAPIKey {
+		k, err := ks.CreateAPIKey(ctx, u, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	stopped, resumed, ownPause, adminOwn := newKey(member, "stopped"), newKey(member, "resumed"), newKey(member, "own pause"), newKey(admin, "admin's own")
+	byAdmin := func(k *turbinesim.NewAPIKey, active bool) {
+		action := map[bool]string{false: "deactivate", true: "reactivate"}[active]
+		if _, err := ks.SetOrgAPIKeyActive(ctx, admin, k.ID, active,
+			&turbinesim.AuditEntry{Method: "POST", Path: "/api-keys/" + k.ID + "/" + action, Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	byAdmin(stopped, false)
+	byAdmin(resumed, false)
+	byAdmin(resumed, true)
+	byAdmin(adminOwn, false)
+	if _, err := ks.SetAPIKeyActive(ctx, member.ID, ownPause.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	// The database as 00014 left it: no deactivated_by, 00015 not applied.
+	for _, q := range []string{
+		`ALTER TABLE api_keys DROP CONSTRAINT api_keys_deactivated_by_inactive`,
+		`ALTER TABLE api_keys DROP COLUMN deactivated_by`,
+		`DELETE FROM goose_db_version WHERE version_id = 15`,
+	} {
+		if _, err := d.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := d.Migrate(ctx)
+	if err != nil || len(res) != 1 || res[0].Source.Version != 15 {
+		t.Fatalf("migrating with 00015 missing: %d results, %v", len(res), err)
+	}
+	keys, err := ks.ListOrgAPIKeys(ctx, org.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{stopped.ID: true, resumed.ID: false, ownPause.ID: false, adminOwn.ID: false}
+	for _, k := range keys {
+		if k.DeactivatedByAdmin != want[k.ID] {
+			t.Errorf("key %q after 00015: deactivated_by_admin %v, want %v", k.Name, k.DeactivatedByAdmin, want[k.ID])
+		}
+	}
+	if _, err := ks.SetAPIKeyActive(ctx, member.ID, stopped.ID, true); turbinesim.ErrorCode(err) != turbinesim.EFORBIDDEN {
+		t.Fatalf("owner reactivates the key an administrator stopped before 00015: %v, want EFORBIDDEN", err)
+	}
+	if _, err := ks.SetAPIKeyActive(ctx, member.ID, ownPause.ID, true); err != nil {
+		t.Fatalf("owner reactivates own paused key: %v", err)
+	}
+}

@@ -223,3 +223,134 @@ func TestOrgPageRevokesMembersAPIKey(t *testing.T) {
 		header: withJSON(bearer(e.loginAs("bob@example.com", e.passwd).AccessToken))})
 	assertDetail(t, resp, body, 403)
 }
+
+// An administrator's deactivation of a member's key sticks: the owner's
+// reactivation is 403 with a detail saying why (JSON and the account
+// page's form), the key stays refused, and the owner's own deactivation on
+// top keeps the administrator's mark; the member's key list and the
+// organization page say who stopped it; an administrator reactivates it.
+// The owner's own deactivation stays reversible by the owner, and an
+// administrator whose key another administrator deactivated reactivates it
+// (audited). Before deactivated_by (migration 00015) the owner's
+// reactivation was a 200 and the leaked key worked again.
+func TestAdminDeactivationOfMembersKeySticks(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	ctx := context.Background()
+	keys := db.NewAPIKeyService(e.db)
+	bob := e.addUser("bob@example.com", turbinesim.RoleMember)
+	leaked, err := keys.CreateAPIKey(ctx, bob, "leaked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := keys.CreateAPIKey(ctx, bob, "paused by bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := bearer(e.loginJSON().AccessToken)
+	bobAuth := bearer(e.loginAs("bob@example.com", e.passwd).AccessToken)
+	works := func(secret string) bool {
+		resp, _ := e.do(nil, request{method: "GET", path: "/account", header: keyHeader(secret)})
+		return resp.StatusCode == 200
+	}
+	keyOf := func(body string) turbinesim.APIKey {
+		t.Helper()
+		var k turbinesim.APIKey
+		if err := json.Unmarshal([]byte(body), &k); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+		return k
+	}
+
+	resp, body := e.do(nil, request{method: "POST", path: "/api-keys/" + leaked.ID + "/deactivate", header: admin})
+	if k := keyOf(body); resp.StatusCode != 200 || k.Active || !k.DeactivatedByAdmin || k.DeactivatedBy == nil || *k.DeactivatedBy != e.admin.ID {
+		t.Fatalf("admin deactivates: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + leaked.ID + "/reactivate", header: bobAuth})
+	if detail := assertDetail(t, resp, body, 403); !strings.Contains(detail, "administrator") {
+		t.Fatalf("owner's reactivation detail %q does not name the administrator's deactivation", detail)
+	}
+	if works(leaked.Key) {
+		t.Fatal("the owner reactivated a key an administrator deactivated")
+	}
+	// Deactivating it again, then reactivating, does not launder the mark.
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + leaked.ID + "/deactivate", header: bobAuth})
+	if k := keyOf(body); resp.StatusCode != 200 || !k.DeactivatedByAdmin {
+		t.Fatalf("owner deactivates the stopped key again: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + leaked.ID + "/reactivate", header: bobAuth})
+	assertDetail(t, resp, body, 403)
+	resp, body = e.do(nil, request{method: "GET", path: "/api-keys", header: bobAuth})
+	if resp.StatusCode != 200 || !strings.Contains(body, `"deactivated_by_admin":true`) {
+		t.Fatalf("member's key list: %d %s", resp.StatusCode, body)
+	}
+
+	// The member's page says so and offers no reactivation; the form is
+	// refused the same way.
+	b := e.client()
+	csrf := browserLogin(t, e, b) // ada, the administrator
+	bb := e.client()
+	bobCSRF := browserLoginAs(t, e, bb, "bob@example.com")
+	html := map[string]string{"Accept": "text/html"}
+	resp, page := e.do(bb, request{method: "GET", path: "/account/api-keys", header: html})
+	if resp.StatusCode != 200 || !strings.Contains(page, "deactivated by an administrator") ||
+		strings.Contains(page, `formaction="/account/api-keys/`+leaked.ID+`/reactivate"`) {
+		t.Fatalf("member's key page: %d %s", resp.StatusCode, page)
+	}
+	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", "Accept": "text/html"}
+	resp, page = e.do(bb, request{method: "POST", path: "/account/api-keys/" + leaked.ID + "/reactivate", body: url.Values{"_csrf": {bobCSRF}}.Encode(), header: form})
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(page, "only an administrator can reactivate it") {
+		t.Fatalf("member's reactivate form: %d %s", resp.StatusCode, page)
+	}
+	if works(leaked.Key) {
+		t.Fatal("the owner's form reactivated a key an administrator deactivated")
+	}
+	// The organization page names the administrator.
+	resp, page = e.do(b, request{method: "GET", path: "/org", header: html})
+	if resp.StatusCode != 200 || !strings.Contains(page, "deactivated by an administrator (ada@example.com)") ||
+		!strings.Contains(page, `formaction="/org/api-keys/`+leaked.ID+`/reactivate"`) {
+		t.Fatalf("org page: %d %s", resp.StatusCode, page)
+	}
+	// An administrator reactivates it (the organization page's button).
+	resp, _ = e.do(b, request{method: "POST", path: "/org/api-keys/" + leaked.ID + "/reactivate", body: url.Values{"_csrf": {csrf}}.Encode(), header: form})
+	if resp.StatusCode != http.StatusSeeOther || !works(leaked.Key) {
+		t.Fatalf("admin reactivates from the org page: %d", resp.StatusCode)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + leaked.ID + "/deactivate", header: bobAuth})
+	if k := keyOf(body); resp.StatusCode != 200 || k.DeactivatedByAdmin || k.DeactivatedBy == nil || *k.DeactivatedBy != bob.ID {
+		t.Fatalf("owner deactivates after the administrator's reactivation: %d %s", resp.StatusCode, body)
+	}
+
+	// The owner's own deactivation is the owner's to undo.
+	for _, action := range []string{"deactivate", "reactivate"} {
+		resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + own.ID + "/" + action, header: bobAuth})
+		if k := keyOf(body); resp.StatusCode != 200 || k.DeactivatedByAdmin || k.Active != (action == "reactivate") {
+			t.Fatalf("owner %ss own key: %d %s", action, resp.StatusCode, body)
+		}
+	}
+	if !works(own.Key) {
+		t.Fatal("owner-reactivated key refused")
+	}
+
+	// An administrator's own key stopped by another administrator: its
+	// owner, an administrator too, reactivates it, audited.
+	grace := e.addUser("grace@example.com", turbinesim.RoleAdmin)
+	graceKey, err := keys.CreateAPIKey(ctx, grace, "grace's script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + graceKey.ID + "/deactivate", header: admin})
+	if k := keyOf(body); resp.StatusCode != 200 || !k.DeactivatedByAdmin {
+		t.Fatalf("admin deactivates another admin's key: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/api-keys/" + graceKey.ID + "/reactivate",
+		header: bearer(e.loginAs("grace@example.com", e.passwd).AccessToken)})
+	if resp.StatusCode != 200 || !works(graceKey.Key) {
+		t.Fatalf("administrator reactivates own key another administrator stopped: %d %s", resp.StatusCode, body)
+	}
+	var n int
+	if err := e.db.GetContext(ctx, &n, `SELECT count(*) FROM audit_log WHERE user_id = $1 AND target_client_id = $2 AND path LIKE '%/reactivate'`,
+		grace.ID, graceKey.ClientID); err != nil || n != 1 {
+		t.Fatalf("audit rows of grace's reactivation: %d (%v)", n, err)
+	}
+}

@@ -121,6 +121,13 @@ var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 // the CSRF token of the new session.
 func browserLogin(t *testing.T, e *env, c *http.Client) string {
 	t.Helper()
+	return browserLoginAs(t, e, c, "ada@example.com")
+}
+
+// browserLoginAs signs c in as email through the login form and returns
+// the CSRF token of its pages.
+func browserLoginAs(t *testing.T, e *env, c *http.Client, email string) string {
+	t.Helper()
 	html := map[string]string{"Accept": "text/html"}
 	resp, body := e.do(c, request{method: "GET", path: "/login", header: html})
 	m := csrfField.FindStringSubmatch(body)
@@ -128,7 +135,7 @@ func browserLogin(t *testing.T, e *env, c *http.Client) string {
 		t.Fatalf("login page: %d, csrf field found: %v", resp.StatusCode, m != nil)
 	}
 	before := sessionCookie(e, c)
-	form := url.Values{"email": {"ada@example.com"}, "password": {e.passwd}, "_csrf": {m[1]}, "next": {"/account"}}
+	form := url.Values{"email": {email}, "password": {e.passwd}, "_csrf": {m[1]}, "next": {"/account"}}
 	resp, body = e.do(c, request{method: "POST", path: "/auth/login", body: form.Encode(),
 		header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html",
 			"Origin": e.http.URL, "Sec-Fetch-Site": "same-origin"}})
@@ -141,7 +148,7 @@ func browserLogin(t *testing.T, e *env, c *http.Client) string {
 	}
 	resp, body = e.do(c, request{method: "GET", path: "/account", header: html})
 	m = csrfField.FindStringSubmatch(body)
-	if resp.StatusCode != 200 || m == nil || !strings.Contains(body, "ada@example.com") {
+	if resp.StatusCode != 200 || m == nil || !strings.Contains(body, email) {
 		t.Fatalf("account page after login: %d %.300s", resp.StatusCode, body)
 	}
 	return m[1]

@@ -17,9 +17,9 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "APIKeyPage"}, 401, 403, 422, 429, 503)},
 		{method: "DELETE", path: "/api-keys/{id}", summary: "Revoke a key for good; the next request with it gets 401. Members revoke their own keys; organization administrators also any key of a member of their organization (recorded in the audit log with the key and its owner); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 429, 503)},
-		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated. Own keys; administrators also any member's key (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
+		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated. Own keys; administrators also any member's key (audited). An administrator's deactivation of a member's key sticks: deactivated_by names the administrator, deactivated_by_admin is true, and only an administrator can reactivate the key (the owner's reactivation is 403); an owner deactivating such a key again keeps the administrator's mark. Other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
-		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one). Own keys; administrators also any member's key (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
+		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one). Own keys, except a key an organization administrator deactivated (deactivated_by_admin true): the owner gets 403 with a detail saying so, and an administrator must reactivate it. Administrators reactivate any member's key, their own included (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
 		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, and every administrator's revocation, deactivation or reactivation of a member's key (user_id the administrator, client_id empty, target_client_id and target_user_id the key and its owner), newest first (organization administrators only)", tag: "organization",
 			responses: errs(map[int]string{200: "AuditPage"}, 401, 403, 422, 429, 503)},
@@ -85,13 +85,19 @@ func identitySchemas() map[string]any {
 			"id": str, "client_id": map[string]any{"type": "string", "description": "first 12 characters of the key"},
 			"name": str, "user_id": str, "org_id": str, "active": boolean,
 			"revoked_at": nullDT, "created_at": dt, "last_used_at": nullDT,
-			"owner_email": map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
-			"owner_name":  map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
+			"deactivated_by": map[string]any{"type": []string{"string", "null"},
+				"description": "user id of who deactivated an inactive key (its owner or an organization administrator); null for an active key"},
+			"deactivated_by_admin": map[string]any{"type": "boolean",
+				"description": "an organization administrator deactivated this member's key: only an administrator can reactivate it (the owner's POST /api-keys/{id}/reactivate is 403)"},
+			"deactivated_by_email": map[string]any{"type": "string", "description": "e-mail of deactivated_by, when that account exists; in GET /api-keys?scope=org only"},
+			"owner_email":          map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
+			"owner_name":           map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
 		}
 	}
 	newKey := keyProps()
 	delete(newKey, "owner_email")
 	delete(newKey, "owner_name")
+	delete(newKey, "deactivated_by_email")
 	newKey["key"] = map[string]any{"type": "string", "description": "the secret, ofk_...; shown only in this response"}
 	caps := obj([]string{"spend_cap_cents", "token_cap"}, map[string]any{"spend_cap_cents": integer, "token_cap": integer})
 	rates := obj([]string{"per_user", "per_org"}, map[string]any{"per_user": integer, "per_org": integer})

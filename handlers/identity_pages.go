@@ -151,9 +151,11 @@ func (s *Server) renderKeys(c echo.Context, status int, v views.APIKeysView) err
 	if err != nil {
 		return err
 	}
-	if v.Keys, err = ks.ListAPIKeys(c.Request().Context(), authFrom(c).User.ID); err != nil {
+	u := authFrom(c).User
+	if v.Keys, err = ks.ListAPIKeys(c.Request().Context(), u.ID); err != nil {
 		return err
 	}
+	v.IsAdmin = u.Role == turbinesim.RoleAdmin
 	return render(c, status, views.APIKeysPage(s.page(c, "API keys", "account"), v))
 }
 
@@ -197,14 +199,19 @@ func (s *Server) apiKeyActionForm(c echo.Context) error {
 	if err := interactiveOnly(c); err != nil {
 		return err
 	}
-	ctx, uid, id := c.Request().Context(), authFrom(c).User.ID, c.Param("id")
+	ctx, u, id := c.Request().Context(), authFrom(c).User, c.Param("id")
 	switch c.Param("action") {
 	case "revoke":
-		err = ks.RevokeAPIKey(ctx, uid, id)
+		err = ks.RevokeAPIKey(ctx, u.ID, id)
 	case "deactivate", "reactivate":
-		_, err = ks.SetAPIKeyActive(ctx, uid, id, c.Param("action") == "reactivate")
+		// As POST /api-keys/{id}/reactivate: a key an administrator
+		// deactivated needs an administrator (audited).
+		_, err = turbinesim.SetKeyActiveAs(ctx, ks, u, id, c.Param("action") == "reactivate", orgKeyAudit(c, http.StatusSeeOther))
 	default:
 		return turbinesim.Errorf(turbinesim.ENOTFOUND, "unknown action")
+	}
+	if turbinesim.ErrorCode(err) == turbinesim.EFORBIDDEN {
+		return s.renderKeys(c, http.StatusForbidden, views.APIKeysView{Error: turbinesim.ErrorMessage(err)})
 	}
 	if err != nil {
 		return err
