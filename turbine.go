@@ -304,6 +304,9 @@ type TurbineService interface {
 	// CloneTurbine copies a turbine into an editable row: the demo prefix is
 	// dropped from the description, the name is "<name> (copy)", then
 	// "(copy 2)", ... and the deck files are copied to a fresh location.
+	// The copy is of the files the row names at one instant: a concurrent
+	// UpdateTurbine or DeleteTurbine of the source waits for the copy, or
+	// the clone waits for them and copies what they committed.
 	CloneTurbine(ctx context.Context, orgID, id, userID string) (*Turbine, error)
 
 	// LoadDemo returns the organization's row for demo demoID, creating it
@@ -314,7 +317,10 @@ type TurbineService interface {
 
 	// OpenDeck makes the stored deck files of a turbine readable as a local
 	// directory and returns the absolute path of the primary .fst; release
-	// must be called when done. ENOTFOUND when the row has no deck.
+	// must be called when done. Until then the files stay in place (an
+	// UpdateTurbine or DeleteTurbine of the turbine waits for release), so
+	// release promptly and do no other database work in between.
+	// ENOTFOUND when the row has no deck.
 	OpenDeck(ctx context.Context, orgID, id string) (mainPath string, release func(), err error)
 }
 

@@ -309,12 +309,53 @@ func (s *TurbineService) DeleteTurbine(ctx context.Context, orgID, id string) er
 // maxCopies bounds the search for a free "(copy n)" name.
 const maxCopies = 1000
 
-// CloneTurbine implements turbinesim.TurbineService.
+// lockShared reads turbine id of orgID FOR SHARE in a new transaction.
+// While the transaction lasts, an edit (UpdateTurbine locks the row FOR
+// UPDATE, switches it to a rebuilt tree and removes the old tree once
+// committed) and a deletion (which removes the tree too) wait, so the tree
+// the row names stays in place; a reader that waited for them reads the
+// row they committed. The caller ends the transaction.
+func (s *TurbineService) lockShared(ctx context.Context, orgID, id, doing string) (*turbinesim.Turbine, *sqlx.Tx, error) {
+	if !isUUID(id) || !isUUID(orgID) {
+		return nil, nil, errTurbineNotFound
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, nil, translate(err, doing)
+	}
+	var t turbinesim.Turbine
+	if err := tx.GetContext(ctx, &t, `SELECT `+turbineColumns+` FROM turbines WHERE id = $1 AND organization_id = $2 FOR SHARE`, id, orgID); err != nil {
+		tx.Rollback()
+		if isNotFound(translate(err, "")) {
+			return nil, nil, errTurbineNotFound
+		}
+		return nil, nil, translate(err, doing)
+	}
+	return &t, tx, nil
+}
+
+// CloneTurbine implements turbinesim.TurbineService. The source's tree is
+// copied while its row is locked FOR SHARE (lockShared): without the lock
+// a clone could read the row, an edit could then commit and remove the
+// tree the row named, and the copy would fail or, with the tree half
+// removed, silently miss files. The inserts run after the lock is given
+// up; the copied tree is the clone's own by then.
 func (s *TurbineService) CloneTurbine(ctx context.Context, orgID, id, userID string) (*turbinesim.Turbine, error) {
-	src, err := s.FindTurbine(ctx, orgID, id)
+	src, tx, err := s.lockShared(ctx, orgID, id, "cloning turbine")
 	if err != nil {
 		return nil, err
 	}
+	var key *string
+	if src.SourceKey != nil && *src.SourceKey != "" {
+		k, err := s.trees.Copy(ctx, *src.SourceKey)
+		if err != nil {
+			tx.Rollback()
+			return nil, fmt.Errorf("db: copying deck files: %w", err)
+		}
+		key = &k
+	}
+	// Read-only apart from the lock: ending it cannot lose anything.
+	tx.Rollback()
 	c := *src
 	c.ID = ""
 	c.DemoID = nil
@@ -325,14 +366,7 @@ func (s *TurbineService) CloneTurbine(ctx context.Context, orgID, id, userID str
 	} else {
 		c.CreatedBy = nil
 	}
-	c.SourceKey = nil
-	if src.SourceKey != nil && *src.SourceKey != "" {
-		key, err := s.trees.Copy(ctx, *src.SourceKey)
-		if err != nil {
-			return nil, fmt.Errorf("db: copying deck files: %w", err)
-		}
-		c.SourceKey = &key
-	}
+	c.SourceKey = key
 	// Try "(copy)", "(copy 2)", ... ; each attempt is its own statement so
 	// that a concurrent clone taking the same name makes us try the next.
 	var taken []string
@@ -448,23 +482,31 @@ func (s *TurbineService) findDemo(ctx context.Context, orgID, demoID string) (*t
 	return &t, nil
 }
 
-// OpenDeck implements turbinesim.TurbineService.
+// OpenDeck implements turbinesim.TurbineService. The row stays locked FOR
+// SHARE until release (lockShared), so an edit or deletion cannot remove
+// the tree while it is read; callers only read files before releasing.
 func (s *TurbineService) OpenDeck(ctx context.Context, orgID, id string) (string, func(), error) {
-	t, err := s.FindTurbine(ctx, orgID, id)
+	t, tx, err := s.lockShared(ctx, orgID, id, "finding turbine")
 	if err != nil {
 		return "", nil, err
 	}
 	if !t.HasDeck() {
+		tx.Rollback()
 		return "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
 	}
 	dir, release, err := s.trees.Open(ctx, *t.SourceKey)
 	if err != nil {
+		tx.Rollback()
 		return "", nil, fmt.Errorf("db: opening deck files of turbine %s: %w", t.ID, err)
+	}
+	unlock := func() {
+		release()
+		tx.Rollback()
 	}
 	main := filepath.Join(dir, filepath.FromSlash(*t.MainFile))
 	if rel, err := filepath.Rel(dir, main); err != nil || !filepath.IsLocal(rel) {
-		release()
+		unlock()
 		return "", nil, fmt.Errorf("db: turbine %s: main file %q escapes its tree", t.ID, *t.MainFile)
 	}
-	return main, release, nil
+	return main, unlock, nil
 }
