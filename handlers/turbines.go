@@ -153,22 +153,36 @@ func (s *Server) cloneTurbine(c echo.Context) error {
 	return c.JSON(http.StatusCreated, t)
 }
 
-// loadDeck loads the stored deck of a turbine with solver/deck.
-func (s *Server) loadDeck(c echo.Context) (*deck.Deck, error) {
+// loadDeck loads the stored deck of a turbine with solver/deck and calls
+// use with it while the stored files are open: use may read files the
+// deck names (DetailedPropertiesOf reads the baseline controller's
+// parameter file), which are gone after release with an S3 store and no
+// longer guarded against an edit removing them with the local one.
+func (s *Server) loadDeck(c echo.Context, use func(*deck.Deck) error) error {
 	svc, err := s.turbineService()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	mainPath, release, err := svc.OpenDeck(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer release()
 	d, err := deck.Load(mainPath)
 	if err != nil {
-		return nil, turbinesim.WrapError(turbinesim.EINVALID, "the stored input files cannot be read: "+deckErrorDetail(err, mainPath), err)
+		return turbinesim.WrapError(turbinesim.EINVALID, "the stored input files cannot be read: "+deckErrorDetail(err, mainPath), err)
 	}
-	return d, nil
+	return use(d)
+}
+
+// deckProperties is DetailedPropertiesOf the turbine's stored deck.
+func (s *Server) deckProperties(c echo.Context) (*turbinesim.DetailedProperties, error) {
+	var p *turbinesim.DetailedProperties
+	err := s.loadDeck(c, func(d *deck.Deck) (err error) {
+		p, err = turbinesim.DetailedPropertiesOf(d)
+		return err
+	})
+	return p, err
 }
 
 // deckErrorDetail names file (relative to the deck) and line of a deck
@@ -183,11 +197,7 @@ func deckErrorDetail(err error, mainPath string) string {
 
 // detailedProperties: GET /turbines/{id}/detailed-properties.
 func (s *Server) detailedProperties(c echo.Context) error {
-	d, err := s.loadDeck(c)
-	if err != nil {
-		return err
-	}
-	p, err := turbinesim.DetailedPropertiesOf(d)
+	p, err := s.deckProperties(c)
 	if err != nil {
 		return err
 	}
@@ -201,11 +211,7 @@ func (s *Server) airfoilPolar(c echo.Context) error {
 	if err != nil || idx < 0 {
 		return turbinesim.Errorf(turbinesim.EINVALID, "airfoil_index: must be a non-negative integer")
 	}
-	d, err := s.loadDeck(c)
-	if err != nil {
-		return err
-	}
-	p, err := turbinesim.DetailedPropertiesOf(d)
+	p, err := s.deckProperties(c)
 	if err != nil {
 		return err
 	}
@@ -236,11 +242,9 @@ func (s *Server) fstDefaults(c echo.Context) error {
 	}
 	main := &deck.Main{}
 	if t.HasDeck() {
-		d, err := s.loadDeck(c)
-		if err != nil {
+		if err := s.loadDeck(c, func(d *deck.Deck) error { main = d.Main; return nil }); err != nil {
 			return err
 		}
-		main = d.Main
 	}
 	return c.JSON(http.StatusOK, FSTDefaults{Parameters: turbinesim.FSTDefaults(main)})
 }

@@ -29,17 +29,19 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 	v := views.TurbineDetailView{Turbine: t, CanWrite: !t.IsDemo(), CanClone: a != nil && a.User.Verified}
 	main := &deck.Main{}
 	if t.HasDeck() {
-		d, err := s.loadDeck(c)
+		var propsErr error
+		err := s.loadDeck(c, func(d *deck.Deck) error {
+			main = d.Main
+			v.Props, propsErr = turbinesim.DetailedPropertiesOf(d)
+			return nil
+		})
 		switch {
 		case err != nil && turbinesim.ErrorCode(err) == turbinesim.EINVALID:
 			v.PropsError = turbinesim.ErrorMessage(err)
 		case err != nil:
 			return err
-		default:
-			main = d.Main
-			if v.Props, err = turbinesim.DetailedPropertiesOf(d); err != nil {
-				return err
-			}
+		case propsErr != nil:
+			return propsErr
 		}
 	} else {
 		v.PropsError = "This turbine has no stored input files."

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,7 +22,9 @@ import (
 // With the deck trees in an S3-compatible store (gofakes3 over httptest)
 // the inventory works as on the local one: a demo's deck is stored in the
 // bucket, read back into scratch and parsed for its detailed properties,
-// cloned server-side, and a deleted clone leaves no object behind.
+// cloned server-side, and a deleted clone leaves no object behind; a
+// from-scratch build's controller parameter file is read before the
+// scratch copy is released.
 func TestTurbineInventoryOnS3(t *testing.T) {
 	t.Parallel()
 	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
@@ -103,6 +106,26 @@ func TestTurbineInventoryOnS3(t *testing.T) {
 	}
 	for o := range client.ListObjects(t.Context(), "decks", minio.ListObjectsOptions{Prefix: "turbines/" + cloneKey, Recursive: true}) {
 		t.Errorf("the deleted clone left %s", o.Key)
+	}
+	// A from-scratch build runs the baseline controller from the parameter
+	// file it wrote; detailed-properties reads that file while the tree is
+	// still open (with S3, release removes the scratch copy).
+	resp, body = te.call(te.verified, "POST", "/turbines", `{"name":"Scratch","rated_power_kw":6000,"rotor_diameter_m":140,"hub_height_m":100,"rated_rotor_speed_rpm":11}`)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("build: %d %s", resp.StatusCode, body)
+	}
+	built := decodeInto[turbinesim.Turbine](t, body)
+	resp, body = te.call(te.verified, "GET", "/turbines/"+built.ID+"/detailed-properties", "")
+	p := decodeInto[turbinesim.DetailedProperties](t, body)
+	if resp.StatusCode != http.StatusOK || p.Controller.Kind != "baseline" {
+		t.Fatalf("built turbine's controller: %d kind %q, want the baseline parameter file's constants", resp.StatusCode, p.Controller.Kind)
+	}
+	// PC_RefSpd from the file: 11 rpm x gearbox 97 (the 5 MW default,
+	// used when the file cannot be read, is 12.1 rpm x 97 = 122.91 rad/s).
+	for _, s := range p.Controller.Parameters {
+		if want := 11 * 97 * math.Pi / 30; s.Name == "PC_RefSpd" && (len(s.Values) != 1 || math.Abs(s.Values[0]-want) > 1e-6) {
+			t.Fatalf("built turbine's PC_RefSpd %v rad/s, want %.4f from its parameter file", s.Values, want)
+		}
 	}
 	// Every copy the requests read was released.
 	if ents, err := os.ReadDir(scratch); err != nil || len(ents) != 0 {
