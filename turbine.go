@@ -107,6 +107,11 @@ type Turbine struct {
 	CreatedBy *string   `json:"created_by,omitempty" db:"created_by"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
 	UpdatedAt time.Time `json:"updated_at" db:"updated_at"`
+	// Warnings tell the user what to know about the deck this request
+	// wrote (POST /turbines, a PUT that rebuilt the deck), e.g. controller
+	// gains not tuned to this rotor. Not a column: the turbine page reads
+	// them from the stored deck (DeckWarnings).
+	Warnings []string `json:"warnings,omitempty" db:"-"`
 }
 
 // IsDemo reports whether the row is demo-derived (read-only).

@@ -29,6 +29,10 @@ const builtBaselineFile = "Baseline_Controller.in"
 // builder wrote; PUT /turbines/{id} retunes only files that carry it.
 const builtBaselineMarker = "turbinesim baseline controller parameters, written by the turbine builder"
 
+// builtWarningPrefix starts a header line of a built parameter file that
+// is also a warning to the user (DeckWarnings reads them back).
+const builtWarningPrefix = "WARNING: "
+
 // The NREL 5 MW rotor and drive train the baseline constants are tuned to
 // (Jonkman et al. 2009, Table 1-1 and §7): tip radius and gearbox ratio;
 // and the pitch regulator's response (§7.2).
@@ -96,22 +100,26 @@ func drivetrainInertia(ed *deck.ElastoDyn) (float64, error) {
 //     rises when pitched from zero at rated) or rated power not reached
 //     at zero pitch below 25 m/s — the gains fall back to the 5 MW
 //     −25.52 MW/rad scaled with rated power and PC_KK keeps the 5 MW
-//     value; the returned note (written into the file) says which.
+//     value; the returned note (written into the file) says which, and
+//     its warning, for the user, says that the gains are not this rotor's.
+//
+// The sensitivity sweep (15 or so BEM operating points, about 0.2 s) stops
+// when ctx is done, and the error is returned rather than the fallback.
 //
 // With the NREL 5 MW deck at 5000 kW, 12.1 rpm and 94.4 % this reproduces
 // DefaultParams to 1e-6 in the speeds, powers and torques; the computed
 // sensitivity is −23.47 MW/rad at zero pitch and θK 5.49° (report −25.52
 // MW/rad and 6.30°, from FAST's older AeroDyn), so PC_KP and PC_KI come out
 // 8 % above the report's and PC_KK 13 % below.
-func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM float64) (p baseline.Params, note string, err error) {
+func tuneBaselineController(ctx context.Context, d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM float64) (p baseline.Params, note sensitivityNote, err error) {
 	p = baseline.DefaultParams()
 	ref := baseline.DefaultParams()
 	ed := d.ElastoDyn
 	if ed == nil || d.AeroDyn == nil || d.Main == nil {
-		return p, "", fmt.Errorf("tuning the baseline controller: the deck lacks ElastoDyn or AeroDyn")
+		return p, note, fmt.Errorf("tuning the baseline controller: the deck lacks ElastoDyn or AeroDyn")
 	}
 	if !(ed.GBRatio > 0) || !(genEffPct > 0) {
-		return p, "", fmt.Errorf("tuning the baseline controller: gearbox ratio %g and generator efficiency %g %% must be positive", ed.GBRatio, genEffPct)
+		return p, note, fmt.Errorf("tuning the baseline controller: gearbox ratio %g and generator efficiency %g %% must be positive", ed.GBRatio, genEffPct)
 	}
 	rotorSpeed := ratedRotorRPM * math.Pi / 30
 	genSpeed := rotorSpeed * ed.GBRatio
@@ -129,11 +137,11 @@ func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM
 
 	inertia, err := drivetrainInertia(ed)
 	if err != nil {
-		return p, "", fmt.Errorf("tuning the baseline controller: %w", err)
+		return p, note, fmt.Errorf("tuning the baseline controller: %w", err)
 	}
-	dPdTheta0, sn, err := rotorPitchSensitivity(d, rotorSpeed, p.RatedPower)
+	dPdTheta0, sn, err := rotorPitchSensitivity(ctx, d, rotorSpeed, p.RatedPower)
 	if err != nil {
-		return p, "", err
+		return p, note, err
 	}
 	if dPdTheta0 < 0 {
 		p.PitchKK = sn.pitchDoubling
@@ -144,9 +152,9 @@ func tuneBaselineController(d *deck.Deck, genEffPct, ratedPowerKW, ratedRotorRPM
 	p.PitchKP = 2 * inertia * rotorSpeed * pitchDampingRatio * pitchNaturalFreqRadS / denom
 	p.PitchKI = inertia * rotorSpeed * pitchNaturalFreqRadS * pitchNaturalFreqRadS / denom
 	if err := p.Validate(); err != nil {
-		return p, "", Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm cannot be met by the baseline controller for this rotor (%v); raise the rated power or lower rated_rotor_speed_rpm", ratedPowerKW, ratedRotorRPM, err)
+		return p, note, Errorf(EINVALID, "rated_power_kw: %g kW at %g rpm cannot be met by the baseline controller for this rotor (%v); raise the rated power or lower rated_rotor_speed_rpm", ratedPowerKW, ratedRotorRPM, err)
 	}
-	return p, sn.text, nil
+	return p, sn, nil
 }
 
 // nrel5MWDPowerDPitch is the report's ∂P/∂θ of the NREL 5 MW at zero pitch
@@ -157,48 +165,87 @@ const nrel5MWDPowerDPitch = -25.52e6 // W/rad
 type sensitivityNote struct {
 	pitchDoubling float64 // θK of the fit (rad), when used
 	text          string
+	// warning, when the gains are the 5 MW fallback, tells the user so in
+	// plain words (the parameter file's WARNING line, the API's warnings).
+	warning string
 }
 
 // rotorPitchSensitivity returns the fitted zero-pitch ∂P/∂θ of the deck's
 // rotor at the rated point (perf.PitchSensitivityAt), or 0 with the reason
-// in the note when the fit is unusable or rated power is not reached.
-func rotorPitchSensitivity(d *deck.Deck, rotorSpeed, mechPower float64) (float64, sensitivityNote, error) {
+// in the note when the fit is unusable or rated power is not reached. A
+// done ctx is an error, not a reason to fall back.
+func rotorPitchSensitivity(ctx context.Context, d *deck.Deck, rotorSpeed, mechPower float64) (float64, sensitivityNote, error) {
 	rot, g, err := perf.RotorFromDeck(d)
 	if err != nil {
 		return 0, sensitivityNote{}, fmt.Errorf("tuning the baseline controller: %w", err)
 	}
-	// A bounded computation (about 0.2 s: 15 operating points), so it is
-	// not made cancellable.
-	sens, err := perf.PitchSensitivityAt(context.Background(), rot, g, perf.Region3Options{RotorSpeed: rotorSpeed, Power: mechPower, CutOutSpeed: cutOutWindSpeed})
-	fallback := "pitch gains from the 5 MW dP/dtheta (-25.52 MW/rad) scaled with rated power, 5 MW PC_KK: "
+	sens, err := perf.PitchSensitivityAt(ctx, rot, g, perf.Region3Options{RotorSpeed: rotorSpeed, Power: mechPower, CutOutSpeed: cutOutWindSpeed})
+	if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
+		return 0, sensitivityNote{}, fmt.Errorf("tuning the baseline controller: %w", ctxErr)
+	}
+	var reason string
 	switch {
 	case err != nil:
-		return 0, sensitivityNote{text: fallback + err.Error()}, nil
+		reason = err.Error()
 	case !(sens.DPdTheta0 < 0) || !(sens.PitchDoubling > 0):
-		return 0, sensitivityNote{text: fallback + fmt.Sprintf("this rotor's fit %.4g W/rad at zero pitch, thetaK %.3g deg, does not fall with pitch", sens.DPdTheta0, sens.PitchDoubling*180/math.Pi)}, nil
+		reason = fmt.Sprintf("this rotor's fit %.4g W/rad at zero pitch, thetaK %.3g deg, does not fall with pitch", sens.DPdTheta0, sens.PitchDoubling*180/math.Pi)
+	default:
+		return sens.DPdTheta0, sensitivityNote{pitchDoubling: sens.PitchDoubling,
+			text: fmt.Sprintf("pitch gains and PC_KK from this rotor's frozen-wake dP/dtheta (steady BEMT, %.2f to %g m/s): %.4g W/rad at zero pitch, thetaK %.3f deg", sens.RatedWindSpeed, cutOutWindSpeed, sens.DPdTheta0, sens.PitchDoubling*180/math.Pi)}, nil
 	}
-	return sens.DPdTheta0, sensitivityNote{pitchDoubling: sens.PitchDoubling,
-		text: fmt.Sprintf("pitch gains and PC_KK from this rotor's frozen-wake dP/dtheta (steady BEMT, %.2f to %g m/s): %.4g W/rad at zero pitch, thetaK %.3f deg", sens.RatedWindSpeed, cutOutWindSpeed, sens.DPdTheta0, sens.PitchDoubling*180/math.Pi)}, nil
+	return 0, sensitivityNote{
+		text: "pitch gains from the 5 MW dP/dtheta (-25.52 MW/rad) scaled with rated power, 5 MW PC_KK: " + reason,
+		warning: "controller: the pitch controller's gains (PC_KP, PC_KI, PC_KK in " + builtBaselineFile + ") are not tuned to this rotor: " +
+			"its pitch sensitivity could not be used (" + reason + "), so they are the NREL 5 MW values scaled with rated power; " +
+			"check the pitch response above rated wind speed before relying on region-3 results",
+	}, nil
 }
 
 // baselineFileText is the baseline parameter file a build writes.
-func baselineFileText(p baseline.Params, pitchNote string, ratedPowerKW, ratedRotorRPM, genEffPct float64) []byte {
-	return baseline.EncodeParams(p, builtBaselineMarker,
+func baselineFileText(p baseline.Params, pitch sensitivityNote, ratedPowerKW, ratedRotorRPM, genEffPct float64) []byte {
+	heading := []string{builtBaselineMarker,
 		fmt.Sprintf("tuned for %g kW electrical at %g rpm rotor speed, generator efficiency %g %%;", ratedPowerKW, ratedRotorRPM, genEffPct),
 		"scaled from the NREL 5 MW baseline (Jonkman et al. 2009 §7), pitch PI gains from §7.2;",
-		pitchNote+".",
-		"Format: NAME value, SI units, # comments.")
+		pitch.text + "."}
+	if pitch.warning != "" {
+		heading = append(heading, builtWarningPrefix+pitch.warning+".")
+	}
+	return baseline.EncodeParams(p, append(heading, "Format: NAME value, SI units, # comments.")...)
+}
+
+// DeckWarnings returns what the user should know about a deck the turbine
+// builder wrote or retuned: the WARNING lines of its baseline parameter
+// file (for now: pitch gains that are the scaled 5 MW values, not this
+// rotor's). None for other decks. The file is read from disk, so the
+// deck's files must still be in place.
+func DeckWarnings(d *deck.Deck) []string {
+	path := builtBaselinePath(d)
+	if path == "" {
+		return nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var warnings []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if w, ok := strings.CutPrefix(line, "# "+builtWarningPrefix); ok {
+			warnings = append(warnings, strings.TrimSuffix(strings.TrimSpace(w), "."))
+		}
+	}
+	return warnings
 }
 
 // useBuiltBaseline points ServoDyn of m at a tuned baseline parameter file
 // and adds the file to the model's data files (next to the ServoDyn file).
-func useBuiltBaseline(m *DeckModel, ratedPowerKW, ratedRotorRPM float64) error {
+// It returns the tuning's warnings for the user.
+func useBuiltBaseline(ctx context.Context, m *DeckModel, ratedPowerKW, ratedRotorRPM float64) ([]string, error) {
 	sd := m.ServoDyn
 	// The rotor as the deck will load it (the model's typed modules).
 	d := &deck.Deck{Main: m.Main, ElastoDyn: m.ElastoDyn, AeroDyn: m.AeroDyn, InflowWind: m.InflowWind, ServoDyn: m.ServoDyn}
-	p, note, err := tuneBaselineController(d, sd.GenEff, ratedPowerKW, ratedRotorRPM)
+	p, note, err := tuneBaselineController(ctx, d, sd.GenEff, ratedPowerKW, ratedRotorRPM)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sd.PCMode, sd.VSContrl = 5, 5
 	sd.DLL_FileName, sd.DLL_InFile, sd.DLL_ProcName = "DISCON.dll", builtBaselineFile, "DISCON"
@@ -215,7 +262,10 @@ func useBuiltBaseline(m *DeckModel, ratedPowerKW, ratedRotorRPM float64) error {
 		}
 	}
 	m.DataFiles = append(kept, ValueFile{Path: rel, Lines: lines})
-	return nil
+	if note.warning == "" {
+		return nil, nil
+	}
+	return []string{note.warning}, nil
 }
 
 // builtBaselinePath returns the path of the baseline parameter file a

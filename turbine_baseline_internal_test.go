@@ -1,6 +1,7 @@
 package turbinesim
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -41,8 +42,8 @@ func TestBaselineTuningReproducesNREL5MW(t *testing.T) {
 	// Rated rotor speed 12.1 rpm: PC_RefSpd 122.9096 rad/s / 97.
 	rpm := baseline.DefaultParams().PitchRefSpeed / 97 * 30 / math.Pi
 	d := &deck.Deck{Main: m.Main, ElastoDyn: ed, AeroDyn: m.AeroDyn, InflowWind: m.InflowWind, ServoDyn: m.ServoDyn}
-	p, note, err := tuneBaselineController(d, m.ServoDyn.GenEff, 5000, rpm)
-	t.Log(note)
+	p, note, err := tuneBaselineController(context.Background(), d, m.ServoDyn.GenEff, 5000, rpm)
+	t.Log(note.text)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func build6MW(t *testing.T) (*turbinesim.Turbine, string, *deck.Deck) {
 	t.Helper()
 	req := turbinesim.TurbineCreate{Name: "Scratch 6 MW", TurbineParams: turbinesim.TurbineParams{
 		RatedPowerKW: f64(6000), RotorDiameterM: f64(140), HubHeightM: f64(100), RatedRotorSpeedRPM: f64(11)}}
-	tb, dir, cleanup, err := req.Build(buildTemplate(t))
+	tb, dir, cleanup, err := req.Build(context.Background(), buildTemplate(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +53,9 @@ func TestTurbineCreateBaselineControllerFile(t *testing.T) {
 	// The pitch gains come from the built rotor's own sensitivity.
 	if !strings.Contains(string(src), "PC_KK from this rotor's frozen-wake dP/dtheta") {
 		t.Fatalf("parameter file does not state the rotor's own pitch sensitivity:\n%s", src)
+	}
+	if w := turbinesim.DeckWarnings(d); w != nil {
+		t.Fatalf("warnings %q for gains tuned to the rotor", w)
 	}
 	p, err := turbinesim.ParamsFromDeck(d)
 	if err != nil {

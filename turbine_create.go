@@ -1,6 +1,7 @@
 package turbinesim
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -70,8 +71,11 @@ const BuildTemplateID = "nrel-5mw-land"
 // Build validates the payload and returns the row to store. When template
 // is not nil a complete deck is generated from it into a scratch folder
 // (dir; cleanup removes it): the payload's geometry and blobs replace the
-// template's values. Every validation error is EINVALID naming the field.
-func (r *TurbineCreate) Build(template *DeckModel) (t *Turbine, dir string, cleanup func(), err error) {
+// template's values, and t.Warnings says what the user should know about
+// the generated deck (the controller tuning's fallback). Every validation
+// error is EINVALID naming the field; a done ctx stops the controller
+// tuning's sensitivity sweep and is returned.
+func (r *TurbineCreate) Build(ctx context.Context, template *DeckModel) (t *Turbine, dir string, cleanup func(), err error) {
 	nothing := func() {}
 	if IsDemoDescription(r.Description) {
 		return nil, "", nil, Errorf(EINVALID, "description: the prefix %q is reserved for bundled demo turbines", DemoPrefix)
@@ -84,10 +88,11 @@ func (r *TurbineCreate) Build(template *DeckModel) (t *Turbine, dir string, clea
 	if template == nil {
 		return t, "", nothing, nil
 	}
-	m, err := r.deckModel(template)
+	m, warnings, err := r.deckModel(ctx, template)
 	if err != nil {
 		return nil, "", nil, err
 	}
+	t.Warnings = warnings
 	dir, err = os.MkdirTemp("", "turbine-build-")
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("build: %w", err)
@@ -194,38 +199,39 @@ func decodeDeckSpecs(blade, tower, nacelle, ctrl ConfigBlob) (deckSpecs, error) 
 	return s, nil
 }
 
-// deckModel applies the payload to a copy of the template.
-func (r *TurbineCreate) deckModel(template *DeckModel) (*DeckModel, error) {
+// deckModel applies the payload to a copy of the template and returns the
+// controller tuning's warnings.
+func (r *TurbineCreate) deckModel(ctx context.Context, template *DeckModel) (*DeckModel, []string, error) {
 	for _, req := range []struct {
 		name string
 		v    *float64
 	}{{"rotor_diameter_m", r.RotorDiameterM}, {"hub_height_m", r.HubHeightM}, {"rated_power_kw", r.RatedPowerKW}, {"rated_rotor_speed_rpm", r.RatedRotorSpeedRPM}} {
 		if req.v == nil {
-			return nil, Errorf(EINVALID, "%s: required to build a deck", req.name)
+			return nil, nil, Errorf(EINVALID, "%s: required to build a deck", req.name)
 		}
 	}
 	specs, err := decodeDeckSpecs(r.BladeConfig, r.TowerConfig, r.NacelleConfig, r.ControllerConfig)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	// Deep copy through JSON: the template stays untouched.
 	b, err := json.Marshal(template)
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, nil, fmt.Errorf("build: %w", err)
 	}
 	var m DeckModel
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, nil, fmt.Errorf("build: %w", err)
 	}
 	ed, ad, sd := m.ElastoDyn, m.AeroDyn, m.ServoDyn
 	if ed == nil || ad == nil || sd == nil || ed.Tower == nil || len(ad.Blades) == 0 {
-		return nil, fmt.Errorf("build: template lacks ElastoDyn, AeroDyn or ServoDyn")
+		return nil, nil, fmt.Errorf("build: template lacks ElastoDyn, AeroDyn or ServoDyn")
 	}
 	r0, g0 := ed.TipRad, ed.GBRatio
 
 	if err := setRotorDiameter(ed, *r.RotorDiameterM); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.ShaftTiltDeg != nil {
 		ed.ShftTilt = *r.ShaftTiltDeg
@@ -237,7 +243,7 @@ func (r *TurbineCreate) deckModel(template *DeckModel) (*DeckModel, error) {
 	}
 	applyNacelle(ed, specs.nacelle)
 	if err := setHubHeight(ed, *r.HubHeightM); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ed.RotSpeed = *r.RatedRotorSpeedRPM
 
@@ -245,7 +251,7 @@ func (r *TurbineCreate) deckModel(template *DeckModel) (*DeckModel, error) {
 	blade0 := ad.Blades[0]
 	if st := specs.blade.Stations; st != nil {
 		if err := setBladeStations(blade0, st.SpanM, st.ChordM, st.TwistDeg, ed); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else {
 		scaleBladeSpan(blade0, ed.TipRad-ed.HubRad)
@@ -260,15 +266,16 @@ func (r *TurbineCreate) deckModel(template *DeckModel) (*DeckModel, error) {
 		sd.GenEff = *ctrl.GeneratorEfficiencyPct
 	}
 	if err := tuneSimpleTorqueControl(sd, ed, r0, g0, *r.RatedPowerKW, *r.RatedRotorSpeedRPM); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The template runs the built-in baseline controller (Bladed
 	// interface), not the simple law above: give it constants tuned to the
 	// requested rated point in its own parameter file.
-	if err := useBuiltBaseline(&m, *r.RatedPowerKW, *r.RatedRotorSpeedRPM); err != nil {
-		return nil, err
+	warnings, err := useBuiltBaseline(ctx, &m, *r.RatedPowerKW, *r.RatedRotorSpeedRPM)
+	if err != nil {
+		return nil, nil, err
 	}
-	return &m, nil
+	return &m, warnings, nil
 }
 
 // setRotorDiameter sets TipRad from the diameter; the AeroDyn span (root

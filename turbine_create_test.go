@@ -1,9 +1,12 @@
 package turbinesim_test
 
 import (
+	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +40,7 @@ func TestTurbineCreateBuildsValidDeck(t *testing.T) {
 		TowerConfig:   turbinesim.ConfigBlob(`{"stations":{"ht_fract":[0,0.5,1],"mass_density_kg_m":[6000,5000,4000],"fa_stiffness_nm2":[6e11,4e11,2e11],"ss_stiffness_nm2":[6e11,4e11,2e11]}}`),
 		NacelleConfig: turbinesim.ConfigBlob(`{"gearbox_ratio":100}`),
 	}
-	tb, dir, cleanup, err := req.Build(buildTemplate(t))
+	tb, dir, cleanup, err := req.Build(context.Background(), buildTemplate(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,6 +91,34 @@ func TestTurbineCreateBuildsValidDeck(t *testing.T) {
 	if !strings.Contains(string(src), "pitch gains from the 5 MW dP/dtheta") || !strings.Contains(string(src), "does not fall with pitch") {
 		t.Fatalf("parameter file does not state the fallback:\n%s", src)
 	}
+	// The user is told too: the build's warnings, and the same sentence
+	// read back from the stored deck (the turbine page's source).
+	if len(tb.Warnings) != 1 || !strings.HasPrefix(tb.Warnings[0], "controller: the pitch controller's gains") ||
+		!strings.Contains(tb.Warnings[0], "does not fall with pitch") {
+		t.Fatalf("build warnings %q, want the pitch-gain fallback", tb.Warnings)
+	}
+	if got := turbinesim.DeckWarnings(d); !slices.Equal(got, tb.Warnings) {
+		t.Fatalf("DeckWarnings of the written deck %q, want the build's %q", got, tb.Warnings)
+	}
+}
+
+// TestTurbineCreateStopsWhenCancelled: a build whose context is done stops
+// in the controller tuning's pitch-sensitivity sweep and returns the
+// context's error; before, the sweep ran on context.Background() and the
+// build could not be stopped.
+func TestTurbineCreateStopsWhenCancelled(t *testing.T) {
+	req := turbinesim.TurbineCreate{Name: "Cancelled", TurbineParams: turbinesim.TurbineParams{
+		RatedPowerKW: f64(6000), RotorDiameterM: f64(140), HubHeightM: f64(100), RatedRotorSpeedRPM: f64(11)}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tb, _, cleanup, err := req.Build(ctx, buildTemplate(t))
+	if err == nil {
+		cleanup()
+		t.Fatalf("cancelled build returned a turbine (warnings %q)", tb.Warnings)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled build: %v, want context.Canceled", err)
+	}
 }
 
 func TestTurbineCreateErrorsNameTheField(t *testing.T) {
@@ -119,7 +150,7 @@ func TestTurbineCreateErrorsNameTheField(t *testing.T) {
 	for field, mutate := range cases {
 		r := base()
 		mutate(&r)
-		_, _, _, err := r.Build(tpl)
+		_, _, _, err := r.Build(context.Background(), tpl)
 		if turbinesim.ErrorCode(err) != turbinesim.EINVALID || !strings.HasPrefix(turbinesim.ErrorMessage(err), field) {
 			t.Errorf("%s: got %v", field, err)
 		}
@@ -133,7 +164,7 @@ func TestTurbineCreateErrorsNameTheField(t *testing.T) {
 	} {
 		r := base()
 		r.BladeConfig = turbinesim.ConfigBlob(blob)
-		_, _, _, err := r.Build(tpl)
+		_, _, _, err := r.Build(context.Background(), tpl)
 		if turbinesim.ErrorCode(err) != turbinesim.EINVALID || turbinesim.ErrorMessage(err) != want {
 			t.Errorf("blade_config %s: got %v, want %q", blob, err, want)
 		}

@@ -1,6 +1,7 @@
 package turbinesim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -87,9 +88,11 @@ func (u *TurbineUpdate) ChangesDeck(cur *Turbine) (bool, error) {
 // deck as the template. Only the files of the changed modules are
 // rewritten; every other file is copied as stored, so MainFile stays valid.
 // next is the updated row (u.Apply); its hub_height_m follows the deck
-// when an offshore tower cannot hold the hub at its height. An edit the
-// deck cannot carry is EINVALID naming the field and the reason.
-func (u *TurbineUpdate) RebuildDeck(cur, next *Turbine, srcDir, dstDir string) error {
+// when an offshore tower cannot hold the hub at its height, and its
+// Warnings are those of the rebuilt deck (DeckWarnings). An edit the deck
+// cannot carry is EINVALID naming the field and the reason; a done ctx
+// stops a controller retuning's sensitivity sweep.
+func (u *TurbineUpdate) RebuildDeck(ctx context.Context, cur, next *Turbine, srcDir, dstDir string) error {
 	if !cur.HasDeck() {
 		return fmt.Errorf("rebuild deck: turbine %s has no stored deck", cur.ID)
 	}
@@ -110,7 +113,7 @@ func (u *TurbineUpdate) RebuildDeck(cur, next *Turbine, srcDir, dstDir string) e
 		}
 		return WrapError(EINVALID, e.firstField()+": the turbine's stored input files cannot be read ("+detail+"), so the edit cannot be applied to them; upload a corrected deck instead", err)
 	}
-	changedFiles, err := e.apply(d, next)
+	changedFiles, err := e.apply(ctx, d, next)
 	if err != nil {
 		return err
 	}
@@ -130,9 +133,13 @@ func (u *TurbineUpdate) RebuildDeck(cur, next *Turbine, srcDir, dstDir string) e
 		}
 	}
 	// The rewritten deck must read back, as a job submission will read it.
-	if _, err := deck.Load(mainPath); err != nil {
+	rebuilt, err := deck.Load(mainPath)
+	if err != nil {
 		return fmt.Errorf("rebuild deck: the rewritten deck does not read back: %w", err)
 	}
+	// The warnings of the deck as it now stands: a retuned parameter
+	// file's, or those of the file the edit kept.
+	next.Warnings = DeckWarnings(rebuilt)
 	return nil
 }
 
@@ -164,7 +171,7 @@ func controllerKind(d *deck.Deck) string {
 }
 
 // apply changes the loaded deck and returns the structures to rewrite.
-func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
+func (e *deckEdit) apply(ctx context.Context, d *deck.Deck, next *Turbine) ([]changedFile, error) {
 	ed, ad, sd := d.ElastoDyn, d.AeroDyn, d.ServoDyn
 	if ed == nil {
 		return nil, Errorf(EINVALID, "%s: the turbine's deck has no ElastoDyn structural model to apply it to", e.firstField())
@@ -306,7 +313,7 @@ func (e *deckEdit) apply(d *deck.Deck, next *Turbine) ([]changedFile, error) {
 		}
 		sdChanged = true
 		if builtBaseline != "" {
-			p, note, err := tuneBaselineController(d, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
+			p, note, err := tuneBaselineController(ctx, d, sd.GenEff, *next.RatedPowerKW, *next.RatedRotorSpeedRPM)
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package turbinesim_test
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func rebuild(t *testing.T, cur *turbinesim.Turbine, src string, u *turbinesim.Tu
 		t.Fatalf("ChangesDeck = %v, %v; want true", ok, err)
 	}
 	dst := filepath.Join(t.TempDir(), "deck")
-	if err := u.RebuildDeck(cur, next, src, dst); err != nil {
+	if err := u.RebuildDeck(context.Background(), cur, next, src, dst); err != nil {
 		return nil, err
 	}
 	return deck.Load(filepath.Join(dst, filepath.FromSlash(*cur.MainFile)))

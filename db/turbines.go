@@ -255,7 +255,7 @@ func (s *TurbineService) rebuildDeck(ctx context.Context, u *turbinesim.TurbineU
 	}
 	defer os.RemoveAll(scratch)
 	dst := filepath.Join(scratch, "deck")
-	if err := u.RebuildDeck(cur, next, src, dst); err != nil {
+	if err := u.RebuildDeck(ctx, cur, next, src, dst); err != nil {
 		return "", err
 	}
 	key, err := s.trees.Put(ctx, dst)

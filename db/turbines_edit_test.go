@@ -31,7 +31,7 @@ func (f *turbineFixture) builtTurbine(t *testing.T, name string) *turbinesim.Tur
 		RatedPowerKW: fptr(5000), RotorDiameterM: fptr(126), HubHeightM: fptr(90), RatedRotorSpeedRPM: fptr(12.1),
 		CutInWindSpeedMS: fptr(3), RatedWindSpeedMS: fptr(11.4), CutOutWindSpeedMS: fptr(25)},
 		BladeConfig: turbinesim.ConfigBlob(`{"material":"glass fibre"}`)}
-	tb, dir, cleanup, err := req.Build(tpl)
+	tb, dir, cleanup, err := req.Build(context.Background(), tpl)
 	if err != nil {
 		t.Fatal(err)
 	}

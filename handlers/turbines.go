@@ -273,7 +273,7 @@ func (s *Server) createTurbine(c echo.Context) error {
 			return err
 		}
 	}
-	t, dir, cleanup, err := req.Build(template)
+	t, dir, cleanup, err := req.Build(c.Request().Context(), template)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,7 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 		var propsErr error
 		err := s.loadDeck(c, func(d *deck.Deck) error {
 			main = d.Main
+			v.Warnings = turbinesim.DeckWarnings(d)
 			v.Props, propsErr = turbinesim.DetailedPropertiesOf(d)
 			return nil
 		})

@@ -628,3 +628,89 @@ func TestTurbinePutAppliesDeckEdits(t *testing.T) {
 		t.Fatalf("%d stored trees after the edit, want %d (new one in, old one out)", te.treeCount(), trees)
 	}
 }
+
+// A from-scratch build whose pitch-sensitivity fit is unusable (a
+// four-station blade, twist 13° to 0°, that gains power when pitched from
+// zero at rated) gets the scaled 5 MW pitch gains: POST /turbines says so
+// in warnings, the turbine page shows it, and a PUT that rewrites the
+// deck repeats the rewritten deck's warnings; a name-only PUT and a
+// build whose fit is used carry none. Before, the fallback was written
+// only into the parameter file's header.
+func TestTurbineBuildWarnsOfFallbackPitchGains(t *testing.T) {
+	t.Parallel()
+	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te := newTurbineEnv(t, catalog)
+	v := te.verified
+	const fallback = "controller: the pitch controller's gains (PC_KP, PC_KI, PC_KK in Baseline_Controller.in) are not tuned to this rotor"
+	warningsOf := func(body string) []string {
+		t.Helper()
+		var got struct {
+			Warnings *[]string `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+		if got.Warnings == nil {
+			return nil
+		}
+		return *got.Warnings
+	}
+	page := func(id string) string {
+		t.Helper()
+		resp, body := te.do(nil, request{method: "GET", path: "/turbines/" + id, header: map[string]string{
+			"Authorization": "Bearer " + v, "Accept": "text/html"}})
+		if resp.StatusCode != 200 {
+			t.Fatalf("turbine page: %d", resp.StatusCode)
+		}
+		return body
+	}
+
+	resp, body := te.call(v, "POST", "/turbines", `{"name":"Four stations","rated_power_kw":6000,"rotor_diameter_m":140,
+		"hub_height_m":100,"rated_rotor_speed_rpm":11,"nacelle_config":{"gearbox_ratio":100},
+		"blade_config":{"stations":{"span_m":[0,20,40,68.5],"chord_m":[4,4.5,3,1.2],"twist_deg":[13,10,3,0]}}}`)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("build: %d %s", resp.StatusCode, body)
+	}
+	w := warningsOf(body)
+	t.Logf("warnings: %q", w)
+	if len(w) != 1 || !strings.HasPrefix(w[0], fallback) || !strings.Contains(w[0], "does not fall with pitch") {
+		t.Fatalf("build warnings %q, want the fallback of the pitch gains with its reason", w)
+	}
+	id := decodeInto[turbinesim.Turbine](t, body).ID
+	html := page(id)
+	if !strings.Contains(html, `id="turbine-warnings"`) || !strings.Contains(html, "are not tuned to this rotor: its pitch sensitivity could not be used") {
+		t.Fatalf("turbine page does not show the warning:\n%s", html)
+	}
+	// GET returns the row; the warnings belong to the request that wrote
+	// the deck.
+	resp, body = te.call(v, "GET", "/turbines/"+id, "")
+	if resp.StatusCode != 200 || warningsOf(body) != nil {
+		t.Fatalf("GET: %d %s", resp.StatusCode, body)
+	}
+	// A deck-rewriting edit keeps the file, and the warning with it.
+	resp, body = te.call(v, "PUT", "/turbines/"+id, `{"hub_height_m":105}`)
+	if w := warningsOf(body); resp.StatusCode != 200 || len(w) != 1 || !strings.HasPrefix(w[0], fallback) {
+		t.Fatalf("hub height edit: %d warnings %q", resp.StatusCode, w)
+	}
+	// Retuned at a new rated power, the fit is still unusable.
+	resp, body = te.call(v, "PUT", "/turbines/"+id, `{"rated_power_kw":6200}`)
+	if w := warningsOf(body); resp.StatusCode != 200 || len(w) != 1 || !strings.HasPrefix(w[0], fallback) || !strings.Contains(w[0], "does not fall with pitch") {
+		t.Fatalf("rated power edit: %d warnings %q %s", resp.StatusCode, w, body)
+	}
+	resp, body = te.call(v, "PUT", "/turbines/"+id, `{"name":"Four stations, renamed"}`)
+	if resp.StatusCode != 200 || warningsOf(body) != nil {
+		t.Fatalf("name-only edit: %d %s", resp.StatusCode, body)
+	}
+
+	// The template's blade scaled to 140 m: the rotor's own fit is used.
+	resp, body = te.call(v, "POST", "/turbines", `{"name":"Scaled blade","rated_power_kw":6000,"rotor_diameter_m":140,"hub_height_m":100,"rated_rotor_speed_rpm":11}`)
+	if resp.StatusCode != http.StatusCreated || warningsOf(body) != nil {
+		t.Fatalf("build with a usable fit: %d %s", resp.StatusCode, body)
+	}
+	if html := page(decodeInto[turbinesim.Turbine](t, body).ID); strings.Contains(html, `id="turbine-warnings"`) {
+		t.Fatal("turbine page shows warnings for a build whose pitch gains are its own")
+	}
+}
