@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -121,11 +122,10 @@ type BatchSubmitter struct {
 }
 
 // DLCBatches previews and submits design load bases of stored turbines.
-// It needs the turbine store, the blob store holding the turbines' decks
-// and the batch store.
+// It needs the turbine store (with the turbines' decks) and the batch
+// store.
 type DLCBatches struct {
 	Turbines TurbineService
-	Trees    TreeStore
 	Batches  BatchService
 }
 
@@ -155,7 +155,7 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 	if len(req.Name) > 200 {
 		return nil, invalidf("name: at most 200 characters")
 	}
-	t, d, dir, release, err := openBatchDeck(ctx, s.Turbines, s.Trees, orgID, req.TurbineID)
+	t, d, dir, release, err := openBatchDeck(ctx, s.Turbines, "", orgID, req.TurbineID)
 	if err != nil {
 		return nil, err
 	}
@@ -180,22 +180,34 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 
 // openBatchDeck opens the organization's turbine and loads its stored deck
 // (validated as a job submission is, LoadRunnableDeck); a batch needs
-// ElastoDyn and InflowWind. The deck's folder dir stays readable until
-// release.
-func openBatchDeck(ctx context.Context, turbines TurbineService, trees TreeStore, orgID, turbineID string) (*Turbine, *deck.Deck, string, func(), error) {
+// ElastoDyn and InflowWind. The deck is a private copy of the stored
+// files, taken while the turbine's row guards them
+// (TurbineService.OpenTurbineDeck): a batch keeps reading them while it
+// quotes and submits, database work the guard must not span. Its folder
+// dir stays readable until release.
+func openBatchDeck(ctx context.Context, turbines TurbineService, scratchDir, orgID, turbineID string) (*Turbine, *deck.Deck, string, func(), error) {
 	if turbineID == "" {
 		return nil, nil, "", nil, invalidf("turbine_id: required")
 	}
-	t, err := turbines.FindTurbine(ctx, orgID, turbineID)
+	t, src, unlock, err := turbines.OpenTurbineDeck(ctx, orgID, turbineID)
 	if err != nil {
 		return nil, nil, "", nil, err
 	}
-	if !t.HasDeck() {
+	if src == "" {
+		unlock()
 		return nil, nil, "", nil, invalidf("turbine_id: this turbine has no input deck to run")
 	}
-	dir, release, err := trees.Open(ctx, *t.SourceKey)
+	dir, err := os.MkdirTemp(scratchDir, "batch-deck-")
 	if err != nil {
-		return nil, nil, "", nil, fmt.Errorf("opening turbine deck: %w", err)
+		unlock()
+		return nil, nil, "", nil, fmt.Errorf("copying turbine deck: %w", err)
+	}
+	release := func() { os.RemoveAll(dir) }
+	err = os.CopyFS(dir, os.DirFS(src))
+	unlock()
+	if err != nil {
+		release()
+		return nil, nil, "", nil, fmt.Errorf("copying turbine deck: %w", err)
 	}
 	d, err := LoadRunnableDeck(dir, *t.MainFile)
 	if err != nil {

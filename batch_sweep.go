@@ -32,7 +32,6 @@ type ParametricBatchRequest struct {
 // job's input.
 type ParametricBatches struct {
 	Turbines TurbineService
-	Trees    TreeStore
 	Batches  BatchService
 	// ScratchDir holds the decks while the request is served ("" : the
 	// system's temporary folder).
@@ -62,7 +61,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 	if len(points) > MaxBatchRuns {
 		return nil, invalidf("the sweep has %d points; one batch holds at most %d", len(points), MaxBatchRuns)
 	}
-	t, d, _, release, err := openBatchDeck(ctx, s.Turbines, s.Trees, by.OrganizationID, req.TurbineID)
+	t, d, _, release, err := openBatchDeck(ctx, s.Turbines, s.ScratchDir, by.OrganizationID, req.TurbineID)
 	if err != nil {
 		return nil, err
 	}

@@ -327,6 +327,11 @@ type TurbineService interface {
 	// release promptly and do no other database work in between.
 	// ENOTFOUND when the row has no deck.
 	OpenDeck(ctx context.Context, orgID, id string) (mainPath string, release func(), err error)
+
+	// OpenTurbineDeck is OpenDeck returning the row as read under the
+	// same guard and the root folder of its stored files (MainFile is
+	// relative to it). A row without deck files is no error: dir is "".
+	OpenTurbineDeck(ctx context.Context, orgID, id string) (t *Turbine, dir string, release func(), err error)
 }
 
 // TreeStore keeps directory trees (the deck files of turbine

@@ -482,31 +482,44 @@ func (s *TurbineService) findDemo(ctx context.Context, orgID, demoID string) (*t
 	return &t, nil
 }
 
-// OpenDeck implements turbinesim.TurbineService. The row stays locked FOR
-// SHARE until release (lockShared), so an edit or deletion cannot remove
-// the tree while it is read; callers only read files before releasing.
+// OpenDeck implements turbinesim.TurbineService (OpenTurbineDeck).
 func (s *TurbineService) OpenDeck(ctx context.Context, orgID, id string) (string, func(), error) {
-	t, tx, err := s.lockShared(ctx, orgID, id, "finding turbine")
+	t, dir, release, err := s.OpenTurbineDeck(ctx, orgID, id)
 	if err != nil {
 		return "", nil, err
 	}
+	if dir == "" {
+		release()
+		return "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
+	}
+	main := filepath.Join(dir, filepath.FromSlash(*t.MainFile))
+	if rel, err := filepath.Rel(dir, main); err != nil || !filepath.IsLocal(rel) {
+		release()
+		return "", nil, fmt.Errorf("db: turbine %s: main file %q escapes its tree", t.ID, *t.MainFile)
+	}
+	return main, release, nil
+}
+
+// OpenTurbineDeck implements turbinesim.TurbineService. The row stays
+// locked FOR SHARE until release (lockShared), so an edit or deletion
+// cannot remove the tree while it is read; callers only read files before
+// releasing.
+func (s *TurbineService) OpenTurbineDeck(ctx context.Context, orgID, id string) (*turbinesim.Turbine, string, func(), error) {
+	t, tx, err := s.lockShared(ctx, orgID, id, "finding turbine")
+	if err != nil {
+		return nil, "", nil, err
+	}
 	if !t.HasDeck() {
 		tx.Rollback()
-		return "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
+		return t, "", func() {}, nil
 	}
 	dir, release, err := s.trees.Open(ctx, *t.SourceKey)
 	if err != nil {
 		tx.Rollback()
-		return "", nil, fmt.Errorf("db: opening deck files of turbine %s: %w", t.ID, err)
+		return nil, "", nil, fmt.Errorf("db: opening deck files of turbine %s: %w", t.ID, err)
 	}
-	unlock := func() {
+	return t, dir, func() {
 		release()
 		tx.Rollback()
-	}
-	main := filepath.Join(dir, filepath.FromSlash(*t.MainFile))
-	if rel, err := filepath.Rel(dir, main); err != nil || !filepath.IsLocal(rel) {
-		unlock()
-		return "", nil, fmt.Errorf("db: turbine %s: main file %q escapes its tree", t.ID, *t.MainFile)
-	}
-	return main, unlock, nil
+	}, nil
 }

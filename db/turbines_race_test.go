@@ -4,7 +4,10 @@ import (
 	"context"
 	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -201,4 +204,92 @@ func TestTurbineCloneAndEditConcurrently(t *testing.T) {
 	if n := len(f.storedTrees(t)); n != 1 {
 		t.Fatalf("%d stored trees left, want the turbine's only", n)
 	}
+}
+
+// TestTurbineEditWaitsForOpenDeck: while a reader has the deck open
+// (OpenDeck for detailed-properties and the turbine page,
+// OpenTurbineDeck for job and batch submissions), a deck-rebuilding edit
+// waits for the row instead of removing the files being read; after
+// release it completes and removes the old tree. Deterministic: the test
+// watches pg_stat_activity for the edit's lock wait. Before, the edit
+// committed and removed the open tree at once (with OpenDeck, which took
+// no lock: "the edit finished while the deck was open", the tree gone).
+func TestTurbineEditWaitsForOpenDeck(t *testing.T) {
+	t.Parallel()
+	f := newTurbineFixture(t)
+	ctx := context.Background()
+	tb := f.builtTurbine(t, "Scratch")
+	openers := map[string]func() (string, func()){
+		"OpenDeck": func() (string, func()) {
+			main, release, err := f.svc.OpenDeck(ctx, f.orgA, tb.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur, _ := f.svc.FindTurbine(ctx, f.orgA, tb.ID)
+			return strings.TrimSuffix(main, filepath.FromSlash(*cur.MainFile)), release
+		},
+		"OpenTurbineDeck": func() (string, func()) {
+			_, dir, release, err := f.svc.OpenTurbineDeck(ctx, f.orgA, tb.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return dir, release
+		},
+	}
+	hub := 100.0
+	for _, name := range slices.Sorted(maps.Keys(openers)) {
+		before := f.treeFiles(t, tb.ID)
+		dir, release := openers[name]()
+		hub++
+		edited := make(chan error, 1)
+		go func() {
+			_, err := f.svc.UpdateTurbine(ctx, f.orgA, tb.ID, &turbinesim.TurbineUpdate{TurbineParams: turbinesim.TurbineParams{HubHeightM: &hub}})
+			edited <- err
+		}()
+		deadline := time.After(60 * time.Second)
+	wait:
+		for {
+			select {
+			case err := <-edited:
+				_, statErr := os.Stat(dir)
+				release()
+				t.Fatalf("%s: the edit finished (%v) while the deck was open; the open tree: %v", name, err, statErr)
+			case <-deadline:
+				t.Fatalf("%s: the edit neither waited for the row nor finished", name)
+			case <-time.After(20 * time.Millisecond):
+				if waitingOnLock(t, f.db) {
+					break wait
+				}
+			}
+		}
+		if got := filesUnder(t, dir); !maps.Equal(got, before) {
+			t.Fatalf("%s: the open tree has %d files, had %d", name, len(got), len(before))
+		}
+		release()
+		if err := <-edited; err != nil {
+			t.Fatalf("%s: edit after release: %v", name, err)
+		}
+		if n := len(f.storedTrees(t)); n != 1 {
+			t.Fatalf("%s: %d stored trees after the edit, want the new one only", name, n)
+		}
+	}
+}
+
+// filesUnder reads every file under root, keyed by relative path.
+func filesUnder(t *testing.T, root string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

@@ -25,7 +25,7 @@ import (
 // and render only.
 
 func (s *Server) batchService() (turbinesim.BatchService, error) {
-	if s.svc.Batches == nil || s.svc.Turbines == nil || s.svc.JobTrees == nil {
+	if s.svc.Batches == nil || s.svc.Turbines == nil {
 		return nil, notImplemented
 	}
 	return s.svc.Batches, nil
@@ -38,7 +38,7 @@ func (s *Server) dlcBatches() (*turbinesim.DLCBatches, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &turbinesim.DLCBatches{Turbines: s.svc.Turbines, Trees: s.svc.JobTrees, Batches: bs}, nil
+	return &turbinesim.DLCBatches{Turbines: s.svc.Turbines, Batches: bs}, nil
 }
 
 // DLCBatchRequest is the body of POST /dlcs/batch-submit and /dlcs/preview.
@@ -181,7 +181,7 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 	if a.Method == turbinesim.AuthAPIKey {
 		by.ClientID = a.ClientID
 	}
-	svc := &turbinesim.ParametricBatches{Turbines: s.svc.Turbines, Trees: s.svc.JobTrees, Batches: bs, ScratchDir: s.cfg.ScratchDir}
+	svc := &turbinesim.ParametricBatches{Turbines: s.svc.Turbines, Batches: bs, ScratchDir: s.cfg.ScratchDir}
 	b, err := svc.Submit(c.Request().Context(), by, &req)
 	if err != nil {
 		return err

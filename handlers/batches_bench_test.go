@@ -121,7 +121,7 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 	cfg := handlers.Config{JWTSecret: []byte(testSecret), BodyLimit: 1 << 20, Now: time.Now, Logger: quiet}
 	svc := handlers.Services{Auth: auth, Users: users, Organizations: db.NewOrganizationService(d),
 		Dashboard: db.NewDashboardService(d), Sessions: db.NewSessionStore(d), Ready: d.Ready,
-		Caps: caps, Turbines: turbines, Jobs: jobs, JobTrees: trees, Batches: db.NewBatchService(jobs)}
+		Caps: caps, Turbines: turbines, Jobs: jobs, Batches: db.NewBatchService(jobs)}
 	h, err := handlers.New(cfg, svc)
 	if err != nil {
 		tb.Fatal(err)

@@ -110,7 +110,7 @@ func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 			q.StopAndCancel(c)
 		})
 	}
-	svc.Caps, svc.Turbines, svc.Jobs, svc.JobTrees = be.caps, turbines, be.jobs, trees
+	svc.Caps, svc.Turbines, svc.Jobs = be.caps, turbines, be.jobs
 	svc.Batches = db.NewBatchService(be.jobs)
 	cache, err := resultcache.New(filepath.Join(t.TempDir(), "results"), 256<<20)
 	if err != nil {

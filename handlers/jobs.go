@@ -193,14 +193,17 @@ func (s *Server) submitJob(c echo.Context) error {
 // turbineRun fills nj with a run of the stored turbine req names: its deck
 // with the run settings (and wind file) written into dir.
 func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string, nj *turbinesim.NewJob) error {
-	if s.svc.Turbines == nil || s.svc.JobTrees == nil {
+	if s.svc.Turbines == nil {
 		return notImplemented
 	}
-	t, err := s.svc.Turbines.FindTurbine(ctx, a.Organization.ID, req.TurbineID)
+	// The stored files stay in place until release (an edit that would
+	// remove them waits), which comes once the run deck is written.
+	t, src, release, err := s.svc.Turbines.OpenTurbineDeck(ctx, a.Organization.ID, req.TurbineID)
 	if err != nil {
 		return err
 	}
-	entry, err := deckFromTurbine(ctx, s.svc.JobTrees, t, req, wind, dir)
+	defer release()
+	entry, err := deckFromTurbine(src, t, req, wind, dir)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path"
@@ -121,18 +120,14 @@ func (r *TurbineRunRequest) check(uploaded bool) error {
 	return nil
 }
 
-// deckFromTurbine writes the turbine's stored deck, with the run settings
-// applied, into dir and returns the entrypoint. wind, when not nil,
-// replaces steady wind; the written deck is validated again.
-func deckFromTurbine(ctx context.Context, trees turbinesim.TreeStore, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (string, error) {
-	if !t.HasDeck() {
+// deckFromTurbine writes the turbine's stored deck, open in src
+// (TurbineService.OpenTurbineDeck; "" when the row has none), with the run
+// settings applied, into dir and returns the entrypoint. wind, when not
+// nil, replaces steady wind; the written deck is validated again.
+func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (string, error) {
+	if src == "" || !t.HasDeck() {
 		return "", invalid("turbine_id: this turbine has no input deck to run")
 	}
-	src, release, err := trees.Open(ctx, *t.SourceKey)
-	if err != nil {
-		return "", fmt.Errorf("opening turbine deck: %w", err)
-	}
-	defer release()
 	d, err := validateDeck(src, *t.MainFile)
 	if err != nil {
 		return "", err

@@ -104,7 +104,7 @@ func newJobEnvWorkers(t *testing.T, workers int) *jobEnv {
 			q.StopAndCancel(c)
 		})
 	}
-	svc.Jobs, svc.JobTrees = je.jobs, trees
+	svc.Jobs = je.jobs
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
@@ -524,6 +524,15 @@ func TestJobFromStoredTurbine(t *testing.T) {
 // with one turbine: the shared NREL 5 MW land deck.
 func newTurbineRunEnv(t *testing.T) (*jobEnv, *turbinesim.Turbine) {
 	t.Helper()
+	je, tb, _ := newTurbineRunEnvWith(t, nil)
+	return je, tb
+}
+
+// newTurbineRunEnvWith is newTurbineRunEnv whose server reads the turbine
+// trees through wrap (nil: directly); it also returns the server's
+// turbine service.
+func newTurbineRunEnvWith(t *testing.T, wrap func(turbinesim.TreeStore) turbinesim.TreeStore) (*jobEnv, *turbinesim.Turbine, *db.TurbineService) {
+	t.Helper()
 	je := newJobEnv(t)
 	ctx := context.Background()
 	src := filepath.Dir(testshared.Path(t, "reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"))
@@ -541,11 +550,16 @@ func newTurbineRunEnv(t *testing.T) (*jobEnv, *turbinesim.Turbine) {
 		t.Fatal(err)
 	}
 	// The server under test reads turbine decks from turbineTrees.
+	var trees turbinesim.TreeStore = turbineTrees
+	if wrap != nil {
+		trees = wrap(turbineTrees)
+	}
+	turbines := db.NewTurbineService(je.db, trees)
 	cfg, svc := je.config(je.db)
 	cfg.BodyLimit = 32 << 20
 	keys := db.NewAPIKeyService(je.db)
 	svc.APIKeys, svc.Audit, svc.Caps = keys, keys, je.caps
-	svc.Jobs, svc.JobTrees, svc.Turbines = je.jobs, turbineTrees, db.NewTurbineService(je.db, turbineTrees)
+	svc.Jobs, svc.Turbines = je.jobs, turbines
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
@@ -553,7 +567,7 @@ func newTurbineRunEnv(t *testing.T) (*jobEnv, *turbinesim.Turbine) {
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	je.http = ts
-	return je, tb
+	return je, tb, turbines
 }
 
 // waitWind waits until the job succeeded and returns the hub-height wind

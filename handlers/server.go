@@ -35,14 +35,12 @@ type Services struct {
 	Turbines turbinesim.TurbineService
 	Demos    turbinesim.DemoCatalog
 
-	// Jobs (handlers/jobs.go); nil turns the job routes into 501.
-	// JobTrees is the blob store holding turbine decks, read when a run is
-	// submitted for a stored turbine.
-	Jobs     turbinesim.JobService
-	JobTrees turbinesim.TreeStore
+	// Jobs (handlers/jobs.go); nil turns the job routes into 501. A run
+	// of a stored turbine reads its deck through Turbines.
+	Jobs turbinesim.JobService
 
 	// Batches of jobs (handlers/batches.go); nil turns the batch routes
-	// into 501. They also need Turbines and JobTrees.
+	// into 501. They also need Turbines.
 	Batches turbinesim.BatchService
 
 	// Studies, share links and notes (handlers/studies.go, notes.go); nil

@@ -125,7 +125,6 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		LoginThrottle: loginThrottle,
 		SSO:           db.NewSSOService(d.DB),
 		Jobs:          jobs.jobs,
-		JobTrees:      trees,                         // runs of stored turbines read their decks here
 		Batches:       db.NewBatchService(jobs.jobs), // issue 11: DLC and parametric batches
 		Studies:       db.NewStudyService(d.DB, artifacts),
 		Notes:         db.NewNoteService(d.DB),
