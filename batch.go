@@ -43,6 +43,10 @@ type Batch struct {
 
 	// Progress is derived from the batch's jobs when the batch is read.
 	Progress BatchProgress `json:"progress" db:"-"`
+	// Warnings are those of the turbine's deck every run starts from
+	// (DeckWarnings), said once in the response of the submission; not
+	// stored.
+	Warnings []string `json:"warnings,omitempty" db:"-"`
 }
 
 // BatchProgress counts a batch's jobs by state. Status is derived:

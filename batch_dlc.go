@@ -134,10 +134,12 @@ type DLCBatches struct {
 type dlcPlan struct {
 	turbine *Turbine
 	deck    *deck.Deck
-	dir     string
-	release func()
-	request dlc.Request
-	runs    []dlc.Run
+	// warnings are the turbine deck's (LoadRunnableDeck).
+	warnings []string
+	dir      string
+	release  func()
+	request  dlc.Request
+	runs     []dlc.Run
 }
 
 func invalidf(format string, args ...any) error { return Errorf(EINVALID, format, args...) }
@@ -155,11 +157,11 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 	if len(req.Name) > 200 {
 		return nil, invalidf("name: at most 200 characters")
 	}
-	t, d, dir, release, err := openBatchDeck(ctx, s.Turbines, "", orgID, req.TurbineID)
+	t, d, warnings, dir, release, err := openBatchDeck(ctx, s.Turbines, "", orgID, req.TurbineID)
 	if err != nil {
 		return nil, err
 	}
-	p := &dlcPlan{turbine: t, deck: d, dir: dir, release: release}
+	p := &dlcPlan{turbine: t, deck: d, warnings: warnings, dir: dir, release: release}
 	key, err := DLCTurbine(t, p.deck, req.Turbine)
 	if err != nil {
 		release()
@@ -179,46 +181,47 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 }
 
 // openBatchDeck opens the organization's turbine and loads its stored deck
-// (validated as a job submission is, LoadRunnableDeck); a batch needs
+// (validated as a job submission is, LoadRunnableDeck, whose warnings it
+// returns); a batch needs
 // ElastoDyn and InflowWind. The deck is a private copy of the stored
 // files, taken while the turbine's row guards them
 // (TurbineService.OpenTurbineDeck): a batch keeps reading them while it
 // quotes and submits, database work the guard must not span. Its folder
 // dir stays readable until release.
-func openBatchDeck(ctx context.Context, turbines TurbineService, scratchDir, orgID, turbineID string) (*Turbine, *deck.Deck, string, func(), error) {
+func openBatchDeck(ctx context.Context, turbines TurbineService, scratchDir, orgID, turbineID string) (t *Turbine, d *deck.Deck, warnings []string, dir string, release func(), err error) {
 	if turbineID == "" {
-		return nil, nil, "", nil, invalidf("turbine_id: required")
+		return nil, nil, nil, "", nil, invalidf("turbine_id: required")
 	}
 	t, src, unlock, err := turbines.OpenTurbineDeck(ctx, orgID, turbineID)
 	if err != nil {
-		return nil, nil, "", nil, err
+		return nil, nil, nil, "", nil, err
 	}
 	if src == "" {
 		unlock()
-		return nil, nil, "", nil, invalidf("turbine_id: this turbine has no input deck to run")
+		return nil, nil, nil, "", nil, invalidf("turbine_id: this turbine has no input deck to run")
 	}
-	dir, err := os.MkdirTemp(scratchDir, "batch-deck-")
+	dir, err = os.MkdirTemp(scratchDir, "batch-deck-")
 	if err != nil {
 		unlock()
-		return nil, nil, "", nil, fmt.Errorf("copying turbine deck: %w", err)
+		return nil, nil, nil, "", nil, fmt.Errorf("copying turbine deck: %w", err)
 	}
-	release := func() { os.RemoveAll(dir) }
+	release = func() { os.RemoveAll(dir) }
 	err = os.CopyFS(dir, os.DirFS(src))
 	unlock()
 	if err != nil {
 		release()
-		return nil, nil, "", nil, fmt.Errorf("copying turbine deck: %w", err)
+		return nil, nil, nil, "", nil, fmt.Errorf("copying turbine deck: %w", err)
 	}
-	d, err := LoadRunnableDeck(dir, *t.MainFile)
+	d, warnings, err = LoadRunnableDeck(dir, *t.MainFile)
 	if err != nil {
 		release()
-		return nil, nil, "", nil, err
+		return nil, nil, nil, "", nil, err
 	}
 	if d.InflowWind == nil || d.ElastoDyn == nil {
 		release()
-		return nil, nil, "", nil, invalidf("turbine_id: the turbine's deck needs ElastoDyn and InflowWind for batch runs")
+		return nil, nil, nil, "", nil, invalidf("turbine_id: the turbine's deck needs ElastoDyn and InflowWind for batch runs")
 	}
-	return t, d, dir, release, nil
+	return t, d, warnings, dir, release, nil
 }
 
 // DLCTurbine gathers the key numbers of a load basis: the request's, else
@@ -344,5 +347,10 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 		return nil, Errorf(EPAYMENT, "the batch of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
 			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
 	}
-	return s.Batches.SubmitBatch(ctx, nb)
+	b, err := s.Batches.SubmitBatch(ctx, nb)
+	if err != nil {
+		return nil, err
+	}
+	b.Warnings = p.warnings
+	return b, nil
 }

@@ -196,7 +196,7 @@ func bundledNRELForDLC(t *testing.T) (string, *turbinesim.Turbine, dlc.Turbine) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
+	d, _, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
 	if err != nil {
 		t.Fatal(err)
 	}

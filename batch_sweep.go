@@ -61,7 +61,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 	if len(points) > MaxBatchRuns {
 		return nil, invalidf("the sweep has %d points; one batch holds at most %d", len(points), MaxBatchRuns)
 	}
-	t, d, _, release, err := openBatchDeck(ctx, s.Turbines, s.ScratchDir, by.OrganizationID, req.TurbineID)
+	t, d, warnings, _, release, err := openBatchDeck(ctx, s.Turbines, s.ScratchDir, by.OrganizationID, req.TurbineID)
 	if err != nil {
 		return nil, err
 	}
@@ -116,5 +116,10 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 	}{*req, points}); err != nil {
 		return nil, err
 	}
-	return s.Batches.SubmitBatch(ctx, nb)
+	b, err := s.Batches.SubmitBatch(ctx, nb)
+	if err != nil {
+		return nil, err
+	}
+	b.Warnings = warnings
+	return b, nil
 }

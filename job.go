@@ -87,6 +87,11 @@ type Job struct {
 
 	// OutputFiles lists the published output files (succeeded jobs only).
 	OutputFiles []string `json:"output_files" db:"-"`
+	// Warnings are the submitted deck's (DeckWarnings), recorded with the
+	// job: "file:line: variable: message" findings that OpenFAST would
+	// run with, the file relative to the deck folder. Empty, not null,
+	// when there were none.
+	Warnings []string `json:"warnings" db:"-"`
 
 	InputKey  string  `json:"-" db:"input_key"`
 	OutputKey *string `json:"-" db:"output_key"`
@@ -143,6 +148,8 @@ type NewJob struct {
 	InputDir   string
 	Entrypoint string
 	TMax       float64
+	// Warnings are the deck's (LoadRunnableDeck), stored with the job.
+	Warnings []string
 	// IdempotencyKey and RequestHash make retried submissions safe: the
 	// same key with the same hash returns the first job; another hash is
 	// EINVALID; a submission still in progress under the key is ECONFLICT.

@@ -213,12 +213,43 @@ func baselineFileText(p baseline.Params, pitch sensitivityNote, ratedPowerKW, ra
 	return baseline.EncodeParams(p, append(heading, "Format: NAME value, SI units, # comments.")...)
 }
 
-// DeckWarnings returns what the user should know about a deck the turbine
-// builder wrote or retuned: the WARNING lines of its baseline parameter
-// file (for now: pitch gains that are the scaled 5 MW values, not this
-// rotor's). None for other decks. The file is read from disk, so the
-// deck's files must still be in place.
-func DeckWarnings(d *deck.Deck) []string {
+// DeckWarnings returns what the engineer should know about a loaded deck
+// whose files are under dir, although it runs: the warnings of the
+// turbine builder (the WARNING lines of a baseline parameter file it wrote
+// or retuned, for now pitch gains that are the scaled 5 MW values, not
+// this rotor's), then the deck validator's warnings (deck.Validate,
+// Problem.Warning: suspicious but OpenFAST would run) as
+// "file:line: variable: message" with the file relative to dir. Every
+// place a deck enters or is used (job and batch submissions, uploads,
+// clones, the turbine page) reports these. The files are read from disk,
+// so they must still be in place.
+func DeckWarnings(dir string, d *deck.Deck) []string {
+	return deckWarnings(dir, d, deck.Validate(d))
+}
+
+// deckWarnings is DeckWarnings with the validator's findings already at
+// hand.
+func deckWarnings(dir string, d *deck.Deck, problems []deck.Problem) []string {
+	warnings := builderWarnings(d)
+	// The validator warns of every Bladed-DLL deck without a ROSCO
+	// DISCON.IN that the built-in baseline controller runs instead. A
+	// deck whose baseline parameter file the builder wrote was made that
+	// way, with constants tuned to its rotor: the warning would only
+	// repeat the design (the builder's own warnings say when the tuning
+	// fell short).
+	builtBaseline := builtBaselinePath(d) != ""
+	for _, p := range problems {
+		if !p.Warning || builtBaseline && p.Variable == "DLL_InFile" && p.File == d.ServoDyn.Meta.Path {
+			continue
+		}
+		warnings = append(warnings, deckProblemText(dir, p))
+	}
+	return warnings
+}
+
+// builderWarnings returns the WARNING lines of the baseline parameter
+// file the turbine builder wrote or retuned (none for other decks).
+func builderWarnings(d *deck.Deck) []string {
 	path := builtBaselinePath(d)
 	if path == "" {
 		return nil

@@ -35,7 +35,7 @@ func build6MW(t *testing.T) (*turbinesim.Turbine, string, *deck.Deck) {
 // built-in baseline controller from the parameter file the build wrote,
 // and ParamsFromDeck reads the requested rated point back from it.
 func TestTurbineCreateBaselineControllerFile(t *testing.T) {
-	_, _, d := build6MW(t)
+	_, dir, d := build6MW(t)
 	sd := d.ServoDyn
 	if sd.PCMode != 5 || sd.VSContrl != 5 || sd.DLL_InFile != "Baseline_Controller.in" {
 		t.Fatalf("ServoDyn PCMode %d VSContrl %d DLL_InFile %q", sd.PCMode, sd.VSContrl, sd.DLL_InFile)
@@ -54,7 +54,7 @@ func TestTurbineCreateBaselineControllerFile(t *testing.T) {
 	if !strings.Contains(string(src), "PC_KK from this rotor's frozen-wake dP/dtheta") {
 		t.Fatalf("parameter file does not state the rotor's own pitch sensitivity:\n%s", src)
 	}
-	if w := turbinesim.DeckWarnings(d); w != nil {
+	if w := turbinesim.DeckWarnings(dir, d); w != nil {
 		t.Fatalf("warnings %q for gains tuned to the rotor", w)
 	}
 	p, err := turbinesim.ParamsFromDeck(d)

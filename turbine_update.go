@@ -139,7 +139,7 @@ func (u *TurbineUpdate) RebuildDeck(ctx context.Context, cur, next *Turbine, src
 	}
 	// The warnings of the deck as it now stands: a retuned parameter
 	// file's, or those of the file the edit kept.
-	next.Warnings = DeckWarnings(rebuilt)
+	next.Warnings = DeckWarnings(dstDir, rebuilt)
 	return nil
 }
 

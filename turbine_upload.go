@@ -251,6 +251,9 @@ type UploadedDeck struct {
 	Deck     *deck.Deck
 	// ControllerRewritten records DLL_FileName before and after.
 	ControllerFrom, ControllerTo string
+	// Warnings are the deck's (DeckWarnings), files relative to the
+	// upload's root.
+	Warnings []string
 }
 
 // BuiltinControllerFile is the DLL_FileName an upload's Bladed-interface
@@ -363,7 +366,8 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 		}
 		return nil, invalidUpload("the deck has %d defect(s): %s", len(defects), strings.Join(dedupe(defects), "; "))
 	}
-	for _, p := range deck.Validate(d) {
+	problems := deck.Validate(d)
+	for _, p := range problems {
 		if !p.Warning {
 			defects = append(defects, fmt.Sprintf("%s: %s", loc(p.File, p.Line), joinWords(p.Variable, p.Message)))
 		}
@@ -401,6 +405,7 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 	if up.Params, err = ParamsFromDeck(d); err != nil {
 		return nil, invalidUpload("%s: %v", mainRel, err)
 	}
+	up.Warnings = deckWarnings(dir, d, problems)
 	return up, nil
 }
 

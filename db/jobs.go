@@ -37,12 +37,13 @@ func (s *JobService) Trees() turbinesim.TreeStore { return s.trees }
 
 const jobColumns = `id, organization_id, status, turbine_id, batch_id, entrypoint, submitted_by, client_id,
 	created_at, started_at, finished_at, updated_at, sim_time, t_max, eta_seconds, attempt, max_attempts,
-	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files`
+	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files, warnings`
 
-// jobRow is a jobs row as scanned; output_files is JSON.
+// jobRow is a jobs row as scanned; output_files and warnings are JSON.
 type jobRow struct {
 	turbinesim.Job
 	OutputFilesJSON []byte `db:"output_files"`
+	WarningsJSON    []byte `db:"warnings"`
 }
 
 func (r *jobRow) job() *turbinesim.Job {
@@ -50,6 +51,10 @@ func (r *jobRow) job() *turbinesim.Job {
 	_ = json.Unmarshal(r.OutputFilesJSON, &j.OutputFiles)
 	if j.OutputFiles == nil {
 		j.OutputFiles = []string{}
+	}
+	_ = json.Unmarshal(r.WarningsJSON, &j.Warnings)
+	if j.Warnings == nil {
+		j.Warnings = []string{}
 	}
 	j.SetPercent()
 	return &j
@@ -122,16 +127,20 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	}
 	tokens := turbinesim.JobTokens(nj.TMax)
 	price := plan.JobPriceCents(tokens)
+	warnings, err := json.Marshal(nonNil(nj.Warnings))
+	if err != nil {
+		return nil, false, fmt.Errorf("encoding job warnings: %w", err)
+	}
 	var row jobRow
 	err = tx.GetContext(ctx, &row, `
 		INSERT INTO jobs (organization_id, turbine_id, batch_id, entrypoint, submitted_by, client_id,
 		                  input_key, t_max, max_attempts, price_cents, tokens, charge_month,
-		                  idempotency_key, request_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_date, $12, $13)
+		                  idempotency_key, request_hash, warnings)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_date, $12, $13, $14)
 		RETURNING `+jobColumns,
 		nj.OrganizationID, nullString(nj.TurbineID), nullString(nj.BatchID), nj.Entrypoint,
 		nullString(nj.SubmittedBy), nullString(nj.ClientID), inputKey, nj.TMax, DefaultJobMaxAttempts,
-		price, tokens, nullString(nj.IdempotencyKey), nullString(nj.RequestHash))
+		price, tokens, nullString(nj.IdempotencyKey), nullString(nj.RequestHash), warnings)
 	if err != nil {
 		return nil, false, translate(err, "inserting job")
 	}
@@ -163,6 +172,14 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 		return nil, false, translate(err, "committing submit")
 	}
 	return row.job(), false, nil
+}
+
+// nonNil is xs, or an empty slice for nil (JSON [] rather than null).
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
 }
 
 func nullString(s string) *string {

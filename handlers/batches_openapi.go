@@ -10,7 +10,7 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 				"At most 500 runs per batch (422 beyond). No wind is generated in the request: each job stores its run's recipe and shares one copy of the turbine's deck, " +
 				"and each attempt's solver process generates the run's wind file (TurbSim box or uniform-wind event file, deterministic from the run's seed, so a retried attempt makes the same file) " +
 				"and deck before it simulates, within the run's limits (wall time, CPU time, memory; a run whose wind cannot be made fails with a detail saying so and is refunded); meanwhile the job is running at 0 %, and its log starts with a line naming the generated wind (model, V_hub, seed, grid). " +
-				"Answers 201 with the batch (run_count, price, progress) and Location /batches/{id}.",
+				"Answers 201 with the batch (run_count, price, progress, and once the turbine deck's warnings) and Location /batches/{id}.",
 			request: "DLCBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
 		{method: "POST", path: "/dlcs/preview", tag: "batches",
 			summary: "The load-basis table, run count and price of a DLC batch request, without submitting (the wizard's live preview)",
@@ -18,7 +18,7 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 		{method: "POST", path: "/parametric/batch-submit", tag: "batches",
 			summary: "Verified accounts only (403 otherwise): sweep scalar parameters of a stored turbine's deck or of the run (names of solver/dlc.SweepParamNames: " +
 				"air_density, blade_pitch, nacelle_yaw, rotor_speed, shear_exponent, t_max, wind_speed, yaw_misalignment, …) over lists or ranges, full factorial " +
-				"(the last parameter varies fastest; at most 500 points), as one batch with one charge (402 all or nothing)",
+				"(the last parameter varies fastest; at most 500 points), as one batch with one charge (402 all or nothing); the 201 response carries the turbine deck's warnings once",
 			request: "ParametricBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/batches", tag: "batches", summary: "The organization's batches, newest first, with progress; query page, page_size (default 20, max 100; larger is 422)",
 			responses: errs(map[int]string{200: "BatchPage"}, 401, 422, 429, 503)},
@@ -71,6 +71,8 @@ func batchSchemas() map[string]any {
 		"price_cents": desc(integer, "the one charge of the batch: the sum of its runs' prices"),
 		"tokens":      integer, "submitted_by": nstr, "created_at": dt, "updated_at": dt,
 		"progress": progress,
+		"warnings": desc(map[string]any{"type": "array", "items": str},
+			"in the 201 response of a submission only (absent when there is none): the warnings of the turbine's deck every run starts from, as GET /turbines/{id} reports them, said once for the batch"),
 	})
 	override := obj(nil, map[string]any{
 		"speeds": numArr, "seeds": integer, "yaw": numArr,

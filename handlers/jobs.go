@@ -118,11 +118,11 @@ func (s *Server) submitJob(c echo.Context) error {
 		if err := checkEntrypoint(dir, nj.Entrypoint); err != nil {
 			return err
 		}
-		d, err := validateDeck(dir, nj.Entrypoint)
+		d, warnings, err := validateDeck(dir, nj.Entrypoint)
 		if err != nil {
 			return err
 		}
-		nj.TMax = d.Main.TMax
+		nj.TMax, nj.Warnings = d.Main.TMax, warnings
 		hash.Write([]byte("zip\x00" + nj.Entrypoint + "\x00"))
 		io.Copy(hash, io.NewSectionReader(ra, 0, fh.Size))
 	case "application/json":
@@ -203,11 +203,11 @@ func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *Turbin
 		return err
 	}
 	defer release()
-	entry, err := deckFromTurbine(src, t, req, wind, dir)
+	entry, warnings, err := deckFromTurbine(src, t, req, wind, dir)
 	if err != nil {
 		return err
 	}
-	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax = dir, entry, t.ID, req.Settings.TMax
+	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax, nj.Warnings = dir, entry, t.ID, req.Settings.TMax, warnings
 	return nil
 }
 

@@ -53,8 +53,9 @@ func checkEntrypoint(dir, entry string) error {
 }
 
 // validateDeck is turbinesim.LoadRunnableDeck: 422 naming the file and
-// line of a bad deck, or a referenced file outside dir.
-func validateDeck(dir, entry string) (*deck.Deck, error) {
+// line of a bad deck, or a referenced file outside dir; a runnable deck
+// comes with its warnings.
+func validateDeck(dir, entry string) (*deck.Deck, []string, error) {
 	return turbinesim.LoadRunnableDeck(dir, entry)
 }
 
@@ -122,15 +123,17 @@ func (r *TurbineRunRequest) check(uploaded bool) error {
 
 // deckFromTurbine writes the turbine's stored deck, open in src
 // (TurbineService.OpenTurbineDeck; "" when the row has none), with the run
-// settings applied, into dir and returns the entrypoint. wind, when not
+// settings applied, into dir and returns the entrypoint and the stored
+// deck's warnings (they name the turbine's own files and lines, which the
+// engineer edits, not those of the rewritten run deck). wind, when not
 // nil, replaces steady wind; the written deck is validated again.
-func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (string, error) {
+func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (entry string, warnings []string, err error) {
 	if src == "" || !t.HasDeck() {
-		return "", invalid("turbine_id: this turbine has no input deck to run")
+		return "", nil, invalid("turbine_id: this turbine has no input deck to run")
 	}
-	d, err := validateDeck(src, *t.MainFile)
+	d, warnings, err := validateDeck(src, *t.MainFile)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	s := req.Settings
 	d.Main.TMax = s.TMax
@@ -138,7 +141,7 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 		d.Main.DT = s.DT
 	}
 	if d.InflowWind == nil {
-		return "", invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
+		return "", nil, invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
 	}
 	var fst string
 	if wind != nil {
@@ -152,18 +155,17 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 		fst, err = deck.Write(dir, d)
 	}
 	if err != nil {
-		return "", fmt.Errorf("writing run deck: %w", err)
+		return "", nil, fmt.Errorf("writing run deck: %w", err)
 	}
-	entry, err := filepath.Rel(dir, fst)
-	if err != nil {
-		return "", err
+	if entry, err = filepath.Rel(dir, fst); err != nil {
+		return "", nil, err
 	}
 	entry = filepath.ToSlash(entry)
 	if wind != nil {
 		// The run deck as the solver will read it, wind file included.
-		if _, err := validateDeck(dir, entry); err != nil {
-			return "", err
+		if _, _, err := validateDeck(dir, entry); err != nil {
+			return "", nil, err
 		}
 	}
-	return entry, nil
+	return entry, warnings, nil
 }

@@ -10,14 +10,14 @@ func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperat
 				"(a stored turbine's deck with the run settings: steady wind with an optional power-law shear, or settings.wind.file, a wind file in an earlier job's inputs), " +
 				"or multipart turbine_id, settings (the same JSON object as text) and wind_file (an uploaded TurbSim .bts box or uniform wind file, e.g. from turbined wind). " +
 				"A wind file is read at submission: a bad one is 422 naming the field; a .bts must span settings.t_max. " +
-				"The deck is validated first (422 naming file and line, nothing charged); then the charge (price from the plan, one token per started simulated second), " +
+				"The deck is validated first (422 naming file and line, nothing charged); what OpenFAST would run with but deserves a look comes back in the job's warnings (stored with it, so GET /jobs/{id} and an idempotent replay repeat them); then the charge (price from the plan, one token per started simulated second), " +
 				"the job and its queue entry commit together (402 over the spend or token cap). Optional Idempotency-Key header: the same key and body return the " +
 				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
 			request: "TurbineRunRequest", requestType: "application/json", moreRequests: map[string]string{"multipart/form-data": "JobUpload"},
 			responses: errs(map[int]string{201: "Job", 200: "Job"}, 401, 402, 403, 404, 409, 413, 422, 429, 503)},
 		{method: "GET", path: "/jobs", tag: "jobs", summary: "The organization's jobs, newest first; query status (a job status), page, page_size (default 20, max 100; larger is 422)",
 			responses: errs(map[int]string{200: "JobPage"}, 401, 422, 429, 503)},
-		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: status, progress, attempt, price, tokens, output files",
+		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: status, progress, attempt, price, tokens, output files, the submitted deck's warnings",
 			responses: errs(map[int]string{200: "Job"}, 401, 404, 429, 503)},
 		{method: "POST", path: "/jobs/{id}/cancel", tag: "jobs",
 			summary:   "Cancel: a queued job becomes cancelled at once (refunded); a running one becomes cancelling and stops within seconds (cancelled, charge kept); a finished one is 409",
@@ -41,7 +41,7 @@ func jobSchemas() map[string]any {
 	ndt := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
 	status := map[string]any{"type": "string", "enum": []string{"queued", "running", "cancelling", "succeeded", "failed", "cancelled"}}
 	obj := objectSchema
-	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "created_at"},
+	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "warnings", "created_at"},
 		map[string]any{
 			"id": str, "org_id": str, "status": status, "turbine_id": nstr, "batch_id": nstr, "entrypoint": str,
 			"submitted_by": nstr, "client_id": map[string]any{"type": []string{"string", "null"}, "description": "API key Client ID when submitted with a key"},
@@ -54,6 +54,9 @@ func jobSchemas() map[string]any {
 			"tokens":       map[string]any{"type": "integer", "description": "one token per started simulated second"},
 			"refunded_at":  ndt,
 			"output_files": map[string]any{"type": "array", "items": str},
+			"warnings": map[string]any{"type": "array", "items": str,
+				"description": "the submitted deck's warnings, recorded with the job (empty when there were none, and for jobs submitted before warnings were recorded): the deck validator's findings that OpenFAST would run with but the engineer should check (e.g. mode-shape coefficients not adding up to 1, an AeroDyn tower taller than ElastoDyn's, airfoil tables not covering -180..180 deg, no unsteady-aero data with UA_Mod > 0, a Bladed-DLL controller without a ROSCO DISCON.IN that the built-in NREL 5 MW baseline replaces, ROSCO lines ignored), each \"file:line: variable: message\" with file relative to the deck's root folder (the ZIP's, or the turbine's stored files'), the line left out when the variable is not in the file (its default was taken); " +
+					"for a run of a stored turbine they name the turbine's own files (as GET /turbines/{id} reports them), with the turbine builder's warnings first"},
 		})
 	job["description"] = "States: queued → running → succeeded | failed; queued → cancelled (cancel before start, refunded); running → cancelling → cancelled. " +
 		"A run whose worker dies is re-run on another worker as attempt+1 (charged once); after max_attempts it fails and is refunded. " +

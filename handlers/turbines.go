@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -90,6 +91,9 @@ func (s *Server) getTurbine(c echo.Context) error {
 	if !wantsJSON(c) {
 		return s.turbineDetailPage(c, t)
 	}
+	if t.Warnings, err = s.storedDeckWarnings(c, t); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, t)
 }
 
@@ -147,38 +151,76 @@ func (s *Server) cloneTurbine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The copy's own files, as its page and jobs will read them. The
+	// clone is committed: failing to read them back must not turn its 201
+	// into an error (the copy's page shows them again).
+	if t.Warnings, err = s.storedDeckWarnings(c, t); err != nil {
+		s.log.Warn("reading a cloned turbine's deck warnings", "turbine", t.ID, "err", err, "request_id", requestID(c))
+	}
 	if negotiate(c.Request()) == formatFragment {
 		c.Response().Header().Set("HX-Redirect", "/turbines/"+t.ID)
 	}
 	return c.JSON(http.StatusCreated, t)
 }
 
-// loadDeck loads the stored deck of a turbine with solver/deck and calls
-// use with it while the stored files are open: use may read files the
-// deck names (DetailedPropertiesOf reads the baseline controller's
-// parameter file), which are gone after release with an S3 store and no
-// longer guarded against an edit removing them with the local one.
-func (s *Server) loadDeck(c echo.Context, use func(*deck.Deck) error) error {
+// loadDeck loads the stored deck of the turbine the request names with
+// solver/deck and calls use with it while the stored files are open: use
+// may read files the deck names (DetailedPropertiesOf reads the baseline
+// controller's parameter file), which are gone after release with an S3
+// store and no longer guarded against an edit removing them with the
+// local one. dir is the root folder of the stored files (DeckWarnings
+// names files relative to it).
+func (s *Server) loadDeck(c echo.Context, use func(dir string, d *deck.Deck) error) error {
+	return s.loadDeckOf(c, c.Param("id"), use)
+}
+
+// loadDeckOf is loadDeck for the organization's turbine id.
+func (s *Server) loadDeckOf(c echo.Context, id string, use func(dir string, d *deck.Deck) error) error {
 	svc, err := s.turbineService()
 	if err != nil {
 		return err
 	}
-	mainPath, release, err := svc.OpenDeck(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	t, dir, release, err := svc.OpenTurbineDeck(c.Request().Context(), authFrom(c).Organization.ID, id)
 	if err != nil {
 		return err
 	}
 	defer release()
+	if dir == "" {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
+	}
+	mainPath := filepath.Join(dir, filepath.FromSlash(*t.MainFile))
+	if rel, err := filepath.Rel(dir, mainPath); err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("turbine %s: main file %q escapes its stored files", t.ID, *t.MainFile)
+	}
 	d, err := deck.Load(mainPath)
 	if err != nil {
 		return turbinesim.WrapError(turbinesim.EINVALID, "the stored input files cannot be read: "+deckErrorDetail(err, mainPath), err)
 	}
-	return use(d)
+	return use(dir, d)
+}
+
+// storedDeckWarnings is turbinesim.DeckWarnings of turbine t's stored deck:
+// none for a row without one, nor when the stored files no longer load
+// (GET /turbines/{id}/detailed-properties says why).
+func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]string, error) {
+	if !t.HasDeck() {
+		return nil, nil
+	}
+	var warnings []string
+	err := s.loadDeckOf(c, t.ID, func(dir string, d *deck.Deck) error {
+		warnings = turbinesim.DeckWarnings(dir, d)
+		return nil
+	})
+	if turbinesim.ErrorCode(err) == turbinesim.EINVALID {
+		return nil, nil
+	}
+	return warnings, err
 }
 
 // deckProperties is DetailedPropertiesOf the turbine's stored deck.
 func (s *Server) deckProperties(c echo.Context) (*turbinesim.DetailedProperties, error) {
 	var p *turbinesim.DetailedProperties
-	err := s.loadDeck(c, func(d *deck.Deck) (err error) {
+	err := s.loadDeck(c, func(_ string, d *deck.Deck) (err error) {
 		p, err = turbinesim.DetailedPropertiesOf(d)
 		return err
 	})
@@ -242,7 +284,7 @@ func (s *Server) fstDefaults(c echo.Context) error {
 	}
 	main := &deck.Main{}
 	if t.HasDeck() {
-		if err := s.loadDeck(c, func(d *deck.Deck) error { main = d.Main; return nil }); err != nil {
+		if err := s.loadDeck(c, func(_ string, d *deck.Deck) error { main = d.Main; return nil }); err != nil {
 			return err
 		}
 	}

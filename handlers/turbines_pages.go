@@ -30,9 +30,9 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 	main := &deck.Main{}
 	if t.HasDeck() {
 		var propsErr error
-		err := s.loadDeck(c, func(d *deck.Deck) error {
+		err := s.loadDeck(c, func(dir string, d *deck.Deck) error {
 			main = d.Main
-			v.Warnings = turbinesim.DeckWarnings(d)
+			v.Warnings = turbinesim.DeckWarnings(dir, d)
 			v.Props, propsErr = turbinesim.DetailedPropertiesOf(d)
 			return nil
 		})

@@ -76,7 +76,7 @@ func (s *Server) uploadTurbine(c echo.Context) error {
 		return turbinesim.Errorf(turbinesim.EINVALID, "description: the prefix %q is reserved for bundled demo turbines", turbinesim.DemoPrefix)
 	}
 	t := &turbinesim.Turbine{OrganizationID: a.Organization.ID, Name: name, Description: desc,
-		TurbineParams: up.Params, MainFile: &up.MainFile, CreatedBy: &a.User.ID}
+		TurbineParams: up.Params, MainFile: &up.MainFile, CreatedBy: &a.User.ID, Warnings: up.Warnings}
 	if err := svc.CreateTurbine(r.Context(), t, dir); err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func TestPrepareRecipeMakesTheSameRunEveryAttempt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
+	d, _, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
 	if err != nil {
 		t.Fatal(err)
 	}

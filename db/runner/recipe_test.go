@@ -32,7 +32,7 @@ func submitRecipeRun(t *testing.T, e *env, grid dlc.GridOptions, duration *float
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
+	d, _, err := turbinesim.LoadRunnableDeck(base, *tb.MainFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -34,7 +35,9 @@ var ErrUsage = errors.New("usage")
 // stderr as one rewritten line (text) or to stdout as JSON lines (json, the
 // form the job worker reads from its child process). A deck error exits
 // non-zero with the deck layer's message, which names file, line and
-// variable.
+// variable; the deck's warnings (turbinesim.DeckWarnings) go to stderr
+// before the run starts, one "warning: file:line: variable: message" line
+// each.
 func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -92,6 +95,11 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	d, err := LoadValidDeck(path)
 	if err != nil {
 		return err
+	}
+	// What OpenFAST would run with but the engineer should know, before
+	// the run starts (files relative to the deck's folder).
+	for _, w := range turbinesim.DeckWarnings(filepath.Dir(path), d) {
+		fmt.Fprintln(stderr, "warning:", w)
 	}
 	opts := coupling.Options{TMax: *tMax, SkipUnsupported: true}
 	if *outDir != "" {
