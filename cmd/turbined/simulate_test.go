@@ -92,3 +92,54 @@ func TestSimulateDeckErrorNamesFileAndLine(t *testing.T) {
 		t.Errorf("output directory not empty after a deck error: %v", entries)
 	}
 }
+
+// The deck's warnings go to stderr before the run, one "warning: file:line:
+// variable: message" line each, the file relative to the deck's folder:
+// the reference deck with its first tower fore-aft mode's x^2 coefficient
+// raised from 0.7004 to 0.8004 (coefficients adding up to 1.1) gives
+// exactly that warning, and runs; the unedited deck gives none.
+func TestSimulatePrintsDeckWarnings(t *testing.T) {
+	const (
+		towerFile = "5MW_Baseline/NRELOffshrBsline5MW_Onshore_ElastoDyn_Tower.dat"
+		want      = "warning: " + towerFile + ":32: TwFAM1Sh(2): mode-shape coefficients of TwFAM1Sh add up to 1.1, expected 1"
+	)
+	for _, edited := range []bool{true, false} {
+		fst := copyNREL5MW(t)
+		if edited {
+			p := filepath.Join(filepath.Dir(fst), filepath.FromSlash(towerFile))
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			if !strings.HasPrefix(lines[31], "     0.7004   TwFAM1Sh(2)") {
+				t.Fatalf("line 32 of the tower file is %q, expected TwFAM1Sh(2) = 0.7004", lines[31])
+			}
+			lines[31] = strings.Replace(lines[31], "0.7004", "0.8004", 1)
+			if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{"simulate", fst, "-o", t.TempDir(), "-tmax", "0.05", "-progress", "none"},
+			func(string) string { return "" }, &stdout, &stderr)
+		if err != nil {
+			t.Fatalf("simulate (edited %v): %v\n%s", edited, err, stderr.String())
+		}
+		var warnings []string
+		for _, l := range strings.Split(stderr.String(), "\n") {
+			if strings.HasPrefix(l, "warning:") {
+				warnings = append(warnings, l)
+			}
+		}
+		switch {
+		case edited && (len(warnings) != 1 || warnings[0] != want):
+			t.Fatalf("edited deck: warnings %q, want exactly [%q]\n%s", warnings, want, stderr.String())
+		case !edited && len(warnings) != 0:
+			t.Fatalf("unedited deck: warnings %q, want none", warnings)
+		}
+		if edited && !strings.HasPrefix(stderr.String(), want+"\n") {
+			t.Fatalf("the warning is not printed before the run:\n%s", stderr.String())
+		}
+	}
+}
