@@ -107,10 +107,13 @@ type Turbine struct {
 	CreatedBy *string   `json:"created_by,omitempty" db:"created_by"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
 	UpdatedAt time.Time `json:"updated_at" db:"updated_at"`
-	// Warnings tell the user what to know about the deck this request
-	// wrote (POST /turbines, a PUT that rebuilt the deck), e.g. controller
-	// gains not tuned to this rotor. Not a column: the turbine page reads
-	// them from the stored deck (DeckWarnings).
+	// Warnings tell the user what to know about the turbine's deck
+	// although it runs (DeckWarnings: the builder's, e.g. controller gains
+	// not tuned to this rotor, then the deck validator's warnings). Set in
+	// the responses that wrote or read the deck (POST /turbines, an upload,
+	// a clone, a demo load, a PUT that rebuilt the deck, GET
+	// /turbines/{id}). Not a column: they are computed from the stored
+	// deck, as the turbine page does.
 	Warnings []string `json:"warnings,omitempty" db:"-"`
 }
 

@@ -373,6 +373,11 @@ func (s *Server) loadDemo(c echo.Context) error {
 	if reused {
 		status = http.StatusOK
 	}
+	// The row is stored: failing to read its deck back must not turn the
+	// answer into an error (its page shows the warnings again).
+	if t.Warnings, err = s.storedDeckWarnings(c, t); err != nil {
+		s.log.Warn("reading a demo turbine's deck warnings", "turbine", t.ID, "err", err, "request_id", requestID(c))
+	}
 	return c.JSON(status, DemoLoadResult{Turbine: t, Reused: reused})
 }
 
