@@ -28,10 +28,15 @@ type RunDELs struct {
 
 // ChannelFatigue is the fatigue summary of one channel over a batch.
 type ChannelFatigue struct {
-	Channel  string        `json:"channel"`
-	Unit     string        `json:"unit,omitempty"`
-	Runs     []RunDELs     `json:"runs"`
-	Lifetime []LifetimeDEL `json:"lifetime"` // one per exponent
+	Channel string `json:"channel"`
+	Unit    string `json:"unit,omitempty"`
+	// Goodman says whether the Goodman mean-load correction was applied
+	// to this channel's cycles, against UltimateLoad S_u (analysis brief
+	// §4.3).
+	Goodman      bool          `json:"goodman"`
+	UltimateLoad float64       `json:"ultimate_load,omitempty"`
+	Runs         []RunDELs     `json:"runs"`
+	Lifetime     []LifetimeDEL `json:"lifetime"` // one per exponent
 }
 
 // BatchDEL computes, for each named channel, the short-term DEL of every run
@@ -51,7 +56,8 @@ func BatchDEL(runs []FatigueInput, channels []string, opt DELOptions, dist WindD
 	}
 	out := make([]ChannelFatigue, len(channels))
 	for ci, name := range channels {
-		cf := ChannelFatigue{Channel: name, Runs: make([]RunDELs, len(runs))}
+		su := opt.ultimateFor(name)
+		cf := ChannelFatigue{Channel: name, Runs: make([]RunDELs, len(runs)), Goodman: su > 0, UltimateLoad: max(su, 0)}
 		for ri, r := range runs {
 			if err := r.Record.Validate(); err != nil {
 				return nil, fmt.Errorf("batch DEL: run %q: %w", r.ID, err)
@@ -69,6 +75,10 @@ func BatchDEL(runs []FatigueInput, channels []string, opt DELOptions, dist WindD
 			}
 			dels, err := ChannelDEL(r.Record, name, r.Window, opt)
 			if err != nil {
+				var ge *GoodmanError
+				if errors.As(err, &ge) {
+					ge.Run = r.ID
+				}
 				return nil, fmt.Errorf("batch DEL: run %q: %w", r.ID, err)
 			}
 			cf.Runs[ri] = RunDELs{ID: r.ID, WindSpeed: r.WindSpeed, Duration: r.Record.Time[hi-1] - r.Record.Time[lo], DELs: dels}
@@ -92,28 +102,63 @@ func BatchDEL(runs []FatigueInput, channels []string, opt DELOptions, dist WindD
 // Markov is a rainflow matrix: Counts[i][j] cycles (half cycles as 0.5) with
 // range in [RangeEdges[i], RangeEdges[i+1]) and mean in [MeanEdges[j],
 // MeanEdges[j+1]); the last bin of each axis includes its upper edge. It is
-// the "Markov matrix" of a certification fatigue-load report.
+// the "Markov matrix" of a certification fatigue-load report (analysis
+// brief §5 item 8).
 type Markov struct {
 	RangeEdges []float64   `json:"range_edges"`
 	MeanEdges  []float64   `json:"mean_edges"`
 	Counts     [][]float64 `json:"counts"`
 }
 
+// Total is Σ Counts, the number of cycles in the matrix.
+func (mk Markov) Total() float64 {
+	sum := 0.0
+	for _, row := range mk.Counts {
+		for _, c := range row {
+			sum += c
+		}
+	}
+	return sum
+}
+
+// WeightedCycles are the cycles of one record and the factor each of its
+// counts is multiplied by in a combined matrix (1 for a single record; a
+// run's lifetime scale in a batch, BatchMarkov).
+type WeightedCycles struct {
+	Cycles []Cycle
+	Weight float64
+}
+
 // MarkovMatrix bins cycles into rangeBins equal range bins from 0 to the
 // largest range and meanBins equal mean bins from the smallest to the
 // largest mean.
 func MarkovMatrix(cycles []Cycle, rangeBins, meanBins int) (Markov, error) {
+	return WeightedMarkovMatrix([]WeightedCycles{{Cycles: cycles, Weight: 1}}, rangeBins, meanBins)
+}
+
+// WeightedMarkovMatrix bins the cycles of several records into one matrix
+// on common edges: rangeBins equal bins from 0 to the largest range of any
+// record, meanBins equal bins from the smallest to the largest mean; each
+// cycle adds Count × its record's Weight.
+func WeightedMarkovMatrix(sets []WeightedCycles, rangeBins, meanBins int) (Markov, error) {
 	if rangeBins < 1 || meanBins < 1 {
 		return Markov{}, fmt.Errorf("markov matrix: bin counts %d × %d must be at least 1", rangeBins, meanBins)
 	}
-	if len(cycles) == 0 {
-		return Markov{}, errors.New("markov matrix: no cycles")
-	}
 	rMax := 0.0
 	mLo, mHi := math.Inf(1), math.Inf(-1)
-	for _, c := range cycles {
-		rMax = math.Max(rMax, c.Range)
-		mLo, mHi = math.Min(mLo, c.Mean), math.Max(mHi, c.Mean)
+	n := 0
+	for k, set := range sets {
+		if !(set.Weight >= 0) || math.IsInf(set.Weight, 0) {
+			return Markov{}, fmt.Errorf("markov matrix: record %d has weight %v", k, set.Weight)
+		}
+		for _, c := range set.Cycles {
+			rMax = math.Max(rMax, c.Range)
+			mLo, mHi = math.Min(mLo, c.Mean), math.Max(mHi, c.Mean)
+			n++
+		}
+	}
+	if n == 0 {
+		return Markov{}, errors.New("markov matrix: no cycles (the signal is constant over the window)")
 	}
 	if rMax == 0 {
 		rMax = 1 // all ranges zero: one meaningful bin [0, 1)
@@ -125,10 +170,12 @@ func MarkovMatrix(cycles []Cycle, rangeBins, meanBins int) (Markov, error) {
 	for i := range mk.Counts {
 		mk.Counts[i] = make([]float64, meanBins)
 	}
-	for _, c := range cycles {
-		i := binIndex(c.Range, 0, rMax, rangeBins)
-		j := binIndex(c.Mean, mLo, mHi, meanBins)
-		mk.Counts[i][j] += c.Count
+	for _, set := range sets {
+		for _, c := range set.Cycles {
+			i := binIndex(c.Range, 0, rMax, rangeBins)
+			j := binIndex(c.Mean, mLo, mHi, meanBins)
+			mk.Counts[i][j] += c.Count * set.Weight
+		}
 	}
 	return mk, nil
 }

@@ -24,8 +24,41 @@ type DELOptions struct {
 	// correction S_eq = S/(1 − S_m/S_u) to every cycle (analysis brief
 	// §4.3, fatpack's zero-mean form). Zero leaves ranges uncorrected, the
 	// usual choice for wind-turbine load DELs. A cycle with S_m ≥ S_u is an
-	// error.
+	// error (*GoodmanError).
 	UltimateLoad float64
+	// UltimateLoads, per channel name, set S_u for that channel in
+	// ChannelDEL and BatchDEL, overriding UltimateLoad; a channel not
+	// listed takes UltimateLoad.
+	UltimateLoads map[string]float64
+}
+
+// ultimateFor is the ultimate load S_u applied to the named channel (0:
+// no Goodman correction).
+func (o DELOptions) ultimateFor(channel string) float64 {
+	if su, ok := o.UltimateLoads[channel]; ok {
+		return su
+	}
+	return o.UltimateLoad
+}
+
+// GoodmanError reports a cycle whose mean is not below the ultimate load,
+// where the Goodman correction S/(1 − S_m/S_u) is undefined (infinite or
+// negative). Channel and Run are filled in by the callers that know them.
+type GoodmanError struct {
+	Channel, Run string
+	Mean         float64 // S_m of the offending cycle
+	Ultimate     float64 // S_u
+}
+
+func (e *GoodmanError) Error() string {
+	where := ""
+	if e.Channel != "" {
+		where = fmt.Sprintf(" of channel %q", e.Channel)
+	}
+	if e.Run != "" {
+		where += fmt.Sprintf(" in run %q", e.Run)
+	}
+	return fmt.Sprintf("a cycle%s has mean %g, not below the ultimate load %g: the Goodman correction S/(1 − S_m/S_u) is undefined", where, e.Mean, e.Ultimate)
 }
 
 // DEL is one damage-equivalent load.
@@ -49,7 +82,7 @@ func DamageSum(cycles []Cycle, m, ultimate float64) (float64, error) {
 		s := c.Range
 		if ultimate > 0 {
 			if c.Mean >= ultimate {
-				return 0, fmt.Errorf("damage sum: cycle %d mean %g is not below the ultimate load %g (Goodman correction undefined)", i, c.Mean, ultimate)
+				return 0, fmt.Errorf("damage sum, cycle %d: %w", i, &GoodmanError{Mean: c.Mean, Ultimate: ultimate})
 			}
 			s /= 1 - c.Mean/ultimate
 		}
@@ -116,8 +149,13 @@ func ChannelDEL(rec *Record, name string, w Window, opt DELOptions) ([]DEL, erro
 	if err != nil {
 		return nil, fmt.Errorf("DEL of channel %q: %w", name, err)
 	}
+	opt.UltimateLoad = opt.ultimateFor(name)
 	dels, err := ShortTermDEL(cycles, rec.Time[hi-1]-rec.Time[lo], opt)
 	if err != nil {
+		var ge *GoodmanError
+		if errors.As(err, &ge) {
+			ge.Channel = name
+		}
 		return nil, fmt.Errorf("channel %q: %w", name, err)
 	}
 	return dels, nil
