@@ -439,8 +439,16 @@ type BatchAEP struct {
 }
 
 // BatchAEP integrates the batch's power curve over the wind distribution
-// (IEC 61400-12-1 measured AEP, availability 100 %).
-func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec) (*BatchAEP, error) {
+// (IEC 61400-12-1 measured AEP) at the availability (nil: 1, i.e. 100 %;
+// else in (0, 1]).
+func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec, availability *float64) (*BatchAEP, error) {
+	avail := 1.0
+	if availability != nil {
+		avail = *availability
+		if !(avail > 0 && avail <= 1) {
+			return nil, Errorf(EINVALID, "availability: %g is not in (0, 1]", avail)
+		}
+	}
 	dist, err := ds.Distribution()
 	if err != nil {
 		return nil, err
@@ -449,7 +457,7 @@ func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q 
 	if err != nil {
 		return nil, err
 	}
-	aep, err := analysis.AnnualEnergy(cv.Bins, dist)
+	aep, err := analysis.AnnualEnergyAt(cv.Bins, dist, avail)
 	if err != nil {
 		return nil, Errorf(EINVALID, "%v", err)
 	}
@@ -471,7 +479,10 @@ type BatchDELs struct {
 // m-power mean weighted by the distribution's bin probabilities (analysis
 // brief §4.4); each run's bin speed is the nominal speed in its DLC run
 // name (NominalWindSpeedOfRunName), else its mean of the wind channel.
-func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q BatchQuery, channels []string, exponents []float64, ds WindDistributionSpec) (*BatchDELs, error) {
+// ultimate gives channels an ultimate load S_u for the Goodman mean-load
+// correction (brief §4.3); each channel's answer says whether it was
+// applied, and a cycle with S_m ≥ S_u is EINVALID naming the channel.
+func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q BatchQuery, channels []string, exponents []float64, ultimate map[string]float64, ds WindDistributionSpec) (*BatchDELs, error) {
 	if len(exponents) == 0 {
 		return nil, Errorf(EINVALID, "exponents: give at least one Wöhler exponent, e.g. exponents=3,4,10")
 	}
@@ -479,6 +490,9 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 		if !(m > 0) || m > maxWohlerExponent {
 			return nil, Errorf(EINVALID, "exponents: %g is not in (0, %d]", m, maxWohlerExponent)
 		}
+	}
+	if err := checkUltimateLoads(ultimate); err != nil {
+		return nil, err
 	}
 	dist, err := ds.Distribution()
 	if err != nil {
@@ -491,16 +505,16 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if b, err = b.forFatigue(); err != nil {
 		return nil, err
 	}
-	res, err := b.fatigue(channels, exponents, dist)
+	res, err := b.fatigue(channels, analysis.DELOptions{Exponents: exponents, UltimateLoads: ultimate}, dist)
 	if err != nil {
 		return nil, err
 	}
 	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: b.dlcs(), Channels: res}, nil
 }
 
-// fatigue computes the DELs over every run of b (see forFatigue for which
-// runs those should be).
-func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
+// fatigueInputs are b's runs as fatigue inputs, each with its bin speed,
+// after checking they record the channels.
+func (b *batchRuns) fatigueInputs(channels []string) ([]analysis.FatigueInput, error) {
 	wind := b.query.windChannel()
 	inputs := make([]analysis.FatigueInput, 0, len(b.runs))
 	for i, r := range b.runs {
@@ -522,12 +536,25 @@ func (b *batchRuns) fatigue(channels []string, exponents []float64, dist analysi
 		}
 		inputs = append(inputs, analysis.FatigueInput{ID: r.JobID, WindSpeed: speed, Record: r.Record, Window: b.windows[i]})
 	}
+	return inputs, nil
+}
+
+// fatigue computes the DELs over every run of b (see forFatigue for which
+// runs those should be); opt.UltimateLoads name channels of channels.
+func (b *batchRuns) fatigue(channels []string, opt analysis.DELOptions, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
+	inputs, err := b.fatigueInputs(channels)
+	if err != nil {
+		return nil, err
+	}
 	if len(channels) == 0 {
 		channels = b.runs[0].Record.Names
 	}
-	res, err := analysis.BatchDEL(inputs, channels, analysis.DELOptions{Exponents: exponents}, dist)
+	if err := checkUltimateChannels(opt.UltimateLoads, channels); err != nil {
+		return nil, err
+	}
+	res, err := analysis.BatchDEL(inputs, channels, opt, dist)
 	if err != nil {
-		return nil, Errorf(EINVALID, "%v", err)
+		return nil, goodmanInvalid(err)
 	}
 	return res, nil
 }
@@ -706,7 +733,7 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 	}
 	fb, err := b.forFatigue()
 	if err == nil {
-		o.DELs, err = fb.fatigue(o.Loads, overviewExponents, dist)
+		o.DELs, err = fb.fatigue(o.Loads, analysis.DELOptions{Exponents: overviewExponents}, dist)
 	}
 	if err != nil {
 		o.LoadNote = "DELs not computed: " + ErrorMessage(err)

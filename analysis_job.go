@@ -211,6 +211,10 @@ type StatisticsRequest struct {
 	WohlerExponents      []float64 `json:"wohler_exponents"`
 	IncludeExtremeTimes  bool      `json:"include_extreme_times"`
 	IncludeHigherMoments bool      `json:"include_higher_moments"`
+	// UltimateLoads give channels an ultimate load S_u (channel units)
+	// for the Goodman mean-load correction of their DELs (analysis brief
+	// §4.3); channels not named are uncorrected.
+	UltimateLoads map[string]float64 `json:"ultimate_loads"`
 }
 
 // ChannelStatistics is one row of the statistics table. Std is the
@@ -228,6 +232,10 @@ type ChannelStatistics struct {
 	Skewness  *float64       `json:"skewness,omitempty"`
 	Kurtosis  *float64       `json:"kurtosis,omitempty"`
 	DELs      []analysis.DEL `json:"dels,omitempty"`
+	// Goodman (with DELs) says whether the DELs are Goodman-corrected
+	// against UltimateLoad.
+	Goodman      *bool    `json:"goodman,omitempty"`
+	UltimateLoad *float64 `json:"ultimate_load,omitempty"`
 }
 
 // StatisticsResponse is the answer to a StatisticsRequest.
@@ -241,12 +249,19 @@ type StatisticsResponse struct {
 // Statistics computes min, max, mean and standard deviation per channel
 // (every channel when none is named), optionally the times of the
 // extremes, skewness and kurtosis, and short-term DELs (rainflow per ASTM
-// E1049, f_eq = 1 Hz) for the given Wöhler exponents.
+// E1049, f_eq = 1 Hz) for the given Wöhler exponents, Goodman-corrected
+// for the channels given an ultimate load.
 func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, req StatisticsRequest) (*StatisticsResponse, error) {
 	for _, m := range req.WohlerExponents {
 		if !(m > 0) || m > maxWohlerExponent {
 			return nil, Errorf(EINVALID, "wohler_exponents: %g is not in (0, %d]", m, maxWohlerExponent)
 		}
+	}
+	if len(req.UltimateLoads) > 0 && len(req.WohlerExponents) == 0 {
+		return nil, Errorf(EINVALID, "ultimate_loads: they correct DELs; give wohler_exponents too")
+	}
+	if err := checkUltimateLoads(req.UltimateLoads); err != nil {
+		return nil, err
 	}
 	out, err := a.Results.JobOutput(ctx, orgID, jobID)
 	if err != nil {
@@ -254,6 +269,13 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 	}
 	rec := out.Record
 	if err := CheckChannels(rec, req.Channels); err != nil {
+		return nil, err
+	}
+	analysed := req.Channels
+	if len(analysed) == 0 {
+		analysed = rec.Names
+	}
+	if err := checkUltimateChannels(req.UltimateLoads, analysed); err != nil {
 		return nil, err
 	}
 	w := analysis.NewWindow(req.TStart, req.TEnd)
@@ -271,11 +293,16 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 			row.Skewness, row.Kurtosis = &st.Skewness, &st.Kurtosis
 		}
 		if len(req.WohlerExponents) > 0 {
-			dels, err := analysis.ChannelDEL(rec, st.Name, w, analysis.DELOptions{Exponents: req.WohlerExponents})
+			dels, err := analysis.ChannelDEL(rec, st.Name, w, analysis.DELOptions{Exponents: req.WohlerExponents, UltimateLoads: req.UltimateLoads})
 			if err != nil {
-				return nil, invalidAnalysis(fmt.Errorf("DEL of %s: %w", st.Name, err))
+				return nil, goodmanInvalid(fmt.Errorf("DEL of %s: %w", st.Name, err))
 			}
 			row.DELs = dels
+			su, applied := req.UltimateLoads[st.Name]
+			row.Goodman = &applied
+			if applied {
+				row.UltimateLoad = &su
+			}
 		}
 		resp.Channels[i] = row
 		resp.Start, resp.End = st.Start, st.End

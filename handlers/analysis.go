@@ -42,11 +42,15 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 	e.POST("/analysis/jobs/:id/statistics", s.jobStatistics, authed...)
 	e.GET("/analysis/jobs/:id/output/download", s.jobOutputDownload, authed...)
 	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, authed...)
+	e.POST("/analysis/jobs/:id/markov", s.jobMarkov, authed...)              // handlers/analysis_loads.go
+	e.POST("/analysis/jobs/:id/load-duration", s.jobLoadDuration, authed...) // handlers/analysis_loads.go
 	e.GET("/analysis/batches/:id/power-curve", s.batchCurves(false), authed...)
 	e.GET("/analysis/batches/:id/curves", s.batchCurves(true), authed...)
 	e.GET("/analysis/batches/:id/aep", s.batchAEP, authed...)
 	e.GET("/analysis/batches/:id/del", s.batchDEL, authed...)
 	e.GET("/analysis/batches/:id/extremes", s.batchExtremes, authed...)
+	e.GET("/analysis/batches/:id/markov", s.batchMarkov, authed...)
+	e.GET("/analysis/batches/:id/load-duration", s.batchLoadDuration, authed...)
 	// Pages (handlers/analysis_pages.go), listed in htmlOnlyRoutes.
 	e.GET("/analysis/jobs/:id", s.jobResultsPage, authed...)
 	e.GET("/analysis/compare", s.compareJobsPage, authed...)
@@ -144,13 +148,15 @@ func (s *Server) jobStatistics(c echo.Context) error {
 		return err
 	}
 	if wantsCSV(c) {
-		return writeCSV(c, "statistics-"+resp.JobID+".csv", statisticsTable(*resp, req.WohlerExponents))
+		return writeCSV(c, "statistics-"+resp.JobID+".csv", statisticsTable(*resp, req.WohlerExponents, len(req.UltimateLoads) > 0))
 	}
 	return c.JSON(http.StatusOK, resp)
 }
 
-// statisticsTable is the statistics answer as CSV rows (header first).
-func statisticsTable(r StatisticsResponse, exponents []float64) [][]string {
+// statisticsTable is the statistics answer as CSV rows (header first);
+// withUltimate adds the ultimate_load column (empty: DELs not
+// Goodman-corrected).
+func statisticsTable(r StatisticsResponse, exponents []float64, withUltimate bool) [][]string {
 	head := []string{"channel", "unit", "n", "min", "max", "mean", "std"}
 	var opt func(ChannelStatistics) []string
 	if len(r.Channels) > 0 {
@@ -164,6 +170,9 @@ func statisticsTable(r StatisticsResponse, exponents []float64) [][]string {
 		for _, m := range exponents {
 			head = append(head, "del_m"+num(m))
 		}
+		if withUltimate {
+			head = append(head, "ultimate_load")
+		}
 		opt = func(cs ChannelStatistics) []string {
 			var out []string
 			if cs.TimeOfMin != nil {
@@ -174,6 +183,13 @@ func statisticsTable(r StatisticsResponse, exponents []float64) [][]string {
 			}
 			for _, d := range cs.DELs {
 				out = append(out, num(d.Value))
+			}
+			if withUltimate {
+				su := ""
+				if cs.UltimateLoad != nil {
+					su = num(*cs.UltimateLoad)
+				}
+				out = append(out, su)
 			}
 			return out
 		}

@@ -149,14 +149,18 @@ func (s *Server) batchAEP(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := ra.BatchAEP(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, dist)
+	availability, err := queryFloat(c, "availability")
+	if err != nil {
+		return err
+	}
+	res, err := ra.BatchAEP(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, dist, availability)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, res)
 }
 
-// batchDEL: GET /analysis/batches/{id}/del?exponents=3,4,10&channels=...
+// batchDEL: GET /analysis/batches/{id}/del?exponents=3,4,10&channels=...&ultimate_loads=RootMyb1:2e4
 func (s *Server) batchDEL(c echo.Context) error {
 	ra, err := s.resultAnalysis()
 	if err != nil {
@@ -178,15 +182,23 @@ func (s *Server) batchDEL(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := ra.BatchDELs(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, queryList(c, "channels"), exps, dist)
+	ultimate, err := turbinesim.ParseUltimateLoads(queryList(c, "ultimate_loads"))
+	if err != nil {
+		return err
+	}
+	res, err := ra.BatchDELs(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, queryList(c, "channels"), exps, ultimate, dist)
 	if err != nil {
 		return err
 	}
 	if wantsCSV(c) {
-		rows := [][]string{{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean"}}
+		rows := [][]string{{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean", "goodman", "ultimate_load"}}
 		for _, cf := range res.Channels {
+			su := ""
+			if cf.Goodman {
+				su = num(cf.UltimateLoad)
+			}
 			for _, l := range cf.Lifetime {
-				rows = append(rows, []string{cf.Channel, cf.Unit, num(l.Exponent), num(l.DEL), num(l.ArithmeticMean)})
+				rows = append(rows, []string{cf.Channel, cf.Unit, num(l.Exponent), num(l.DEL), num(l.ArithmeticMean), strconv.FormatBool(cf.Goodman), su})
 			}
 		}
 		return writeCSV(c, "del-"+res.BatchID+".csv", rows)

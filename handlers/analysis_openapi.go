@@ -18,7 +18,8 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 				"channels × points must not exceed 400 000 (422 names the smallest sufficient downsample_factor). Unknown channels are 422 listing them." + window + csv + " Decimated CSV is wide (Time (s), then \"name (unit)\" per channel); envelope CSV is long (channel, unit, time, value).",
 			request: "TimeSeriesRequest", responses: errs(map[int]string{200: "TimeSeries"}, bodyErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/statistics", tag: "analysis",
-			summary: "Min, max, mean and population standard deviation per channel (all channels by default); optionally the times of the extremes (first occurrence), skewness and Pearson kurtosis, and short-term DELs for the given Wöhler exponents (rainflow per ASTM E1049, f_eq = 1 Hz: DEL = (Σ nᵢ Sᵢᵐ / T)^(1/m))." + window + csv,
+			summary: "Min, max, mean and population standard deviation per channel (all channels by default); optionally the times of the extremes (first occurrence), skewness and Pearson kurtosis, and short-term DELs for the given Wöhler exponents (rainflow per ASTM E1049, f_eq = 1 Hz: DEL = (Σ nᵢ Sᵢᵐ / T)^(1/m)). " +
+				"ultimate_loads {\"channel\": S_u, ...} (channel units, > 0; needs wohler_exponents) applies the Goodman mean-load correction to those channels' cycles, S_eq = S/(1 − S_m/S_u) (analysis brief §4.3); each row with DELs states goodman true/false and its ultimate_load; 422 naming the channel when a cycle's mean S_m ≥ S_u or the channel is not analysed." + window + csv + " The CSV gains an ultimate_load column when ultimate_loads are given.",
 			request: "StatisticsRequest", responses: errs(map[int]string{200: "StatisticsResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/jobs/{id}/output/download", tag: "analysis",
 			summary:   "The job's original output file (.outb or .out) as an application/octet-stream attachment.",
@@ -34,14 +35,30 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			summary:   "The power, thrust, Cp, Ct, pitch and rotor-speed curves of a batch: the power-curve answer plus series, one array per quantity over the bins." + batch + curveQuery + csv,
 			responses: errs(map[int]string{200: "BatchCurves"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/aep", tag: "analysis",
-			summary:   "Annual energy production from the batch's power curve: AEP = 8760 h · Σ [F(V̄ᵢ) − F(V̄ᵢ₋₁)]·(P̄ᵢ₋₁ + P̄ᵢ)/2 up to the last bin (IEC 61400-12-1 measured AEP, availability 100 %)." + dist + batch + curveQuery,
+			summary:   "Annual energy production from the batch's power curve: gross AEP = 8760 h · Σ [F(V̄ᵢ) − F(V̄ᵢ₋₁)]·(P̄ᵢ₋₁ + P̄ᵢ)/2 up to the last bin (IEC 61400-12-1 measured AEP), net AEP (mwh_per_year) = availability × gross; availability in (0, 1], default 1 (422 otherwise), stated in the answer." + dist + batch + curveQuery,
 			responses: errs(map[int]string{200: "BatchAEP"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/del", tag: "analysis",
-			summary:   "Damage-equivalent loads: per channel (channels=a,b; default all) and Wöhler exponent (exponents=3,4,10, required) each run's short-term DEL at f_eq = 1 Hz and the lifetime DEL (Σⱼ pⱼ·DELⱼᵐ)^(1/m), pⱼ the probability of the run's wind-speed bin split equally across the runs in the bin (seeds, yaw cases), normalised over the batch; a run's bin speed (runs[].wind_speed) is the nominal speed of its DLC run name (DLC1.2_V12.0_S3_Y+0: 12 m/s), so every seed of one speed shares its bin, else the run's mean of wind_channel (default Wind1VelX); bin edges are the mid-points between neighbouring speeds, the outer ones half a spacing out; arithmetic_mean Σⱼ pⱼ·DELⱼ is shown for comparison only." + dist + batch + csv,
+			summary:   "Damage-equivalent loads: per channel (channels=a,b; default all) and Wöhler exponent (exponents=3,4,10, required) each run's short-term DEL at f_eq = 1 Hz and the lifetime DEL (Σⱼ pⱼ·DELⱼᵐ)^(1/m), pⱼ the probability of the run's wind-speed bin split equally across the runs in the bin (seeds, yaw cases), normalised over the batch; a run's bin speed (runs[].wind_speed) is the nominal speed of its DLC run name (DLC1.2_V12.0_S3_Y+0: 12 m/s), so every seed of one speed shares its bin, else the run's mean of wind_channel (default Wind1VelX); bin edges are the mid-points between neighbouring speeds, the outer ones half a spacing out; arithmetic_mean Σⱼ pⱼ·DELⱼ is shown for comparison only. ultimate_loads=RootMyb1:25000,TwrBsMyt:200000 (channel:S_u, channel units, S_u > 0) applies the Goodman mean-load correction S_eq = S/(1 − S_m/S_u) to those channels' cycles (analysis brief §4.3; default: none); each channel states goodman true/false and its ultimate_load; 422 naming the channel (and job) when a cycle's mean S_m ≥ S_u, or when a named channel is not among those analysed." + dist + batch + csv + " CSV columns: channel, unit, exponent, lifetime_del, arithmetic_mean, goodman, ultimate_load.",
 			responses: errs(map[int]string{200: "BatchDELs"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/extremes", tag: "analysis",
 			summary:   "Extreme-load table: the maximum and minimum of each channel (channels=a,b; default all) over the batch, the run and time where it occurs, and the concurrent values of the concurrent=... channels (default: the same channels) at that instant. Characteristic loads by default; gamma_f=dlc gives design loads with each run's DLC factor from the IEC 61400-1 table (422 when a run is not named after a known DLC; DLC 1.1 takes the normal factor 1.35, since its table factor 1.25 is for loads extrapolated to a 50-year recurrence and these extremes are the simulated maxima), gamma_f=<number in [1, 3]> applies one factor to every run (safety_factor and design = γ_f·characteristic in each row; the governing run is the one with the largest design value). dlc is read from the run name (e.g. DLC1.2_V12.0_S3_Y+0) when the batch service named the run." + batch + csv,
 			responses: errs(map[int]string{200: "BatchExtremes"}, 401, 404, 409, 422, 429, 503)},
+		{method: "POST", path: "/analysis/jobs/{id}/markov", tag: "analysis",
+			summary: "Rainflow Markov matrices (range × mean) of channels (channels; default: the main load channels the output records, RootMxc1, RootMyc1, RootMyb1, LSShftMxa, YawBrMyp, TwrBsMxt, TwrBsMyt; at most 20): the cycles of ASTM E1049 §5.4.4 rainflow counting, as the DELs, with half cycles counted 0.5; counts[i][j] cycles with range in [range_edges[i], range_edges[i+1]) and mean in [mean_edges[j], mean_edges[j+1]) (last bins closed), edges in the channel's unit. " +
+				"range_bins (default 100, the usual range histogram) equal bins from 0 to the largest range; mean_bins (default 20) equal bins from the smallest to the largest cycle mean; each in [1, 1000], channels × cells ≤ 1 000 000. 422 for a constant channel (no cycles)." + window + csv + " CSV is long, one row per non-empty cell: channel, unit, range_low, range_high, mean_low, mean_high, count, count_unit.",
+			request: "MarkovRequest", responses: errs(map[int]string{200: "MarkovResponse"}, bodyErrs...)},
+		{method: "POST", path: "/analysis/jobs/{id}/load-duration", tag: "analysis",
+			summary: "Load-duration distribution (LDD: seconds at each load level) and load-revolution distribution (LRD: shaft revolutions at each level) of channels (channels; default: the drivetrain torque channels the output records, RotTorq, LSShftTq, LSShftMxa, GenTq; any channel may be named, at most 20). bins (default 100, in [1, 1000]) equal level bins from the channel's minimum to its maximum over the window. " +
+				"The record is read as piecewise linear between samples, so an interval crossing several levels shares its time over them. Revolutions are ∫|Ω|dt/60 of speed_channel (rpm; default RotSpeed when recorded, the low-speed shaft; GenSpeed for the generator side; \"\" for none), shared over the levels as the time is; without a speed channel the answer has no revolutions." + window + csv + " CSV: channel, unit, level_low, level_high, duration, duration_unit, revolutions.",
+			request: "LoadDurationRequest", responses: errs(map[int]string{200: "LoadDurationResponse"}, bodyErrs...)},
+		{method: "GET", path: "/analysis/batches/{id}/markov", tag: "analysis",
+			summary: "Lifetime rainflow Markov matrices of a batch: per channel (channels=a,b; default the main load channels recorded, as the job endpoint) each fatigue run's cycles (ASTM E1049, half cycles 0.5) counted wⱼ·L/Tⱼ times on range and mean edges common to all runs: wⱼ the run's weight as in the lifetime DEL (its wind-speed bin's probability split equally over the bin's runs, normalised over the batch; runs[].weight), Tⱼ its analysed duration, L = lifetime_years (default 20, in (0, 100]) × 8760 h. " +
+				"So Σ count·rangeᵐ over the matrix equals L·DEL_lifeᵐ of /del at f_eq = 1 Hz (up to binning), and counts are cycles per lifetime (count_unit). The lifetime is spread over the batch's wind-speed range; coverage is the share of the distribution that range holds. range_bins (default 100), mean_bins (default 20), each in [1, 1000]." + dist + batch + csv + " CSV as the job endpoint.",
+			responses: errs(map[int]string{200: "BatchMarkov"}, 401, 404, 409, 422, 429, 503)},
+		{method: "GET", path: "/analysis/batches/{id}/load-duration", tag: "analysis",
+			summary: "Lifetime load-duration (hours) and load-revolution (revolutions) distributions of a batch: per channel (channels=a,b; default the drivetrain torque channels recorded, as the job endpoint) each fatigue run's time and revolutions at each level scaled by wⱼ·L/Tⱼ as /markov (lifetime_years default 20), on bins (default 100) equal levels from the smallest to the largest value of any run; the hours add up to the lifetime. " +
+				"speed_channel (rpm, default RotSpeed when every run records it; \"\" for none) gives the revolutions." + dist + batch + csv + " CSV as the job endpoint, duration in h.",
+			responses: errs(map[int]string{200: "BatchLoadDuration"}, 401, 404, 409, 422, 429, 503)},
 	}
 }
 
@@ -63,7 +80,57 @@ func analysisSchemas() map[string]any {
 		"pitch_deg": num, "rotor_speed_rpm": num, "cp": num, "ct": num})
 	curve := obj([]string{"bins"}, map[string]any{"bins": arr(bin), "air_density": num, "rotor_area": num,
 		"has_thrust": map[string]any{"type": "boolean"}, "has_pitch": map[string]any{"type": "boolean"}, "has_rotor_speed": map[string]any{"type": "boolean"}})
+	markov := obj([]string{"channel", "unit", "range_edges", "mean_edges", "counts", "count_unit", "total_cycles"}, map[string]any{
+		"channel": str, "unit": map[string]any{"type": "string", "description": "of the range and mean edges"},
+		"range_edges":  map[string]any{"type": "array", "items": num, "description": "range_bins + 1 edges from 0"},
+		"mean_edges":   map[string]any{"type": "array", "items": num, "description": "mean_bins + 1 edges"},
+		"counts":       map[string]any{"type": "array", "items": nums, "description": "[range bin][mean bin] cycles, half cycles 0.5"},
+		"count_unit":   map[string]any{"type": "string", "enum": []string{"cycles", "cycles per lifetime"}},
+		"total_cycles": num})
+	levels := obj([]string{"channel", "unit", "edges", "duration", "duration_unit", "total_duration"}, map[string]any{
+		"channel": str, "unit": map[string]any{"type": "string", "description": "of the level edges"},
+		"edges":          map[string]any{"type": "array", "items": num, "description": "bins + 1 level edges"},
+		"duration":       map[string]any{"type": "array", "items": num, "description": "time at each level, in duration_unit"},
+		"duration_unit":  map[string]any{"type": "string", "enum": []string{"s", "h"}},
+		"revolutions":    map[string]any{"type": "array", "items": num, "description": "shaft revolutions at each level (with a speed channel)"},
+		"total_duration": num, "total_revolutions": num})
+	spectraBasis := map[string]any{
+		"batch_id": str, "skipped": strs, "dlcs": strs,
+		"distribution":   obj([]string{"kind"}, map[string]any{"kind": str, "mean_speed": num, "k": num, "a": num}),
+		"lifetime_years": num,
+		"coverage":       map[string]any{"type": "number", "description": "share of the wind distribution the batch's speeds span"},
+		"runs": arr(obj([]string{"id", "wind_speed", "weight", "duration"}, map[string]any{"id": str, "wind_speed": num,
+			"weight": map[string]any{"type": "number", "description": "wⱼ, Σ = 1"}, "duration": map[string]any{"type": "number", "description": "s"}}))}
+	withBasis := func(extra map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range spectraBasis {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
 	return map[string]any{
+		"MarkovRequest": obj([]string{}, map[string]any{
+			"channels":   map[string]any{"type": "array", "items": str, "description": "default: the main load channels recorded; at most 20"},
+			"range_bins": map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+			"mean_bins":  map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 20},
+			"t_start":    nnum, "t_end": nnum}),
+		"MarkovResponse": obj([]string{"t_start", "t_end", "duration", "range_bins", "mean_bins", "channels"}, map[string]any{
+			"t_start": num, "t_end": num, "duration": map[string]any{"type": "number", "description": "s"},
+			"range_bins": integer, "mean_bins": integer, "channels": arr(markov)}),
+		"LoadDurationRequest": obj([]string{}, map[string]any{
+			"channels":      map[string]any{"type": "array", "items": str, "description": "default: the drivetrain torque channels recorded; at most 20"},
+			"bins":          map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+			"speed_channel": map[string]any{"type": []string{"string", "null"}, "description": "rpm; null/absent: RotSpeed when recorded; \"\": no revolutions"},
+			"t_start":       nnum, "t_end": nnum}),
+		"LoadDurationResponse": obj([]string{"t_start", "t_end", "bins", "channels"}, map[string]any{
+			"t_start": num, "t_end": num, "bins": integer, "speed_channel": str, "speed_unit": str, "channels": arr(levels)}),
+		"BatchMarkov": obj([]string{"batch_id", "lifetime_years", "runs", "range_bins", "mean_bins", "channels"}, withBasis(map[string]any{
+			"range_bins": integer, "mean_bins": integer, "channels": arr(markov)})),
+		"BatchLoadDuration": obj([]string{"batch_id", "lifetime_years", "runs", "bins", "channels"}, withBasis(map[string]any{
+			"bins": integer, "speed_channel": str, "channels": arr(levels)})),
 		"ChannelList": arr(obj([]string{"name", "unit"}, map[string]any{"name": str, "unit": str})),
 		"TimeSeriesRequest": obj([]string{"channels"}, map[string]any{
 			"channels":          strs,
@@ -81,15 +148,19 @@ func analysisSchemas() map[string]any {
 			"t_start":  nnum, "t_end": nnum,
 			"wohler_exponents":       map[string]any{"type": "array", "items": num, "description": "gives short-term DELs, e.g. [3, 4, 10]"},
 			"include_extreme_times":  map[string]any{"type": "boolean"},
-			"include_higher_moments": map[string]any{"type": "boolean"}}),
+			"include_higher_moments": map[string]any{"type": "boolean"},
+			"ultimate_loads": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "number", "exclusiveMinimum": 0},
+				"description": "channel → ultimate load S_u (channel units) for the Goodman correction of its DELs"}}),
 		"StatisticsResponse": obj([]string{"t_start", "t_end", "channels"}, map[string]any{
 			"t_start": num, "t_end": num,
 			"channels": arr(obj([]string{"name", "unit", "n", "min", "max", "mean", "std"}, map[string]any{
 				"name": str, "unit": str, "n": integer, "min": num, "max": num, "mean": num,
 				"std":         map[string]any{"type": "number", "description": "population standard deviation (divide by N)"},
 				"time_of_min": num, "time_of_max": num, "skewness": num,
-				"kurtosis": map[string]any{"type": "number", "description": "Pearson kurtosis (3 for a Gaussian)"},
-				"dels":     arr(del)}))}),
+				"kurtosis":      map[string]any{"type": "number", "description": "Pearson kurtosis (3 for a Gaussian)"},
+				"dels":          arr(del),
+				"goodman":       map[string]any{"type": "boolean", "description": "with dels: whether they are Goodman-corrected"},
+				"ultimate_load": map[string]any{"type": "number", "description": "S_u applied, when goodman"}}))}),
 		"SpectrumRequest": obj([]string{}, map[string]any{
 			"channel": str, "channels": strs,
 			"method":         map[string]any{"type": "string", "enum": []string{"welch", "fft"}, "default": "welch"},
@@ -114,13 +185,18 @@ func analysisSchemas() map[string]any {
 		"BatchAEP": obj([]string{"batch_id", "aep", "curve"}, map[string]any{
 			"batch_id": str, "distribution": obj([]string{"kind"}, map[string]any{"kind": map[string]any{"type": "string", "enum": []string{"rayleigh", "weibull"}},
 				"mean_speed": num, "k": num, "a": num}),
-			"aep": obj([]string{"mwh_per_year"}, map[string]any{"mwh_per_year": num, "hours": num, "up_to_speed": num}), "curve": curve}),
+			"aep": obj([]string{"mwh_per_year", "gross_mwh_per_year", "availability"}, map[string]any{
+				"mwh_per_year":       map[string]any{"type": "number", "description": "net: availability × gross"},
+				"gross_mwh_per_year": map[string]any{"type": "number", "description": "at 100 % availability"},
+				"availability":       num, "hours": num, "up_to_speed": num}), "curve": curve}),
 		"BatchDELs": obj([]string{"batch_id", "skipped", "channels"}, map[string]any{
 			"batch_id": str, "skipped": strs,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs used"},
-			"channels": arr(obj([]string{"channel", "runs", "lifetime"}, map[string]any{
+			"channels": arr(obj([]string{"channel", "goodman", "runs", "lifetime"}, map[string]any{
 				"channel": str, "unit": str,
-				"runs": arr(obj([]string{"id", "wind_speed", "duration", "dels"}, map[string]any{"id": str, "wind_speed": num, "duration": num, "dels": arr(del)})),
+				"goodman":       map[string]any{"type": "boolean", "description": "whether the Goodman mean-load correction was applied"},
+				"ultimate_load": map[string]any{"type": "number", "description": "S_u applied, when goodman"},
+				"runs":          arr(obj([]string{"id", "wind_speed", "duration", "dels"}, map[string]any{"id": str, "wind_speed": num, "duration": num, "dels": arr(del)})),
 				"lifetime": arr(obj([]string{"exponent", "del"}, map[string]any{"exponent": num, "del": num, "arithmetic_mean": num,
 					"weights": map[string]any{"type": "object"}}))}))}),
 		"BatchExtremes": obj([]string{"batch_id", "skipped", "extremes"}, map[string]any{

@@ -363,8 +363,14 @@ func curveColumns(rec *Record, w Window, ch CurveChannels) ([5][]float64, error)
 
 // AEP is an annual energy production estimate.
 type AEP struct {
+	// MWhPerYear is the net AEP, Availability × GrossMWhPerYear.
 	MWhPerYear float64 `json:"mwh_per_year"`
-	// Hours is N_h = 8760 h; availability is 100 %.
+	// GrossMWhPerYear is the AEP at 100 % availability.
+	GrossMWhPerYear float64 `json:"gross_mwh_per_year"`
+	// Availability is the fraction of the year the turbine can produce
+	// (pCrunch's 1 − loss, analysis brief §4.5), in (0, 1].
+	Availability float64 `json:"availability"`
+	// Hours is N_h = 8760 h.
 	Hours float64 `json:"hours"`
 	// UpToSpeed is the last bin's mean wind speed: the sum stops there (the
 	// IEC "measured" AEP; no extrapolation to cut-out).
@@ -379,6 +385,17 @@ type AEP struct {
 // N_h = 8760 h, over the bins in order of speed, with V̄₀ = V̄₁ − 0.5 m/s and
 // P̄₀ = 0 (the standard's start). Power in kW gives kWh, reported in MWh.
 func AnnualEnergy(bins []CurveBin, dist WindDistribution) (AEP, error) {
+	return AnnualEnergyAt(bins, dist, 1)
+}
+
+// AnnualEnergyAt is AnnualEnergy times the availability a ∈ (0, 1]: the
+// net AEP (1 − loss)·N_h·Σ… of pCrunch's simulation AEP (analysis brief
+// §4.5). The power curve is that of an available turbine; the
+// unavailable share of the year produces nothing.
+func AnnualEnergyAt(bins []CurveBin, dist WindDistribution, availability float64) (AEP, error) {
+	if !(availability > 0 && availability <= 1) {
+		return AEP{}, fmt.Errorf("AEP: availability %v is not in (0, 1]", availability)
+	}
 	if len(bins) == 0 {
 		return AEP{}, errors.New("AEP: empty power curve")
 	}
@@ -401,5 +418,6 @@ func AnnualEnergy(bins []CurveBin, dist WindDistribution) (AEP, error) {
 		sumKW += (dist.CDF(b.WindSpeed) - dist.CDF(prevV)) * 0.5 * (prevP + b.PowerKW)
 		prevV, prevP = b.WindSpeed, b.PowerKW
 	}
-	return AEP{MWhPerYear: hours * sumKW / 1000, Hours: hours, UpToSpeed: prevV}, nil
+	gross := hours * sumKW / 1000
+	return AEP{MWhPerYear: availability * gross, GrossMWhPerYear: gross, Availability: availability, Hours: hours, UpToSpeed: prevV}, nil
 }

@@ -88,6 +88,18 @@ func TestAnnualEnergyHand(t *testing.T) {
 	if a.UpToSpeed != 5.5 {
 		t.Errorf("UpToSpeed %v", a.UpToSpeed)
 	}
+	// 97 % availability: the same bins, 3 % of the year producing nothing.
+	net, err := AnnualEnergyAt(bins, r, 0.97)
+	if err != nil {
+		t.Fatal(err)
+	}
+	approx(t, "net AEP", net.MWhPerYear, 0.97*want, 1e-14)
+	approx(t, "gross AEP", net.GrossMWhPerYear, want, 1e-14)
+	for _, bad := range []float64{0, -0.1, 1.01, math.NaN()} {
+		if _, err := AnnualEnergyAt(bins, r, bad); err == nil {
+			t.Errorf("availability %v: no error", bad)
+		}
+	}
 }
 
 // Analytic check: an idealised 5 MW curve P = P_r·min(1, (V/V_r)³) on a fine

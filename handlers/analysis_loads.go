@@ -1,0 +1,180 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim"
+)
+
+// Load-spectrum endpoints: rainflow Markov matrices and load-duration /
+// load-revolution distributions of a job (JSON body) and of a batch
+// (query string, lifetime-weighted). turbinesim.ResultAnalysis answers.
+
+// Request and answer types of the load-spectrum endpoints (the service's
+// own).
+type (
+	MarkovRequest        = turbinesim.MarkovRequest
+	MarkovResponse       = turbinesim.MarkovResponse
+	LoadDurationRequest  = turbinesim.LoadDurationRequest
+	LoadDurationResponse = turbinesim.LoadDurationResponse
+	BatchMarkov          = turbinesim.BatchMarkov
+	BatchLoadDuration    = turbinesim.BatchLoadDuration
+)
+
+// jobMarkov: POST /analysis/jobs/{id}/markov; CSV with Accept: text/csv
+// or ?format=csv.
+func (s *Server) jobMarkov(c echo.Context) error {
+	var req MarkovRequest
+	if c.Request().ContentLength != 0 {
+		if err := decodeJSON(c, &req); err != nil {
+			return err
+		}
+	}
+	ra, err := s.resultAnalysis()
+	if err != nil {
+		return err
+	}
+	resp, err := ra.Markov(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
+	if err != nil {
+		return err
+	}
+	if wantsCSV(c) {
+		return writeCSV(c, "markov-"+resp.JobID+".csv", markovTable(resp.Channels))
+	}
+	return c.JSON(http.StatusOK, resp)
+}
+
+// jobLoadDuration: POST /analysis/jobs/{id}/load-duration.
+func (s *Server) jobLoadDuration(c echo.Context) error {
+	var req LoadDurationRequest
+	if c.Request().ContentLength != 0 {
+		if err := decodeJSON(c, &req); err != nil {
+			return err
+		}
+	}
+	ra, err := s.resultAnalysis()
+	if err != nil {
+		return err
+	}
+	resp, err := ra.LoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
+	if err != nil {
+		return err
+	}
+	if wantsCSV(c) {
+		return writeCSV(c, "load-duration-"+resp.JobID+".csv", loadDurationTable(resp.Channels))
+	}
+	return c.JSON(http.StatusOK, resp)
+}
+
+// spectrumQuery reads a batchQuery, a windDistributionQuery, channels,
+// range_bins, mean_bins, bins, lifetime_years and speed_channel.
+func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
+	bq, err := batchQuery(c)
+	if err != nil {
+		return turbinesim.SpectrumQuery{}, err
+	}
+	dist, err := windDistributionQuery(c)
+	if err != nil {
+		return turbinesim.SpectrumQuery{}, err
+	}
+	q := turbinesim.SpectrumQuery{BatchQuery: bq, Distribution: dist, Channels: queryList(c, "channels")}
+	for name, dst := range map[string]*int{"range_bins": &q.RangeBins, "mean_bins": &q.MeanBins, "bins": &q.LevelBins} {
+		v := c.QueryParam(name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return q, turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a positive integer", name, v)
+		}
+		*dst = n
+	}
+	if q.LifetimeYears, err = queryFloat(c, "lifetime_years"); err != nil {
+		return q, err
+	}
+	if _, ok := c.QueryParams()["speed_channel"]; ok {
+		sc := c.QueryParam("speed_channel")
+		q.SpeedChannel = &sc
+	}
+	return q, nil
+}
+
+// batchMarkov: GET /analysis/batches/{id}/markov.
+func (s *Server) batchMarkov(c echo.Context) error {
+	ra, err := s.resultAnalysis()
+	if err != nil {
+		return err
+	}
+	q, err := spectrumQuery(c)
+	if err != nil {
+		return err
+	}
+	res, err := ra.BatchMarkov(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q)
+	if err != nil {
+		return err
+	}
+	if wantsCSV(c) {
+		return writeCSV(c, "markov-"+res.BatchID+".csv", markovTable(res.Channels))
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// batchLoadDuration: GET /analysis/batches/{id}/load-duration.
+func (s *Server) batchLoadDuration(c echo.Context) error {
+	ra, err := s.resultAnalysis()
+	if err != nil {
+		return err
+	}
+	q, err := spectrumQuery(c)
+	if err != nil {
+		return err
+	}
+	res, err := ra.BatchLoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q)
+	if err != nil {
+		return err
+	}
+	if wantsCSV(c) {
+		return writeCSV(c, "load-duration-"+res.BatchID+".csv", loadDurationTable(res.Channels))
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// markovTable is Markov matrices as long CSV rows, one per non-empty cell:
+// channel, unit, range_low, range_high, mean_low, mean_high, count,
+// count_unit (the layout of a spreadsheet pivot or a fatigue tool's
+// import; empty cells are left out).
+func markovTable(chans []turbinesim.ChannelMarkov) [][]string {
+	rows := [][]string{{"channel", "unit", "range_low", "range_high", "mean_low", "mean_high", "count", "count_unit"}}
+	for _, ch := range chans {
+		for i, row := range ch.Counts {
+			for j, n := range row {
+				if n == 0 {
+					continue
+				}
+				rows = append(rows, []string{ch.Channel, ch.Unit, num(ch.RangeEdges[i]), num(ch.RangeEdges[i+1]),
+					num(ch.MeanEdges[j]), num(ch.MeanEdges[j+1]), num(n), ch.CountUnit})
+			}
+		}
+	}
+	return rows
+}
+
+// loadDurationTable is LDD/LRD bins as CSV rows: channel, unit, level_low,
+// level_high, duration, duration_unit, revolutions (empty without a speed
+// channel).
+func loadDurationTable(chans []turbinesim.ChannelLoadDuration) [][]string {
+	rows := [][]string{{"channel", "unit", "level_low", "level_high", "duration", "duration_unit", "revolutions"}}
+	for _, ch := range chans {
+		for i, d := range ch.Duration {
+			rev := ""
+			if ch.Revolutions != nil {
+				rev = num(ch.Revolutions[i])
+			}
+			rows = append(rows, []string{ch.Channel, ch.Unit, num(ch.Edges[i]), num(ch.Edges[i+1]), num(d), ch.DurationUnit, rev})
+		}
+	}
+	return rows
+}
