@@ -584,7 +584,7 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		t.Fatalf("lifetime %v, m-power mean %v, arithmetic %v", life.DEL, math.Pow(pm, 0.25), am)
 	}
 	resp, body := re.call(re.token, "GET", base+"/del?exponents=4&channels=RootMyb1&format=csv", "")
-	if resp.StatusCode != 200 || !strings.HasPrefix(body, "channel,unit,exponent,lifetime_del,arithmetic_mean\nRootMyb1,kN-m,4,") {
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, "channel,unit,exponent,lifetime_del,arithmetic_mean,goodman,ultimate_load\nRootMyb1,kN-m,4,") {
 		t.Fatalf("DEL CSV %d: %s", resp.StatusCode, body)
 	}
 
