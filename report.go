@@ -34,9 +34,14 @@ type CertificationReport struct {
 	Extremes        []analysis.Extreme
 	ExtremesFromAll bool
 	Fatigue         []ReportFatigueTable
-	Curve           *analysis.Curve
-	AEP             *analysis.AEP
-	MeanWind        float64
+	// Spectra are the lifetime Markov and LDD/LRD summaries of the main
+	// fatigue DLC; nil when the batch has none.
+	Spectra *ReportLoadSpectra
+	// Assumptions are the fatigue and energy assumptions (brief §5 item 8).
+	Assumptions ReportAssumptions
+	Curve       *analysis.Curve
+	AEP         *analysis.AEP
+	MeanWind    float64
 	// Problems lists parts that could not be computed, said plainly.
 	Problems []string
 }
@@ -51,6 +56,70 @@ type ReportFatigueTable struct {
 	DLC      string
 	Runs     int
 	Channels []analysis.ChannelFatigue
+}
+
+// Report load-spectrum summaries: the full matrices do not fit a printed
+// page, so the report shows each main channel's lifetime cycles by range
+// class (summed over the mean classes) and the drivetrain LDD/LRD on a few
+// levels, and points to the endpoints for the full resolution.
+const (
+	reportRangeBins = 10
+	reportMeanBins  = 10
+	reportLevelBins = 10
+)
+
+// ReportLoadSpectra are the lifetime load spectra of one fatigue DLC.
+type ReportLoadSpectra struct {
+	DLC           string
+	Runs          int
+	LifetimeYears float64
+	Markov        []ReportMarkovSummary
+	LoadDuration  []ChannelLoadDuration // hours, revolutions with SpeedChannel
+	SpeedChannel  string
+	// MarkovQuery and LoadDurationQuery are the endpoint paths (relative
+	// to the service) giving the full-resolution spectra as CSV.
+	MarkovQuery, LoadDurationQuery string
+}
+
+// ReportMarkovSummary condenses a lifetime Markov matrix: its total, the
+// largest range, the span of the cycle means, and the cycles per lifetime
+// in each of reportRangeBins range classes over all means.
+type ReportMarkovSummary struct {
+	Channel, Unit     string
+	TotalCycles       float64
+	MaxRange          float64
+	MeanLow, MeanHigh float64
+	RangeEdges        []float64
+	RangeCounts       []float64
+}
+
+func summariseMarkov(channel, unit string, mk analysis.Markov) ReportMarkovSummary {
+	s := ReportMarkovSummary{Channel: channel, Unit: unit, TotalCycles: mk.Total(), MaxRange: mk.RangeEdges[len(mk.RangeEdges)-1],
+		MeanLow: mk.MeanEdges[0], MeanHigh: mk.MeanEdges[len(mk.MeanEdges)-1], RangeEdges: mk.RangeEdges, RangeCounts: make([]float64, len(mk.Counts))}
+	for i, row := range mk.Counts {
+		for _, c := range row {
+			s.RangeCounts[i] += c
+		}
+	}
+	return s
+}
+
+// ReportAssumptions are the assumptions behind the report's fatigue loads
+// and energy (analysis brief §5 item 8: Weibull/Rayleigh parameters,
+// availability, start/stop and fault events, yaw-error distribution,
+// Goodman on/off; plus Wöhler exponents and N_eq).
+type ReportAssumptions struct {
+	Class         string
+	MeanWind      float64 // Rayleigh V_ave, m/s
+	Coverage      float64 // share of the distribution the fatigue DLC's speeds span (0: unknown)
+	Availability  float64
+	Goodman       bool
+	Exponents     []float64
+	EquivalentHz  float64 // f_eq
+	LifetimeYears float64
+	// LifetimeCycles is N_eq of the lifetime DEL: f_eq × lifetime.
+	LifetimeCycles float64
+	YawCases       []float64 // of the fatigue DLC's runs, equally weighted
 }
 
 // CertificationReports builds reports from the batch, result and turbine
@@ -263,6 +332,28 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 		}
 		rep.Fatigue = append(rep.Fatigue, ReportFatigueTable{DLC: id, Runs: len(fatigue[id]), Channels: res})
 	}
+	rep.Assumptions = ReportAssumptions{Class: stored.Request.Class, Availability: 1, Exponents: reportExponents(), EquivalentHz: 1,
+		LifetimeYears: DefaultLifetimeYears, LifetimeCycles: DefaultLifetimeYears * analysis.SecondsPerYear}
+	if derr == nil {
+		rep.Assumptions.MeanWind = dist.MeanSpeed
+	}
+	// Load spectra of the main fatigue DLC: normal production (1.2) when
+	// the batch has it, else its first fatigue DLC.
+	if len(fatigueOrder) > 0 && derr == nil {
+		main := fatigueOrder[0]
+		if slices.Contains(fatigueOrder, fatigueDLC) {
+			main = fatigueDLC
+		}
+		yaws := map[float64]bool{}
+		for _, u := range ok {
+			if u.run.DLC == main && !yaws[u.run.Yaw] {
+				yaws[u.run.Yaw] = true
+				rep.Assumptions.YawCases = append(rep.Assumptions.YawCases, u.run.Yaw)
+			}
+		}
+		slices.Sort(rep.Assumptions.YawCases)
+		rep.Spectra = reportSpectra(b.ID, main, stored.Request.Class, fatigue[main], dist, &rep.Assumptions, &rep.Problems)
+	}
 
 	// Power curve and AEP from normal power production (NTM: DLC 1.1,
 	// 1.2), binned on the batch's own wind-speed grid (analysis brief
@@ -313,4 +404,48 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 		}
 	}
 	return rep, nil
+}
+
+// reportSpectra summarises the lifetime Markov matrices of the main load
+// channels and the LDD/LRD of the drivetrain torque channels over the runs
+// of one fatigue DLC, weighted as the lifetime DEL (DefaultLifetimeYears).
+// A channel without cycles (constant) is left out; other failures are
+// problems.
+func reportSpectra(batchID, dlcID, class string, runs []analysis.FatigueInput, dist analysis.WindDistribution, as *ReportAssumptions, problems *[]string) *ReportLoadSpectra {
+	if len(runs) == 0 {
+		return nil
+	}
+	rec := runs[0].Record
+	sp := &ReportLoadSpectra{DLC: dlcID, Runs: len(runs), LifetimeYears: DefaultLifetimeYears,
+		MarkovQuery:       fmt.Sprintf("/analysis/batches/%s/markov?dlc=%s&class=%s&lifetime_years=%g&format=csv", batchID, dlcID, class, DefaultLifetimeYears),
+		LoadDurationQuery: fmt.Sprintf("/analysis/batches/%s/load-duration?dlc=%s&class=%s&lifetime_years=%g&format=csv", batchID, dlcID, class, DefaultLifetimeYears)}
+	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: DefaultLifetimeYears * analysis.SecondsPerYear,
+		RangeBins: reportRangeBins, MeanBins: reportMeanBins, LevelBins: reportLevelBins}
+	for _, n := range present(rec, MainLoadChannels()) {
+		mk, w, err := analysis.BatchMarkovMatrix(runs, n, opt, dist)
+		if err != nil {
+			if !strings.Contains(err.Error(), "no cycles") {
+				*problems = append(*problems, "Markov matrix of "+n+": "+err.Error())
+			}
+			continue
+		}
+		as.Coverage = w.Coverage
+		idx, _ := rec.Index(n)
+		sp.Markov = append(sp.Markov, summariseMarkov(n, rec.Unit(idx), mk))
+	}
+	if slices.Contains(rec.Names, DefaultSpeedChannel) {
+		opt.SpeedChannel = DefaultSpeedChannel
+		sp.SpeedChannel = DefaultSpeedChannel
+	}
+	for _, n := range present(rec, DrivetrainChannels()) {
+		ld, w, err := analysis.BatchLoadDuration(runs, n, opt, dist)
+		if err != nil {
+			*problems = append(*problems, "load-duration distribution of "+n+": "+err.Error())
+			continue
+		}
+		as.Coverage = w.Coverage
+		idx, _ := rec.Index(n)
+		sp.LoadDuration = append(sp.LoadDuration, channelLoadDuration(n, rec.Unit(idx), ld, "h", 3600))
+	}
+	return sp
 }

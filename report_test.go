@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/dlc"
+	"github.com/turbinesim/turbinesim/views"
 )
 
 // memoryBatches is the BatchService of one finished DLC batch whose jobs
@@ -252,6 +254,81 @@ func TestReportStartStopFatigueIsNotTimeWeighted(t *testing.T) {
 		}
 		if !said {
 			t.Errorf("problems %q do not say why DLC %s has no lifetime DEL", rep.Problems, id)
+		}
+	}
+}
+
+// The report's load spectra and assumptions (analysis brief §5 item 8).
+// Every run's RootMyb1 is a 0.25 Hz sine, so the lifetime Markov matrix
+// holds f·L = 0.25 Hz × 20 years of cycles, to within the ±1 cycle each
+// run's window ends add to its ~135 (1 %). Every run turns at 12 rpm, so
+// the LRD holds 12/60 × L revolutions exactly and the LDD's hours add up
+// to 20 × 8760 h; the torque is 400 kN·m per m/s of the run's nominal
+// wind, so the hours at the highest torque level are the weight of the
+// highest wind speed's runs.
+func TestReportLoadSpectraAndAssumptions(t *testing.T) {
+	batches, results, runs := reportBatch(t, reportRequest("1.2"), func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	for i, br := range results.runs {
+		rec := br.Output.Record
+		n := len(rec.Time)
+		rec.Names = append(rec.Names, "RotTorq", "RotSpeed")
+		rec.Units = append(rec.Units, "kN-m", "rpm")
+		rec.Channels = append(rec.Channels, constant(n, 400*runs[i].WindSpeed), constant(n, 12))
+	}
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) > 0 {
+		t.Errorf("problems: %q", rep.Problems)
+	}
+	sp := rep.Spectra
+	if sp == nil || sp.DLC != "1.2" || len(sp.Markov) != 1 || sp.Markov[0].Channel != "RootMyb1" || len(sp.LoadDuration) != 1 {
+		t.Fatalf("spectra %+v", sp)
+	}
+	L := 20 * 8760 * 3600.0
+	if got, want := sp.Markov[0].TotalCycles, 0.25*L; math.Abs(got-want) > 0.01*want {
+		t.Errorf("lifetime cycles %g, want f·L = %g (±1 %%)", got, want)
+	}
+	// Range 200 kN-m (amplitude 100): the sine's full cycles sit in the
+	// top range class.
+	if rc := sp.Markov[0].RangeCounts; rc[len(rc)-1] < 0.98*sp.Markov[0].TotalCycles || math.Abs(sp.Markov[0].MaxRange-200) > 1e-6 {
+		t.Errorf("range classes %v, largest range %v", rc, sp.Markov[0].MaxRange)
+	}
+	ld := sp.LoadDuration[0]
+	if ld.Channel != "RotTorq" || ld.DurationUnit != "h" || math.Abs(ld.TotalDuration-20*8760) > 1e-9*20*8760 ||
+		math.Abs(ld.TotalRevolutions-12.0/60*L) > 1e-9*12.0/60*L {
+		t.Errorf("LDD %s: %v %s, %v rev; want %v h, %v rev", ld.Channel, ld.TotalDuration, ld.DurationUnit, ld.TotalRevolutions, 20*8760.0, 12.0/60*L)
+	}
+	// The top torque level holds the runs of the highest speed: their
+	// weight is that bin's Rayleigh probability over the batch's.
+	var speeds []float64
+	for _, r := range runs {
+		if !slices.Contains(speeds, r.WindSpeed) {
+			speeds = append(speeds, r.WindSpeed)
+		}
+	}
+	slices.Sort(speeds)
+	F := func(v float64) float64 { return 1 - math.Exp(-math.Pi/4*(v/10)*(v/10)) }
+	step := speeds[1] - speeds[0]
+	lo, hi := speeds[0]-step/2, speeds[len(speeds)-1]+step/2
+	top := (F(hi) - F(hi-step)) / (F(hi) - F(lo))
+	if got := ld.Duration[len(ld.Duration)-1] / ld.TotalDuration; math.Abs(got-top) > 1e-9 {
+		t.Errorf("share of time at the top torque level %v, want %v", got, top)
+	}
+	a := rep.Assumptions
+	if a.MeanWind != 10 || a.Availability != 1 || a.Goodman || a.LifetimeYears != 20 || a.LifetimeCycles != L || a.EquivalentHz != 1 ||
+		len(a.Exponents) != 4 || len(a.YawCases) == 0 || math.Abs(a.Coverage-(F(hi)-F(lo))) > 1e-12 {
+		t.Errorf("assumptions %+v", a)
+	}
+	var html strings.Builder
+	if err := views.ReportPage(rep).Render(context.Background(), &html); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="markov"`, `id="ldd"`, `id="assumptions"`, "Goodman off", "Availability", "Wöhler exponents", "Yaw-error distribution",
+		"/analysis/batches/batch/markov?dlc=1.2&amp;class=I&amp;lifetime_years=20&amp;format=csv", "7. Failed runs"} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("report HTML lacks %q", want)
 		}
 	}
 }

@@ -15,7 +15,39 @@ type (
 	Report       = turbinesim.CertificationReport
 	FailedRun    = turbinesim.ReportFailedRun
 	FatigueTable = turbinesim.ReportFatigueTable
+	LoadSpectra  = turbinesim.ReportLoadSpectra
+	Assumptions  = turbinesim.ReportAssumptions
 )
+
+// rangeClassLabels head the range classes of the report's Markov summary:
+// equal shares of the largest range, "0–10 %" and so on.
+func rangeClassLabels(sp *LoadSpectra) []string {
+	if len(sp.Markov) == 0 {
+		return nil
+	}
+	n := len(sp.Markov[0].RangeCounts)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%.0f–%.0f %%", 100*float64(i)/float64(n), 100*float64(i+1)/float64(n))
+	}
+	return out
+}
+
+// pct is part/whole as a percentage ("–" for an empty whole).
+func pct(part, whole float64) string {
+	if !(whole > 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f %%", 100*part/whole)
+}
+
+// speedText names the speed channel of the LRD.
+func speedText(ch string) string {
+	if ch == "" {
+		return "the rotor speed (not recorded: no revolutions)"
+	}
+	return ch + " (rpm)"
+}
 
 // vRef and iRef are the IEC 61400-1 ed.4 class and category values
 // (Table 1: V_ref 50/42.5/37.5 m/s; I_ref 0.18/0.16/0.14/0.12).
