@@ -19,8 +19,12 @@
 //   - Spectra: single-sided amplitude spectrum (FFT), Welch power spectral
 //     density (one-sided density, ∫PSD df = variance), rotor harmonics nP.
 //   - Fatigue: ASTM E1049-85 §5.4.4 rainflow counting, short-term
-//     damage-equivalent loads (DEL) and the damage-consistent lifetime DEL over
-//     a batch weighted by a Weibull or Rayleigh wind-speed distribution.
+//     damage-equivalent loads (DEL, optionally Goodman-corrected) and the
+//     damage-consistent lifetime DEL over a batch weighted by a Weibull or
+//     Rayleigh wind-speed distribution.
+//   - Load spectra: rainflow Markov matrices (range × mean) and load-duration
+//     and load-revolution distributions, per record and over a batch's
+//     lifetime with the lifetime DEL's weights (loadspectra.go).
 //   - Extremes: max/min per channel over a batch with time, run and
 //     concurrent values of other channels; partial safety factors per DLC.
 //   - Batch curves: power, thrust, Cp, Ct, pitch and rotor speed binned by
