@@ -564,6 +564,9 @@ type BatchExtremes struct {
 	BatchID  string             `json:"batch_id"`
 	Skipped  []string           `json:"skipped"`
 	Extremes []analysis.Extreme `json:"extremes"`
+	// Extrapolation (extrapolate=<N>y) is DLC 1.1's loads extrapolated
+	// to the return period; the simulated rows above are unchanged.
+	Extrapolation *BatchExtrapolation `json:"extrapolation,omitempty"`
 }
 
 // SafetyFactorSpec chooses the partial safety factor for loads γ_f of an
@@ -625,8 +628,14 @@ func SimulatedExtremeGamma(dlcID string, gamma float64) float64 {
 // BatchExtremes finds the maximum and minimum of each channel over the
 // batch with the run, time and concurrent values: characteristic loads,
 // and design loads (γ_f × characteristic) when gamma asks for them; each
-// extreme names its run's DLC when the run name carries one.
-func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID string, q BatchQuery, opt analysis.ExtremeOptions, gamma SafetyFactorSpec) (*BatchExtremes, error) {
+// extreme names its run's DLC when the run name carries one. ext, when it
+// names a return period, adds DLC 1.1's extrapolated loads of the same
+// channels (design = 1.25 × extrapolated whatever gamma is).
+func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID string, q BatchQuery, opt analysis.ExtremeOptions, gamma SafetyFactorSpec, ext ExtrapolationSpec) (*BatchExtremes, error) {
+	years, err := ext.years()
+	if err != nil {
+		return nil, err
+	}
 	b, err := a.batchRuns(ctx, orgID, batchID, q)
 	if err != nil {
 		return nil, err
@@ -638,7 +647,13 @@ func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	return &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Extremes: ex}, nil
+	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Extremes: ex}
+	if years > 0 {
+		if res.Extrapolation, err = a.extrapolate(ctx, orgID, b, opt.Channels, ext, years); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (b *batchRuns) extremes(opt analysis.ExtremeOptions) ([]analysis.Extreme, error) {

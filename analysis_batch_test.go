@@ -231,7 +231,7 @@ func TestBatchExtremesDLC11GammaIsNormal(t *testing.T) {
 	}}
 	ra := &turbinesim.ResultAnalysis{Results: res}
 	got, err := ra.BatchExtremes(context.Background(), "org", "batch", turbinesim.BatchQuery{},
-		analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "dlc")
+		analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "dlc", turbinesim.ExtrapolationSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestBatchAnalysisSkipsTheDLCTransient(t *testing.T) {
 	results.runs[0].Output.Record.Channels[2][spikeAt] = 5000
 	ra := &turbinesim.ResultAnalysis{Results: results, Batches: batches}
 	ctx := context.Background()
-	ex, err := ra.BatchExtremes(ctx, "org", "batch", turbinesim.BatchQuery{}, analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "")
+	ex, err := ra.BatchExtremes(ctx, "org", "batch", turbinesim.BatchQuery{}, analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "", turbinesim.ExtrapolationSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestBatchAnalysisSkipsTheDLCTransient(t *testing.T) {
 	}
 	// An explicit t_start still rules: from 0 s the spike is the maximum.
 	zero := 0.0
-	ex, err = ra.BatchExtremes(ctx, "org", "batch", turbinesim.BatchQuery{Window: analysis.NewWindow(&zero, nil)}, analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "")
+	ex, err = ra.BatchExtremes(ctx, "org", "batch", turbinesim.BatchQuery{Window: analysis.NewWindow(&zero, nil)}, analysis.ExtremeOptions{Channels: []string{"RootMyb1"}}, "", turbinesim.ExtrapolationSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

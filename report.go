@@ -44,6 +44,12 @@ type CertificationReport struct {
 	MeanWind    float64
 	// Problems lists parts that could not be computed, said plainly.
 	Problems []string
+
+	// Extrapolation is DLC 1.1's 50-year extrapolation when the report
+	// uses it (every bin has the runs the standard asks for); its loads
+	// are the table's DLC 1.1 rows without a run. Nil: DLC 1.1, if any,
+	// is reported as simulated (Problems says why).
+	Extrapolation *BatchExtrapolation
 }
 
 // ReportFailedRun is a run of the batch without a usable output.
@@ -257,18 +263,27 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 
 	// Extreme loads: ultimate DLCs, or every run when the batch has none
 	// (then with the runs' own γ_f).
-	// The extremes are simulated maxima, never extrapolated: DLC 1.1 takes
-	// the normal factor, not its extrapolation factor
-	// (SimulatedExtremeGamma), and the report says so.
+	// DLC 1.1's loads are extrapolated to 50 years when every wind-speed
+	// bin has the runs IEC 61400-1 asks for (reportExtrapolation), with
+	// γ_f 1.25; otherwise its simulated maxima take the normal factor, not
+	// its extrapolation factor (SimulatedExtremeGamma), and the report
+	// says which.
+	var runs11 []analysis.ExtrapolationRun
+	for _, u := range ok {
+		if u.run.DLC == extrapolatedDLC && u.run.Analysis == dlc.Ultimate {
+			runs11 = append(runs11, analysis.ExtrapolationRun{ID: u.run.ID, WindSpeed: u.run.WindSpeed, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
+		}
+	}
+	extrapolated := reportExtrapolation(rep, stored.Request, runs11, sensors)
 	gammas := map[string]float64{}
 	var ext []analysis.ExtremeRun
 	for _, u := range ok {
-		if u.run.Analysis == dlc.Ultimate {
+		if u.run.Analysis == dlc.Ultimate && !(extrapolated != nil && u.run.DLC == extrapolatedDLC) {
 			ext = append(ext, analysis.ExtremeRun{ID: u.run.ID, DLC: u.run.DLC, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
 			gammas[u.run.DLC] = SimulatedExtremeGamma(u.run.DLC, u.run.Gamma)
 		}
 	}
-	if len(ext) == 0 {
+	if len(ext) == 0 && extrapolated == nil {
 		rep.ExtremesFromAll = true
 		for _, u := range ok {
 			ext = append(ext, analysis.ExtremeRun{ID: u.run.ID, DLC: u.run.DLC, Record: u.out.Record, Window: analysis.After(u.run.Transient)})
@@ -282,12 +297,18 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 	// Concurrent values are the other components at the same location
 	// (a certification load table's layout, analysis brief §5.7).
 	for _, group := range sensorLocations(sensors) {
+		if len(ext) == 0 {
+			break
+		}
 		ex, err := analysis.Extremes(ext, analysis.ExtremeOptions{Channels: group, Concurrent: group, SafetyFactors: gammas})
 		if err != nil {
 			rep.Problems = append(rep.Problems, "extreme loads: "+err.Error())
 			break
 		}
 		rep.Extremes = append(rep.Extremes, ex...)
+	}
+	if extrapolated != nil {
+		rep.Extremes = withExtrapolatedLoads(rep.Extremes, extrapolated.Loads)
 	}
 
 	// Fatigue: each fatigue DLC separately, lifetime DELs with the class's
@@ -448,4 +469,48 @@ func reportSpectra(batchID, dlcID, class string, runs []analysis.FatigueInput, d
 		sp.LoadDuration = append(sp.LoadDuration, channelLoadDuration(n, rec.Unit(idx), ld, "h", 3600))
 	}
 	return sp
+}
+
+// reportExtrapolation extrapolates the DLC 1.1 runs' sensor loads to 50
+// years with the class's Rayleigh distribution (the lifetime DEL's). It
+// returns nil, with a Problems line saying why, when the batch has too few
+// runs in a bin or the fit fails; the report then shows DLC 1.1's
+// simulated maxima at γ_f 1.35.
+func reportExtrapolation(rep *CertificationReport, req dlc.Request, runs []analysis.ExtrapolationRun, sensors []string) *BatchExtrapolation {
+	if len(runs) == 0 || len(sensors) == 0 {
+		return nil
+	}
+	dist, err := analysis.RayleighForClass(req.Class)
+	if err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s loads not extrapolated: wind distribution: %v", extrapolatedDLC, err))
+		return nil
+	}
+	x, err := extrapolateLoads(runs, sensors, DesignReturnPeriodYears, dist, req.Turbine.VRated)
+	if err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s loads not extrapolated to %d years: %s", extrapolatedDLC, DesignReturnPeriodYears, ErrorMessage(err)))
+		return nil
+	}
+	if !x.Sufficient {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s loads not extrapolated to %d years: too few runs (%s)", extrapolatedDLC, DesignReturnPeriodYears, strings.Join(x.Warnings, "; ")))
+		return nil
+	}
+	rep.Extrapolation = x
+	return x
+}
+
+// withExtrapolatedLoads puts the extrapolated loads into the extreme
+// table: a load replaces the row of its channel and kind when its design
+// value governs (larger for max, smaller for min) and is appended when the
+// table has no such row.
+func withExtrapolatedLoads(rows []analysis.Extreme, loads []ExtrapolatedLoad) []analysis.Extreme {
+	for _, l := range loads {
+		i := slices.IndexFunc(rows, func(e analysis.Extreme) bool { return e.Channel == l.Channel && e.Kind == l.Kind })
+		switch {
+		case i < 0:
+			rows = append(rows, extrapolatedRow(l))
+		case l.Kind == "max" && l.Design > rows[i].Design, l.Kind == "min" && l.Design < rows[i].Design:
+			rows[i] = extrapolatedRow(l)
+		}
+	}
+	return rows
 }

@@ -206,7 +206,7 @@ func (s *Server) batchDEL(c echo.Context) error {
 	return c.JSON(http.StatusOK, res)
 }
 
-// batchExtremes: GET /analysis/batches/{id}/extremes?channels=...&concurrent=...
+// batchExtremes: GET /analysis/batches/{id}/extremes?channels=...&concurrent=...&extrapolate=50y
 func (s *Server) batchExtremes(c echo.Context) error {
 	ra, err := s.resultAnalysis()
 	if err != nil {
@@ -216,9 +216,14 @@ func (s *Server) batchExtremes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	dist, err := windDistributionQuery(c)
+	if err != nil {
+		return err
+	}
 	res, err := ra.BatchExtremes(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q,
 		analysis.ExtremeOptions{Channels: queryList(c, "channels"), Concurrent: queryList(c, "concurrent")},
-		turbinesim.SafetyFactorSpec(c.QueryParam("gamma_f")))
+		turbinesim.SafetyFactorSpec(c.QueryParam("gamma_f")),
+		turbinesim.ExtrapolationSpec{Period: c.QueryParam("extrapolate"), Distribution: dist})
 	if err != nil {
 		return err
 	}
@@ -231,6 +236,14 @@ func (s *Server) batchExtremes(c echo.Context) error {
 			}
 			rows = append(rows, []string{e.Channel, e.Unit, e.Kind, num(e.Characteristic), num(e.SafetyFactor), num(e.Design),
 				e.RunID, e.DLC, num(e.Time), strings.Join(conc, ";")})
+		}
+		// Extrapolated loads: no run, time or concurrent values; the job
+		// column names the extrapolation.
+		if x := res.Extrapolation; x != nil {
+			for _, l := range x.Loads {
+				rows = append(rows, []string{l.Channel, l.Unit, l.Kind, num(l.Characteristic), num(l.SafetyFactor), num(l.Design),
+					"extrapolated-" + num(x.ReturnPeriodYears) + "y", x.DLC, "", ""})
+			}
 		}
 		return writeCSV(c, "extremes-"+res.BatchID+".csv", rows)
 	}

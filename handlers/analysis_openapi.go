@@ -41,7 +41,12 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			summary:   "Damage-equivalent loads: per channel (channels=a,b; default all) and Wöhler exponent (exponents=3,4,10, required) each run's short-term DEL at f_eq = 1 Hz and the lifetime DEL (Σⱼ pⱼ·DELⱼᵐ)^(1/m), pⱼ the probability of the run's wind-speed bin split equally across the runs in the bin (seeds, yaw cases), normalised over the batch; a run's bin speed (runs[].wind_speed) is the nominal speed of its DLC run name (DLC1.2_V12.0_S3_Y+0: 12 m/s), so every seed of one speed shares its bin, else the run's mean of wind_channel (default Wind1VelX); bin edges are the mid-points between neighbouring speeds, the outer ones half a spacing out; arithmetic_mean Σⱼ pⱼ·DELⱼ is shown for comparison only. ultimate_loads=RootMyb1:25000,TwrBsMyt:200000 (channel:S_u, channel units, S_u > 0) applies the Goodman mean-load correction S_eq = S/(1 − S_m/S_u) to those channels' cycles (analysis brief §4.3; default: none); each channel states goodman true/false and its ultimate_load; 422 naming the channel (and job) when a cycle's mean S_m ≥ S_u, or when a named channel is not among those analysed." + dist + batch + csv + " CSV columns: channel, unit, exponent, lifetime_del, arithmetic_mean, goodman, ultimate_load.",
 			responses: errs(map[int]string{200: "BatchDELs"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/extremes", tag: "analysis",
-			summary:   "Extreme-load table: the maximum and minimum of each channel (channels=a,b; default all) over the batch, the run and time where it occurs, and the concurrent values of the concurrent=... channels (default: the same channels) at that instant. Characteristic loads by default; gamma_f=dlc gives design loads with each run's DLC factor from the IEC 61400-1 table (422 when a run is not named after a known DLC; DLC 1.1 takes the normal factor 1.35, since its table factor 1.25 is for loads extrapolated to a 50-year recurrence and these extremes are the simulated maxima), gamma_f=<number in [1, 3]> applies one factor to every run (safety_factor and design = γ_f·characteristic in each row; the governing run is the one with the largest design value). dlc is read from the run name (e.g. DLC1.2_V12.0_S3_Y+0) when the batch service named the run." + batch + csv,
+			summary: "Extreme-load table: the maximum and minimum of each channel (channels=a,b; default all) over the batch, the run and time where it occurs, and the concurrent values of the concurrent=... channels (default: the same channels) at that instant. Characteristic loads by default; gamma_f=dlc gives design loads with each run's DLC factor from the IEC 61400-1 table (422 when a run is not named after a known DLC; DLC 1.1 takes the normal factor 1.35, since its table factor 1.25 is for loads extrapolated to a 50-year recurrence and these extremes are the simulated maxima), gamma_f=<number in [1, 3]> applies one factor to every run (safety_factor and design = γ_f·characteristic in each row; the governing run is the one with the largest design value). dlc is read from the run name (e.g. DLC1.2_V12.0_S3_Y+0) when the batch service named the run. " +
+				"extrapolate=50y (or <N>y, N in [1, 1000]; 422 otherwise) adds extrapolation: DLC 1.1's loads of the same channels extrapolated statistically to an N-year recurrence (IEC 61400-1 ed.3 Annex F): per wind-speed bin (the nominal speed of the run names; at least 2 runs of one duration, else 422) a Gumbel distribution of the 10-min maximum fitted by the method of moments to each run's maximum over its window (bins[].fit, location and scale; for kind min the fit of −min), runs of T ≠ 600 s converted by F_600 = F_T^(600/T); " +
+				"the long-term exceedance Σ P(F > f | V_i)·P(V_i) over the bins, P(V_i) the bin's probability under the wind distribution (not normalised over the bins), solved for 1/(N·52596), i.e. 3.80·10⁻⁷ per 10 min for 50 years (exceedance_probability, ten_minute_periods). " +
+				"Each load row has characteristic (the extrapolated load), simulated (the most extreme simulated value), safety_factor 1.25 (DLC 1.1's factor for extrapolated loads, whatever gamma_f says) and design = 1.25 × characteristic; the simulated rows in extremes keep their factors (DLC 1.1's 1.35). " +
+				"bins[] give each bin's runs and min_runs, the number IEC 61400-1 ed.3 asks for (15 runs of 10 min from V_r − 2 m/s to V_out, 6 below; every run of a bin, seed or yaw case, counts; 15 everywhere when the batch has no stored rated speed); warnings name each bin with fewer and sufficient is false. " +
+				"Wind distribution for the extrapolation: distribution=rayleigh&mean_speed=V, distribution=weibull&k=K&a=A, or class=I|II|III; default the IEC Rayleigh distribution of the DLC batch's class (class I without one). 422 when the batch has no finished DLC 1.1 run. CSV adds one row per extrapolated load with job_id extrapolated-<N>y." + batch + csv,
 			responses: errs(map[int]string{200: "BatchExtremes"}, 401, 404, 409, 422, 429, 503)},
 		{method: "POST", path: "/analysis/jobs/{id}/markov", tag: "analysis",
 			summary: "Rainflow Markov matrices (range × mean) of channels (channels; default: the main load channels the output records, RootMxc1, RootMyc1, RootMyb1, LSShftMxa, YawBrMyp, TwrBsMxt, TwrBsMyt; at most 20): the cycles of ASTM E1049 §5.4.4 rainflow counting, as the DELs, with half cycles counted 0.5; counts[i][j] cycles with range in [range_edges[i], range_edges[i+1]) and mean in [mean_edges[j], mean_edges[j+1]) (last bins closed), edges in the channel's unit. " +
@@ -205,6 +210,29 @@ func analysisSchemas() map[string]any {
 				"channel": str, "unit": str, "kind": map[string]any{"type": "string", "enum": []string{"max", "min"}},
 				"characteristic": num, "safety_factor": num, "design": num,
 				"run_id": map[string]any{"type": "string", "description": "job id"}, "dlc": str, "time": num,
-				"concurrent": arr(obj([]string{"channel", "value"}, map[string]any{"channel": str, "unit": str, "value": num}))}))}),
+				"concurrent": arr(obj([]string{"channel", "value"}, map[string]any{"channel": str, "unit": str, "value": num}))})),
+			"extrapolation": obj([]string{"dlc", "return_period_years", "exceedance_probability", "bins", "loads", "sufficient", "warnings"}, map[string]any{
+				"dlc": str, "method": str, "min_runs_rule": str,
+				"distribution": obj([]string{"kind"}, map[string]any{"kind": map[string]any{"type": "string", "enum": []string{"rayleigh", "weibull"}},
+					"mean_speed": num, "k": num, "a": num}),
+				"return_period_years":    num,
+				"exceedance_probability": map[string]any{"type": "number", "description": "target per 10 min: 1/ten_minute_periods"},
+				"ten_minute_periods":     map[string]any{"type": "number", "description": "return period × 365.25 × 144"},
+				"bins": arr(obj([]string{"speed", "probability", "runs", "sufficient"}, map[string]any{
+					"speed": num, "low": num, "high": map[string]any{"type": []string{"number", "null"}},
+					"probability": num, "runs": integer,
+					"duration":   map[string]any{"type": "number", "description": "analysed duration of the bin's runs, s"},
+					"min_runs":   integer,
+					"sufficient": map[string]any{"type": "boolean", "description": "runs ≥ min_runs"}})),
+				"loads": arr(obj([]string{"channel", "kind", "characteristic", "simulated", "safety_factor", "design", "bins"}, map[string]any{
+					"channel": str, "unit": str, "kind": map[string]any{"type": "string", "enum": []string{"max", "min"}},
+					"characteristic": map[string]any{"type": "number", "description": "extrapolated load"},
+					"simulated":      map[string]any{"type": "number", "description": "most extreme simulated value"},
+					"safety_factor":  num, "design": num,
+					"bins": arr(obj([]string{"speed", "fit"}, map[string]any{"speed": num,
+						"fit":               obj([]string{"location", "scale"}, map[string]any{"location": num, "scale": num}),
+						"largest_simulated": num}))})),
+				"sufficient": map[string]any{"type": "boolean", "description": "every bin has min_runs"},
+				"warnings":   strs})}),
 	}
 }

@@ -612,6 +612,16 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		resp, body = re.call(re.token, "GET", base+"/extremes?channels=RootMyb1&gamma_f="+q, "")
 		assertDetail(t, resp, body, 422)
 	}
+	// extrapolate=<N>y: a malformed or out-of-range return period, a bad
+	// wind distribution, or (this batch) no DLC 1.1 run to extrapolate.
+	for _, q := range []string{"extrapolate=abc", "extrapolate=50", "extrapolate=0y", "extrapolate=2000y",
+		"extrapolate=50y&distribution=weibull&k=2", "extrapolate=50y&class=IV", "extrapolate=50y"} {
+		resp, body = re.call(re.token, "GET", base+"/extremes?channels=RootMyb1&"+q, "")
+		assertDetail(t, resp, body, 422)
+	}
+	if resp, body = re.call(re.token, "GET", base+"/extremes?channels=RootMyb1&extrapolate=50y", ""); !strings.Contains(body, "DLC 1.1") {
+		t.Fatalf("extrapolate=50y on a DLC 1.2 batch: %s", body)
+	}
 
 	// The batch page: curve charts, bin table, DEL and extreme tables.
 	resp, body = re.call(re.token, "GET", base+"?binning=grid&rotor_radius=63", "", "Accept", "text/html")

@@ -151,3 +151,21 @@ h1{font-size:20px;margin:0 0 .25rem}h2{font-size:15px;margin:1.5rem 0 .5rem;bord
 table{border-collapse:collapse;width:100%;margin-bottom:.75rem}th,td{border:1px solid #e2e8f0;padding:2px 5px;text-align:left;vertical-align:top}
 th{background:#f1f5f9}td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#64748b}.warn{color:#b91c1c}
 section{break-inside:avoid-page}@page{size:A4}`
+
+// runOrExtrapolated names an extreme row's run, or says the load is an
+// extrapolated one (no run holds it).
+func runOrExtrapolated(e analysis.Extreme) string {
+	if e.RunID == "" {
+		return "extrapolated"
+	}
+	return e.RunID
+}
+
+// extrapolatedGammaOf is the γ_f of the extrapolated loads (the same for
+// every load).
+func extrapolatedGammaOf(x *turbinesim.BatchExtrapolation) float64 {
+	if len(x.Loads) == 0 {
+		return math.NaN()
+	}
+	return x.Loads[0].SafetyFactor
+}

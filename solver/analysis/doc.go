@@ -27,6 +27,10 @@
 //     lifetime with the lifetime DEL's weights (loadspectra.go).
 //   - Extremes: max/min per channel over a batch with time, run and
 //     concurrent values of other channels; partial safety factors per DLC.
+//   - Extrapolation: extreme loads extrapolated to a return period (IEC
+//     61400-1 Annex F; DLC 1.1's 50-year load): a Gumbel per wind-speed bin
+//     of the runs' 10-min maxima, summed over the bins with the wind
+//     distribution's probabilities (extrapolation.go).
 //   - Batch curves: power, thrust, Cp, Ct, pitch and rotor speed binned by
 //     mean wind speed (IEC 61400-12-1 0.5 m/s bins or the batch's own grid)
 //     and the annual energy production (IEC 61400-12-1 bin sum).
