@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"mime"
@@ -133,7 +134,20 @@ func timeSeriesTable(r TimeSeries) [][]string {
 // jobStatistics: POST /analysis/jobs/{id}/statistics; CSV with
 // Accept: text/csv or ?format=csv.
 func (s *Server) jobStatistics(c echo.Context) error {
-	var req StatisticsRequest
+	return jobAnalysis(s, c, (*turbinesim.ResultAnalysis).Statistics,
+		func(req StatisticsRequest, resp *StatisticsResponse) (string, [][]string) {
+			return "statistics-" + resp.JobID + ".csv", statisticsTable(*resp, req.WohlerExponents, len(req.UltimateLoads) > 0)
+		})
+}
+
+// jobAnalysis answers one POST /analysis/jobs/{id}/... request: the
+// optional JSON body, the service call for the caller's organization, and
+// the answer as JSON, or as the CSV table csv builds when the caller asks
+// for text/csv.
+func jobAnalysis[Req, Resp any](s *Server, c echo.Context,
+	run func(*turbinesim.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
+	csv func(Req, *Resp) (filename string, rows [][]string)) error {
+	var req Req
 	if c.Request().ContentLength != 0 {
 		if err := decodeJSON(c, &req); err != nil {
 			return err
@@ -143,12 +157,13 @@ func (s *Server) jobStatistics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	resp, err := ra.Statistics(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
+	resp, err := run(ra, c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
 	if err != nil {
 		return err
 	}
 	if wantsCSV(c) {
-		return writeCSV(c, "statistics-"+resp.JobID+".csv", statisticsTable(*resp, req.WohlerExponents, len(req.UltimateLoads) > 0))
+		name, rows := csv(req, resp)
+		return writeCSV(c, name, rows)
 	}
 	return c.JSON(http.StatusOK, resp)
 }

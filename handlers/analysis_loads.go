@@ -27,46 +27,18 @@ type (
 // jobMarkov: POST /analysis/jobs/{id}/markov; CSV with Accept: text/csv
 // or ?format=csv.
 func (s *Server) jobMarkov(c echo.Context) error {
-	var req MarkovRequest
-	if c.Request().ContentLength != 0 {
-		if err := decodeJSON(c, &req); err != nil {
-			return err
-		}
-	}
-	ra, err := s.resultAnalysis()
-	if err != nil {
-		return err
-	}
-	resp, err := ra.Markov(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
-	if err != nil {
-		return err
-	}
-	if wantsCSV(c) {
-		return writeCSV(c, "markov-"+resp.JobID+".csv", markovTable(resp.Channels))
-	}
-	return c.JSON(http.StatusOK, resp)
+	return jobAnalysis(s, c, (*turbinesim.ResultAnalysis).Markov,
+		func(_ MarkovRequest, resp *MarkovResponse) (string, [][]string) {
+			return "markov-" + resp.JobID + ".csv", markovTable(resp.Channels)
+		})
 }
 
 // jobLoadDuration: POST /analysis/jobs/{id}/load-duration.
 func (s *Server) jobLoadDuration(c echo.Context) error {
-	var req LoadDurationRequest
-	if c.Request().ContentLength != 0 {
-		if err := decodeJSON(c, &req); err != nil {
-			return err
-		}
-	}
-	ra, err := s.resultAnalysis()
-	if err != nil {
-		return err
-	}
-	resp, err := ra.LoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
-	if err != nil {
-		return err
-	}
-	if wantsCSV(c) {
-		return writeCSV(c, "load-duration-"+resp.JobID+".csv", loadDurationTable(resp.Channels))
-	}
-	return c.JSON(http.StatusOK, resp)
+	return jobAnalysis(s, c, (*turbinesim.ResultAnalysis).LoadDuration,
+		func(_ LoadDurationRequest, resp *LoadDurationResponse) (string, [][]string) {
+			return "load-duration-" + resp.JobID + ".csv", loadDurationTable(resp.Channels)
+		})
 }
 
 // spectrumQuery reads a batchQuery, a windDistributionQuery, channels,
