@@ -181,6 +181,13 @@ type LifetimeDEL struct {
 	// the lifetime DEL whenever the DELs differ (power-mean inequality).
 	ArithmeticMean float64      `json:"arithmetic_mean"`
 	Weights        SpeedWeights `json:"weights"`
+	// With transient events (LifetimeFatigue), DEL combines the
+	// time-weighted runs and the events by damage; TimeWeightedDEL is the
+	// time-weighted runs' part alone (0 when there are none) and Events
+	// each event case's part. ArithmeticMean and Weights stay those of the
+	// time-weighted runs.
+	TimeWeightedDEL float64       `json:"time_weighted_del,omitempty"`
+	Events          []EventDamage `json:"events,omitempty"`
 }
 
 // AggregateDEL combines per-run DELs of one exponent m over a batch into the
