@@ -154,14 +154,20 @@ func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q
 		return nil, err
 	}
 	if len(q.DLCs) > 0 {
-		all := b.dlcs()
-		b = b.filter(func(name string) bool { return slices.Contains(q.DLCs, DLCOfRunName(name)) })
-		if len(b.runs) == 0 {
-			return nil, Errorf(EINVALID, "dlc: no finished run of DLC %s in this batch (its finished runs are of DLC %s)",
-				strings.Join(q.DLCs, ", "), strings.Join(all, ", "))
-		}
+		return b.onlyDLCs(q.DLCs, "dlc")
 	}
 	return b, nil
+}
+
+// onlyDLCs keeps the runs of the named DLCs; none is EINVALID naming the
+// query parameter (param) and the DLCs the batch has.
+func (b *batchRuns) onlyDLCs(ids []string, param string) (*batchRuns, error) {
+	kept := b.filter(func(name string) bool { return slices.Contains(ids, DLCOfRunName(name)) })
+	if len(kept.runs) == 0 {
+		return nil, Errorf(EINVALID, "%s: no finished run of DLC %s in this batch (its finished runs are of DLC %s)",
+			param, strings.Join(ids, ", "), strings.Join(b.dlcs(), ", "))
+	}
+	return kept, nil
 }
 
 // dlcs lists the distinct DLCs of the runs' names in order ("" left out).
@@ -472,6 +478,9 @@ type BatchDELs struct {
 	// runs are not named after one).
 	DLCs     []string                  `json:"dlcs,omitempty"`
 	Channels []analysis.ChannelFatigue `json:"channels"`
+	// Notes say which runs were left out and why (start-up or shut-down
+	// fatigue without events_per_year).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // BatchDELs computes each run's short-term DELs of the channels (all when
@@ -482,7 +491,14 @@ type BatchDELs struct {
 // ultimate gives channels an ultimate load S_u for the Goodman mean-load
 // correction (brief §4.3); each channel's answer says whether it was
 // applied, and a cycle with S_m ≥ S_u is EINVALID naming the channel.
-func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q BatchQuery, channels []string, exponents []float64, ultimate map[string]float64, ds WindDistributionSpec) (*BatchDELs, error) {
+//
+// Start-up and shut-down fatigue (DLC 3.1, 4.1; IsEventFatigueDLC) adds per
+// event, not by time (brief §4.4): eventsPerYear (per DLC id,
+// ParseEventsPerYear) adds those runs' damage, n_events per year times the
+// mean damage of one event run, to the time-weighted runs' damage
+// (analysis.LifetimeFatigue). Without a count, their runs are left out and
+// Notes says so; a selection of nothing but event runs is EINVALID.
+func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q BatchQuery, channels []string, exponents []float64, ultimate map[string]float64, ds WindDistributionSpec, eventsPerYear map[string]float64) (*BatchDELs, error) {
 	if len(exponents) == 0 {
 		return nil, Errorf(EINVALID, "exponents: give at least one Wöhler exponent, e.g. exponents=3,4,10")
 	}
@@ -498,18 +514,181 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.batchRuns(ctx, orgID, batchID, q)
+	if err := checkEventsPerYear(eventsPerYear); err != nil {
+		return nil, err
+	}
+	all := q
+	all.DLCs = nil
+	b, err := a.batchRuns(ctx, orgID, batchID, all)
 	if err != nil {
 		return nil, err
 	}
-	if b, err = b.forFatigue(); err != nil {
-		return nil, err
-	}
-	res, err := b.fatigue(channels, analysis.DELOptions{Exponents: exponents, UltimateLoads: ultimate}, dist)
+	sel, err := b.fatigueSelection(q.DLCs, eventsPerYear)
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: b.dlcs(), Channels: res}, nil
+	res, err := sel.fatigue(channels, analysis.DELOptions{Exponents: exponents, UltimateLoads: ultimate}, dist)
+	if err != nil {
+		return nil, err
+	}
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: sel.dlcs(), Channels: res, Notes: sel.notes}, nil
+}
+
+// fatigueSelection is the runs of a lifetime DEL: the time-weighted ones
+// and the event cases with their counts.
+type fatigueSelection struct {
+	timeWeighted *batchRuns // nil when only events
+	events       []eventRuns
+	notes        []string
+}
+
+type eventRuns struct {
+	dlc           string
+	eventsPerYear float64
+	runs          *batchRuns
+}
+
+func (f *fatigueSelection) dlcs() []string {
+	var out []string
+	if f.timeWeighted != nil {
+		out = f.timeWeighted.dlcs()
+	}
+	for _, e := range f.events {
+		out = append(out, e.dlc)
+	}
+	return out
+}
+
+// fatigueSelection splits b's runs into time-weighted fatigue runs (the
+// DLCs named, else forFatigue's choice) and the event cases counted in
+// eventsPerYear. Event runs without a count are left out with a note; a
+// DLC named in dlc= without a count, or nothing time-weighted and no
+// count, is EINVALID: time-weighting a 100 s start-up by the wind
+// distribution gives a number without meaning.
+func (b *batchRuns) fatigueSelection(named []string, eventsPerYear map[string]float64) (*fatigueSelection, error) {
+	sel := &fatigueSelection{}
+	if len(named) > 0 {
+		if _, err := b.onlyDLCs(named, "dlc"); err != nil {
+			return nil, err
+		}
+		for _, id := range named {
+			if _, counted := eventsPerYear[id]; IsEventFatigueDLC(id) && !counted {
+				return nil, Errorf(EINVALID, "dlc: DLC %s is start-up or shut-down fatigue, whose damage adds per event: give its number of events per year, e.g. events_per_year=%s:1000", id, id)
+			}
+		}
+	}
+	for _, id := range sortedKeys(eventsPerYear) {
+		runs, err := b.onlyDLCs([]string{id}, "events_per_year")
+		if err != nil {
+			return nil, err
+		}
+		sel.events = append(sel.events, eventRuns{dlc: id, eventsPerYear: eventsPerYear[id], runs: runs})
+	}
+	timed := b.filter(func(name string) bool { return !IsEventFatigueDLC(DLCOfRunName(name)) })
+	if len(named) > 0 {
+		timed = timed.filter(func(name string) bool { return slices.Contains(named, DLCOfRunName(name)) })
+	} else {
+		for _, id := range b.dlcs() {
+			if _, counted := eventsPerYear[id]; IsEventFatigueDLC(id) && !counted {
+				sel.notes = append(sel.notes, fmt.Sprintf("DLC %s (start-up or shut-down fatigue) left out: its damage adds per event; give events_per_year=%s:N to include it", id, id))
+			}
+		}
+	}
+	if len(timed.runs) > 0 {
+		if len(named) == 0 {
+			var err error
+			if timed, err = timed.forFatigue(); err != nil {
+				return nil, err
+			}
+		}
+		sel.timeWeighted = timed
+	}
+	if sel.timeWeighted == nil && len(sel.events) == 0 {
+		return nil, Errorf(EINVALID, "events_per_year: the batch's fatigue runs are start-up or shut-down events (DLC %s), whose damage adds per event, not by time; give their number of events per year, e.g. events_per_year=%s:1000",
+			strings.Join(b.dlcs(), ", "), b.dlcs()[0])
+	}
+	return sel, nil
+}
+
+// IsEventFatigueDLC says whether the design load case is start-up or
+// normal shut-down fatigue (IEC 61400-1 DLC 3.1, 4.1), counted per event.
+func IsEventFatigueDLC(id string) bool {
+	d, ok := dlc.Lookup(id)
+	return ok && d.Analysis == dlc.Fatigue && (d.State == dlc.StartUp || d.State == dlc.NormalShutdown)
+}
+
+// ParseEventsPerYear reads "3.1:1000,4.1:1000" (the events_per_year
+// query parameter): start-up and shut-down events per year per DLC.
+func ParseEventsPerYear(specs []string) (map[string]float64, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	out := map[string]float64{}
+	for _, s := range specs {
+		id, v, ok := strings.Cut(s, ":")
+		id = strings.TrimSpace(id)
+		if !ok || id == "" {
+			return nil, Errorf(EINVALID, "events_per_year: %q is not dlc:count (e.g. 3.1:1000)", s)
+		}
+		if _, dup := out[id]; dup {
+			return nil, Errorf(EINVALID, "events_per_year: DLC %s given twice", id)
+		}
+		n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return nil, Errorf(EINVALID, "events_per_year: %q: the count is not a number", s)
+		}
+		out[id] = n
+	}
+	return out, checkEventsPerYear(out)
+}
+
+// checkEventsPerYear: each DLC is start-up or shut-down fatigue, each
+// count a finite number ≥ 0.
+func checkEventsPerYear(events map[string]float64) error {
+	for _, id := range sortedKeys(events) {
+		if !IsEventFatigueDLC(id) {
+			return Errorf(EINVALID, "events_per_year: DLC %s is not start-up or shut-down fatigue (DLC 3.1 or 4.1); its damage is time-weighted", id)
+		}
+		if n := events[id]; !(n >= 0) || math.IsInf(n, 0) {
+			return Errorf(EINVALID, "events_per_year: DLC %s: %g events per year is not a finite number ≥ 0", id, n)
+		}
+	}
+	return nil
+}
+
+// fatigue computes the lifetime DELs of the selection.
+func (f *fatigueSelection) fatigue(channels []string, opt analysis.DELOptions, dist analysis.WindDistribution) ([]analysis.ChannelFatigue, error) {
+	if len(f.events) == 0 {
+		return f.timeWeighted.fatigue(channels, opt, dist)
+	}
+	var inputs []analysis.FatigueInput
+	first := f.events[0].runs
+	if f.timeWeighted != nil {
+		var err error
+		if inputs, err = f.timeWeighted.fatigueInputs(channels); err != nil {
+			return nil, err
+		}
+		first = f.timeWeighted
+	}
+	events := make([]analysis.EventCase, len(f.events))
+	for i, e := range f.events {
+		in, err := e.runs.fatigueInputs(channels)
+		if err != nil {
+			return nil, err
+		}
+		events[i] = analysis.EventCase{DLC: e.dlc, EventsPerYear: e.eventsPerYear, Runs: in}
+	}
+	if len(channels) == 0 {
+		channels = first.runs[0].Record.Names
+	}
+	if err := checkUltimateChannels(opt.UltimateLoads, channels); err != nil {
+		return nil, err
+	}
+	res, err := analysis.LifetimeFatigue(inputs, events, channels, opt, dist)
+	if err != nil {
+		return nil, goodmanInvalid(err)
+	}
+	return res, nil
 }
 
 // fatigueInputs are b's runs as fatigue inputs, each with its bin speed,
@@ -727,9 +906,12 @@ type BatchOverview struct {
 // BatchOverview gathers the batch page's curve and load tables. A failure
 // of the optional tables is reported in LoadNote rather than failing the
 // page.
-func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec) (*BatchOverview, error) {
+func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec, eventsPerYear map[string]float64) (*BatchOverview, error) {
 	dist, err := ds.Distribution()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEventsPerYear(eventsPerYear); err != nil {
 		return nil, err
 	}
 	b, cv, err := a.curve(ctx, orgID, batchID, q)
@@ -746,12 +928,14 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 		o.LoadNote = "No blade-root, shaft, yaw-bearing or tower-base load channels in the outputs: no DEL or extreme table."
 		return o, nil
 	}
-	fb, err := b.forFatigue()
+	fb, err := b.fatigueSelection(q.DLCs, eventsPerYear)
 	if err == nil {
 		o.DELs, err = fb.fatigue(o.Loads, analysis.DELOptions{Exponents: overviewExponents}, dist)
 	}
 	if err != nil {
 		o.LoadNote = "DELs not computed: " + ErrorMessage(err)
+	} else {
+		o.LoadNote = strings.Join(fb.notes, "; ")
 	}
 	o.Extremes, _ = b.extremes(analysis.ExtremeOptions{Channels: o.Loads})
 	return o, nil

@@ -72,7 +72,7 @@ func TestBatchDELSeedsShareTheirWindSpeedBin(t *testing.T) {
 	ra := &turbinesim.ResultAnalysis{Results: res}
 	vave := 8.5
 	got, err := ra.BatchDELs(context.Background(), "org", "batch", turbinesim.BatchQuery{}, []string{"RootMyb1"},
-		[]float64{4}, nil, turbinesim.WindDistributionSpec{Kind: "rayleigh", MeanSpeed: &vave})
+		[]float64{4}, nil, turbinesim.WindDistributionSpec{Kind: "rayleigh", MeanSpeed: &vave}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestBatchDELOfAMultiDLCBatchIsItsFatigueCase(t *testing.T) {
 	dist := turbinesim.WindDistributionSpec{Kind: "rayleigh", MeanSpeed: &vave}
 	lifetime := func(q turbinesim.BatchQuery) (float64, []string) {
 		t.Helper()
-		got, err := ra.BatchDELs(context.Background(), "org", "batch", q, []string{"RootMyb1"}, []float64{4}, nil, dist)
+		got, err := ra.BatchDELs(context.Background(), "org", "batch", q, []string{"RootMyb1"}, []float64{4}, nil, dist, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestBatchDELOfAMultiDLCBatchIsItsFatigueCase(t *testing.T) {
 	// lifetime DEL; a DLC without runs is 422.
 	res.runs = append(res.runs[4:], turbulentRun("parked", "DLC6.1_V50.0_S1_Y+0", 50, 100))
 	for _, q := range []turbinesim.BatchQuery{{}, {DLCs: []string{"6.4"}}} {
-		if _, err := ra.BatchDELs(context.Background(), "org", "batch", q, []string{"RootMyb1"}, []float64{4}, nil, dist); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+		if _, err := ra.BatchDELs(context.Background(), "org", "batch", q, []string{"RootMyb1"}, []float64{4}, nil, dist, nil); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 			t.Errorf("%+v: error %v, want EINVALID", q, err)
 		}
 	}
@@ -282,7 +282,7 @@ func TestBatchAnalysisSkipsTheDLCTransient(t *testing.T) {
 		t.Errorf("t_start=0: max %+v, want the 5000 kN-m spike", ex.Extremes[0])
 	}
 	// DELs: each run counted over [60, 600] s, T = 540 s.
-	dels, err := ra.BatchDELs(ctx, "org", "batch", turbinesim.BatchQuery{}, []string{"RootMyb1"}, []float64{4}, nil, turbinesim.WindDistributionSpec{})
+	dels, err := ra.BatchDELs(ctx, "org", "batch", turbinesim.BatchQuery{}, []string{"RootMyb1"}, []float64{4}, nil, turbinesim.WindDistributionSpec{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

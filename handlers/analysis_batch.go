@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -160,7 +161,7 @@ func (s *Server) batchAEP(c echo.Context) error {
 	return c.JSON(http.StatusOK, res)
 }
 
-// batchDEL: GET /analysis/batches/{id}/del?exponents=3,4,10&channels=...&ultimate_loads=RootMyb1:2e4
+// batchDEL: GET /analysis/batches/{id}/del?exponents=3,4,10&channels=...&ultimate_loads=RootMyb1:2e4&events_per_year=3.1:1000,4.1:1000
 func (s *Server) batchDEL(c echo.Context) error {
 	ra, err := s.resultAnalysis()
 	if err != nil {
@@ -186,19 +187,32 @@ func (s *Server) batchDEL(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := ra.BatchDELs(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, queryList(c, "channels"), exps, ultimate, dist)
+	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	if err != nil {
+		return err
+	}
+	res, err := ra.BatchDELs(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, queryList(c, "channels"), exps, ultimate, dist, events)
 	if err != nil {
 		return err
 	}
 	if wantsCSV(c) {
-		rows := [][]string{{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean", "goodman", "ultimate_load"}}
+		rows := [][]string{{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean", "goodman", "ultimate_load", "time_weighted_del", "events"}}
 		for _, cf := range res.Channels {
 			su := ""
 			if cf.Goodman {
 				su = num(cf.UltimateLoad)
 			}
 			for _, l := range cf.Lifetime {
-				rows = append(rows, []string{cf.Channel, cf.Unit, num(l.Exponent), num(l.DEL), num(l.ArithmeticMean), strconv.FormatBool(cf.Goodman), su})
+				tw, ev := num(l.DEL), ""
+				if len(l.Events) > 0 {
+					tw = num(l.TimeWeightedDEL)
+					parts := make([]string, len(l.Events))
+					for i, e := range l.Events {
+						parts[i] = fmt.Sprintf("%s:%s", e.DLC, num(e.EventsPerYear))
+					}
+					ev = strings.Join(parts, ";")
+				}
+				rows = append(rows, []string{cf.Channel, cf.Unit, num(l.Exponent), num(l.DEL), num(l.ArithmeticMean), strconv.FormatBool(cf.Goodman), su, tw, ev})
 			}
 		}
 		return writeCSV(c, "del-"+res.BatchID+".csv", rows)

@@ -83,7 +83,11 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := ra.BatchOverview(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, dist)
+	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	if err != nil {
+		return err
+	}
+	o, err := ra.BatchOverview(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, dist, events)
 	if err != nil {
 		return err
 	}
