@@ -169,7 +169,7 @@ func TestBatchExtremesExtrapolationRejects(t *testing.T) {
 func TestReportUsesExtrapolatedDLC11(t *testing.T) {
 	ra, runs, amp := extrapolationBatch(t, 5)
 	reports := &turbinesim.CertificationReports{Batches: ra.Batches.(*memoryBatches), Results: ra.Results.(*memoryResults)}
-	rep, err := reports.Build(context.Background(), "org", "batch")
+	rep, err := reports.Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestReportUsesExtrapolatedDLC11(t *testing.T) {
 
 	ra, _, _ = extrapolationBatch(t, 2)
 	reports = &turbinesim.CertificationReports{Batches: ra.Batches.(*memoryBatches), Results: ra.Results.(*memoryResults)}
-	rep, err = reports.Build(context.Background(), "org", "batch")
+	rep, err = reports.Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,11 +57,21 @@ type ReportFailedRun struct {
 	Run, JobID, Status, Detail string
 }
 
-// ReportFatigueTable is the DEL table of one fatigue DLC.
+// ReportFatigueTable is the DEL table of one fatigue DLC ("" when the
+// table is of counted events alone), with the start-up and shut-down
+// events whose damage its lifetime DELs include.
 type ReportFatigueTable struct {
 	DLC      string
 	Runs     int
+	Events   []ReportEventCount
 	Channels []analysis.ChannelFatigue
+}
+
+// ReportEventCount is a start-up or shut-down DLC counted per event.
+type ReportEventCount struct {
+	DLC           string
+	EventsPerYear float64
+	Runs          int
 }
 
 // Report load-spectrum summaries: the full matrices do not fit a printed
@@ -126,6 +136,20 @@ type ReportAssumptions struct {
 	// LifetimeCycles is N_eq of the lifetime DEL: f_eq × lifetime.
 	LifetimeCycles float64
 	YawCases       []float64 // of the fatigue DLC's runs, equally weighted
+	// Events are the start-up and shut-down DLCs counted per event, added
+	// to the lifetime DELs of DLC EventsInto ("" when there is no
+	// time-weighted fatigue DLC).
+	Events     []ReportEventCount
+	EventsInto string
+}
+
+// ReportOptions are the report's inputs beyond the batch.
+type ReportOptions struct {
+	// EventsPerYear counts start-up and shut-down events per DLC id
+	// (DLC 3.1, 4.1; ParseEventsPerYear): with a count, the DLC's damage
+	// per event is added to the main fatigue DLC's lifetime DELs (brief
+	// §4.4); without one, the DLC is left out and Problems says so.
+	EventsPerYear map[string]float64
 }
 
 // CertificationReports builds reports from the batch, result and turbine
@@ -196,7 +220,10 @@ func sensorLocations(sensors []string) [][]string {
 // Build gathers everything the certification report of a finished DLC
 // batch shows. Parts that cannot be computed (a failed fit, no fatigue
 // DLC, ...) are listed in Problems instead of failing the report.
-func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string) (*CertificationReport, error) {
+func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string, opt ReportOptions) (*CertificationReport, error) {
+	if err := checkEventsPerYear(opt.EventsPerYear); err != nil {
+		return nil, err
+	}
 	b, err := r.Batches.FindBatch(ctx, orgID, batchID)
 	if err != nil {
 		return nil, err
@@ -319,52 +346,89 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string)
 	}
 	fatigue := map[string][]analysis.FatigueInput{}
 	var fatigueOrder []string
-	eventDLCs := map[string]bool{}
+	eventRuns := map[string][]analysis.FatigueInput{}
+	var eventOrder []string
 	for _, u := range ok {
 		if u.run.Analysis != dlc.Fatigue {
 			continue
 		}
+		in := analysis.FatigueInput{ID: u.run.ID, WindSpeed: u.run.WindSpeed, Record: u.out.Record, Window: analysis.After(u.run.Transient)}
 		// Start-up and shut-down fatigue counts events per year (analysis
-		// brief §4.4), which the batch does not know (its runs carry weight
+		// brief §4.4), which only the caller knows (the runs carry weight
 		// 0): time-weighting 100 s event runs by the wind distribution
 		// would give a number without meaning.
-		if u.run.State == dlc.StartUp || u.run.State == dlc.NormalShutdown {
-			if !eventDLCs[u.run.DLC] {
-				eventDLCs[u.run.DLC] = true
-				rep.Problems = append(rep.Problems, "fatigue DLC "+u.run.DLC+": start-up and shut-down damage adds per event, with the number of events per year from the manufacturer; "+
-					"the batch has no such counts, so no lifetime DEL is given for DLC "+u.run.DLC)
+		if IsEventFatigueDLC(u.run.DLC) {
+			if _, seen := eventRuns[u.run.DLC]; !seen {
+				eventOrder = append(eventOrder, u.run.DLC)
 			}
+			eventRuns[u.run.DLC] = append(eventRuns[u.run.DLC], in)
 			continue
 		}
 		if _, seen := fatigue[u.run.DLC]; !seen {
 			fatigueOrder = append(fatigueOrder, u.run.DLC)
 		}
-		fatigue[u.run.DLC] = append(fatigue[u.run.DLC], analysis.FatigueInput{ID: u.run.ID, WindSpeed: u.run.WindSpeed,
-			Record: u.out.Record, Window: analysis.After(u.run.Transient)})
+		fatigue[u.run.DLC] = append(fatigue[u.run.DLC], in)
 	}
-	for _, id := range fatigueOrder {
+	// The counted events join the main fatigue DLC (normal production,
+	// 1.2, when the batch has it): one lifetime DEL per channel of the
+	// turbine's operating life, production by time and events by count.
+	var events []analysis.EventCase
+	for _, id := range eventOrder {
+		n, counted := opt.EventsPerYear[id]
+		if !counted {
+			rep.Problems = append(rep.Problems, "fatigue DLC "+id+": start-up and shut-down damage adds per event, with the number of events per year from the manufacturer; "+
+				"none was given (events_per_year="+id+":N), so DLC "+id+" is not in the lifetime DELs")
+			continue
+		}
+		events = append(events, analysis.EventCase{DLC: id, EventsPerYear: n, Runs: eventRuns[id]})
+	}
+	for _, id := range sortedKeys(opt.EventsPerYear) {
+		if _, ok := eventRuns[id]; !ok {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("events_per_year names DLC %s, which has no succeeded run in this batch", id))
+		}
+	}
+	mainFatigue := ""
+	if len(fatigueOrder) > 0 {
+		mainFatigue = fatigueOrder[0]
+		if slices.Contains(fatigueOrder, fatigueDLC) {
+			mainFatigue = fatigueDLC
+		}
+	}
+	tables := fatigueOrder
+	if mainFatigue == "" && len(events) > 0 {
+		tables = []string{""} // the events alone
+	}
+	for _, id := range tables {
 		if derr != nil || len(sensors) == 0 {
 			break
 		}
-		res, err := analysis.BatchDEL(fatigue[id], sensors, analysis.DELOptions{Exponents: reportExponents()}, dist)
+		var withEvents []analysis.EventCase
+		if id == mainFatigue {
+			withEvents = events
+		}
+		res, err := analysis.LifetimeFatigue(fatigue[id], withEvents, sensors, analysis.DELOptions{Exponents: reportExponents()}, dist)
 		if err != nil {
 			rep.Problems = append(rep.Problems, "fatigue DLC "+id+": "+err.Error())
 			continue
 		}
-		rep.Fatigue = append(rep.Fatigue, ReportFatigueTable{DLC: id, Runs: len(fatigue[id]), Channels: res})
+		t := ReportFatigueTable{DLC: id, Runs: len(fatigue[id]), Channels: res}
+		for _, e := range withEvents {
+			t.Events = append(t.Events, ReportEventCount{DLC: e.DLC, EventsPerYear: e.EventsPerYear, Runs: len(e.Runs)})
+		}
+		rep.Fatigue = append(rep.Fatigue, t)
 	}
 	rep.Assumptions = ReportAssumptions{Class: stored.Request.Class, Availability: 1, Exponents: reportExponents(), EquivalentHz: 1,
-		LifetimeYears: DefaultLifetimeYears, LifetimeCycles: DefaultLifetimeYears * analysis.SecondsPerYear}
+		LifetimeYears: DefaultLifetimeYears, LifetimeCycles: DefaultLifetimeYears * analysis.SecondsPerYear, EventsInto: mainFatigue}
+	for _, e := range events {
+		rep.Assumptions.Events = append(rep.Assumptions.Events, ReportEventCount{DLC: e.DLC, EventsPerYear: e.EventsPerYear, Runs: len(e.Runs)})
+	}
 	if derr == nil {
 		rep.Assumptions.MeanWind = dist.MeanSpeed
 	}
 	// Load spectra of the main fatigue DLC: normal production (1.2) when
 	// the batch has it, else its first fatigue DLC.
-	if len(fatigueOrder) > 0 && derr == nil {
-		main := fatigueOrder[0]
-		if slices.Contains(fatigueOrder, fatigueDLC) {
-			main = fatigueDLC
-		}
+	if mainFatigue != "" && derr == nil {
+		main := mainFatigue
 		yaws := map[float64]bool{}
 		for _, u := range ok {
 			if u.run.DLC == main && !yaws[u.run.Yaw] {

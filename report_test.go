@@ -79,7 +79,7 @@ func TestReportPowerCurveBinsOnTheDLCGrid(t *testing.T) {
 	offset := func(r dlc.Run) float64 { return []float64{0, -0.9, 1.2}[r.SeedIndex] + 0.01*r.Yaw }
 	power := func(v float64) float64 { return math.Min(5000, 3*v*v*v) }
 	batches, results, runs := reportBatch(t, reportRequest("1.2"), offset, power)
-	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestReportPowerCurveIsNormalProductionOnly(t *testing.T) {
 		rec := results.runs[i].Output.Record
 		rec.Channels[1] = constant(len(rec.Time), power(r.WindSpeed)/2)
 	}
-	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestReportCpUsesTheSweptArea(t *testing.T) {
 	batches.batch.TurbineID = &id
 	turbines := &memoryTurbines{turbine: &turbinesim.Turbine{ID: id, Name: "T",
 		TurbineParams: turbinesim.TurbineParams{RotorDiameterM: &d, PreconeDeg: &cone}}}
-	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results, Turbines: turbines}).Build(context.Background(), "org", "batch")
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results, Turbines: turbines}).Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestReportDLC11IsNotExtrapolated(t *testing.T) {
 	req := reportRequest("1.1")
 	req.SeedsPerBin = 1
 	batches, results, _ := reportBatch(t, req, func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
-	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestReportDLC11IsNotExtrapolated(t *testing.T) {
 // them out of the lifetime table and says why. Before, it printed one.
 func TestReportStartStopFatigueIsNotTimeWeighted(t *testing.T) {
 	batches, results, _ := reportBatch(t, reportRequest("1.2", "3.1", "4.1"), func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
-	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestReportLoadSpectraAndAssumptions(t *testing.T) {
 		rec.Units = append(rec.Units, "kN-m", "rpm")
 		rec.Channels = append(rec.Channels, constant(n, 400*runs[i].WindSpeed), constant(n, 12))
 	}
-	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch")
+	rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch", turbinesim.ReportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,6 +329,101 @@ func TestReportLoadSpectraAndAssumptions(t *testing.T) {
 		"/analysis/batches/batch/markov?dlc=1.2&amp;class=I&amp;lifetime_years=20&amp;format=csv", "7. Failed runs"} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("report HTML lacks %q", want)
+		}
+	}
+}
+
+// eventRecord replaces run br's RootMyb1 by 1000 + amp up to the run's
+// transient and then k periods of 1000 ± amp at 1 s steps: the analysis
+// window (after the transient) holds exactly k cycles of range 2·amp, so
+// one event's damage sum is k·(2·amp)ᵐ.
+func eventRecord(br turbinesim.BatchRun, transient, amp float64, k int) {
+	rec := br.Output.Record
+	n := int(transient) + 2*k + 1
+	rec.Time = make([]float64, n)
+	for c := range rec.Channels {
+		rec.Channels[c] = constant(n, rec.Channels[c][0])
+	}
+	for i := range n {
+		rec.Time[i] = float64(i)
+		rec.Channels[2][i] = 1000 + amp
+		if j := i - int(transient); j > 0 && j%2 == 1 {
+			rec.Channels[2][i] = 1000 - amp
+		}
+	}
+}
+
+// With events_per_year the report adds the start-up and shut-down damage
+// per event to the DLC 1.2 lifetime DELs (brief §4.4): by hand,
+// DELᵐ = DEL₁.₂ᵐ + Σ_d n_d·D̄_d/(8760·3600 s), D̄_d the mean over the
+// DLC's wind speeds of k·(2·amp)ᵐ of its runs, with DEL₁.₂ the table's
+// value without events. The assumptions name the counts.
+func TestReportAddsCountedStartStopEvents(t *testing.T) {
+	batches, results, runs := reportBatch(t, reportRequest("1.2", "3.1", "4.1"), func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	counts := map[string]float64{"3.1": 1000, "4.1": 500}
+	// sum[dlc][speed] and n[dlc][speed]: each event run's damage for m = 10.
+	m := 10.0
+	sum := map[string]map[float64]float64{"3.1": {}, "4.1": {}}
+	num := map[string]map[float64]float64{"3.1": {}, "4.1": {}}
+	for i, r := range runs {
+		if r.DLC != "3.1" && r.DLC != "4.1" {
+			continue
+		}
+		amp, k := 300+50*float64(i%3), 2+i%2
+		eventRecord(results.runs[i], r.Transient, amp, k)
+		sum[r.DLC][r.WindSpeed] += float64(k) * math.Pow(2*amp, m)
+		num[r.DLC][r.WindSpeed]++
+	}
+	build := func(opt turbinesim.ReportOptions) *turbinesim.CertificationReport {
+		rep, err := (&turbinesim.CertificationReports{Batches: batches, Results: results}).Build(context.Background(), "org", "batch", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	plain := build(turbinesim.ReportOptions{})
+	rep := build(turbinesim.ReportOptions{EventsPerYear: counts})
+	if len(rep.Fatigue) != 1 || rep.Fatigue[0].DLC != "1.2" || len(rep.Fatigue[0].Events) != 2 {
+		t.Fatalf("fatigue tables %+v, want DLC 1.2 with the two event DLCs", rep.Fatigue)
+	}
+	term := 0.0
+	for id, bySpeed := range sum {
+		mean := 0.0
+		for v, s := range bySpeed {
+			mean += s / num[id][v] / float64(len(bySpeed))
+		}
+		term += counts[id] * mean / (8760 * 3600)
+	}
+	lifetime := func(rep *turbinesim.CertificationReport) float64 {
+		for _, cf := range rep.Fatigue[0].Channels {
+			if cf.Channel == "RootMyb1" {
+				for _, l := range cf.Lifetime {
+					if l.Exponent == m {
+						return l.DEL
+					}
+				}
+			}
+		}
+		t.Fatal("no RootMyb1 m = 10 lifetime DEL")
+		return 0
+	}
+	base := lifetime(plain)
+	want := math.Pow(math.Pow(base, m)+term, 1/m)
+	if got := lifetime(rep); math.Abs(got-want) > 1e-9*want || !(want > 1.01*base) {
+		t.Errorf("RootMyb1 m = 10 lifetime DEL %.9g, want %.9g by hand (DLC 1.2 alone %.9g)", got, want, base)
+	}
+	for _, p := range rep.Problems {
+		if strings.Contains(p, "per year") {
+			t.Errorf("problem %q although the events are counted", p)
+		}
+	}
+	var html strings.Builder
+	if err := views.ReportPage(rep).Render(context.Background(), &html); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"DLC 3.1: 1000 per year", "DLC 4.1: 500 per year", "plus start-up and shut-down damage per event"} {
+		if !strings.Contains(html.String(), s) {
+			t.Errorf("report page does not say %q", s)
 		}
 	}
 }

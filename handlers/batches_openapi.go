@@ -33,7 +33,8 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 			summary: "Verified accounts only (403 otherwise): the certification report of a finished DLC batch as a self-contained HTML page (text/html), " +
 				"or as PDF (application/pdf, printed by headless Chromium) with ?format=pdf or Accept: application/pdf. Contents: design basis (class, category, V_ref, I_ref), " +
 				"model summary, DLC table with run counts, extreme loads per sensor (characteristic, γ_f, design, governing run and time, concurrent values), " +
-				"lifetime DELs per sensor for m = 3, 4, 5, 10 per fatigue DLC, power curve and AEP (class Rayleigh), failed runs. 409 while runs are unfinished, 422 for a parametric batch.",
+				"lifetime DELs per sensor for m = 3, 4, 5, 10 per fatigue DLC, power curve and AEP (class Rayleigh), failed runs. " +
+				"events_per_year=3.1:1000,4.1:1000 (dlc:count per year, DLC 3.1 start-up and 4.1 shut-down only, counts finite ≥ 0; 422 otherwise) adds those DLCs' damage per event (the mean over each DLC's wind speeds of the mean over its seeds, times the events per year) to the lifetime DELs of the main fatigue DLC (1.2 when present), as /analysis/batches/{id}/del does; without it they are left out and the report says so. 409 while runs are unfinished, 422 for a parametric batch.",
 			responses: errs(map[int]string{200: ""}, 401, 403, 404, 409, 422, 429, 503)},
 	}
 }

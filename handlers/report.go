@@ -31,7 +31,11 @@ func (s *Server) batchReport(c echo.Context) error {
 		return notImplemented
 	}
 	reports := &turbinesim.CertificationReports{Batches: s.svc.Batches, Results: s.svc.Results, Turbines: s.svc.Turbines}
-	rep, err := reports.Build(ctx, authFrom(c).Organization.ID, c.Param("id"))
+	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	if err != nil {
+		return err
+	}
+	rep, err := reports.Build(ctx, authFrom(c).Organization.ID, c.Param("id"), turbinesim.ReportOptions{EventsPerYear: events})
 	if err != nil {
 		return err
 	}

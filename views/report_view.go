@@ -33,6 +33,15 @@ func rangeClassLabels(sp *LoadSpectra) []string {
 	return out
 }
 
+// eventCountsText lists counted events: "DLC 3.1: 1000 per year (3 runs); ...".
+func eventCountsText(events []turbinesim.ReportEventCount) string {
+	parts := make([]string, len(events))
+	for i, e := range events {
+		parts[i] = fmt.Sprintf("DLC %s: %g per year (%d runs)", e.DLC, e.EventsPerYear, e.Runs)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // pct is part/whole as a percentage ("–" for an empty whole).
 func pct(part, whole float64) string {
 	if !(whole > 0) {
