@@ -45,6 +45,8 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, authed...)
 	e.POST("/analysis/jobs/:id/markov", s.jobMarkov, authed...)              // handlers/analysis_loads.go
 	e.POST("/analysis/jobs/:id/load-duration", s.jobLoadDuration, authed...) // handlers/analysis_loads.go
+	e.GET("/analysis/jobs/:id/markov", s.jobMarkov, authed...)               // query-parameter form, for links
+	e.GET("/analysis/jobs/:id/load-duration", s.jobLoadDuration, authed...)
 	e.GET("/analysis/batches/:id/power-curve", s.batchCurves(false), authed...)
 	e.GET("/analysis/batches/:id/curves", s.batchCurves(true), authed...)
 	e.GET("/analysis/batches/:id/aep", s.batchAEP, authed...)
@@ -147,8 +149,22 @@ func (s *Server) jobStatistics(c echo.Context) error {
 func jobAnalysis[Req, Resp any](s *Server, c echo.Context,
 	run func(*turbinesim.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
 	csv func(Req, *Resp) (filename string, rows [][]string)) error {
+	return jobAnalysisQuery(s, c, nil, run, csv)
+}
+
+// jobAnalysisQuery is jobAnalysis for an endpoint that also answers GET,
+// reading the request from the query string with fromQuery (so a page can
+// link to it); a nil fromQuery is POST only.
+func jobAnalysisQuery[Req, Resp any](s *Server, c echo.Context, fromQuery func(echo.Context) (Req, error),
+	run func(*turbinesim.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
+	csv func(Req, *Resp) (filename string, rows [][]string)) error {
 	var req Req
-	if c.Request().ContentLength != 0 {
+	if fromQuery != nil && c.Request().Method == http.MethodGet {
+		var err error
+		if req, err = fromQuery(c); err != nil {
+			return err
+		}
+	} else if c.Request().ContentLength != 0 {
 		if err := decodeJSON(c, &req); err != nil {
 			return err
 		}

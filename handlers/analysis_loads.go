@@ -26,19 +26,76 @@ type (
 
 // jobMarkov: POST /analysis/jobs/{id}/markov; CSV with Accept: text/csv
 // or ?format=csv.
+// GET takes the same fields as query parameters (channels=a,b, range_bins,
+// mean_bins, t_start, t_end), so a page can link to a run's matrix.
 func (s *Server) jobMarkov(c echo.Context) error {
-	return jobAnalysis(s, c, (*turbinesim.ResultAnalysis).Markov,
+	return jobAnalysisQuery(s, c, markovRequestQuery, (*turbinesim.ResultAnalysis).Markov,
 		func(_ MarkovRequest, resp *MarkovResponse) (string, [][]string) {
 			return "markov-" + resp.JobID + ".csv", markovTable(resp.Channels)
 		})
 }
 
 // jobLoadDuration: POST /analysis/jobs/{id}/load-duration.
+// GET takes the fields as query parameters (channels=a,b, bins,
+// speed_channel, t_start, t_end).
 func (s *Server) jobLoadDuration(c echo.Context) error {
-	return jobAnalysis(s, c, (*turbinesim.ResultAnalysis).LoadDuration,
+	return jobAnalysisQuery(s, c, loadDurationRequestQuery, (*turbinesim.ResultAnalysis).LoadDuration,
 		func(_ LoadDurationRequest, resp *LoadDurationResponse) (string, [][]string) {
 			return "load-duration-" + resp.JobID + ".csv", loadDurationTable(resp.Channels)
 		})
+}
+
+// markovRequestQuery is the GET form of a MarkovRequest.
+func markovRequestQuery(c echo.Context) (MarkovRequest, error) {
+	var req MarkovRequest
+	var err error
+	if req.TStart, req.TEnd, err = windowQuery(c); err != nil {
+		return req, err
+	}
+	req.Channels = queryList(c, "channels")
+	return req, queryInts(c, map[string]*int{"range_bins": &req.RangeBins, "mean_bins": &req.MeanBins})
+}
+
+// loadDurationRequestQuery is the GET form of a LoadDurationRequest
+// (speed_channel present but empty: no revolutions).
+func loadDurationRequestQuery(c echo.Context) (LoadDurationRequest, error) {
+	var req LoadDurationRequest
+	var err error
+	if req.TStart, req.TEnd, err = windowQuery(c); err != nil {
+		return req, err
+	}
+	req.Channels = queryList(c, "channels")
+	if _, ok := c.QueryParams()["speed_channel"]; ok {
+		sc := c.QueryParam("speed_channel")
+		req.SpeedChannel = &sc
+	}
+	return req, queryInts(c, map[string]*int{"bins": &req.Bins})
+}
+
+// queryInts reads the named positive-integer query parameters that are
+// present into dst.
+func queryInts(c echo.Context, dst map[string]*int) error {
+	for name, p := range dst {
+		v := c.QueryParam(name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a positive integer", name, v)
+		}
+		*p = n
+	}
+	return nil
+}
+
+// windowQuery reads t_start and t_end (s), each optional.
+func windowQuery(c echo.Context) (start, end *float64, err error) {
+	if start, err = queryFloat(c, "t_start"); err != nil {
+		return nil, nil, err
+	}
+	end, err = queryFloat(c, "t_end")
+	return start, end, err
 }
 
 // spectrumQuery reads a batchQuery, a windDistributionQuery, channels,
@@ -53,16 +110,8 @@ func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
 		return turbinesim.SpectrumQuery{}, err
 	}
 	q := turbinesim.SpectrumQuery{BatchQuery: bq, Distribution: dist, Channels: queryList(c, "channels")}
-	for name, dst := range map[string]*int{"range_bins": &q.RangeBins, "mean_bins": &q.MeanBins, "bins": &q.LevelBins} {
-		v := c.QueryParam(name)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return q, turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a positive integer", name, v)
-		}
-		*dst = n
+	if err := queryInts(c, map[string]*int{"range_bins": &q.RangeBins, "mean_bins": &q.MeanBins, "bins": &q.LevelBins}); err != nil {
+		return q, err
 	}
 	if q.LifetimeYears, err = queryFloat(c, "lifetime_years"); err != nil {
 		return q, err

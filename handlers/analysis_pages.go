@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -131,9 +132,33 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 			r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), e.RunID, fmtLoad(e.Time)})
 		}
 	}
+	// The fatigue section: lifetime LDD charts of the drivetrain torque,
+	// the same runs and weights as the linked endpoints.
+	ld, err := ra.BatchLoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"),
+		turbinesim.SpectrumQuery{BatchQuery: q.BatchQuery, Distribution: dist, LevelBins: pageLevelBins})
+	if err != nil {
+		if turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+			return err
+		}
+		r.SpectraNote = "No load-duration chart: " + turbinesim.ErrorMessage(err)
+	} else {
+		for i, ch := range ld.Channels {
+			data := make([][2]float64, len(ch.Duration))
+			for k := range ch.Duration {
+				data[k] = [2]float64{(ch.Edges[k] + ch.Edges[k+1]) / 2, ch.Duration[k]}
+			}
+			title := "Load duration, " + ch.Channel
+			r.LoadDuration = append(r.LoadDuration, views.ChartSpec{ID: fmt.Sprintf("ldd-%d", i),
+				Option: views.LineChartOption(title, "Level ("+ch.Unit+")", ch.DurationUnit+" per lifetime", views.XYSeries{Name: title, Points: data})})
+		}
+	}
 	p := s.page(c, "Batch results", "batches")
 	p.Charts = true
 	return render(c, http.StatusOK, views.BatchResultsPage(p, r))
 }
+
+// pageLevelBins are the load levels of the results page's LDD charts:
+// enough for the shape, few enough to read (the endpoints default to 100).
+const pageLevelBins = 20
 
 func fmtLoad(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }

@@ -63,6 +63,22 @@ type BatchResults struct {
 	DELs     [][]string // header first; empty when not computed
 	DELNote  string
 	Extremes [][]string // header first
+	// LoadDuration are the lifetime load-duration charts of the drivetrain
+	// channels (hours per level); SpectraNote says why there are none.
+	LoadDuration []ChartSpec
+	SpectraNote  string
+}
+
+// spectrumHref is a batch spectrum endpoint with the page's query: JSON,
+// or CSV with csv.
+func spectrumHref(batchID, endpoint, query string, csv bool) string {
+	if csv {
+		return csvHref(batchID, endpoint, query)
+	}
+	if query == "" {
+		return "/analysis/batches/" + batchID + "/" + endpoint
+	}
+	return "/analysis/batches/" + batchID + "/" + endpoint + "?" + query
 }
 
 func csvHref(batchID, endpoint, query string) string {
