@@ -123,3 +123,50 @@ func TestBrowserJobResults(t *testing.T) {
 	}
 	poll(`document.getElementById("compare-chart").dataset.plotted === "2"`)
 }
+
+// TestBrowserBatchFatigueSpectra opens a batch's results page in Chromium:
+// the lifetime LDD chart of RotTorq is drawn by ECharts from its JSON
+// option, and the fatigue section's links, fetched with the browser's
+// session, answer 200 with JSON and CSV.
+func TestBrowserBatchFatigueSpectra(t *testing.T) {
+	t.Parallel()
+	re := newResultEnv(t)
+	batch := re.insertBatch(re.org.ID)
+	for i, r := range []struct {
+		name   string
+		amp, v float64
+	}{{"DLC1.2_V8.0_S1_Y+0", 200, 8}, {"DLC1.2_V12.0_S1_Y+0", 500, 12}} {
+		job := re.insertJob(re.org.ID, "succeeded", batch, map[string]string{"run.out": triangleOut(t, 401, r.amp, 1000*r.v, 10, r.v)})
+		re.nameRun(batch, job, r.name, i)
+	}
+	ctx := newBrowser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(re.http.URL+"/login"),
+		chromedp.WaitVisible(chromedp.CSS("#login-form")),
+		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
+		chromedp.SendKeys(chromedp.CSS("#password"), re.passwd),
+		chromedp.Click(chromedp.CSS("#login-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#org-name")),
+		chromedp.Navigate(re.http.URL+"/analysis/batches/"+batch),
+		chromedp.WaitVisible(chromedp.CSS("#fatigue-spectra")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := `(() => { const c = echarts.getInstanceByDom(document.getElementById("ldd-0")); return c ? c.getOption().title[0].text : ""; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](title+` === "Load duration, RotTorq"`, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+		got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](title))
+		t.Fatalf("LDD chart title %q (%v)", got, err)
+	}
+	for _, id := range []string{"markov-json", "markov-csv", "ldd-json", "ldd-csv"} {
+		js := `fetch(document.getElementById("` + id + `").href).then(r => r.status + " " + r.headers.get("content-type"))`
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+		want := "200 application/json"
+		if strings.HasSuffix(id, "csv") {
+			want = "200 text/csv"
+		}
+		if err != nil || !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q (%v), want %s", id, got, err, want)
+		}
+	}
+}
