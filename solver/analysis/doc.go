@@ -21,7 +21,8 @@
 //   - Fatigue: ASTM E1049-85 §5.4.4 rainflow counting, short-term
 //     damage-equivalent loads (DEL, optionally Goodman-corrected) and the
 //     damage-consistent lifetime DEL over a batch weighted by a Weibull or
-//     Rayleigh wind-speed distribution.
+//     Rayleigh wind-speed distribution, with start-up and shut-down damage
+//     added per event from events per year (LifetimeFatigue).
 //   - Load spectra: rainflow Markov matrices (range × mean) and load-duration
 //     and load-revolution distributions, per record and over a batch's
 //     lifetime with the lifetime DEL's weights (loadspectra.go).
