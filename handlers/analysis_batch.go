@@ -196,23 +196,26 @@ func (s *Server) batchDEL(c echo.Context) error {
 		return err
 	}
 	if wantsCSV(c) {
-		rows := [][]string{{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean", "goodman", "ultimate_load", "time_weighted_del", "events"}}
+		header := []string{"channel", "unit", "exponent", "lifetime_del", "arithmetic_mean", "goodman", "ultimate_load"}
+		if len(events) > 0 {
+			header = append(header, "time_weighted_del", "events")
+		}
+		rows := [][]string{header}
 		for _, cf := range res.Channels {
 			su := ""
 			if cf.Goodman {
 				su = num(cf.UltimateLoad)
 			}
 			for _, l := range cf.Lifetime {
-				tw, ev := num(l.DEL), ""
-				if len(l.Events) > 0 {
-					tw = num(l.TimeWeightedDEL)
+				row := []string{cf.Channel, cf.Unit, num(l.Exponent), num(l.DEL), num(l.ArithmeticMean), strconv.FormatBool(cf.Goodman), su}
+				if len(events) > 0 {
 					parts := make([]string, len(l.Events))
 					for i, e := range l.Events {
 						parts[i] = fmt.Sprintf("%s:%s", e.DLC, num(e.EventsPerYear))
 					}
-					ev = strings.Join(parts, ";")
+					row = append(row, num(l.TimeWeightedDEL), strings.Join(parts, ";"))
 				}
-				rows = append(rows, []string{cf.Channel, cf.Unit, num(l.Exponent), num(l.DEL), num(l.ArithmeticMean), strconv.FormatBool(cf.Goodman), su, tw, ev})
+				rows = append(rows, row)
 			}
 		}
 		return writeCSV(c, "del-"+res.BatchID+".csv", rows)
