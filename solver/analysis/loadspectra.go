@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Load spectra of a certification fatigue report (analysis brief §5 item
@@ -175,12 +176,96 @@ func lifetimeScales(runs []FatigueInput, dist WindDistribution, lifetime float64
 // batch: each run's rainflow cycles (ASTM E1049 §5.4.4, half cycles 0.5)
 // counted wⱼ·L/Tⱼ times (lifetimeScales) on edges common to every run.
 func BatchMarkovMatrix(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (Markov, SpeedWeights, error) {
-	scales, los, his, w, err := lifetimeScales(runs, dist, opt.LifetimeSeconds)
+	return LifetimeMarkovMatrix(runs, nil, channel, opt, dist)
+}
+
+// BatchLoadDuration is the lifetime LDD (seconds) and LRD (revolutions,
+// with opt.SpeedChannel) of one channel over a batch: each run's
+// distribution (LoadDuration) on level edges spanning every run's minimum
+// to maximum, scaled by wⱼ·L/Tⱼ (lifetimeScales), so the durations add up
+// to L.
+func BatchLoadDuration(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (LevelDistribution, SpeedWeights, error) {
+	return LifetimeLoadDuration(runs, nil, channel, opt, dist)
+}
+
+// eventScales returns each event run's number of occurrences in the
+// lifetime L: n_d·(L/year) events of the case, shared over its runs as
+// LifetimeFatigue shares the damage of one event (meanEventDamage: the
+// wind speeds equally, the seeds of a speed equally), so that Σ n·Sᵐ of
+// the event cycles counted this often is the event term of the lifetime
+// DEL times f_eq·L (analysis brief §4.4: events add per count, not by time
+// weight).
+func eventScales(ec EventCase, lifetime float64) ([]float64, []int, []int, error) {
+	if !(ec.EventsPerYear >= 0) || math.IsInf(ec.EventsPerYear, 0) {
+		return nil, nil, nil, fmt.Errorf("DLC %s: events per year %v must be a finite number ≥ 0", ec.DLC, ec.EventsPerYear)
+	}
+	if len(ec.Runs) == 0 {
+		return nil, nil, nil, fmt.Errorf("DLC %s has no runs", ec.DLC)
+	}
+	speeds := make([]float64, len(ec.Runs))
+	los, his := make([]int, len(ec.Runs)), make([]int, len(ec.Runs))
+	for i, r := range ec.Runs {
+		speeds[i] = r.WindSpeed
+		if err := r.Record.Validate(); err != nil {
+			return nil, nil, nil, fmt.Errorf("DLC %s run %q: %w", ec.DLC, r.ID, err)
+		}
+		lo, hi, err := r.Window.Range(r.Record.Time)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("DLC %s run %q: %w", ec.DLC, r.ID, err)
+		}
+		los[i], his[i] = lo, hi
+	}
+	grid := distinctSpeeds(speeds)
+	perSpeed := make([]int, len(grid))
+	for _, v := range speeds {
+		perSpeed[nearestIndex(grid, v)]++
+	}
+	events := ec.EventsPerYear * lifetime / SecondsPerYear
+	scales := make([]float64, len(ec.Runs))
+	for i, v := range speeds {
+		scales[i] = events / float64(len(grid)*perSpeed[nearestIndex(grid, v)])
+	}
+	return scales, los, his, nil
+}
+
+// spectrumRuns gathers the runs of a lifetime spectrum: the time-weighted
+// runs (lifetimeScales; may be empty when events are given) and the event
+// runs (eventScales), each with its count per lifetime and window.
+func spectrumRuns(runs []FatigueInput, events []EventCase, dist WindDistribution, lifetime float64) ([]FatigueInput, []float64, []int, []int, SpeedWeights, error) {
+	all := slices.Clone(runs)
+	var scales []float64
+	var los, his []int
+	w := SpeedWeights{Weights: []float64{}}
+	if len(runs) > 0 || len(events) == 0 {
+		var err error
+		if scales, los, his, w, err = lifetimeScales(runs, dist, lifetime); err != nil {
+			return nil, nil, nil, nil, SpeedWeights{}, err
+		}
+	} else if !(lifetime > 0) || math.IsInf(lifetime, 0) {
+		return nil, nil, nil, nil, SpeedWeights{}, fmt.Errorf("lifetime %v s must be positive", lifetime)
+	}
+	for _, ec := range events {
+		s, l, h, err := eventScales(ec, lifetime)
+		if err != nil {
+			return nil, nil, nil, nil, SpeedWeights{}, err
+		}
+		all, scales, los, his = append(all, ec.Runs...), append(scales, s...), append(los, l...), append(his, h...)
+	}
+	return all, scales, los, his, w, nil
+}
+
+// LifetimeMarkovMatrix is BatchMarkovMatrix with transient events, as
+// LifetimeFatigue: the time-weighted runs' cycles counted wⱼ·L/Tⱼ times
+// and each event case's cycles counted n_d·(L/year) times per event
+// (eventScales), on edges common to every run. The weights returned are
+// the time-weighted runs' (empty when there are none).
+func LifetimeMarkovMatrix(runs []FatigueInput, events []EventCase, channel string, opt BatchSpectrumOptions, dist WindDistribution) (Markov, SpeedWeights, error) {
+	all, scales, los, his, w, err := spectrumRuns(runs, events, dist, opt.LifetimeSeconds)
 	if err != nil {
 		return Markov{}, SpeedWeights{}, fmt.Errorf("batch markov matrix: %w", err)
 	}
-	sets := make([]WeightedCycles, len(runs))
-	for i, r := range runs {
+	sets := make([]WeightedCycles, len(all))
+	for i, r := range all {
 		y, err := r.Record.Channel(channel)
 		if err != nil {
 			return Markov{}, SpeedWeights{}, fmt.Errorf("batch markov matrix: run %q: %w", r.ID, err)
@@ -198,18 +283,19 @@ func BatchMarkovMatrix(runs []FatigueInput, channel string, opt BatchSpectrumOpt
 	return mk, w, nil
 }
 
-// BatchLoadDuration is the lifetime LDD (seconds) and LRD (revolutions,
-// with opt.SpeedChannel) of one channel over a batch: each run's
-// distribution (LoadDuration) on level edges spanning every run's minimum
-// to maximum, scaled by wⱼ·L/Tⱼ (lifetimeScales), so the durations add up
-// to L.
-func BatchLoadDuration(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (LevelDistribution, SpeedWeights, error) {
-	scales, los, his, w, err := lifetimeScales(runs, dist, opt.LifetimeSeconds)
+// LifetimeLoadDuration is BatchLoadDuration with transient events: each
+// event run's time and revolutions at level counted n_d·(L/year) times per
+// event (eventScales), as LifetimeMarkovMatrix counts its cycles. The
+// durations then add up to L (the operating time) plus the events' own
+// time, which is not taken from the operating time, as LifetimeFatigue
+// adds the events' damage to the time-weighted damage.
+func LifetimeLoadDuration(runs []FatigueInput, events []EventCase, channel string, opt BatchSpectrumOptions, dist WindDistribution) (LevelDistribution, SpeedWeights, error) {
+	all, scales, los, his, w, err := spectrumRuns(runs, events, dist, opt.LifetimeSeconds)
 	if err != nil {
 		return LevelDistribution{}, SpeedWeights{}, fmt.Errorf("batch load duration: %w", err)
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, r := range runs {
+	for i, r := range all {
 		y, err := r.Record.Channel(channel)
 		if err != nil {
 			return LevelDistribution{}, SpeedWeights{}, fmt.Errorf("batch load duration: run %q: %w", r.ID, err)
@@ -226,7 +312,7 @@ func BatchLoadDuration(runs []FatigueInput, channel string, opt BatchSpectrumOpt
 	if opt.SpeedChannel != "" {
 		total.Revolutions = make([]float64, len(edges)-1)
 	}
-	for i, r := range runs {
+	for i, r := range all {
 		y, _ := r.Record.Channel(channel)
 		var speed []float64
 		if opt.SpeedChannel != "" {

@@ -229,3 +229,63 @@ func TestGoodmanErrorNamesChannelAndRun(t *testing.T) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// Events in the lifetime spectra count per event, as LifetimeFatigue adds
+// their damage (brief §4.4): DLC 3.1 at 4 m/s (two seeds: 3 and 5 cycles)
+// and 25 m/s (one seed: 10 cycles) with 100 events a year gives, by hand,
+// 100·years·(mean over speeds of the mean over seeds) = 100·20·(4+10)/2
+// cycles in the lifetime on top of the time-weighted run's L/Tⱼ·k, and
+// Σ n·Sᵐ over the matrix is f_eq·L·DEL_lifeᵐ of LifetimeFatigue. The LDD
+// adds each event's seconds the same number of times.
+func TestLifetimeSpectraCountEventsPerEvent(t *testing.T) {
+	prod := []FatigueInput{triangleRun("p", 8, 300, 1, 0, 2)} // 300 cycles of range 2 in 600 s
+	ev := EventCase{DLC: "3.1", EventsPerYear: 100, Runs: []FatigueInput{
+		triangleRun("u4a", 4, 3, 1, 0, 6),   // 3 cycles of range 6 in 6 s
+		triangleRun("u4b", 4, 5, 1, 0, 6),   // 5 cycles of range 6 in 10 s
+		triangleRun("u25", 25, 10, 1, 0, 6), // 10 cycles of range 6 in 20 s
+	}}
+	dist := Rayleigh{MeanSpeed: 8.5}
+	const years = 20.0
+	L := years * SecondsPerYear
+	opt := BatchSpectrumOptions{LifetimeSeconds: L, RangeBins: 3, MeanBins: 1, LevelBins: 6}
+	mk, w, err := LifetimeMarkovMatrix(prod, []EventCase{ev}, "Load", opt, dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Weights) != 1 || w.Weights[0] != 1 {
+		t.Errorf("weights %v, want the production run's [1]", w.Weights)
+	}
+	prodCycles := L / 600 * 300
+	eventCycles := 100 * years * ((3.0+5.0)/2 + 10) / 2
+	// Ranges 0..6 in [0,2) [2,4) [4,6].
+	approx(t, "production cycles (range 2)", mk.Counts[1][0], prodCycles, 1e-12)
+	approx(t, "event cycles (range 6)", mk.Counts[2][0], eventCycles, 1e-12)
+	const m = 4.0
+	fat, err := LifetimeFatigue(prod, []EventCase{ev}, []string{"Load"}, DELOptions{Exponents: []float64{m}}, dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damage := prodCycles*math.Pow(2, m) + eventCycles*math.Pow(6, m)
+	approx(t, "Σ n·S^m of the lifetime matrix vs L·DEL_life^m", damage, L*math.Pow(fat[0].Lifetime[0].DEL, m), 1e-9)
+
+	ld, _, err := LifetimeLoadDuration(prod, []EventCase{ev}, "Load", opt, dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, d := range ld.Duration {
+		total += d
+	}
+	eventSeconds := 100 * years * ((6.0+10.0)/2 + 20) / 2
+	approx(t, "lifetime seconds: operation plus events", total, L+eventSeconds, 1e-12)
+
+	// Events alone (a batch of start-ups only): no time-weighted runs.
+	only, w, err := LifetimeMarkovMatrix(nil, []EventCase{ev}, "Load", opt, dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	approx(t, "event-only cycles", only.Total(), eventCycles, 1e-12)
+	if len(w.Weights) != 0 {
+		t.Errorf("event-only weights %v, want none", w.Weights)
+	}
+}
