@@ -55,10 +55,11 @@ type CurveQuery struct {
 	AirDensity  *float64
 }
 
-// WindDistributionSpec names the wind-speed distribution of AEP and
-// lifetime DELs: Kind rayleigh (MeanSpeed) or weibull (Shape k, Scale a in
-// m/s); with no Kind, the IEC Rayleigh distribution of Class (I, II or III,
-// V_ave = 0.2·V_ref; default I).
+// WindDistributionSpec names the wind-speed distribution of AEP, lifetime
+// DELs, load spectra and extrapolated extremes: Kind rayleigh (MeanSpeed)
+// or weibull (Shape k, Scale a in m/s); with no Kind, the IEC Rayleigh
+// distribution of Class (I, II or III, V_ave = 0.2·V_ref). With neither,
+// a batch question uses the batch's own class (windDistribution).
 type WindDistributionSpec struct {
 	Kind      string
 	MeanSpeed *float64
@@ -91,7 +92,7 @@ func (d WindDistributionSpec) Distribution() (analysis.WindDistribution, error) 
 	case "":
 		class := d.Class
 		if class == "" {
-			class = "I"
+			class = DefaultWindClass
 		}
 		r, err := analysis.RayleighForClass(class)
 		if err != nil {
@@ -103,12 +104,30 @@ func (d WindDistributionSpec) Distribution() (analysis.WindDistribution, error) 
 	}
 }
 
-// DistributionInfo names the wind distribution an answer used.
+// DefaultWindClass is the IEC wind class of a batch question that names
+// no distribution, for a batch without a class of its own (sweeps, plain
+// job batches).
+const DefaultWindClass = "I"
+
+// Sources of a DistributionInfo: where the distribution came from.
+const (
+	DistributionFromQuery        = "query"         // distribution= or class= given
+	DistributionFromBatchClass   = "batch_class"   // the DLC batch's turbine class
+	DistributionFromDefaultClass = "default_class" // DefaultWindClass
+)
+
+// DistributionInfo names the wind distribution an answer used and where
+// it came from.
 type DistributionInfo struct {
 	Kind      string  `json:"kind"` // rayleigh or weibull
 	MeanSpeed float64 `json:"mean_speed,omitempty"`
 	Shape     float64 `json:"k,omitempty"`
 	Scale     float64 `json:"a,omitempty"`
+	// Class is the IEC class of a class distribution ("" for an explicit
+	// rayleigh or weibull); Source is DistributionFromQuery, ...BatchClass
+	// or ...DefaultClass.
+	Class  string `json:"class,omitempty"`
+	Source string `json:"source,omitempty"`
 }
 
 func describeDistribution(d analysis.WindDistribution) DistributionInfo {
@@ -119,6 +138,51 @@ func describeDistribution(d analysis.WindDistribution) DistributionInfo {
 		return DistributionInfo{Kind: "weibull", Shape: d.Shape, Scale: d.Scale}
 	}
 	return DistributionInfo{}
+}
+
+// BatchWindDistribution is the one rule every batch analysis (lifetime
+// DELs, Markov and load-duration spectra, AEP, extrapolated extremes, the
+// report) uses for its wind distribution: the spec when it names a kind or
+// a class; else the IEC Rayleigh distribution of batchClass, the batch's
+// turbine class (DLC batches), when it has one; else of DefaultWindClass.
+// The info says which.
+func BatchWindDistribution(ds WindDistributionSpec, batchClass string) (analysis.WindDistribution, DistributionInfo, error) {
+	source := DistributionFromQuery
+	if ds.Kind == "" && ds.Class == "" {
+		ds.Class, source = DefaultWindClass, DistributionFromDefaultClass
+		if batchClass != "" {
+			ds.Class, source = batchClass, DistributionFromBatchClass
+		}
+	}
+	dist, err := ds.Distribution()
+	if err != nil {
+		if source == DistributionFromBatchClass {
+			return nil, DistributionInfo{}, Errorf(EINVALID, "the batch's wind class %q has no IEC distribution; give distribution= or class=", batchClass)
+		}
+		return nil, DistributionInfo{}, err
+	}
+	info := describeDistribution(dist)
+	info.Source = source
+	if ds.Kind == "" {
+		info.Class = ds.Class
+	}
+	return dist, info, nil
+}
+
+// windDistribution is BatchWindDistribution for a stored batch: its class
+// is the DLC request's (storedDLCRequest), none for other batches.
+func (a *ResultAnalysis) windDistribution(ctx context.Context, orgID, batchID string, ds WindDistributionSpec) (analysis.WindDistribution, DistributionInfo, error) {
+	class := ""
+	if ds.Kind == "" && ds.Class == "" {
+		stored, err := a.storedDLCRequest(ctx, orgID, batchID)
+		if err != nil {
+			return nil, DistributionInfo{}, err
+		}
+		if stored != nil {
+			class = stored.Request.Class
+		}
+	}
+	return BatchWindDistribution(ds, class)
 }
 
 // batchRuns is what every batch question needs: the usable runs and
@@ -455,7 +519,7 @@ func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q 
 			return nil, Errorf(EINVALID, "availability: %g is not in (0, 1]", avail)
 		}
 	}
-	dist, err := ds.Distribution()
+	dist, info, err := a.windDistribution(ctx, orgID, batchID, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -467,7 +531,7 @@ func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q 
 	if err != nil {
 		return nil, Errorf(EINVALID, "%v", err)
 	}
-	return &BatchAEP{BatchID: b.id, Distribution: describeDistribution(dist), AEP: aep, Curve: cv}, nil
+	return &BatchAEP{BatchID: b.id, Distribution: info, AEP: aep, Curve: cv}, nil
 }
 
 // BatchDELs is the fatigue answer of a batch.
@@ -476,8 +540,11 @@ type BatchDELs struct {
 	Skipped []string `json:"skipped"`
 	// DLCs are the design load cases of the runs used (empty when the
 	// runs are not named after one).
-	DLCs     []string                  `json:"dlcs,omitempty"`
-	Channels []analysis.ChannelFatigue `json:"channels"`
+	DLCs []string `json:"dlcs,omitempty"`
+	// Distribution is the wind distribution of the lifetime weights
+	// (BatchWindDistribution).
+	Distribution DistributionInfo          `json:"distribution"`
+	Channels     []analysis.ChannelFatigue `json:"channels"`
 	// Notes say which runs were left out and why (start-up or shut-down
 	// fatigue without events_per_year).
 	Notes []string `json:"notes,omitempty"`
@@ -510,7 +577,7 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err := checkUltimateLoads(ultimate); err != nil {
 		return nil, err
 	}
-	dist, err := ds.Distribution()
+	dist, info, err := a.windDistribution(ctx, orgID, batchID, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -531,7 +598,7 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: sel.dlcs(), Channels: res, Notes: sel.notes}, nil
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes}, nil
 }
 
 // fatigueSelection is the runs of a lifetime DEL: the time-weighted ones
@@ -895,6 +962,8 @@ type BatchOverview struct {
 	Runs    int
 	Skipped int
 	Curve   analysis.Curve
+	// Distribution weights the DELs (BatchWindDistribution).
+	Distribution DistributionInfo
 	// Loads are the load channels tabulated; LoadNote says why a table is
 	// missing (no load channel, or the DELs could not be computed).
 	Loads    []string
@@ -907,7 +976,7 @@ type BatchOverview struct {
 // of the optional tables is reported in LoadNote rather than failing the
 // page.
 func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID string, q CurveQuery, ds WindDistributionSpec, eventsPerYear map[string]float64) (*BatchOverview, error) {
-	dist, err := ds.Distribution()
+	dist, info, err := a.windDistribution(ctx, orgID, batchID, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -918,7 +987,7 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Curve: cv}
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Curve: cv, Distribution: info}
 	for _, n := range overviewLoadChannels {
 		if slices.Contains(b.runs[0].Record.Names, n) {
 			o.Loads = append(o.Loads, n)

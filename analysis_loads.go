@@ -326,10 +326,14 @@ type SpectrumQuery struct {
 	LifetimeYears       *float64
 	SpeedChannel        *string // LDD/LRD, as LoadDurationRequest
 	Distribution        WindDistributionSpec
+	// EventsPerYear counts start-up and shut-down events (DLC 3.1, 4.1;
+	// ParseEventsPerYear), as BatchDELs.
+	EventsPerYear map[string]float64
 }
 
 // SpectrumRun is one run of a batch's lifetime spectra with its weight
-// (Σ = 1 over the runs) and analysed duration.
+// (Σ = 1 over the time-weighted runs; an event run's share of one event)
+// and analysed duration.
 type SpectrumRun struct {
 	ID        string  `json:"id"`
 	WindSpeed float64 `json:"wind_speed"`
@@ -337,10 +341,21 @@ type SpectrumRun struct {
 	Duration  float64 `json:"duration"` // s
 }
 
+// SpectrumEvents is a start-up or shut-down case of the spectra, counted
+// per event: EventsPerYear × the lifetime's years events, one event the
+// mean of its runs (the speeds equally, the seeds of a speed equally).
+type SpectrumEvents struct {
+	DLC               string        `json:"dlc"`
+	EventsPerYear     float64       `json:"events_per_year"`
+	EventsPerLifetime float64       `json:"events_per_lifetime"`
+	Runs              []SpectrumRun `json:"runs"`
+}
+
 // BatchSpectraBasis is what every lifetime spectrum of a batch states: the
 // runs and their weights, the wind distribution, the lifetime and the
 // coverage (the share of the distribution the batch's wind speeds span;
-// the lifetime is spread over that span, as the lifetime DEL does).
+// the lifetime is spread over that span, as the lifetime DEL does), the
+// event cases counted per event and notes on the runs left out.
 type BatchSpectraBasis struct {
 	BatchID       string           `json:"batch_id"`
 	Skipped       []string         `json:"skipped"`
@@ -349,6 +364,8 @@ type BatchSpectraBasis struct {
 	LifetimeYears float64          `json:"lifetime_years"`
 	Coverage      float64          `json:"coverage"`
 	Runs          []SpectrumRun    `json:"runs"`
+	Events        []SpectrumEvents `json:"events,omitempty"`
+	Notes         []string         `json:"notes,omitempty"`
 }
 
 // BatchMarkov is the lifetime Markov answer of a batch.
@@ -367,55 +384,105 @@ type BatchLoadDuration struct {
 	Channels     []ChannelLoadDuration `json:"channels"`
 }
 
-// spectrumBatch resolves what both batch spectra need: the fatigue runs
-// (forFatigue: DLC 1.2 of a multi-DLC batch, as the lifetime DEL), their
-// inputs with bin speeds, the channels and the lifetime.
-func (a *ResultAnalysis) spectrumBatch(ctx context.Context, orgID, batchID string, q SpectrumQuery, defaults []string, what string) (
-	*batchRuns, []analysis.FatigueInput, []string, analysis.WindDistribution, float64, error) {
+// spectrumBatch is what both batch spectra need: the runs BatchDELs would
+// use (fatigueSelection: the same dlc= and default choice, start-up and
+// shut-down cases counted per event with events_per_year, else left out
+// with its note), as fatigue inputs with their bin speeds, the channels,
+// the wind distribution and the lifetime.
+type spectrumBatch struct {
+	runs     *batchRuns
+	sel      *fatigueSelection
+	inputs   []analysis.FatigueInput // time-weighted
+	events   []analysis.EventCase
+	channels []string
+	record   *analysis.Record // of the first run: units
+	dist     analysis.WindDistribution
+	info     DistributionInfo
+	years    float64
+}
+
+func (a *ResultAnalysis) spectrumBatch(ctx context.Context, orgID, batchID string, q SpectrumQuery, defaults []string, what string) (*spectrumBatch, error) {
 	years := DefaultLifetimeYears
 	if q.LifetimeYears != nil {
 		years = *q.LifetimeYears
 		if !(years > 0) || years > 100 {
-			return nil, nil, nil, nil, 0, Errorf(EINVALID, "lifetime_years: %g is not in (0, 100]", years)
+			return nil, Errorf(EINVALID, "lifetime_years: %g is not in (0, 100]", years)
 		}
 	}
-	dist, err := q.Distribution.Distribution()
+	if err := checkEventsPerYear(q.EventsPerYear); err != nil {
+		return nil, err
+	}
+	dist, info, err := a.windDistribution(ctx, orgID, batchID, q.Distribution)
 	if err != nil {
-		return nil, nil, nil, nil, 0, err
+		return nil, err
 	}
-	b, err := a.batchRuns(ctx, orgID, batchID, q.BatchQuery)
+	all := q.BatchQuery
+	all.DLCs = nil
+	b, err := a.batchRuns(ctx, orgID, batchID, all)
 	if err != nil {
-		return nil, nil, nil, nil, 0, err
+		return nil, err
 	}
-	if b, err = b.forFatigue(); err != nil {
-		return nil, nil, nil, nil, 0, err
-	}
-	channels, err := spectrumChannels(b.runs[0].Record, q.Channels, defaults, what)
+	sel, err := b.fatigueSelection(q.DLCs, q.EventsPerYear)
 	if err != nil {
-		return nil, nil, nil, nil, 0, Errorf(EINVALID, "job %s: %s", b.runs[0].JobID, ErrorMessage(err))
+		return nil, err
 	}
-	inputs, err := b.fatigueInputs(channels)
+	first := sel.timeWeighted
+	if first == nil {
+		first = sel.events[0].runs
+	}
+	rec := first.runs[0].Record
+	channels, err := spectrumChannels(rec, q.Channels, defaults, what)
 	if err != nil {
-		return nil, nil, nil, nil, 0, err
+		return nil, Errorf(EINVALID, "job %s: %s", first.runs[0].JobID, ErrorMessage(err))
 	}
-	return b, inputs, channels, dist, years, nil
+	sb := &spectrumBatch{runs: b, sel: sel, channels: channels, record: rec, dist: dist, info: info, years: years}
+	if sel.timeWeighted != nil {
+		if sb.inputs, err = sel.timeWeighted.fatigueInputs(channels); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range sel.events {
+		in, err := e.runs.fatigueInputs(channels)
+		if err != nil {
+			return nil, err
+		}
+		sb.events = append(sb.events, analysis.EventCase{DLC: e.dlc, EventsPerYear: e.eventsPerYear, Runs: in})
+	}
+	return sb, nil
 }
 
-func spectraBasis(b *batchRuns, inputs []analysis.FatigueInput, w analysis.SpeedWeights, dist analysis.WindDistribution, years float64) BatchSpectraBasis {
-	basis := BatchSpectraBasis{BatchID: b.id, Skipped: b.skipped, DLCs: b.dlcs(), Distribution: describeDistribution(dist),
-		LifetimeYears: years, Coverage: w.Coverage}
-	for i, in := range inputs {
-		lo, hi, _ := in.Window.Range(in.Record.Time)
-		basis.Runs = append(basis.Runs, SpectrumRun{ID: in.ID, WindSpeed: in.WindSpeed, Weight: w.Weights[i],
-			Duration: in.Record.Time[hi-1] - in.Record.Time[lo]})
+// runSpan is the analysed duration of a fatigue input (s).
+func runSpan(in analysis.FatigueInput) float64 {
+	lo, hi, _ := in.Window.Range(in.Record.Time)
+	return in.Record.Time[hi-1] - in.Record.Time[lo]
+}
+
+func (sb *spectrumBatch) basis(w analysis.SpeedWeights) BatchSpectraBasis {
+	basis := BatchSpectraBasis{BatchID: sb.runs.id, Skipped: sb.runs.skipped, DLCs: sb.sel.dlcs(), Distribution: sb.info,
+		LifetimeYears: sb.years, Coverage: w.Coverage, Runs: []SpectrumRun{}, Notes: sb.sel.notes}
+	for i, in := range sb.inputs {
+		basis.Runs = append(basis.Runs, SpectrumRun{ID: in.ID, WindSpeed: in.WindSpeed, Weight: w.Weights[i], Duration: runSpan(in)})
+	}
+	for _, ec := range sb.events {
+		speeds := make([]float64, len(ec.Runs))
+		for i, in := range ec.Runs {
+			speeds[i] = in.WindSpeed
+		}
+		shares := analysis.EventRunShares(speeds)
+		e := SpectrumEvents{DLC: ec.DLC, EventsPerYear: ec.EventsPerYear, EventsPerLifetime: ec.EventsPerYear * sb.years}
+		for i, in := range ec.Runs {
+			e.Runs = append(e.Runs, SpectrumRun{ID: in.ID, WindSpeed: in.WindSpeed, Weight: shares[i], Duration: runSpan(in)})
+		}
+		basis.Events = append(basis.Events, e)
 	}
 	return basis
 }
 
 // BatchMarkov is the lifetime Markov matrix of each channel (default: the
 // main load channels recorded) over the batch's fatigue runs: each run's
-// cycles counted wⱼ·L/Tⱼ times on edges common to the runs, L the lifetime
-// (analysis.BatchMarkovMatrix).
+// cycles counted wⱼ·L/Tⱼ times, and each counted start-up or shut-down
+// event's n_d·(L/year) times, on edges common to the runs
+// (analysis.LifetimeMarkovMatrix).
 func (a *ResultAnalysis) BatchMarkov(ctx context.Context, orgID, batchID string, q SpectrumQuery) (*BatchMarkov, error) {
 	rb, err := spectrumBins("range_bins", q.RangeBins, DefaultRangeBins)
 	if err != nil {
@@ -425,25 +492,25 @@ func (a *ResultAnalysis) BatchMarkov(ctx context.Context, orgID, batchID string,
 	if err != nil {
 		return nil, err
 	}
-	b, inputs, channels, dist, years, err := a.spectrumBatch(ctx, orgID, batchID, q, MainLoadChannels(), "load")
+	sb, err := a.spectrumBatch(ctx, orgID, batchID, q, MainLoadChannels(), "load")
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCells(len(channels), rb*mb); err != nil {
+	if err := checkCells(len(sb.channels), rb*mb); err != nil {
 		return nil, err
 	}
-	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: years * analysis.SecondsPerYear, RangeBins: rb, MeanBins: mb}
+	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: sb.years * analysis.SecondsPerYear, RangeBins: rb, MeanBins: mb}
 	res := &BatchMarkov{RangeBins: rb, MeanBins: mb}
-	for i, n := range channels {
-		mk, w, err := analysis.BatchMarkovMatrix(inputs, n, opt, dist)
+	for i, n := range sb.channels {
+		mk, w, err := analysis.LifetimeMarkovMatrix(sb.inputs, sb.events, n, opt, sb.dist)
 		if err != nil {
 			return nil, Errorf(EINVALID, "channel %s: %v", n, err)
 		}
 		if i == 0 {
-			res.BatchSpectraBasis = spectraBasis(b, inputs, w, dist, years)
+			res.BatchSpectraBasis = sb.basis(w)
 		}
-		idx, _ := inputs[0].Record.Index(n)
-		res.Channels = append(res.Channels, ChannelMarkov{Channel: n, Unit: inputs[0].Record.Unit(idx), Markov: mk,
+		idx, _ := sb.record.Index(n)
+		res.Channels = append(res.Channels, ChannelMarkov{Channel: n, Unit: sb.record.Unit(idx), Markov: mk,
 			CountUnit: "cycles per lifetime", TotalCycles: mk.Total()})
 	}
 	return res, nil
@@ -452,18 +519,23 @@ func (a *ResultAnalysis) BatchMarkov(ctx context.Context, orgID, batchID string,
 // BatchLoadDuration is the lifetime LDD (hours) and LRD (revolutions) of
 // each channel (default: the drivetrain torque channels recorded) over the
 // batch's fatigue runs, weighted as BatchMarkov
-// (analysis.BatchLoadDuration): the hours add up to the lifetime.
+// (analysis.LifetimeLoadDuration): the hours add up to the lifetime, plus
+// the counted events' own hours.
 func (a *ResultAnalysis) BatchLoadDuration(ctx context.Context, orgID, batchID string, q SpectrumQuery) (*BatchLoadDuration, error) {
 	bins, err := spectrumBins("bins", q.LevelBins, DefaultLevelBins)
 	if err != nil {
 		return nil, err
 	}
-	b, inputs, channels, dist, years, err := a.spectrumBatch(ctx, orgID, batchID, q, DrivetrainChannels(), "drivetrain torque")
+	sb, err := a.spectrumBatch(ctx, orgID, batchID, q, DrivetrainChannels(), "drivetrain torque")
 	if err != nil {
 		return nil, err
 	}
+	all := slices.Clone(sb.inputs)
+	for _, ec := range sb.events {
+		all = append(all, ec.Runs...)
+	}
 	var speed string
-	for _, in := range inputs {
+	for _, in := range all {
 		s, err := speedChannel(in.Record, q.SpeedChannel)
 		if err != nil {
 			return nil, Errorf(EINVALID, "job %s: %s", in.ID, ErrorMessage(err))
@@ -474,18 +546,18 @@ func (a *ResultAnalysis) BatchLoadDuration(ctx context.Context, orgID, batchID s
 		}
 		speed = s
 	}
-	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: years * analysis.SecondsPerYear, LevelBins: bins, SpeedChannel: speed}
+	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: sb.years * analysis.SecondsPerYear, LevelBins: bins, SpeedChannel: speed}
 	res := &BatchLoadDuration{Bins: bins, SpeedChannel: speed}
-	for i, n := range channels {
-		ld, w, err := analysis.BatchLoadDuration(inputs, n, opt, dist)
+	for i, n := range sb.channels {
+		ld, w, err := analysis.LifetimeLoadDuration(sb.inputs, sb.events, n, opt, sb.dist)
 		if err != nil {
 			return nil, Errorf(EINVALID, "channel %s: %v", n, err)
 		}
 		if i == 0 {
-			res.BatchSpectraBasis = spectraBasis(b, inputs, w, dist, years)
+			res.BatchSpectraBasis = sb.basis(w)
 		}
-		idx, _ := inputs[0].Record.Index(n)
-		res.Channels = append(res.Channels, channelLoadDuration(n, inputs[0].Record.Unit(idx), ld, "h", 3600))
+		idx, _ := sb.record.Index(n)
+		res.Channels = append(res.Channels, channelLoadDuration(n, sb.record.Unit(idx), ld, "h", 3600))
 	}
 	return res, nil
 }

@@ -43,8 +43,8 @@ type ExtrapolationSpec struct {
 	// Period is "" (no extrapolation) or "<years>y", e.g. "50y".
 	Period string
 	// Distribution of the 10-min mean wind speed; with neither a kind
-	// nor a class, the IEC class of the batch's DLC request (class I for
-	// a batch without one), the lifetime DEL's Rayleigh distribution.
+	// nor a class, BatchWindDistribution's (the batch's class), as the
+	// lifetime DEL's.
 	Distribution WindDistributionSpec
 }
 
@@ -105,7 +105,7 @@ func extrapolatedGamma() float64 {
 
 // extrapolateLoads extrapolates the channels of DLC 1.1 runs; vRated
 // (m/s, 0 when unknown) sets each bin's minimum number of runs.
-func extrapolateLoads(runs []analysis.ExtrapolationRun, channels []string, years float64, dist analysis.WindDistribution, vRated float64) (*BatchExtrapolation, error) {
+func extrapolateLoads(runs []analysis.ExtrapolationRun, channels []string, years float64, dist analysis.WindDistribution, info DistributionInfo, vRated float64) (*BatchExtrapolation, error) {
 	minRuns := func(float64) int { return extrapolationMinRunsNearRated }
 	rule := fmt.Sprintf("the turbine's rated speed is unknown: every bin is held to the %d runs IEC 61400-1 ed.3 asks for from V_r − 2 m/s to V_out", extrapolationMinRunsNearRated)
 	if vRated > 0 {
@@ -123,7 +123,7 @@ func extrapolateLoads(runs []analysis.ExtrapolationRun, channels []string, years
 		return nil, Errorf(EINVALID, "extrapolate: %v", err)
 	}
 	gamma := extrapolatedGamma()
-	out := &BatchExtrapolation{DLC: extrapolatedDLC, Method: extrapolationMethod, Distribution: describeDistribution(dist),
+	out := &BatchExtrapolation{DLC: extrapolatedDLC, Method: extrapolationMethod, Distribution: info,
 		ReturnPeriodYears: ex.ReturnPeriodYears, ExceedanceProbability: ex.ExceedanceProbability, TenMinutePeriods: ex.TenMinutePeriods,
 		MinRunsRule: rule, Bins: ex.Bins, Sufficient: ex.Sufficient, Warnings: []string{}}
 	for _, c := range ex.Channels {
@@ -168,15 +168,11 @@ func (a *ResultAnalysis) extrapolate(ctx context.Context, orgID string, b *batch
 	if err != nil {
 		return nil, err
 	}
-	ds := spec.Distribution
-	vRated := 0.0
+	vRated, class := 0.0, ""
 	if stored != nil {
-		if ds.Kind == "" && ds.Class == "" {
-			ds.Class = stored.Request.Class
-		}
-		vRated = stored.Request.Turbine.VRated
+		vRated, class = stored.Request.Turbine.VRated, stored.Request.Class
 	}
-	dist, err := ds.Distribution()
+	dist, info, err := BatchWindDistribution(spec.Distribution, class)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +194,7 @@ func (a *ResultAnalysis) extrapolate(ctx context.Context, orgID string, b *batch
 		return nil, Errorf(EINVALID, "extrapolate: statistical extrapolation is for DLC %s; the batch has no finished DLC %s run (its runs are of DLC %s)",
 			extrapolatedDLC, extrapolatedDLC, strings.Join(b.dlcs(), ", "))
 	}
-	return extrapolateLoads(runs, channels, years, dist, vRated)
+	return extrapolateLoads(runs, channels, years, dist, info, vRated)
 }
 
 // extrapolatedRow is an extreme-table row of an extrapolated load: no run,

@@ -339,10 +339,11 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 	}
 
 	// Fatigue: each fatigue DLC separately, lifetime DELs with the class's
-	// Rayleigh distribution (the m-power mean, analysis brief §4.4).
-	dist, derr := analysis.RayleighForClass(stored.Request.Class)
+	// Rayleigh distribution (the m-power mean, analysis brief §4.4), the
+	// same default as every batch analysis (BatchWindDistribution).
+	dist, distInfo, derr := BatchWindDistribution(WindDistributionSpec{}, stored.Request.Class)
 	if derr != nil {
-		rep.Problems = append(rep.Problems, "wind distribution: "+derr.Error())
+		rep.Problems = append(rep.Problems, "wind distribution: "+ErrorMessage(derr))
 	}
 	fatigue := map[string][]analysis.FatigueInput{}
 	var fatigueOrder []string
@@ -423,7 +424,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 		rep.Assumptions.Events = append(rep.Assumptions.Events, ReportEventCount{DLC: e.DLC, EventsPerYear: e.EventsPerYear, Runs: len(e.Runs)})
 	}
 	if derr == nil {
-		rep.Assumptions.MeanWind = dist.MeanSpeed
+		rep.Assumptions.MeanWind = distInfo.MeanSpeed
 	}
 	// Load spectra of the main fatigue DLC: normal production (1.2) when
 	// the batch has it, else its first fatigue DLC.
@@ -437,7 +438,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 			}
 		}
 		slices.Sort(rep.Assumptions.YawCases)
-		rep.Spectra = reportSpectra(b.ID, main, stored.Request.Class, fatigue[main], dist, &rep.Assumptions, &rep.Problems)
+		rep.Spectra = reportSpectra(b.ID, main, stored.Request.Class, fatigue[main], events, dist, &rep.Assumptions, &rep.Problems)
 	}
 
 	// Power curve and AEP from normal power production (NTM: DLC 1.1,
@@ -481,7 +482,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 			if derr == nil {
 				if aep, err := analysis.AnnualEnergy(cv.Bins, dist); err == nil {
 					rep.AEP = &aep
-					rep.MeanWind = dist.MeanSpeed
+					rep.MeanWind = distInfo.MeanSpeed
 				} else {
 					rep.Problems = append(rep.Problems, "AEP: "+err.Error())
 				}
@@ -493,21 +494,30 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 
 // reportSpectra summarises the lifetime Markov matrices of the main load
 // channels and the LDD/LRD of the drivetrain torque channels over the runs
-// of one fatigue DLC, weighted as the lifetime DEL (DefaultLifetimeYears).
-// A channel without cycles (constant) is left out; other failures are
-// problems.
-func reportSpectra(batchID, dlcID, class string, runs []analysis.FatigueInput, dist analysis.WindDistribution, as *ReportAssumptions, problems *[]string) *ReportLoadSpectra {
+// of one fatigue DLC and the counted start-up and shut-down events,
+// weighted as the lifetime DEL (DefaultLifetimeYears;
+// analysis.LifetimeMarkovMatrix). A channel without cycles (constant) is
+// left out; other failures are problems.
+func reportSpectra(batchID, dlcID, class string, runs []analysis.FatigueInput, events []analysis.EventCase, dist analysis.WindDistribution, as *ReportAssumptions, problems *[]string) *ReportLoadSpectra {
 	if len(runs) == 0 {
 		return nil
 	}
 	rec := runs[0].Record
+	var counts []string
+	for _, e := range events {
+		counts = append(counts, fmt.Sprintf("%s:%g", e.DLC, e.EventsPerYear))
+	}
+	query := fmt.Sprintf("dlc=%s&class=%s&lifetime_years=%g&format=csv", dlcID, class, DefaultLifetimeYears)
+	if len(counts) > 0 {
+		query += "&events_per_year=" + strings.Join(counts, ",")
+	}
 	sp := &ReportLoadSpectra{DLC: dlcID, Runs: len(runs), LifetimeYears: DefaultLifetimeYears,
-		MarkovQuery:       fmt.Sprintf("/analysis/batches/%s/markov?dlc=%s&class=%s&lifetime_years=%g&format=csv", batchID, dlcID, class, DefaultLifetimeYears),
-		LoadDurationQuery: fmt.Sprintf("/analysis/batches/%s/load-duration?dlc=%s&class=%s&lifetime_years=%g&format=csv", batchID, dlcID, class, DefaultLifetimeYears)}
+		MarkovQuery:       fmt.Sprintf("/analysis/batches/%s/markov?%s", batchID, query),
+		LoadDurationQuery: fmt.Sprintf("/analysis/batches/%s/load-duration?%s", batchID, query)}
 	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: DefaultLifetimeYears * analysis.SecondsPerYear,
 		RangeBins: reportRangeBins, MeanBins: reportMeanBins, LevelBins: reportLevelBins}
 	for _, n := range present(rec, MainLoadChannels()) {
-		mk, w, err := analysis.BatchMarkovMatrix(runs, n, opt, dist)
+		mk, w, err := analysis.LifetimeMarkovMatrix(runs, events, n, opt, dist)
 		if err != nil {
 			if !strings.Contains(err.Error(), "no cycles") {
 				*problems = append(*problems, "Markov matrix of "+n+": "+err.Error())
@@ -523,7 +533,7 @@ func reportSpectra(batchID, dlcID, class string, runs []analysis.FatigueInput, d
 		sp.SpeedChannel = DefaultSpeedChannel
 	}
 	for _, n := range present(rec, DrivetrainChannels()) {
-		ld, w, err := analysis.BatchLoadDuration(runs, n, opt, dist)
+		ld, w, err := analysis.LifetimeLoadDuration(runs, events, n, opt, dist)
 		if err != nil {
 			*problems = append(*problems, "load-duration distribution of "+n+": "+err.Error())
 			continue
@@ -544,12 +554,12 @@ func reportExtrapolation(rep *CertificationReport, req dlc.Request, runs []analy
 	if len(runs) == 0 || len(sensors) == 0 {
 		return nil
 	}
-	dist, err := analysis.RayleighForClass(req.Class)
+	dist, info, err := BatchWindDistribution(WindDistributionSpec{}, req.Class)
 	if err != nil {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s loads not extrapolated: wind distribution: %v", extrapolatedDLC, err))
+		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s loads not extrapolated: wind distribution: %s", extrapolatedDLC, ErrorMessage(err)))
 		return nil
 	}
-	x, err := extrapolateLoads(runs, sensors, DesignReturnPeriodYears, dist, req.Turbine.VRated)
+	x, err := extrapolateLoads(runs, sensors, DesignReturnPeriodYears, dist, info, req.Turbine.VRated)
 	if err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("DLC %s loads not extrapolated to %d years: %s", extrapolatedDLC, DesignReturnPeriodYears, ErrorMessage(err)))
 		return nil

@@ -99,7 +99,8 @@ func windowQuery(c echo.Context) (start, end *float64, err error) {
 }
 
 // spectrumQuery reads a batchQuery, a windDistributionQuery, channels,
-// range_bins, mean_bins, bins, lifetime_years and speed_channel.
+// range_bins, mean_bins, bins, lifetime_years, speed_channel and
+// events_per_year.
 func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
 	bq, err := batchQuery(c)
 	if err != nil {
@@ -114,6 +115,9 @@ func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
 		return q, err
 	}
 	if q.LifetimeYears, err = queryFloat(c, "lifetime_years"); err != nil {
+		return q, err
+	}
+	if q.EventsPerYear, err = turbinesim.ParseEventsPerYear(queryList(c, "events_per_year")); err != nil {
 		return q, err
 	}
 	if _, ok := c.QueryParams()["speed_channel"]; ok {

@@ -7,7 +7,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 	const window = " t_start and t_end (s, optional) select the samples with t_start ≤ t ≤ t_end, e.g. t_start to skip the start-up transient."
 	const batch = " A batch is the set of the caller's jobs with this batch_id; only succeeded jobs with an output take part (the others are listed in skipped); 404 when the organization has no job in the batch, 409 when none has finished. Each run is reduced over the query window t_start/t_end (s); without t_start each run of a DLC batch starts after its DLC's start-up transient as stored with the batch (60 s for turbulent cases, 30 s for events), as in the certification report. dlc=1.2,1.3 keeps only the runs of those design load cases (read from the run names, e.g. DLC1.2_V12.0_S3_Y+0; 422 when none has finished). Without dlc, a batch whose runs belong to several DLCs takes its lifetime DELs from DLC 1.2 (422 asking for dlc when it has none) and its curves and AEP from normal power production, DLC 1.1 and 1.2 (every run when it has neither), and its extremes from every run; dlcs in the answer names the DLCs used."
 	const curveQuery = " Query: binning = iec (0.5 m/s bins centred on multiples of bin_width, IEC 61400-12-1 method of bins; default) or grid (one bin per distinct run wind speed: the nominal speed of a DLC run's name, e.g. DLC1.2_V12.0_S3_Y+0 → 12 m/s, so all seeds and yaw cases of one speed share its bin, else the run's mean of wind_channel; a bin's wind_speed and power_kw are still the means of the measured run means); bin_width (m/s); rotor_radius (m, for Cp and Ct; default: the batch turbine's swept radius, rotor diameter / 2 × cos precone, as AeroDyn's RtArea; when neither is known Cp, Ct and the reported rotor_radius are 0); air_density (kg/m³, default 1.225); wind_channel (default Wind1VelX; RtVAvgxh for sheared inflow)."
-	const dist = " Wind distribution: distribution=rayleigh&mean_speed=V, or distribution=weibull&k=K&a=A (m/s), or class=I|II|III (IEC Rayleigh, V_ave = 0.2·V_ref; the default is class I)."
+	const dist = " Wind distribution: distribution=rayleigh&mean_speed=V, or distribution=weibull&k=K&a=A (m/s), or class=I|II|III (IEC Rayleigh, V_ave = 0.2·V_ref). Without any of them, the IEC Rayleigh distribution of the batch's own turbine class (DLC batches), else of class I; every batch analysis (AEP, DELs, Markov, load-duration, extrapolated extremes, the certification report) defaults the same way, and distribution in the answer states the one used (class, and source: query, batch_class or default_class)."
 	const csv = " CSV with Accept: text/csv or ?format=csv."
 	return []apiOperation{
 		{method: "GET", path: "/analysis/jobs/{id}/channels", tag: "analysis",
@@ -48,7 +48,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 				"the long-term exceedance Σ P(F > f | V_i)·P(V_i) over the bins, P(V_i) the bin's probability under the wind distribution (not normalised over the bins), solved for 1/(N·52596), i.e. 3.80·10⁻⁷ per 10 min for 50 years (exceedance_probability, ten_minute_periods). " +
 				"Each load row has characteristic (the extrapolated load), simulated (the most extreme simulated value), safety_factor 1.25 (DLC 1.1's factor for extrapolated loads, whatever gamma_f says) and design = 1.25 × characteristic; the simulated rows in extremes keep their factors (DLC 1.1's 1.35). " +
 				"bins[] give each bin's runs and min_runs, the number IEC 61400-1 ed.3 asks for (15 runs of 10 min from V_r − 2 m/s to V_out, 6 below; every run of a bin, seed or yaw case, counts; 15 everywhere when the batch has no stored rated speed); warnings name each bin with fewer and sufficient is false. " +
-				"Wind distribution for the extrapolation: distribution=rayleigh&mean_speed=V, distribution=weibull&k=K&a=A, or class=I|II|III; default the IEC Rayleigh distribution of the DLC batch's class (class I without one). 422 when the batch has no finished DLC 1.1 run. CSV adds one row per extrapolated load with job_id extrapolated-<N>y." + batch + csv,
+				"Wind distribution for the extrapolation (extrapolation.distribution states it):" + dist + " 422 when the batch has no finished DLC 1.1 run. CSV adds one row per extrapolated load with job_id extrapolated-<N>y." + batch + csv,
 			responses: errs(map[int]string{200: "BatchExtremes"}, 401, 404, 409, 422, 429, 503)},
 		{method: "POST", path: "/analysis/jobs/{id}/markov", tag: "analysis",
 			summary: "Rainflow Markov matrices (range × mean) of channels (channels; default: the main load channels the output records, RootMxc1, RootMyc1, RootMyb1, LSShftMxa, YawBrMyp, TwrBsMxt, TwrBsMyt; at most 20): the cycles of ASTM E1049 §5.4.4 rainflow counting, as the DELs, with half cycles counted 0.5; counts[i][j] cycles with range in [range_edges[i], range_edges[i+1]) and mean in [mean_edges[j], mean_edges[j+1]) (last bins closed), edges in the channel's unit. " +
@@ -66,11 +66,13 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "LoadDurationResponse"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/markov", tag: "analysis",
 			summary: "Lifetime rainflow Markov matrices of a batch: per channel (channels=a,b; default the main load channels recorded, as the job endpoint) each fatigue run's cycles (ASTM E1049, half cycles 0.5) counted wⱼ·L/Tⱼ times on range and mean edges common to all runs: wⱼ the run's weight as in the lifetime DEL (its wind-speed bin's probability split equally over the bin's runs, normalised over the batch; runs[].weight), Tⱼ its analysed duration, L = lifetime_years (default 20, in (0, 100]) × 8760 h. " +
-				"So Σ count·rangeᵐ over the matrix equals L·DEL_lifeᵐ of /del at f_eq = 1 Hz (up to binning), and counts are cycles per lifetime (count_unit). The lifetime is spread over the batch's wind-speed range; coverage is the share of the distribution that range holds. range_bins (default 100), mean_bins (default 20), each in [1, 1000]." + dist + batch + csv + " CSV as the job endpoint.",
+				"So Σ count·rangeᵐ over the matrix equals L·DEL_lifeᵐ of /del at f_eq = 1 Hz (up to binning), and counts are cycles per lifetime (count_unit). The lifetime is spread over the batch's wind-speed range; coverage is the share of the distribution that range holds. With events, Σ count·rangeᵐ equals L·DEL_lifeᵐ of /del with the same events_per_year. range_bins (default 100), mean_bins (default 20), each in [1, 1000]." +
+				"Start-up and shut-down fatigue (DLC 3.1, 4.1) is selected as /del selects it (same dlc= rules and defaults): events_per_year=3.1:1000,4.1:1000 (as /del; 422 for another DLC or a bad count) adds each counted DLC's runs, one run's share of an event being 1/(speeds × seeds at its speed) as /del's damage per event (events[].runs[].weight), counted events_per_year × lifetime_years times (events[].events_per_lifetime); without it those runs are left out and notes says so, and a batch of only DLC 3.1/4.1 runs is 422 asking for events_per_year." + dist + batch + csv + " CSV as the job endpoint.",
 			responses: errs(map[int]string{200: "BatchMarkov"}, 401, 404, 409, 422, 429, 503)},
 		{method: "GET", path: "/analysis/batches/{id}/load-duration", tag: "analysis",
 			summary: "Lifetime load-duration (hours) and load-revolution (revolutions) distributions of a batch: per channel (channels=a,b; default the drivetrain torque channels recorded, as the job endpoint) each fatigue run's time and revolutions at each level scaled by wⱼ·L/Tⱼ as /markov (lifetime_years default 20), on bins (default 100) equal levels from the smallest to the largest value of any run; the hours add up to the lifetime. " +
-				"speed_channel (rpm, default RotSpeed when every run records it; \"\" for none) gives the revolutions." + dist + batch + csv + " CSV as the job endpoint, duration in h.",
+				"speed_channel (rpm, default RotSpeed when every run records it; \"\" for none) gives the revolutions. Counted events add their own time and revolutions on top of the lifetime (they are not taken from the operating hours, as their damage adds to /del's)." +
+				"Start-up and shut-down fatigue (DLC 3.1, 4.1) is selected as /del selects it (same dlc= rules and defaults): events_per_year=3.1:1000,4.1:1000 (as /del; 422 for another DLC or a bad count) adds each counted DLC's runs, one run's share of an event being 1/(speeds × seeds at its speed) as /del's damage per event (events[].runs[].weight), counted events_per_year × lifetime_years times (events[].events_per_lifetime); without it those runs are left out and notes says so, and a batch of only DLC 3.1/4.1 runs is 422 asking for events_per_year." + dist + batch + csv + " CSV as the job endpoint, duration in h.",
 			responses: errs(map[int]string{200: "BatchLoadDuration"}, 401, 404, 409, 422, 429, 503)},
 	}
 }
@@ -107,13 +109,23 @@ func analysisSchemas() map[string]any {
 		"duration_unit":  map[string]any{"type": "string", "enum": []string{"s", "h"}},
 		"revolutions":    map[string]any{"type": "array", "items": num, "description": "shaft revolutions at each level (with a speed channel)"},
 		"total_duration": num, "total_revolutions": num})
+	distribution := obj([]string{"kind"}, map[string]any{"kind": map[string]any{"type": "string", "enum": []string{"rayleigh", "weibull"}},
+		"mean_speed": num, "k": num, "a": num,
+		"class": map[string]any{"type": "string", "description": "IEC class of a class distribution"},
+		"source": map[string]any{"type": "string", "enum": []string{"query", "batch_class", "default_class"},
+			"description": "query: given by distribution= or class=; batch_class: the DLC batch's turbine class; default_class: class I (a batch without a class)"}})
 	spectraBasis := map[string]any{
 		"batch_id": str, "skipped": strs, "dlcs": strs,
-		"distribution":   obj([]string{"kind"}, map[string]any{"kind": str, "mean_speed": num, "k": num, "a": num}),
+		"distribution":   distribution,
 		"lifetime_years": num,
 		"coverage":       map[string]any{"type": "number", "description": "share of the wind distribution the batch's speeds span"},
 		"runs": arr(obj([]string{"id", "wind_speed", "weight", "duration"}, map[string]any{"id": str, "wind_speed": num,
-			"weight": map[string]any{"type": "number", "description": "wⱼ, Σ = 1"}, "duration": map[string]any{"type": "number", "description": "s"}}))}
+			"weight": map[string]any{"type": "number", "description": "wⱼ, Σ = 1"}, "duration": map[string]any{"type": "number", "description": "s"}})),
+		"events": arr(obj([]string{"dlc", "events_per_year", "events_per_lifetime", "runs"}, map[string]any{"dlc": str, "events_per_year": num,
+			"events_per_lifetime": num,
+			"runs": arr(obj([]string{"id", "wind_speed", "weight", "duration"}, map[string]any{"id": str, "wind_speed": num,
+				"weight": map[string]any{"type": "number", "description": "the run's share of one event, Σ = 1 over the DLC's runs"}, "duration": map[string]any{"type": "number", "description": "s"}}))})),
+		"notes": map[string]any{"type": "array", "items": str, "description": "runs left out and why"}}
 	withBasis := func(extra map[string]any) map[string]any {
 		out := map[string]any{}
 		for k, v := range spectraBasis {
@@ -196,14 +208,13 @@ func analysisSchemas() map[string]any {
 			"series": map[string]any{"type": "object", "additionalProperties": nums,
 				"description": "curves only: wind_speed, power_kw, thrust_kn, cp, ct, pitch_deg, rotor_speed_rpm, n"}}),
 		"BatchAEP": obj([]string{"batch_id", "aep", "curve"}, map[string]any{
-			"batch_id": str, "distribution": obj([]string{"kind"}, map[string]any{"kind": map[string]any{"type": "string", "enum": []string{"rayleigh", "weibull"}},
-				"mean_speed": num, "k": num, "a": num}),
+			"batch_id": str, "distribution": distribution,
 			"aep": obj([]string{"mwh_per_year", "gross_mwh_per_year", "availability"}, map[string]any{
 				"mwh_per_year":       map[string]any{"type": "number", "description": "net: availability × gross"},
 				"gross_mwh_per_year": map[string]any{"type": "number", "description": "at 100 % availability"},
 				"availability":       num, "hours": num, "up_to_speed": num}), "curve": curve}),
-		"BatchDELs": obj([]string{"batch_id", "skipped", "channels"}, map[string]any{
-			"batch_id": str, "skipped": strs,
+		"BatchDELs": obj([]string{"batch_id", "skipped", "distribution", "channels"}, map[string]any{
+			"batch_id": str, "skipped": strs, "distribution": distribution,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs used"},
 			"channels": arr(obj([]string{"channel", "goodman", "runs", "lifetime"}, map[string]any{
 				"channel": str, "unit": str,
@@ -228,8 +239,7 @@ func analysisSchemas() map[string]any {
 				"concurrent": arr(obj([]string{"channel", "value"}, map[string]any{"channel": str, "unit": str, "value": num}))})),
 			"extrapolation": obj([]string{"dlc", "return_period_years", "exceedance_probability", "bins", "loads", "sufficient", "warnings"}, map[string]any{
 				"dlc": str, "method": str, "min_runs_rule": str,
-				"distribution": obj([]string{"kind"}, map[string]any{"kind": map[string]any{"type": "string", "enum": []string{"rayleigh", "weibull"}},
-					"mean_speed": num, "k": num, "a": num}),
+				"distribution":           distribution,
 				"return_period_years":    num,
 				"exceedance_probability": map[string]any{"type": "number", "description": "target per 10 min: 1/ten_minute_periods"},
 				"ten_minute_periods":     map[string]any{"type": "number", "description": "return period × 365.25 × 144"},

@@ -25,7 +25,9 @@
 //     added per event from events per year (LifetimeFatigue).
 //   - Load spectra: rainflow Markov matrices (range × mean) and load-duration
 //     and load-revolution distributions, per record and over a batch's
-//     lifetime with the lifetime DEL's weights (loadspectra.go).
+//     lifetime with the lifetime DEL's weights and its start-up and
+//     shut-down events counted per event (LifetimeMarkovMatrix,
+//     LifetimeLoadDuration in loadspectra.go).
 //   - Extremes: max/min per channel over a batch with time, run and
 //     concurrent values of other channels; partial safety factors per DLC.
 //   - Extrapolation: extreme loads extrapolated to a return period (IEC

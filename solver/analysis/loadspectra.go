@@ -215,17 +215,31 @@ func eventScales(ec EventCase, lifetime float64) ([]float64, []int, []int, error
 		}
 		los[i], his[i] = lo, hi
 	}
+	events := ec.EventsPerYear * lifetime / SecondsPerYear
+	scales := EventRunShares(speeds)
+	for i := range scales {
+		scales[i] *= events
+	}
+	return scales, los, his, nil
+}
+
+// EventRunShares is each event run's share of one event, given the runs'
+// wind speeds: the speeds equally, the seeds (and yaw cases) of a speed
+// equally, as meanEventDamage averages their damage. Σ = 1.
+func EventRunShares(speeds []float64) []float64 {
+	if len(speeds) == 0 {
+		return nil
+	}
 	grid := distinctSpeeds(speeds)
 	perSpeed := make([]int, len(grid))
 	for _, v := range speeds {
 		perSpeed[nearestIndex(grid, v)]++
 	}
-	events := ec.EventsPerYear * lifetime / SecondsPerYear
-	scales := make([]float64, len(ec.Runs))
+	shares := make([]float64, len(speeds))
 	for i, v := range speeds {
-		scales[i] = events / float64(len(grid)*perSpeed[nearestIndex(grid, v)])
+		shares[i] = 1 / float64(len(grid)*perSpeed[nearestIndex(grid, v)])
 	}
-	return scales, los, his, nil
+	return shares
 }
 
 // spectrumRuns gathers the runs of a lifetime spectrum: the time-weighted
