@@ -47,11 +47,15 @@ type DLCBatchRequest struct {
 	Turbine *dlc.Turbine `json:"turbine,omitempty"`
 }
 
-// DLCPreview is the load-basis table, run count and price of a request.
+// DLCPreview is the load-basis table, run count and price of a request,
+// and the turbine deck's warnings (LoadRunnableDeck, as the submission
+// returns them in Batch.Warnings), so the engineer reads them before
+// paying for the batch.
 type DLCPreview struct {
-	Runs  int            `json:"runs"`
-	Basis []dlc.BasisRow `json:"basis"`
-	Quote *BatchQuote    `json:"quote"`
+	Runs     int            `json:"runs"`
+	Basis    []dlc.BasisRow `json:"basis"`
+	Quote    *BatchQuote    `json:"quote"`
+	Warnings []string       `json:"warnings"`
 }
 
 // StoredDLCRequest is what a DLC batch keeps as its request
@@ -298,7 +302,11 @@ func (s *DLCBatches) Preview(ctx context.Context, orgID string, req *DLCBatchReq
 	if err != nil {
 		return nil, err
 	}
-	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q}, nil
+	warnings := p.warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q, Warnings: warnings}, nil
 }
 
 // Submit expands and checks the load basis (EINVALID naming the run),

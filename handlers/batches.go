@@ -119,9 +119,9 @@ func (s *Server) previewDLC(c echo.Context) error {
 		return c.JSON(http.StatusOK, pv)
 	}
 	if err != nil {
-		return render(c, http.StatusOK, views.DLCPreviewFragment(nil, nil, err.Error()))
+		return render(c, http.StatusOK, views.DLCPreviewFragment(nil, nil, nil, err.Error()))
 	}
-	return render(c, http.StatusOK, views.DLCPreviewFragment(pv.Basis, pv.Quote, ""))
+	return render(c, http.StatusOK, views.DLCPreviewFragment(pv.Basis, pv.Quote, pv.Warnings, ""))
 }
 
 // submitDLCBatch: POST /dlcs/batch-submit.

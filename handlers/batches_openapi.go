@@ -13,7 +13,7 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 				"Answers 201 with the batch (run_count, price, progress, and once the turbine deck's warnings) and Location /batches/{id}.",
 			request: "DLCBatchRequest", responses: errs(map[int]string{201: "Batch"}, 401, 402, 403, 404, 413, 415, 422, 429, 503)},
 		{method: "POST", path: "/dlcs/preview", tag: "batches",
-			summary: "The load-basis table, run count and price of a DLC batch request, without submitting (the wizard's live preview)",
+			summary: "The load-basis table, run count and price of a DLC batch request, without submitting (the wizard's live preview), and the turbine deck's warnings (warnings: findings OpenFAST would run with but an engineer should check, file:line: variable: message; the same the submission returns; [] for a clean deck)",
 			request: "DLCBatchRequest", responses: errs(map[int]string{200: "DLCPreview"}, 401, 404, 413, 415, 422, 429, 503)},
 		{method: "POST", path: "/parametric/batch-submit", tag: "batches",
 			summary: "Verified accounts only (403 otherwise): sweep scalar parameters of a stored turbine's deck or of the run (names of solver/dlc.SweepParamNames: " +
@@ -117,8 +117,9 @@ func batchSchemas() map[string]any {
 				"hub_height": num, "rotor_diameter": num, "v_in": num, "v_rated": num, "v_out": num, "rated_rotor_speed": num, "v_maint": num,
 			}),
 		}),
-		"DLCPreview": obj([]string{"runs", "basis", "quote"}, map[string]any{
-			"runs": integer,
+		"DLCPreview": obj([]string{"runs", "basis", "quote", "warnings"}, map[string]any{
+			"runs":     integer,
+			"warnings": map[string]any{"type": "array", "items": str, "description": "the turbine deck's warnings, as the submission's"},
 			"basis": map[string]any{"type": "array", "items": obj([]string{"dlc", "runs"}, map[string]any{
 				"dlc": str, "state": str, "wind": str, "runs": integer, "wind_speeds": numArr, "seeds": integer, "yaw": numArr,
 				"analysis": str, "psf": str, "gamma_f": num, "simulated_time": num, "analysed_time": num,

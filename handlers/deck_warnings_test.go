@@ -315,3 +315,38 @@ func TestDeckWarningsOfBatches(t *testing.T) {
 		}
 	}
 }
+
+// The DLC wizard's preview says the deck's warnings before the batch is
+// paid for: POST /dlcs/preview answers them in warnings (JSON) and shows
+// them in the fragment's warnings section; none for the clean deck.
+// Before, the preview answered only the basis and the price, and the
+// warnings came with the submission.
+func TestDeckWarningsOfTheDLCPreview(t *testing.T) {
+	t.Parallel()
+	we := newWarningsEnv(t)
+	for _, tb := range []*turbinesim.Turbine{we.suspicious, we.clean} {
+		suspicious := tb == we.suspicious
+		what := tb.Name + " preview"
+		resp, body := we.do(nil, request{method: "POST", path: "/dlcs/preview", body: reducedDLC12(tb.ID, 2),
+			header: we.keyed("Content-Type", "application/json")})
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", what, resp.StatusCode, body)
+		}
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &raw); err != nil || raw["warnings"] == nil {
+			t.Fatalf("%s: no warnings field in %s", what, body)
+		}
+		pv := decodeInto[handlers.DLCPreview](t, body)
+		if suspicious {
+			assertOneWarning(t, what, pv.Warnings)
+		} else {
+			assertNoWarnings(t, what, pv.Warnings)
+		}
+		h := map[string]string{"Authorization": we.html["Authorization"], "Content-Type": "application/json", "Accept": "text/html", "HX-Request": "true"}
+		resp, frag := we.do(nil, request{method: "POST", path: "/dlcs/preview", body: reducedDLC12(tb.ID, 2), header: h})
+		if resp.StatusCode != http.StatusOK || !strings.Contains(frag, `id="dlc-quote"`) {
+			t.Fatalf("%s fragment: %d %s", what, resp.StatusCode, frag)
+		}
+		assertPageWarning(t, what+" fragment", frag, "dlc-preview-warnings", suspicious)
+	}
+}
