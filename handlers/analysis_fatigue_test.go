@@ -155,3 +155,84 @@ func TestBatchDELEventsPerYear(t *testing.T) {
 		t.Errorf("results page of a start-up batch %d: DEL table or no note", resp.StatusCode)
 	}
 }
+
+// The batch page and the results page of a DLC batch have an
+// events_per_year field: a valid count is carried to the report links,
+// the results (DEL) link and the spectra links, and the results page's DEL
+// table counts the events; a refused count (malformed, or a DLC the batch
+// does not have) is shown next to the field and left out of the links.
+// Before, only editing the URL could pass it.
+func TestEventsPerYearFieldOnBatchPages(t *testing.T) {
+	re := newResultEnv(t)
+	batch := re.insertBatch(re.org.ID)
+	if _, err := re.db.Exec(`UPDATE batches SET kind = 'dlc', request = $2 WHERE id = $1`, batch,
+		`{"request":{"dlcs":["1.2","3.1"],"class":"I","category":"B"},"runs":[]}`); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range []struct {
+		name   string
+		rows   int
+		amp, v float64
+	}{{"DLC1.2_V8.0_S1_Y+0", 401, 200, 8}, {"DLC1.2_V12.0_S1_Y+0", 401, 500, 12}, {"DLC3.1_V4.0_S1_Y+0", 41, 500, 4}} {
+		job := re.insertJob(re.org.ID, "succeeded", batch, map[string]string{"run.out": triangleOut(t, r.rows, r.amp, 1000*r.v, 10, r.v)})
+		re.nameRun(batch, job, r.name, i)
+	}
+	page := func(path string) string {
+		t.Helper()
+		resp, body := re.call(re.token, "GET", path, "", "Accept", "text/html")
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %.300s", path, resp.StatusCode, body)
+		}
+		return body
+	}
+	const counted = "events_per_year=3.1%3A1000"
+
+	body := page("/batches/" + batch + "?events_per_year=3.1:1000")
+	if !strings.Contains(body, `id="events-form"`) || !strings.Contains(body, `value="3.1:1000"`) || strings.Contains(body, `id="events-error"`) {
+		t.Errorf("batch page: no events field holding 3.1:1000, or an error")
+	}
+	links := linkHrefs(t, body, "report-link", "report-pdf-link", "results-link", "batch-markov-csv", "batch-markov-json", "batch-ldd-json")
+	for _, href := range links {
+		if !strings.Contains(href, counted) {
+			t.Errorf("batch page link %s does not carry the events", href)
+		}
+	}
+	for _, href := range links[3:] {
+		checkLink(t, re, href)
+	}
+
+	for q, inError := range map[string]string{"3.1:many": "3.1", "4.1:5": "not in this batch", "1.2:5": "1.2"} {
+		body := page("/batches/" + batch + "?events_per_year=" + q)
+		m := regexp.MustCompile(`id="events-error"[^>]*>([^<]*)<`).FindStringSubmatch(body)
+		if m == nil || !strings.Contains(html.UnescapeString(m[1]), inError) {
+			t.Errorf("batch page, events_per_year=%s: error next to the field %v, want one naming %q", q, m, inError)
+		}
+		if href := linkHrefs(t, body, "report-link")[0]; strings.Contains(href, "events_per_year") {
+			t.Errorf("events_per_year=%s refused but carried to %s", q, href)
+		}
+	}
+
+	results := page("/analysis/batches/" + batch + "?events_per_year=3.1:1000&distribution=rayleigh&mean_speed=8.5")
+	if !strings.Contains(results, `id="events-form"`) || !strings.Contains(results, `id="del-table"`) || strings.Contains(results, "left out") {
+		t.Errorf("results page with counts: no field, no DEL table or DLC 3.1 still left out")
+	}
+	if !strings.Contains(results, `name="mean_speed" value="8.5"`) {
+		t.Errorf("results page field does not keep the page's other parameters")
+	}
+	rl := linkHrefs(t, results, "report-link", "del-table-csv", "markov-json", "ldd-csv")
+	for _, href := range rl {
+		if !strings.Contains(href, counted) {
+			t.Errorf("results page link %s does not carry the events", href)
+		}
+	}
+	for _, href := range rl[1:] {
+		checkLink(t, re, href)
+	}
+	results = page("/analysis/batches/" + batch + "?events_per_year=3.1:-1")
+	if !strings.Contains(results, `id="events-error"`) || !strings.Contains(results, "left out") {
+		t.Errorf("results page with a refused count: no error next to the field, or the events were not left out with the note")
+	}
+	if href := linkHrefs(t, results, "del-table-csv")[0]; strings.Contains(href, "events_per_year") {
+		t.Errorf("refused count carried to %s", href)
+	}
+}

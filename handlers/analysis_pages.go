@@ -1,10 +1,14 @@
 package handlers
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -84,16 +88,32 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
-	if err != nil {
-		return err
+	ctx, orgID := c.Request().Context(), authFrom(c).Organization.ID
+	var batch *turbinesim.Batch
+	if s.svc.Batches != nil {
+		// Jobs sharing a batch id without a batches row have no kind.
+		if batch, err = s.svc.Batches.FindBatch(ctx, orgID, c.Param("id")); err != nil {
+			if code := turbinesim.ErrorCode(err); code != turbinesim.ENOTFOUND && code != turbinesim.EINVALID {
+				return err
+			}
+		}
 	}
-	o, err := ra.BatchOverview(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q, dist, events)
+	field, events := eventsField(c, batch)
+	o, err := ra.BatchOverview(ctx, orgID, c.Param("id"), q, dist, events)
 	if err != nil {
 		return err
 	}
 	cv := o.Curve
-	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: c.QueryString(), Bins: curveTable(cv), DELNote: o.LoadNote}
+	// The links carry the page's query, without a refused events_per_year.
+	query := c.QueryParams()
+	if field.Query == "" {
+		query = maps.Clone(query)
+		query.Del("events_per_year")
+	}
+	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: query.Encode(), Bins: curveTable(cv), DELNote: o.LoadNote, Events: field}
+	if batch != nil && batch.Kind == turbinesim.BatchDLC {
+		r.ReportHref = "/reports/batches/" + batch.ID
+	}
 	add := func(id, title, unit string, pick func(analysis.CurveBin) float64) {
 		data := make([][2]float64, len(cv.Bins))
 		for i, bin := range cv.Bins {
@@ -135,7 +155,7 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	// The fatigue section: lifetime LDD charts of the drivetrain torque,
 	// the same runs and weights as the linked endpoints.
 	ld, err := ra.BatchLoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"),
-		turbinesim.SpectrumQuery{BatchQuery: q.BatchQuery, Distribution: dist, LevelBins: pageLevelBins})
+		turbinesim.SpectrumQuery{BatchQuery: q.BatchQuery, Distribution: dist, LevelBins: pageLevelBins, EventsPerYear: events})
 	if err != nil {
 		if turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 			return err
@@ -155,6 +175,45 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	p := s.page(c, "Batch results", "batches")
 	p.Charts = true
 	return render(c, http.StatusOK, views.BatchResultsPage(p, r))
+}
+
+// eventsField reads a page's events_per_year field (ParseEventsPerYear)
+// and, for a DLC batch (b non-nil), checks that each DLC counted is one of
+// the batch's: a refused value is shown next to the field and left out of
+// the page's links and analyses (the map is nil), so the engineer sees
+// why instead of an error page.
+func eventsField(c echo.Context, b *turbinesim.Batch) (views.EventsField, map[string]float64) {
+	value := strings.Join(queryList(c, "events_per_year"), ",")
+	f := views.EventsField{Value: value}
+	for name, vs := range c.QueryParams() {
+		if name == "events_per_year" {
+			continue
+		}
+		for _, v := range vs {
+			f.Keep = append(f.Keep, [2]string{name, v})
+		}
+	}
+	slices.SortFunc(f.Keep, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	if err != nil {
+		f.Problem = turbinesim.ErrorMessage(err)
+		return f, nil
+	}
+	if b != nil && b.Kind == turbinesim.BatchDLC {
+		var stored storedDLCRequest
+		if json.Unmarshal(b.Request, &stored) == nil && len(stored.Request.DLCs) > 0 {
+			for id := range events {
+				if !slices.Contains(stored.Request.DLCs, id) {
+					f.Problem = fmt.Sprintf("events_per_year: DLC %s is not in this batch (its DLCs are %s)", id, strings.Join(stored.Request.DLCs, ", "))
+					return f, nil
+				}
+			}
+		}
+	}
+	if len(events) > 0 {
+		f.Query = url.Values{"events_per_year": {value}}.Encode()
+	}
+	return f, events
 }
 
 // pageLevelBins are the load levels of the results page's LDD charts:

@@ -279,7 +279,8 @@ func (s *Server) getBatch(c echo.Context) error {
 	case formatFragment:
 		return render(c, http.StatusOK, views.BatchProgressFragment(b, batchRunViews(detail.Runs)))
 	default:
-		return render(c, http.StatusOK, views.BatchPage(s.page(c, b.Name, "batches"), b, batchRunViews(detail.Runs)))
+		field, _ := eventsField(c, b)
+		return render(c, http.StatusOK, views.BatchPage(s.page(c, b.Name, "batches"), b, batchRunViews(detail.Runs), field))
 	}
 }
 

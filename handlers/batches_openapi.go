@@ -23,7 +23,7 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 		{method: "GET", path: "/batches", tag: "batches", summary: "The organization's batches, newest first, with progress; query page, page_size (default 20, max 100; larger is 422)",
 			responses: errs(map[int]string{200: "BatchPage"}, 401, 422, 429, 503)},
 		{method: "GET", path: "/batches/{id}", tag: "batches",
-			summary:   "One batch with its progress (runs done / total, failed, percent of simulated time, ETA) and its runs (name, job id, status); another organization's batch is 404",
+			summary:   "One batch with its progress (runs done / total, failed, percent of simulated time, ETA) and its runs (name, job id, status); another organization's batch is 404. The HTML page (Accept: text/html) of a DLC batch takes events_per_year=3.1:N,4.1:N from its form field and carries it to its report, results and spectra links; a malformed count or a DLC the batch lacks is shown next to the field and left out (the JSON answer ignores it)",
 			responses: errs(map[int]string{200: "BatchDetail"}, 401, 404, 429, 503)},
 		{method: "GET", path: "/ws/batches/{id}", tag: "batches",
 			summary: "WebSocket handshake of the batch's live progress (credentials as /ws/jobs/{id}). Messages are BatchProgressMessage JSON, sent on every change; " +

@@ -67,6 +67,35 @@ type BatchResults struct {
 	// channels (hours per level); SpectraNote says why there are none.
 	LoadDuration []ChartSpec
 	SpectraNote  string
+	// Events is the events_per_year field; ReportHref links the
+	// certification report (DLC batches only, "" otherwise).
+	Events     EventsField
+	ReportHref string
+}
+
+// EventsField is the events_per_year form field of the batch and results
+// pages (start-up and shut-down events per year, e.g. 3.1:1000,4.1:1000):
+// the value typed, the query it adds to the pages' report and analysis
+// links ("" when empty or refused) and the server's objection to it,
+// shown next to the field.
+type EventsField struct {
+	Value   string
+	Query   string // "events_per_year=..." URL-encoded
+	Problem string
+	// Keep are the page's other query parameters (name, value), sent
+	// again with the field.
+	Keep [][2]string
+}
+
+// With appends the field's query to href.
+func (e EventsField) With(href string) string {
+	if e.Query == "" {
+		return href
+	}
+	if strings.Contains(href, "?") {
+		return href + "&" + e.Query
+	}
+	return href + "?" + e.Query
 }
 
 // spectrumHref is a batch spectrum endpoint with the page's query: JSON,
