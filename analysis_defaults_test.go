@@ -183,3 +183,65 @@ func TestBatchSpectraSelectRunsAsTheDEL(t *testing.T) {
 		t.Errorf("start-ups counted: %g cycles, %d time-weighted runs; want %g and none", got, len(mk.Runs), want)
 	}
 }
+
+// The report's lifetime spectra count the start-up events with the
+// events_per_year of its DELs: the Markov totals grow by 1000 × 20 years ×
+// the mean cycles of one event (the speeds equally, the seeds of a speed
+// equally), rainflow-counted here from each DLC 3.1 run's window, and the
+// CSV links carry the count. Before, the report's spectra left them out
+// while its DELs counted them.
+func TestReportSpectraCountTheEvents(t *testing.T) {
+	batches, results, runs := reportBatch(t, reportRequest("1.2", "3.1"), func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	reports := &turbinesim.CertificationReports{Batches: batches, Results: results}
+	ctx := context.Background()
+	without, err := reports.Build(ctx, "org", "batch", turbinesim.ReportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := reports.Build(ctx, "org", "batch", turbinesim.ReportOptions{EventsPerYear: map[string]float64{"3.1": 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if without.Spectra == nil || with.Spectra == nil || len(with.Spectra.Markov) == 0 {
+		t.Fatalf("no spectra: problems %v", with.Problems)
+	}
+	perSpeed := map[float64][]float64{}
+	for i, r := range runs {
+		if r.DLC != "3.1" {
+			continue
+		}
+		rec := results.runs[i].Output.Record
+		lo, hi, err := analysis.After(r.Transient).Range(rec.Time)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := rec.Channel("RootMyb1")
+		cycles, err := analysis.Rainflow(y[lo:hi])
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0.0
+		for _, c := range cycles {
+			n += c.Count
+		}
+		perSpeed[r.WindSpeed] = append(perSpeed[r.WindSpeed], n)
+	}
+	if len(perSpeed) == 0 {
+		t.Fatal("the batch has no DLC 3.1 run")
+	}
+	perEvent := 0.0
+	for _, ns := range perSpeed {
+		s := 0.0
+		for _, n := range ns {
+			s += n
+		}
+		perEvent += s / float64(len(ns)) / float64(len(perSpeed))
+	}
+	got := with.Spectra.Markov[0].TotalCycles - without.Spectra.Markov[0].TotalCycles
+	if want := 1000 * turbinesim.DefaultLifetimeYears * perEvent; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("%s: the events add %.9g cycles, want 1000 × %g years × %.6g per event = %.9g", with.Spectra.Markov[0].Channel, got, float64(turbinesim.DefaultLifetimeYears), perEvent, want)
+	}
+	if len(with.Spectra.Events) != 1 || !strings.Contains(with.Spectra.MarkovQuery, "events_per_year=3.1:1000") || strings.Contains(without.Spectra.MarkovQuery, "events_per_year") {
+		t.Errorf("spectra events %v, queries %q / %q", with.Spectra.Events, with.Spectra.MarkovQuery, without.Spectra.MarkovQuery)
+	}
+}

@@ -92,6 +92,9 @@ type ReportLoadSpectra struct {
 	Markov        []ReportMarkovSummary
 	LoadDuration  []ChannelLoadDuration // hours, revolutions with SpeedChannel
 	SpeedChannel  string
+	// Events are the start-up and shut-down DLCs counted per event in the
+	// spectra, as in the main fatigue DLC's lifetime DELs.
+	Events []ReportEventCount
 	// MarkovQuery and LoadDurationQuery are the endpoint paths (relative
 	// to the service) giving the full-resolution spectra as CSV.
 	MarkovQuery, LoadDurationQuery string
@@ -514,6 +517,9 @@ func reportSpectra(batchID, dlcID, class string, runs []analysis.FatigueInput, e
 	sp := &ReportLoadSpectra{DLC: dlcID, Runs: len(runs), LifetimeYears: DefaultLifetimeYears,
 		MarkovQuery:       fmt.Sprintf("/analysis/batches/%s/markov?%s", batchID, query),
 		LoadDurationQuery: fmt.Sprintf("/analysis/batches/%s/load-duration?%s", batchID, query)}
+	for _, e := range events {
+		sp.Events = append(sp.Events, ReportEventCount{DLC: e.DLC, EventsPerYear: e.EventsPerYear, Runs: len(e.Runs)})
+	}
 	opt := analysis.BatchSpectrumOptions{LifetimeSeconds: DefaultLifetimeYears * analysis.SecondsPerYear,
 		RangeBins: reportRangeBins, MeanBins: reportMeanBins, LevelBins: reportLevelBins}
 	for _, n := range present(rec, MainLoadChannels()) {

@@ -178,3 +178,12 @@ func extrapolatedGammaOf(x *turbinesim.BatchExtrapolation) float64 {
 	}
 	return x.Loads[0].SafetyFactor
 }
+
+// spectraEventsText completes the report's Markov sentence with the
+// start-up and shut-down events the spectra count ("" without any).
+func spectraEventsText(events []turbinesim.ReportEventCount) string {
+	if len(events) == 0 {
+		return ""
+	}
+	return ", plus the cycles of each start-up and shut-down event counted per event: " + eventCountsText(events)
+}
