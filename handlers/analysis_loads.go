@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -129,26 +130,27 @@ func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
 
 // batchMarkov: GET /analysis/batches/{id}/markov.
 func (s *Server) batchMarkov(c echo.Context) error {
-	ra, err := s.resultAnalysis()
-	if err != nil {
-		return err
-	}
-	q, err := spectrumQuery(c)
-	if err != nil {
-		return err
-	}
-	res, err := ra.BatchMarkov(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q)
-	if err != nil {
-		return err
-	}
-	if wantsCSV(c) {
-		return writeCSV(c, "markov-"+res.BatchID+".csv", markovTable(res.Channels))
-	}
-	return c.JSON(http.StatusOK, res)
+	return batchSpectrum(s, c, (*turbinesim.ResultAnalysis).BatchMarkov,
+		func(res *BatchMarkov) (string, [][]string) {
+			return "markov-" + res.BatchID + ".csv", markovTable(res.Channels)
+		})
 }
 
 // batchLoadDuration: GET /analysis/batches/{id}/load-duration.
 func (s *Server) batchLoadDuration(c echo.Context) error {
+	return batchSpectrum(s, c, (*turbinesim.ResultAnalysis).BatchLoadDuration,
+		func(res *BatchLoadDuration) (string, [][]string) {
+			return "load-duration-" + res.BatchID + ".csv", loadDurationTable(res.Channels)
+		})
+}
+
+// batchSpectrum answers one lifetime spectrum of a batch: the query
+// (spectrumQuery), the service call for the caller's organization, and
+// the answer as JSON, or as the CSV table csv builds when the caller asks
+// for text/csv.
+func batchSpectrum[Resp any](s *Server, c echo.Context,
+	run func(*turbinesim.ResultAnalysis, context.Context, string, string, turbinesim.SpectrumQuery) (*Resp, error),
+	csv func(*Resp) (filename string, rows [][]string)) error {
 	ra, err := s.resultAnalysis()
 	if err != nil {
 		return err
@@ -157,12 +159,13 @@ func (s *Server) batchLoadDuration(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := ra.BatchLoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q)
+	res, err := run(ra, c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q)
 	if err != nil {
 		return err
 	}
 	if wantsCSV(c) {
-		return writeCSV(c, "load-duration-"+res.BatchID+".csv", loadDurationTable(res.Channels))
+		name, rows := csv(res)
+		return writeCSV(c, name, rows)
 	}
 	return c.JSON(http.StatusOK, res)
 }
