@@ -55,7 +55,7 @@ func BatchListPage(p Page, batches []*turbinesim.Batch, page, totalPages int) te
 				return templ_7745c5c3_Err
 			}
 			if len(batches) == 0 {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<tr><td colspan=\"6\" class=\"px-4 py-6 text-center text-slate-500\">No batches yet.</td></tr>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<tr><td colspan=\"6\" class=\"px-4 py-6 text-center text-slate-500\">No batches yet. Start a <a class=\"text-sky-700 hover:underline\" href=\"/dlcs/new\">design-load-case batch</a> or a <a class=\"text-sky-700 hover:underline\" href=\"/parametric/new\">parametric sweep</a>.</td></tr>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -921,7 +921,7 @@ func DLCWizardPage(p Page, turbines []*turbinesim.Turbine, table []dlc.DLC) temp
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "\"> <label class=\"block text-sm\">Turbine <select name=\"turbine_id\" class=\"mt-1 block w-full rounded border-slate-300\" required>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "\"> <label class=\"block text-sm\">Turbine <select name=\"turbine_id\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" required>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -957,7 +957,7 @@ func DLCWizardPage(p Page, turbines []*turbinesim.Turbine, table []dlc.DLC) temp
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 74, "</select></label><div class=\"flex gap-4\"><label class=\"block text-sm\">Class <select name=\"class\" class=\"mt-1 block rounded border-slate-300\"><option>I</option><option>II</option><option>III</option></select></label> <label class=\"block text-sm\">Turbulence category <select name=\"category\" class=\"mt-1 block rounded border-slate-300\"><option>A+</option><option>A</option><option selected>B</option><option>C</option></select></label></div><div class=\"flex gap-4\"><label class=\"block text-sm\">Seeds per bin <input type=\"number\" min=\"1\" max=\"24\" name=\"seeds_per_bin\" placeholder=\"table\" class=\"mt-1 block w-24 rounded border-slate-300\"></label> <label class=\"block text-sm\">Wind-speed step [m/s] <input type=\"number\" step=\"0.5\" min=\"0.5\" name=\"speed_step\" value=\"2\" class=\"mt-1 block w-24 rounded border-slate-300\"></label> <label class=\"block text-sm\">Analysis window [s] <input type=\"number\" step=\"10\" min=\"10\" name=\"duration\" placeholder=\"table\" class=\"mt-1 block w-24 rounded border-slate-300\"></label></div><label class=\"block text-sm\">Name <input type=\"text\" name=\"name\" maxlength=\"200\" class=\"mt-1 block w-full rounded border-slate-300\"></label><fieldset class=\"text-sm\"><legend class=\"mb-1 font-medium\">Design load cases</legend> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 74, "</select></label><div class=\"flex gap-4\"><label class=\"block text-sm\">Class <select name=\"class\" class=\"mt-1 block rounded border border-slate-300 px-2 py-1\"><option>I</option><option>II</option><option>III</option></select></label> <label class=\"block text-sm\">Turbulence category <select name=\"category\" class=\"mt-1 block rounded border border-slate-300 px-2 py-1\"><option>A+</option><option>A</option><option selected>B</option><option>C</option></select></label></div><div class=\"flex gap-4\"><label class=\"block text-sm\">Seeds per bin <input type=\"number\" min=\"1\" max=\"24\" name=\"seeds_per_bin\" placeholder=\"table\" class=\"mt-1 block w-24 rounded border border-slate-300 px-2 py-1\"></label> <label class=\"block text-sm\">Wind-speed step [m/s] <input type=\"number\" step=\"0.5\" min=\"0.5\" name=\"speed_step\" value=\"2\" class=\"mt-1 block w-24 rounded border border-slate-300 px-2 py-1\"></label> <label class=\"block text-sm\">Analysis window [s] <input type=\"number\" step=\"10\" min=\"10\" name=\"duration\" placeholder=\"table\" class=\"mt-1 block w-24 rounded border border-slate-300 px-2 py-1\"></label></div><label class=\"block text-sm\">Name <input type=\"text\" name=\"name\" maxlength=\"200\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\"></label><fieldset class=\"text-sm\"><legend class=\"mb-1 font-medium\">Design load cases</legend> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1139,7 +1139,7 @@ func DLCPreviewFragment(basis []dlc.BasisRow, q *turbinesim.BatchQuote, warnings
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, " <h2 class=\"mb-2 font-semibold\">Load basis</h2><table class=\"mb-3 min-w-full text-sm\"><thead class=\"text-left text-xs uppercase text-slate-500\"><tr><th>DLC</th><th>Wind</th><th>Speeds [m/s]</th><th>Seeds</th><th>Yaw [°]</th><th>Runs</th><th>Type</th><th>γ<sub>f</sub></th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, " <h2 class=\"mb-2 font-semibold\">Load basis</h2><table class=\"mb-3 min-w-full text-sm\"><thead class=\"text-left text-xs text-slate-500\"><tr><th>DLC</th><th>Wind</th><th>Speeds [m/s]</th><th>Seeds</th><th>Yaw [°]</th><th>Runs</th><th>Type</th><th>γ<sub>f</sub></th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1411,7 +1411,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "\"> <label class=\"block text-sm\">Turbine <select name=\"turbine_id\" class=\"mt-1 block w-full rounded border-slate-300\" required>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "\"> <label class=\"block text-sm\">Turbine <select name=\"turbine_id\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" required>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1447,7 +1447,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "</select></label> <label class=\"block text-sm\">Simulated time per run [s] <input type=\"number\" name=\"t_max\" value=\"60\" min=\"1\" max=\"7200\" class=\"mt-1 block w-32 rounded border-slate-300\"></label> <label class=\"block text-sm\">Name <input type=\"text\" name=\"name\" maxlength=\"200\" class=\"mt-1 block w-full rounded border-slate-300\"></label> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "</select></label> <label class=\"block text-sm\">Simulated time per run [s] <input type=\"number\" name=\"t_max\" value=\"60\" min=\"1\" max=\"7200\" class=\"mt-1 block w-32 rounded border border-slate-300 px-2 py-1\"></label> <label class=\"block text-sm\">Name <input type=\"text\" name=\"name\" maxlength=\"200\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\"></label> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1478,7 +1478,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "\" class=\"rounded border-slate-300\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "\" class=\"rounded border border-slate-300 px-2 py-1\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1546,7 +1546,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "\" placeholder=\"values, e.g. 6, 8, 10\" class=\"rounded border-slate-300\"> <span class=\"self-center text-slate-500\">or</span> <input type=\"number\" step=\"any\" name=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "\" placeholder=\"values, e.g. 6, 8, 10\" class=\"rounded border border-slate-300 px-2 py-1\"> <span class=\"self-center text-slate-500\">or</span> <input type=\"number\" step=\"any\" name=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1559,7 +1559,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\" placeholder=\"start\" class=\"w-24 rounded border-slate-300\"> <input type=\"number\" step=\"any\" name=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\" placeholder=\"start\" class=\"w-24 rounded border border-slate-300 px-2 py-1\"> <input type=\"number\" step=\"any\" name=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1572,7 +1572,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "\" placeholder=\"stop\" class=\"w-24 rounded border-slate-300\"> <input type=\"number\" step=\"any\" name=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "\" placeholder=\"stop\" class=\"w-24 rounded border border-slate-300 px-2 py-1\"> <input type=\"number\" step=\"any\" name=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1585,7 +1585,7 @@ func ParametricPage(p Page, turbines []*turbinesim.Turbine, params, docs []strin
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "\" placeholder=\"step\" class=\"w-24 rounded border-slate-300\"></div></fieldset>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "\" placeholder=\"step\" class=\"w-24 rounded border border-slate-300 px-2 py-1\"></div></fieldset>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -56,7 +56,7 @@ func JobListPage(p Page, jobs []*turbinesim.Job, pg Pager) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"mb-4 flex items-center justify-between\"><h1 class=\"text-2xl font-semibold\">Jobs</h1><a id=\"new-job\" href=\"/jobs/new\" class=\"rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white hover:bg-sky-700\">Submit a run</a></div><form method=\"get\" action=\"/jobs\" class=\"mb-4 flex gap-2 text-sm\"><select name=\"status\" class=\"rounded border-slate-300\"><option value=\"\">any status</option> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"mb-4 flex items-center justify-between\"><h1 class=\"text-2xl font-semibold\">Jobs</h1><a id=\"new-job\" href=\"/jobs/new\" class=\"rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white hover:bg-sky-700\">Submit a run</a></div><form method=\"get\" action=\"/jobs\" class=\"mb-4 flex gap-2 text-sm\"><select name=\"status\" class=\"rounded border border-slate-300 px-2 py-1\"><option value=\"\">any status</option> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -241,7 +241,7 @@ func JobRows(jobs []*turbinesim.Job) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if len(jobs) == 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<tr><td colspan=\"6\" class=\"px-4 py-6 text-center text-slate-500\">No jobs yet.</td></tr>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<tr><td colspan=\"6\" class=\"px-4 py-6 text-center text-slate-500\">No jobs yet. <a class=\"text-sky-700 hover:underline\" href=\"/jobs/new\">Submit a run</a> of a stored turbine or an uploaded deck.</td></tr>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -443,7 +443,7 @@ func JobSubmitPage(p Page, turbines []*turbinesim.Turbine) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\"> <label class=\"block text-sm\">ZIP of the input files <input class=\"mt-1 block\" type=\"file\" name=\"file\" accept=\".zip\" required></label> <label class=\"block text-sm\">Entrypoint (main .fst inside the ZIP) <input class=\"mt-1 block w-full rounded border-slate-300\" type=\"text\" name=\"entrypoint\" placeholder=\"Main_Onshore.fst\" required></label> <button class=\"rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white\">Submit</button></form><form id=\"submit-turbine\" class=\"space-y-3 rounded-lg bg-white p-5 shadow\" data-job-turbine-form novalidate><h2 class=\"font-semibold\">Run a stored turbine</h2><label class=\"block text-sm\">Turbine <select name=\"turbine_id\" class=\"mt-1 block w-full rounded border-slate-300\" required>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\"> <label class=\"block text-sm\">ZIP of the input files <input class=\"mt-1 block\" type=\"file\" name=\"file\" accept=\".zip\" required></label> <label class=\"block text-sm\">Entrypoint (main .fst inside the ZIP) <input class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" type=\"text\" name=\"entrypoint\" placeholder=\"Main_Onshore.fst\" required></label> <button class=\"rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white\">Upload and run</button></form><form id=\"submit-turbine\" class=\"space-y-3 rounded-lg bg-white p-5 shadow\" data-job-turbine-form novalidate><h2 class=\"font-semibold\">Run a stored turbine</h2><label class=\"block text-sm\">Turbine <select name=\"turbine_id\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" required>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -489,7 +489,7 @@ func JobSubmitPage(p Page, turbines []*turbinesim.Turbine) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<label class=\"block text-sm\">End time t_max (s) <input class=\"mt-1 block w-full rounded border-slate-300\" type=\"number\" name=\"t_max\" value=\"60\" min=\"0.1\" step=\"any\" required></label>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<label class=\"block text-sm\">End time t_max (s) <input class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" type=\"number\" name=\"t_max\" value=\"60\" min=\"0.1\" step=\"any\" required></label>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -497,7 +497,7 @@ func JobSubmitPage(p Page, turbines []*turbinesim.Turbine) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<label class=\"block text-sm\">Time step dt (s, empty: the deck's) <input class=\"mt-1 block w-full rounded border-slate-300\" type=\"number\" name=\"dt\" min=\"0\" step=\"any\"></label>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<label class=\"block text-sm\">Time step dt (s, empty: the deck's) <input class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" type=\"number\" name=\"dt\" min=\"0\" step=\"any\"></label>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -505,7 +505,7 @@ func JobSubmitPage(p Page, turbines []*turbinesim.Turbine) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<fieldset class=\"space-y-2 rounded border border-slate-200 p-3\"><legend class=\"px-1 text-sm font-medium\">Wind</legend> <label class=\"mr-4 text-sm\"><input type=\"radio\" name=\"wind_kind\" value=\"steady\" checked> Steady, power-law shear</label> <label class=\"text-sm\"><input type=\"radio\" name=\"wind_kind\" value=\"upload\"> Upload a wind file</label><div class=\"space-y-3\" data-wind=\"steady\"><label class=\"block text-sm\">Steady wind speed at hub height (m/s) <input class=\"mt-1 block w-full rounded border-slate-300\" type=\"number\" name=\"speed\" value=\"8\" min=\"0.1\" step=\"any\"></label>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<fieldset class=\"space-y-2 rounded border border-slate-200 p-3\"><legend class=\"px-1 text-sm font-medium\">Wind</legend> <label class=\"mr-4 text-sm\"><input type=\"radio\" name=\"wind_kind\" value=\"steady\" checked> Steady, power-law shear</label> <label class=\"text-sm\"><input type=\"radio\" name=\"wind_kind\" value=\"upload\"> Upload a wind file</label><div class=\"space-y-3\" data-wind=\"steady\"><label class=\"block text-sm\">Steady wind speed at hub height (m/s) <input class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" type=\"number\" name=\"speed\" value=\"8\" min=\"0.1\" step=\"any\"></label>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -513,7 +513,7 @@ func JobSubmitPage(p Page, turbines []*turbinesim.Turbine) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<label class=\"block text-sm\">Shear exponent (power law; empty: the deck's) <input class=\"mt-1 block w-full rounded border-slate-300\" type=\"number\" name=\"shear\" min=\"-1\" max=\"1\" step=\"any\"></label>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<label class=\"block text-sm\">Shear exponent (power law; empty: the deck's) <input class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1\" type=\"number\" name=\"shear\" min=\"-1\" max=\"1\" step=\"any\"></label>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -529,7 +529,7 @@ func JobSubmitPage(p Page, turbines []*turbinesim.Turbine) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "</div></fieldset><button class=\"rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white\">Submit</button><p class=\"text-sm text-red-700\" data-job-error></p></form></div><script src=\"/assets/js/jobs.js\" defer></script>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "</div></fieldset><button class=\"rounded-md bg-sky-600 px-4 py-2 text-sm font-medium text-white\">Run simulation</button><p class=\"text-sm text-red-700\" data-job-error></p></form></div><script src=\"/assets/js/jobs.js\" defer></script>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
