@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -19,12 +20,14 @@ func fmtNum(v *float64) string {
 	return strconv.FormatFloat(*v, 'g', -1, 64)
 }
 
-// fmtParam shows a parameter with its unit, "—" when absent.
+// fmtParam shows a parameter with its unit, "—" when absent, rounded to
+// two decimals: a deck's 150.0001 m hub height reads 150 m, a 241.94 m
+// rotor keeps its centimetres.
 func fmtParam(v *float64, unit string) string {
 	if v == nil {
 		return "—"
 	}
-	return strconv.FormatFloat(*v, 'f', -1, 64) + " " + unit
+	return strconv.FormatFloat(math.Round(*v*100)/100, 'f', -1, 64) + " " + unit
 }
 
 func pageURL(q string, page, size int) string {
