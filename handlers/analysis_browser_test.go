@@ -79,7 +79,7 @@ func TestBrowserJobResults(t *testing.T) {
 	poll(`document.getElementById("stats-window").textContent.includes("40.00")`)
 	rows, err := chromedp.Run(ctx, chromedp.Evaluate[string](
 		`Array.from(document.querySelectorAll("#stats-body tr")).map(r => r.cells[0].textContent + "=" + r.cells[3].textContent).join(";")`))
-	if err != nil || !strings.HasPrefix(rows, "RotSpeed=12.0000;GenPwr=") {
+	if err != nil || !strings.HasPrefix(rows, "RotSpeed=12;GenPwr=") {
 		t.Fatalf("statistics rows %q (%v)", rows, err)
 	}
 

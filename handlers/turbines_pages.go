@@ -58,8 +58,11 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 			v.ThickChart = lineChart("Span (m)", "Thickness t/c (-)", series("t/c", p.Blade.BlSpn, p.Blade.Thickness))
 		}
 		v.TowerChart = lineChart("Mass density (kg/m)", "Height (m)", series("Mass density", p.Tower.TMassDen, p.Tower.HeightM))
-		v.StiffChart = lineChart("Stiffness (N m²)", "Height (m)",
-			series("Fore-aft", p.Tower.TwFAStif, p.Tower.HeightM), series("Side-to-side", p.Tower.TwSSStif, p.Tower.HeightM))
+		// In GN·m²: tower stiffnesses are of order 1e11 N·m², whose axis
+		// labels written out in N·m² ran into each other.
+		v.StiffChart = lineChart("Stiffness (GN·m²)", "Height (m)",
+			series("Fore-aft", scaled(p.Tower.TwFAStif, 1e-9), p.Tower.HeightM),
+			series("Side-to-side", scaled(p.Tower.TwSSStif, 1e-9), p.Tower.HeightM))
 		if len(p.Airfoils) > 0 {
 			af := p.Airfoils[v.Airfoil]
 			ss := []views.XYSeries{series("Cl", af.AlphaDeg, af.Cl), series("Cd", af.AlphaDeg, af.Cd)}
@@ -77,6 +80,15 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 // series is one line of (x, y) points of a turbine chart.
 func series(name string, x, y []float64) views.XYSeries {
 	return views.XYSeries{Name: name, Points: views.XYPoints(x, y)}
+}
+
+// scaled returns v times f (a unit change for a chart axis).
+func scaled(v []float64, f float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x * f
+	}
+	return out
 }
 
 // lineChart is an untitled chart of lines on value axes (the page gives

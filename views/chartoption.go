@@ -37,15 +37,19 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // (../shared/design/go-stack.md §1.2). An empty title leaves the title out.
 func LineChartOption(title, xName, yName string, series ...XYSeries) map[string]any {
 	line := charts.NewLine()
-	top := "10"
+	// The y-axis name sits above the plot area, so the grid leaves room for
+	// it (at 10 px "Chord (m)" was cut off at the top), and for the title
+	// when there is one. The legend goes to the right, clear of the y-axis
+	// name at the left.
+	top := "35"
 	if title != "" {
-		top = "40"
+		top = "55"
 	}
 	line.SetGlobalOptions(
 		charts.WithAnimation(false), // printed reports capture the final frame
 		charts.WithTitleOpts(opts.Title{Title: title, TitleStyle: &opts.TextStyle{FontSize: 14}}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(series) > 1), Top: "0"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(series) > 1), Top: "0", Right: "20"}),
 		charts.WithGridOpts(opts.Grid{Left: "70", Right: "20", Top: top, Bottom: "45"}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: xName, NameLocation: "middle", NameGap: 28, Scale: opts.Bool(true)}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Scale: opts.Bool(true)}),

@@ -38,11 +38,17 @@
     }
   }
 
+  // fmt shows a statistic to five significant digits without trailing
+  // zeros (3423.9 kW, 10 rpm, 0.78093 rpm; exponents past 1e5 and below
+  // 1e-3): a fixed four decimals gave "3423.9108" and "10.0000".
   function fmt(v) {
     if (v === undefined || v === null) {
       return "";
     }
-    return Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(4) : v.toFixed(4);
+    if (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0)) {
+      return v.toExponential(4);
+    }
+    return String(Number(v.toPrecision(5)));
   }
 
   // pairs turns one series of an envelope answer into [t, v] points.
@@ -111,9 +117,9 @@
           chart.setOption({
             animation: false,
             tooltip: { trigger: "axis" },
-            legend: { data: channels },
-            grid: { left: 70, right: 60 + 60 * Math.max(0, units.length - 2), bottom: 70 },
-            xAxis: { type: "value", name: "Time (s)", min: cfg.t_start, max: cfg.t_end },
+            legend: { data: channels, top: 0 },
+            grid: { left: 70, right: 60 + 60 * Math.max(0, units.length - 2), bottom: 90 },
+            xAxis: { type: "value", name: "Time (s)", nameLocation: "middle", nameGap: 28, min: cfg.t_start, max: cfg.t_end },
             yAxis: yAxis,
             dataZoom: [{ type: "inside", xAxisIndex: 0, filterMode: "none" }, { type: "slider", xAxisIndex: 0, filterMode: "none" }],
             series: ts.series.map(function (s, i) {
@@ -208,7 +214,10 @@
             animation: false,
             tooltip: { trigger: "axis" },
             grid: { left: 80, right: 30 },
-            xAxis: { type: "value", name: "Frequency (Hz)", min: 0, max: Math.min(fmax, s.frequency[s.frequency.length - 1]) },
+            // Three significant digits: the last label is the axis maximum
+            // itself, which read "1.4229927020388828".
+            xAxis: { type: "value", name: "Frequency (Hz)", nameLocation: "middle", nameGap: 28, min: 0,
+              max: Number(Math.min(fmax, s.frequency[s.frequency.length - 1]).toPrecision(3)) },
             yAxis: { type: "log", name: s.name + " (" + (s.unit ? s.unit + ")²/Hz" : "1/Hz)") },
             dataZoom: [{ type: "inside", xAxisIndex: 0, filterMode: "none" }],
             series: [{
