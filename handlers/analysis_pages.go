@@ -110,7 +110,7 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 		query = maps.Clone(query)
 		query.Del("events_per_year")
 	}
-	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: query.Encode(), Bins: curveTable(cv), DELNote: o.LoadNote, Events: field}
+	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: query.Encode(), Bins: curvePageTable(cv), DELNote: o.LoadNote, Events: field}
 	if batch != nil && batch.Kind == turbinesim.BatchDLC {
 		r.ReportHref = "/reports/batches/" + batch.ID
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -629,6 +630,16 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(body, want) {
 			t.Fatalf("batch page %d lacks %s", resp.StatusCode, want)
 		}
+	}
+	// Its bin table reads as a table for people: headers with units, values
+	// rounded (at most three decimals; the CSV keeps full precision).
+	binTable := body[strings.Index(body, `id="curve-table"`):]
+	binTable = binTable[:strings.Index(binTable, "</table>")]
+	if !strings.Contains(binTable, "Power (kW)") || !strings.Contains(binTable, "Mean wind (m/s)") || strings.Contains(binTable, "power_kw") {
+		t.Fatalf("bin table headers: %s", binTable)
+	}
+	if long := regexp.MustCompile(`\d\.\d{4,}`).FindString(binTable); long != "" {
+		t.Fatalf("bin table shows %s unrounded: %s", long, binTable)
 	}
 
 	// Errors: unknown channel 422, another organization's batch 404, a
