@@ -274,6 +274,11 @@ func TestBatchEndpointsRefuseBadRequestsAndOtherUsers(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "<html") {
 			t.Fatalf("page %s: %d", p, resp.StatusCode)
 		}
+		// The batch page links to its results page, not to the JSON
+		// power-curve endpoint (a browser showed the raw JSON).
+		if p == "/batches/"+b.ID && (!strings.Contains(body, `href="/analysis/batches/`+b.ID+`"`) || strings.Contains(body, "/power-curve")) {
+			t.Fatalf("batch page links: %s", body)
+		}
 	}
 }
 
