@@ -1,6 +1,10 @@
 package views
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/turbinesim/turbinesim/solver/dlc"
+)
 
 // A deck's hub height of 150.0001 m is shown as 150 m; a rotor of
 // 241.94 m keeps its centimetres.
@@ -30,5 +34,18 @@ func TestDollarsAndThousands(t *testing.T) {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// The load basis's total row sums runs and time; its seeds and γf cells
+// stay blank instead of reading "0" and "0.00".
+func TestBasisTotalRowBlank(t *testing.T) {
+	total := dlc.BasisRow{DLC: "total", Runs: 24}
+	if basisSeeds(total) != "" || basisGamma(total) != "" {
+		t.Errorf("total row: seeds %q, γf %q", basisSeeds(total), basisGamma(total))
+	}
+	row := dlc.BasisRow{DLC: "1.1", Seeds: 6, Gamma: 1.25}
+	if basisSeeds(row) != "6" || basisGamma(row) != "1.25" {
+		t.Errorf("DLC row: seeds %q, γf %q", basisSeeds(row), basisGamma(row))
 	}
 }

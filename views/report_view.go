@@ -7,6 +7,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/analysis"
+	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
 // Report is the certification report ReportPage renders (built by
@@ -84,6 +85,22 @@ func iRef(cat string) float64 {
 		return 0.12
 	}
 	return math.NaN()
+}
+
+// basisSeeds and basisGamma leave the load basis's total row blank: it
+// sums runs and time, and a "0" seeds and "0.00" γf there read as data.
+func basisSeeds(b dlc.BasisRow) string {
+	if b.DLC == "total" {
+		return ""
+	}
+	return fmt.Sprint(b.Seeds)
+}
+
+func basisGamma(b dlc.BasisRow) string {
+	if b.DLC == "total" {
+		return ""
+	}
+	return fmt.Sprintf("%.2f", b.Gamma)
 }
 
 func fnum(v float64) string {
