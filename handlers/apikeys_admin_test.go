@@ -297,6 +297,10 @@ func TestAdminDeactivationOfMembersKeySticks(t *testing.T) {
 		strings.Contains(page, `formaction="/account/api-keys/`+leaked.ID+`/reactivate"`) {
 		t.Fatalf("member's key page: %d %s", resp.StatusCode, page)
 	}
+	// The page points scripts at the API description (no page linked it).
+	if !strings.Contains(page, `href="/openapi.json"`) {
+		t.Errorf("API keys page does not link the OpenAPI document")
+	}
 	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", "Accept": "text/html"}
 	resp, page = e.do(bb, request{method: "POST", path: "/account/api-keys/" + leaked.ID + "/reactivate", body: url.Values{"_csrf": {bobCSRF}}.Encode(), header: form})
 	if resp.StatusCode != http.StatusForbidden || !strings.Contains(page, "only an administrator can reactivate it") {
