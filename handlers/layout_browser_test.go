@@ -51,3 +51,14 @@ func TestBrowserPhoneWidthPagesFit(t *testing.T) {
 		}
 	}
 }
+
+// Every page names its icon inline, so browsers do not ask for
+// /favicon.ico (a 404 in the log on every page load).
+func TestPagesDeclareAnInlineIcon(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, page := e.do(e.client(), request{method: "GET", path: "/login", header: map[string]string{"Accept": "text/html"}})
+	if !strings.Contains(page, `<link rel="icon" href="data:image/svg+xml,`) {
+		t.Fatalf("login page declares no inline icon: %s", page)
+	}
+}

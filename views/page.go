@@ -65,3 +65,11 @@ func chartClass(class string) string {
 	}
 	return class
 }
+
+// faviconSVG is the tab icon: a three-bladed rotor in the navigation's
+// blue, as a data: URL.
+const faviconSVG = "data:image/svg+xml," +
+	"%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E" +
+	"%3Crect width='32' height='32' rx='6' fill='%23075985'/%3E" +
+	"%3Cg stroke='white' stroke-width='3' stroke-linecap='round'%3E" +
+	"%3Cpath d='M16 16V5M16 16l9.5 5.5M16 16l-9.5 5.5'/%3E%3C/g%3E%3C/svg%3E"
