@@ -31,6 +31,24 @@ func (p Plan) Limits() RateLimits {
 	return RateLimits{PerUser: 30, PerOrg: 60}
 }
 
+// BrowserAllowance is how many times its plan's rate limits a signed-in
+// browser session may make. The contract's limits are for API callers
+// (bearer tokens and API keys, which count in one bucket per user and
+// organization). The service's own pages cost several requests each (the
+// page, its htmx fragments and chart data: four for a job's results page),
+// so an engineer clicking through the interface hit the Beta plan's 30
+// requests per user within a minute. Browser requests therefore count in
+// their own buckets at ten times the plan's limits, which still stops a
+// runaway page or a script riding a session cookie.
+const BrowserAllowance = 10
+
+// BrowserLimits returns the rate limits of plan p for requests of a
+// signed-in browser session (BrowserAllowance times Limits).
+func (p Plan) BrowserLimits() RateLimits {
+	l := p.Limits()
+	return RateLimits{PerUser: BrowserAllowance * l.PerUser, PerOrg: BrowserAllowance * l.PerOrg}
+}
+
 // DefaultCaps returns the monthly caps an organization of plan p starts with.
 func (p Plan) DefaultCaps() Caps {
 	switch p {

@@ -395,11 +395,14 @@ func (s *Server) usage(c echo.Context) error {
 }
 
 // limitRequests counts every authenticated request against the caller's
-// user and organization (API keys count as their creator). Every
-// authenticated response carries X-RateLimit-Limit (requests per minute of
-// the bucket closest to exhaustion), X-RateLimit-Remaining and
-// X-RateLimit-Reset (seconds until the window ends); a refused request gets
-// 429 with Retry-After (seconds) and consumes no quota.
+// user and organization (API keys count as their creator). Requests of a
+// signed-in browser session count in separate buckets with the plan's
+// browser allowance (Plan.BrowserLimits); bearer tokens and API keys share
+// the plan's limits. Every authenticated response carries
+// X-RateLimit-Limit (requests per minute of the bucket closest to
+// exhaustion), X-RateLimit-Remaining and X-RateLimit-Reset (seconds until
+// the window ends); a refused request gets 429 with Retry-After (seconds)
+// and consumes no quota.
 func (s *Server) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if s.svc.RateLimiter == nil {
@@ -407,7 +410,12 @@ func (s *Server) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		a := authFrom(c)
 		limits := a.Organization.Plan.Limits()
-		d, err := s.svc.RateLimiter.Allow(c.Request().Context(), a.User.ID, a.Organization.ID, limits, s.cfg.Now())
+		userBucket, orgBucket, client := a.User.ID, a.Organization.ID, ""
+		if a.Method == turbinesim.AuthSession {
+			limits = a.Organization.Plan.BrowserLimits()
+			userBucket, orgBucket, client = "browser:"+userBucket, "browser:"+orgBucket, " in the browser"
+		}
+		d, err := s.svc.RateLimiter.Allow(c.Request().Context(), userBucket, orgBucket, limits, s.cfg.Now())
 		if err != nil {
 			return err
 		}
@@ -418,8 +426,8 @@ func (s *Server) limitRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-RateLimit-Reset", reset)
 		if !d.Allowed {
 			h.Set("Retry-After", reset)
-			return turbinesim.Errorf(turbinesim.ERATELIMIT, "rate limit exceeded: %d requests per minute per %s on the %s plan",
-				d.Limit, d.Scope, a.Organization.Plan)
+			return turbinesim.Errorf(turbinesim.ERATELIMIT, "rate limit exceeded: %d requests per minute per %s%s on the %s plan",
+				d.Limit, d.Scope, client, a.Organization.Plan)
 		}
 		return next(c)
 	}

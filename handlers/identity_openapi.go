@@ -3,7 +3,7 @@ package handlers
 // OpenAPI entries of the identity endpoints (handlers/identity.go).
 
 // rateLimitNote is repeated in the document's descriptions.
-const rateLimitNote = "Every authenticated response carries X-RateLimit-Limit (requests per minute of the user or organization bucket closest to exhaustion), X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the one-minute window ends); 429 adds Retry-After in seconds. Refused requests consume no quota."
+const rateLimitNote = "Every authenticated response carries X-RateLimit-Limit (requests per minute of the user or organization bucket closest to exhaustion), X-RateLimit-Remaining and X-RateLimit-Reset (seconds until the one-minute window ends); 429 adds Retry-After in seconds. Refused requests consume no quota. Bearer tokens and API keys count against the plan's limits (Beta 30 per user and 60 per organization, Pro and Academic 300/600, Enterprise 1,000/2,000 per minute); requests of a signed-in browser session count in separate buckets at ten times those limits, since each page of the interface costs several requests."
 
 func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	return []apiOperation{

@@ -404,6 +404,50 @@ func TestRateLimitPerUser(t *testing.T) {
 	}
 }
 
+// A signed-in browser counts in its own buckets at ten times the plan's
+// limits (Plan.BrowserLimits): an engineer clicking through pages on the
+// Beta plan is not stopped at the API's 30 requests per user, the API's
+// bucket is left untouched, and the browser's own bucket still ends in 429.
+func TestRateLimitBrowserAllowance(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, true)
+	c := e.client()
+	browserLogin(t, e, c)
+	html := map[string]string{"Accept": "text/html"}
+	browser := turbinesim.PlanBeta.BrowserLimits()
+	if api := turbinesim.PlanBeta.Limits(); browser.PerUser != 10*api.PerUser || browser.PerOrg != 10*api.PerOrg {
+		t.Fatalf("browser limits %+v, API limits %+v", browser, api)
+	}
+	// Signing in already loaded a page; the count goes on from there.
+	first := -1
+	for i := 0; i < 40; i++ {
+		resp, body := e.do(c, request{method: "GET", path: "/account", header: html})
+		limit, remaining, _ := rateHeaders(t, resp)
+		if first < 0 {
+			first = remaining
+		}
+		if resp.StatusCode != 200 || limit != browser.PerUser || remaining != first-i || first < browser.PerUser-5 {
+			t.Fatalf("browser request %d: %d limit %d remaining %d (first %d) %.200s", i+1, resp.StatusCode, limit, remaining, first, body)
+		}
+	}
+	// The API bucket of the same user is still full.
+	p := e.loginJSON()
+	resp, _ := e.do(nil, request{method: "GET", path: "/account", header: bearer(p.AccessToken)})
+	if limit, remaining, _ := rateHeaders(t, resp); resp.StatusCode != 200 || limit != 30 || remaining != 29 {
+		t.Fatalf("API request after 40 browser requests: %d limit %d remaining %d", resp.StatusCode, limit, remaining)
+	}
+	for i := 40; i <= first; i++ {
+		if resp, body := e.do(c, request{method: "GET", path: "/account", header: html}); resp.StatusCode != 200 {
+			t.Fatalf("browser request %d of %d: %d %.200s", i+1, first+1, resp.StatusCode, body)
+		}
+	}
+	resp, body := e.do(c, request{method: "GET", path: "/account", header: map[string]string{"Accept": "application/json"}})
+	detail := assertDetail(t, resp, body, 429)
+	if !strings.Contains(detail, "in the browser") || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("browser 429: detail %q, Retry-After %q", detail, resp.Header.Get("Retry-After"))
+	}
+}
+
 // J2: 50 keys of one Beta organization, spread over three users, firing
 // concurrently: exactly 60 requests are accepted in the minute.
 func TestFiftyKeysOfOneOrgShareTheOrgLimit(t *testing.T) {
