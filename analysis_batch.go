@@ -970,6 +970,9 @@ type BatchOverview struct {
 	DELs     []analysis.ChannelFatigue
 	Extremes []analysis.Extreme
 	LoadNote string
+	// RunNames maps a run's job id to its run name (e.g.
+	// DLC1.1_V25.0_S1_Y+10) for the runs the batch service named.
+	RunNames map[string]string
 }
 
 // BatchOverview gathers the batch page's curve and load tables. A failure
@@ -987,7 +990,13 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Curve: cv, Distribution: info}
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Curve: cv, Distribution: info,
+		RunNames: make(map[string]string, len(b.runs))}
+	for i, r := range b.runs {
+		if b.names[i] != "" {
+			o.RunNames[r.JobID] = b.names[i]
+		}
+	}
 	for _, n := range overviewLoadChannels {
 		if slices.Contains(b.runs[0].Record.Names, n) {
 			o.Loads = append(o.Loads, n)

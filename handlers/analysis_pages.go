@@ -149,7 +149,12 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	if len(o.Extremes) > 0 {
 		r.Extremes = [][]string{{"channel", "unit", "kind", "value", "job", "time (s)"}}
 		for _, e := range o.Extremes {
-			r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), e.RunID, fmtLoad(e.Time)})
+			run := views.RunLink{Name: e.RunID, Href: "/jobs/" + e.RunID}
+			if name := o.RunNames[e.RunID]; name != "" {
+				run.Name = name
+			}
+			r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), run.Name, fmtLoad(e.Time)})
+			r.ExtremeRuns = append(r.ExtremeRuns, run)
 		}
 	}
 	// The fatigue section: lifetime LDD charts of the drivetrain torque,

@@ -631,6 +631,16 @@ func TestAnalysisBatchEndpoints(t *testing.T) {
 			t.Fatalf("batch page %d lacks %s", resp.StatusCode, want)
 		}
 	}
+	// Its extreme table names each row's run and links its job, rather
+	// than printing the job's UUID.
+	extremesTable := body[strings.Index(body, `id="extremes-table"`):]
+	extremesTable = extremesTable[:strings.Index(extremesTable, "</table>")]
+	if link := `<a class="text-sky-700 hover:underline" href="/jobs/` + jobs[2] + `">DLC1.2_V10.0_S1_Y+0</a>`; !strings.Contains(extremesTable, link) {
+		t.Fatalf("extremes table lacks %s: %s", link, extremesTable)
+	}
+	if strings.Contains(extremesTable, ">"+jobs[2]+"<") {
+		t.Fatalf("extremes table shows the bare job id: %s", extremesTable)
+	}
 	// Its bin table reads as a table for people: headers with units, values
 	// rounded (at most three decimals; the CSV keeps full precision).
 	binTable := body[strings.Index(body, `id="curve-table"`):]

@@ -63,6 +63,9 @@ type BatchResults struct {
 	DELs     [][]string // header first; empty when not computed
 	DELNote  string
 	Extremes [][]string // header first
+	// ExtremeRuns are the runs of the extreme rows (aligned with
+	// Extremes[1:]), shown in its job column as a link to the job.
+	ExtremeRuns []RunLink
 	// LoadDuration are the lifetime load-duration charts of the drivetrain
 	// channels (hours per level); SpectraNote says why there are none.
 	LoadDuration []ChartSpec
@@ -130,4 +133,12 @@ func delChannels(rows [][]string) string {
 		}
 	}
 	return strings.Join(out, ",")
+}
+
+// RunLink names a batch run for people (its run name, else its job id)
+// and links its job page (Href "" when no run holds the value, e.g. an
+// extrapolated load).
+type RunLink struct {
+	Name string
+	Href string
 }
