@@ -318,7 +318,7 @@ func (s *Server) listBatches(c echo.Context) error {
 
 // dlcWizard: GET /dlcs/new, the load-basis wizard.
 func (s *Server) dlcWizard(c echo.Context) error {
-	return render(c, http.StatusOK, views.DLCWizardPage(s.page(c, "Design load basis", "batches"), s.orgTurbines(c), dlc.Standard()))
+	return render(c, http.StatusOK, views.DLCWizardPage(s.page(c, "Design load basis", "batches"), s.orgTurbines(c), dlc.Standard(), c.QueryParam("turbine_id")))
 }
 
 // parametricForm: GET /parametric/new, the sweep form.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -517,5 +518,36 @@ func TestDLCWizardFormPreviewAndSubmit(t *testing.T) {
 	}
 	if n := be.count(`SELECT count(*) FROM batches WHERE name = 'wizard' AND run_count = 6`); n != 1 {
 		t.Fatalf("batch row missing")
+	}
+}
+
+// The turbine page runs its turbine: "Run a simulation" opens the run form
+// and "Load-case batch" the DLC wizard, each with the turbine selected.
+func TestTurbinePageLinksRunFormsWithTurbineSelected(t *testing.T) {
+	be := newBatchAPIEnv(t, false)
+	html := map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}
+	resp, body := be.do(nil, request{method: "GET", path: "/turbines/" + be.turbineID, header: html})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("turbine page: %d %s", resp.StatusCode, body)
+	}
+	links := map[string]string{
+		`id="run-link"`: `href="/jobs/new?turbine_id=` + be.turbineID + `"`,
+		`id="dlc-link"`: `href="/dlcs/new?turbine_id=` + be.turbineID + `"`,
+	}
+	for id, href := range links {
+		i := strings.Index(body, id)
+		if i < 0 {
+			t.Fatalf("turbine page lacks %s", id)
+		}
+		if tag := body[strings.LastIndex(body[:i], "<"):][:300]; !strings.Contains(tag, href) {
+			t.Errorf("%s does not link %s: %s", id, href, tag)
+		}
+	}
+	selected := regexp.MustCompile(`<option value="` + be.turbineID + `" selected>`)
+	for _, path := range []string{"/jobs/new?turbine_id=" + be.turbineID, "/dlcs/new?turbine_id=" + be.turbineID} {
+		resp, body = be.do(nil, request{method: "GET", path: path, header: html})
+		if resp.StatusCode != http.StatusOK || !selected.MatchString(body) {
+			t.Errorf("GET %s: %d, turbine not preselected", path, resp.StatusCode)
+		}
 	}
 }

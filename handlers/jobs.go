@@ -289,7 +289,7 @@ func (s *Server) newJobPage(c echo.Context) error {
 			turbines = ts
 		}
 	}
-	return render(c, http.StatusOK, views.JobSubmitPage(s.page(c, "Submit a run", "jobs"), turbines))
+	return render(c, http.StatusOK, views.JobSubmitPage(s.page(c, "Submit a run", "jobs"), turbines, c.QueryParam("turbine_id")))
 }
 
 // getJob: GET /jobs/{id}.

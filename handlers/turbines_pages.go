@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -27,6 +28,16 @@ func (s *Server) demoGalleryPage(c echo.Context, demos []turbinesim.DemoTurbine)
 func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error {
 	a := authFrom(c)
 	v := views.TurbineDetailView{Turbine: t, CanWrite: !t.IsDemo(), CanClone: a != nil && a.User.Verified}
+	if t.HasDeck() {
+		// Only a turbine with a stored deck can be run (the forms list no other).
+		selected := "?turbine_id=" + url.QueryEscape(t.ID)
+		if s.svc.Jobs != nil {
+			v.RunHref = "/jobs/new" + selected
+		}
+		if s.svc.Batches != nil {
+			v.DLCHref = "/dlcs/new" + selected
+		}
+	}
 	main := &deck.Main{}
 	if t.HasDeck() {
 		var propsErr error
