@@ -519,6 +519,22 @@ func TestDLCWizardFormPreviewAndSubmit(t *testing.T) {
 	if n := be.count(`SELECT count(*) FROM batches WHERE name = 'wizard' AND run_count = 6`); n != 1 {
 		t.Fatalf("batch row missing")
 	}
+	// A run's job page is headed by its run name, with its turbine linked
+	// and the job id small beneath, not by the bare UUID.
+	var run struct {
+		JobID string `db:"job_id"`
+		Name  string `db:"run_name"`
+	}
+	if err := be.db.GetContext(context.Background(), &run, `SELECT job_id, run_name FROM batch_runs ORDER BY position LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	resp, body = be.do(nil, request{method: "GET", path: "/jobs/" + run.JobID, header: map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}})
+	for _, want := range []string{`<h1 id="job-title" class="text-2xl font-semibold">` + run.Name + `</h1>`,
+		`href="/turbines/` + be.turbineID + `"`, `<span id="job-id" class="font-mono">` + run.JobID + `</span>`} {
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("job page %d lacks %s", resp.StatusCode, want)
+		}
+	}
 }
 
 // The turbine page runs its turbine: "Run a simulation" opens the run form

@@ -306,8 +306,34 @@ func (s *Server) getJob(c echo.Context) error {
 	case formatJSON:
 		return c.JSON(http.StatusOK, j)
 	default:
-		return render(c, http.StatusOK, views.JobDetailPage(s.page(c, "Job", "jobs"), j))
+		names := s.jobNames(c, j)
+		return render(c, http.StatusOK, views.JobDetailPage(s.page(c, names.Title(j), "jobs"), j, names))
 	}
+}
+
+// jobNames finds what people call a job: its run name in its batch and
+// the name of the stored turbine it ran. A lookup that fails leaves the
+// name empty (the page then falls back to the entrypoint): the heading is
+// no reason to refuse the page.
+func (s *Server) jobNames(c echo.Context, j *turbinesim.Job) views.JobNames {
+	ctx, orgID := c.Request().Context(), authFrom(c).Organization.ID
+	var n views.JobNames
+	if j.BatchID != nil && s.svc.Batches != nil {
+		if runs, err := s.svc.Batches.BatchJobs(ctx, orgID, *j.BatchID); err == nil {
+			for _, r := range runs {
+				if r.Job != nil && r.Job.ID == j.ID {
+					n.Run = r.Run
+					break
+				}
+			}
+		}
+	}
+	if j.TurbineID != nil && s.svc.Turbines != nil {
+		if t, err := s.svc.Turbines.FindTurbine(ctx, orgID, *j.TurbineID); err == nil {
+			n.Turbine, n.TurbineID = t.Name, t.ID
+		}
+	}
+	return n
 }
 
 // cancelJob: POST /jobs/{id}/cancel. 202 with the job: cancelled at once
