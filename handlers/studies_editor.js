@@ -105,7 +105,18 @@
       }, function (e) { say("artifact-status", e.message, true); });
     });
 
+    // sharing shows Enable while sharing is off, Rotate and Disable while a
+    // link exists.
+    function sharing(on) {
+      ["share-rotate", "share-disable"].forEach(function (id) {
+        var b = document.getElementById(id);
+        if (b) b.classList.toggle("hidden", !on);
+      });
+      var enable = document.getElementById("share-enable");
+      if (enable) enable.classList.toggle("hidden", on);
+    }
     function showLink(l) {
+      sharing(true);
       document.getElementById("share-result").classList.remove("hidden");
       document.getElementById("share-url").value = l.url;
       document.getElementById("share-qr").src = l.qr_code;
@@ -117,6 +128,7 @@
       b.addEventListener("click", function () {
         api(method, url).then(function (l) {
           if (l) { showLink(l); return; }
+          sharing(false);
           document.getElementById("share-result").classList.add("hidden");
           document.getElementById("share-url").value = "";
           document.getElementById("share-state").textContent = "Sharing is off.";

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -324,9 +325,27 @@ func TestShareLinksAndPublicEndpoints(t *testing.T) {
 	assertDetail(t, resp, body, http.StatusNotFound)
 	resp, body = e.do(nil, request{method: "POST", path: share + "/rotate", header: bob})
 	assertDetail(t, resp, body, http.StatusConflict)
+	// The editor offers Enable while sharing is off, Rotate and Disable
+	// only while a link exists.
+	shareButtons := func(enabled bool) {
+		t.Helper()
+		html := map[string]string{"Authorization": bob["Authorization"], "Accept": "text/html"}
+		resp, body := e.do(nil, request{method: "GET", path: "/studies/" + st.ID, header: html})
+		if resp.StatusCode != 200 {
+			t.Fatalf("editor page: %d", resp.StatusCode)
+		}
+		for id, shown := range map[string]bool{"share-enable": !enabled, "share-rotate": enabled, "share-disable": enabled} {
+			tag := regexp.MustCompile(`<button id="` + id + `"[^>]*>`).FindString(body)
+			if tag == "" || strings.Contains(tag, "hidden") == shown {
+				t.Errorf("sharing %v: %s shown %v, want %v: %s", enabled, id, !strings.Contains(tag, "hidden"), shown, tag)
+			}
+		}
+	}
+	shareButtons(false)
 
 	resp, body = e.do(nil, request{method: "POST", path: share, header: bob})
 	first := decode[handlers.ShareLink](t, body)
+	shareButtons(true)
 	if resp.StatusCode != http.StatusCreated || len(first.Token) != 64 || !first.Enabled ||
 		first.URL != e.http.URL+"/s/"+first.Token || !strings.HasPrefix(first.QRCode, "data:image/png;base64,") {
 		t.Fatalf("enable: %d %s", resp.StatusCode, body)
