@@ -416,7 +416,7 @@ func TestJobPagesRender(t *testing.T) {
 	for path, wants := range map[string][]string{
 		"/jobs":     {`id="job-rows"`, `hx-trigger="every 2s"`, job.ID[:8], "succeeded"},
 		"/jobs/new": {`id="submit-zip"`, `name="entrypoint"`, `id="submit-turbine"`},
-		"/jobs/" + job.ID: {`<h1 id="job-title" class="text-2xl font-semibold">Main_Onshore.fst</h1>`, `id="job-bar"`, `data-job-ws="` + job.ID + `"`, "Main_Onshore.outb", `id="job-log"`, "/assets/js/jobs.js",
+		"/jobs/" + job.ID: {`<h1 id="job-title" class="text-2xl font-semibold">Main_Onshore.fst</h1>`, `id="job-bar"`, `data-job-ws="` + job.ID + `"`, "Main_Onshore.outb", `<pre id="job-log" class="whitespace-pre-wrap break-all `, "/assets/js/jobs.js",
 			`id="notes-panel"`, `data-target-type="job"`, `data-target-id="` + job.ID + `"`, "/studies/editor.js"},
 	} {
 		resp, body = je.do(nil, request{method: "GET", path: path, header: html})

@@ -977,14 +977,14 @@ func JobDetailPage(p Page, j *turbinesim.Job, names JobNames) templ.Component {
 				}
 			}
 			if j.Log != "" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "<h2 class=\"mb-2 font-semibold\">Solver log</h2><pre id=\"job-log\" class=\"overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "<h2 class=\"mb-2 font-semibold\">Solver log</h2>  <pre id=\"job-log\" class=\"whitespace-pre-wrap break-all rounded bg-slate-900 p-3 text-xs text-slate-100\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var53 string
 				templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(j.Log)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/jobs.templ`, Line: 185, Col: 101}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/jobs.templ`, Line: 187, Col: 115}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 				if templ_7745c5c3_Err != nil {
