@@ -280,6 +280,10 @@ func TestBatchEndpointsRefuseBadRequestsAndOtherUsers(t *testing.T) {
 		if p == "/batches/"+b.ID && (!strings.Contains(body, `href="/analysis/batches/`+b.ID+`"`) || strings.Contains(body, "/power-curve")) {
 			t.Fatalf("batch page links: %s", body)
 		}
+		// The kind reads as a name, not the stored "parametric".
+		if kind := map[string]string{"/batches/" + b.ID: "Parametric sweep ·", "/batches": `<td class="px-4 py-2">Parametric sweep</td>`}[p]; kind != "" && !strings.Contains(body, kind) {
+			t.Errorf("page %s lacks %s", p, kind)
+		}
 	}
 }
 
@@ -518,6 +522,10 @@ func TestDLCWizardFormPreviewAndSubmit(t *testing.T) {
 	}
 	if n := be.count(`SELECT count(*) FROM batches WHERE name = 'wizard' AND run_count = 6`); n != 1 {
 		t.Fatalf("batch row missing")
+	}
+	resp, body = be.do(nil, request{method: "GET", path: "/batches", header: map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}})
+	if !strings.Contains(body, `<td class="px-4 py-2">DLC batch</td>`) {
+		t.Errorf("batch list does not name the DLC batch's kind: %d", resp.StatusCode)
 	}
 	// A run's job page is headed by its run name, with its turbine linked
 	// and the job id small beneath, not by the bare UUID.

@@ -32,3 +32,14 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// batchKindLabel names a batch kind for people ("DLC batch", not "dlc").
+func batchKindLabel(k turbinesim.BatchKind) string {
+	switch k {
+	case turbinesim.BatchDLC:
+		return "DLC batch"
+	case turbinesim.BatchParametric:
+		return "Parametric sweep"
+	}
+	return string(k)
+}
