@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -342,6 +343,11 @@ func TestTurbineDemoEndpoints(t *testing.T) {
 	resp, body = te.call(v, "GET", "/turbines/demos", "")
 	if resp.StatusCode != 200 || !strings.Contains(body, `"items"`) {
 		t.Fatalf("GET /turbines/demos: %d %s", resp.StatusCode, body)
+	}
+	// For browsers the gallery's button says what it does.
+	resp, body = te.do(nil, request{method: "GET", path: "/turbines/demos", header: map[string]string{"Authorization": "Bearer " + v, "Accept": "text/html"}})
+	if button := regexp.MustCompile(`<button [^>]*id="load-test-demo"[^>]*>([^<]*)</button>`).FindStringSubmatch(body); resp.StatusCode != 200 || button == nil || button[1] != "Add to my turbines" {
+		t.Fatalf("gallery page %d, button %q", resp.StatusCode, button)
 	}
 	// Demo rows: PUT and DELETE 403, for verified accounts too.
 	resp, body = te.call(v, "PUT", "/turbines/"+first.ID, `{"hub_height_m":100}`)

@@ -387,7 +387,7 @@ func DemoGalleryPage(p Page, demos []turbinesim.DemoTurbine) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<h1 class=\"mb-2 text-2xl font-semibold\">Reference turbines</h1><p class=\"mb-6 text-sm text-slate-500\">Loading one adds a read-only copy to your organization (clone it to edit).</p><div class=\"grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<h1 class=\"mb-2 text-2xl font-semibold\">Reference turbines</h1><p class=\"mb-6 text-sm text-slate-500\">Adding one puts a read-only copy in your organization's turbines (clone it to edit).</p><div class=\"grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -531,7 +531,7 @@ func DemoGalleryPage(p Page, demos []turbinesim.DemoTurbine) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" hx-swap=\"none\">Load</button></div>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" hx-swap=\"none\">Add to my turbines</button></div>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
