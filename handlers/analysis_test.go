@@ -197,6 +197,14 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 		}
 	})
 
+	t.Run("results page hints at multiple selection", func(t *testing.T) {
+		resp, body := re.call(re.token, "GET", base, "", "Accept", "text/html")
+		if resp.StatusCode != 200 || !strings.Contains(body, `aria-describedby="channel-hint"`) ||
+			!regexp.MustCompile(`<span id="channel-hint"[^>]*>[^<]*Ctrl-click[^<]*Shift-click[^<]*</span>`).MatchString(body) {
+			t.Fatalf("results page %d: no Ctrl/Shift hint at the channel picker", resp.StatusCode)
+		}
+	})
+
 	t.Run("time-series decimate and envelope", func(t *testing.T) {
 		ts := callJSON[handlers.TimeSeries](t, re, "POST", base+"/time-series",
 			`{"channels":["GenPwr","RootMyb1"],"downsample_factor":7,"t_start":10,"t_end":20}`)
