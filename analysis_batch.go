@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -644,7 +645,7 @@ func (b *batchRuns) fatigueSelection(named []string, eventsPerYear map[string]fl
 			}
 		}
 	}
-	for _, id := range sortedKeys(eventsPerYear) {
+	for _, id := range slices.Sorted(maps.Keys(eventsPerYear)) {
 		runs, err := b.onlyDLCs([]string{id}, "events_per_year")
 		if err != nil {
 			return nil, err
@@ -712,7 +713,7 @@ func ParseEventsPerYear(specs []string) (map[string]float64, error) {
 // checkEventsPerYear: each DLC is start-up or shut-down fatigue, each
 // count a finite number ≥ 0.
 func checkEventsPerYear(events map[string]float64) error {
-	for _, id := range sortedKeys(events) {
+	for _, id := range slices.Sorted(maps.Keys(events)) {
 		if !IsEventFatigueDLC(id) {
 			return Errorf(EINVALID, "events_per_year: DLC %s is not start-up or shut-down fatigue (DLC 3.1 or 4.1); its damage is time-weighted", id)
 		}

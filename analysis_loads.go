@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -586,7 +587,7 @@ func ParseUltimateLoads(specs []string) (map[string]float64, error) {
 
 // checkUltimateLoads: every S_u is a positive finite number.
 func checkUltimateLoads(u map[string]float64) error {
-	for _, n := range sortedKeys(u) {
+	for _, n := range slices.Sorted(maps.Keys(u)) {
 		if su := u[n]; !(su > 0) || math.IsInf(su, 0) {
 			return Errorf(EINVALID, "ultimate_loads: channel %s: the ultimate load %g must be a positive number (the Goodman correction S/(1 − S_m/S_u) needs S_u > 0)", n, su)
 		}
@@ -598,21 +599,12 @@ func checkUltimateLoads(u map[string]float64) error {
 // those analysed (a misspelt name would otherwise silently leave its
 // channel uncorrected).
 func checkUltimateChannels(u map[string]float64, channels []string) error {
-	for _, n := range sortedKeys(u) {
+	for _, n := range slices.Sorted(maps.Keys(u)) {
 		if !slices.Contains(channels, n) {
 			return Errorf(EINVALID, "ultimate_loads: channel %q is not among the channels analysed", n)
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]float64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // goodmanInvalid turns a cycle at or above its ultimate load into a 422

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -386,7 +387,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 		}
 		events = append(events, analysis.EventCase{DLC: id, EventsPerYear: n, Runs: eventRuns[id]})
 	}
-	for _, id := range sortedKeys(opt.EventsPerYear) {
+	for _, id := range slices.Sorted(maps.Keys(opt.EventsPerYear)) {
 		if _, ok := eventRuns[id]; !ok {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("events_per_year names DLC %s, which has no succeeded run in this batch", id))
 		}
