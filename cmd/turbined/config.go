@@ -41,6 +41,11 @@ func loadConfig(getenv func(string) string) (*Config, error) {
 	if c.DataDir == "" {
 		c.DataDir = "data"
 	}
+	dataDir, err := absDir("DATA_DIR", c.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	c.DataDir = dataDir
 	if v := getenv("PORT"); v != "" {
 		p, err := strconv.Atoi(v)
 		if err != nil || p < 1 || p > 65535 {
@@ -69,6 +74,20 @@ func loadConfig(getenv func(string) string) (*Config, error) {
 		return nil, errors.New("JWT_SECRET must be at least 32 bytes")
 	}
 	return c, nil
+}
+
+// absDir resolves a directory setting against the working directory once,
+// at start-up. Every directory the service hands on must be absolute: the
+// sandbox binds the attempt directory at the same path inside and outside
+// (bubblewrap resolves a relative source against its own working
+// directory, not the worker's), and a process that later changes its
+// working directory would otherwise read another tree.
+func absDir(name, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s=%q: resolving to an absolute path: %w", name, dir, err)
+	}
+	return abs, nil
 }
 
 // jwtSecret returns the configured secret, else one kept in the data

@@ -13,9 +13,9 @@ import (
 // the machine, rebuilt from the outputs when lost) and an in-process LRU of
 // RESULT_CACHE_BYTES (default 512 MiB).
 func newResultCache(getenv func(string) string, dataDir string) (*resultcache.Cache, error) {
-	dir := getenv("RESULT_CACHE_DIR")
-	if dir == "" {
-		dir = filepath.Join(dataDir, "results")
+	dir, err := resultCacheDir(getenv, dataDir)
+	if err != nil {
+		return nil, err
 	}
 	var size int64
 	if v := getenv("RESULT_CACHE_BYTES"); v != "" {
@@ -26,4 +26,14 @@ func newResultCache(getenv func(string) string, dataDir string) (*resultcache.Ca
 		size = n
 	}
 	return resultcache.New(dir, size)
+}
+
+// resultCacheDir is RESULT_CACHE_DIR (default DATA_DIR/results) as an
+// absolute path.
+func resultCacheDir(getenv func(string) string, dataDir string) (string, error) {
+	dir := getenv("RESULT_CACHE_DIR")
+	if dir == "" {
+		dir = filepath.Join(dataDir, "results")
+	}
+	return absDir("RESULT_CACHE_DIR", dir)
 }

@@ -74,6 +74,13 @@ func loadJobConfig(getenv func(string) string, dataDir string) (*jobConfig, erro
 	if c.WorkDir == "" {
 		c.WorkDir = filepath.Join(dataDir, "work")
 	}
+	var err error
+	if c.BlobDir, err = absDir("BLOB_DIR", c.BlobDir); err != nil {
+		return nil, err
+	}
+	if c.WorkDir, err = absDir("WORK_DIR", c.WorkDir); err != nil {
+		return nil, err
+	}
 	s3, err := loadS3Config(getenv, c.WorkDir)
 	if err != nil {
 		return nil, err

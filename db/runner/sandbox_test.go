@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/jobtest"
 	"github.com/turbinesim/turbinesim/db/runner"
 )
@@ -143,5 +144,26 @@ func TestSandboxConfinesChild(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRelativePathsAreRefusedAtStartUp: bubblewrap resolves a relative
+// bind source against its own working directory, so a worker given a
+// relative work directory (or solver path) would fail every run with
+// "Can't find source path"; New refuses it once, naming the setting.
+func TestRelativePathsAreRefusedAtStartUp(t *testing.T) {
+	t.Chdir(t.TempDir())
+	jobs := db.NewJobService(nil, nil, nil, nil)
+	for _, cfg := range []runner.Config{
+		{Jobs: jobs, WorkDir: "data/work", Command: []string{os.Args[0], "child:simulate"}},
+		{Jobs: jobs, WorkDir: t.TempDir(), Command: []string{"turbined", "simulate"}},
+	} {
+		w, err := runner.New(cfg)
+		if err == nil || !strings.Contains(err.Error(), "relative") {
+			t.Errorf("New(work dir %q, command %q) = %v, %v; want an error saying the path is relative", cfg.WorkDir, cfg.Command[0], w, err)
+		}
+	}
+	if _, err := os.Stat("data"); err == nil {
+		t.Error("New created the relative work directory before refusing it")
 	}
 }

@@ -131,6 +131,16 @@ func New(cfg Config) (*Worker, error) {
 		}
 		cfg.Command = []string{exe, "simulate"}
 	}
+	// The attempt directories and the solver binary are bound into the
+	// sandbox at the same path inside and outside it, and bubblewrap
+	// resolves a relative bind source against its own working directory:
+	// a relative path would fail every run, so it is refused here, once.
+	if !filepath.IsAbs(cfg.WorkDir) {
+		return nil, fmt.Errorf("runner: work directory %q is relative; give an absolute path (WORK_DIR or DATA_DIR)", cfg.WorkDir)
+	}
+	if !filepath.IsAbs(cfg.Command[0]) {
+		return nil, fmt.Errorf("runner: solver command %q is relative; give an absolute path", cfg.Command[0])
+	}
 	if err := os.MkdirAll(cfg.WorkDir, 0o700); err != nil {
 		return nil, fmt.Errorf("runner: creating work directory: %w", err)
 	}
