@@ -233,7 +233,8 @@ func TestConfigRejectsBadValues(t *testing.T) {
 		}
 	}
 	cfg, err := loadConfig(func(string) string { return "" })
-	if err != nil || cfg.Port != 8080 || cfg.DataDir != "data" || cfg.BaseURL != "http://localhost:8080" {
+	wd, _ := os.Getwd()
+	if err != nil || cfg.Port != 8080 || cfg.DataDir != filepath.Join(wd, "data") || cfg.BaseURL != "http://localhost:8080" {
 		t.Fatalf("defaults: %+v, %v", cfg, err)
 	}
 }
