@@ -76,6 +76,16 @@ func validateOffshore(v *validator, d *Deck) {
 		gint(s, "WaveMod", 0, 1, 2, 3, 4, 5, 6, 7)
 	}
 	if s := o.SubDyn; s != nil {
+		// The typed reader reports what the tables hold wrong (file:line)
+		// and what a pre-v5 file means in the v5 layout (warnings).
+		if sd, err := parseSubDyn(s.Meta.Src); err != nil {
+			var e *Error
+			if asError(err, &e) {
+				v.probs = append(v.probs, Problem{File: e.File, Line: e.Line, Variable: e.Variable, Message: e.Msg})
+			}
+		} else {
+			v.probs = append(v.probs, sd.Warnings...)
+		}
 		gint(s, "IntMethod", 1, 2, 3, 4)
 		if n, ok, err := s.Int("Nmodes"); ok && err == nil && n < 0 {
 			_, line, _ := s.Lookup("Nmodes")

@@ -260,6 +260,31 @@ func (r *reader) rowFloats(j, ncol int, variable string, cols []string) ([]float
 // from the cursor), skips a units line "(m) (-) ...", and reads n rows. It
 // returns the header names and the rows (all header columns).
 func (r *reader) headerTable(firstCol string, n int, variable string) ([]string, [][]float64, error) {
+	cols, idx, err := r.tableRows(firstCol, n, variable)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([][]float64, n)
+	for k, j := range idx {
+		ncol := len(cols)
+		if got := len(r.src.Lines[j].toks); got < ncol {
+			ncol = got
+		}
+		row, err := r.rowFloats(j, ncol, variable, cols)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows[k] = row
+	}
+	return cols, rows, nil
+}
+
+// tableRows finds the header line whose first word is firstCol (searching
+// from the cursor, wrapping inside the scope), skips a units line, and
+// returns the header words and the line indices of the n rows that follow.
+// Each row must start with a number (a separator or text line ends the
+// table early, which is an error). The cursor moves past the table.
+func (r *reader) tableRows(firstCol string, n int, variable string) ([]string, []int, error) {
 	want := normName(firstCol)
 	hdr := -1
 	for pass := 0; pass < 2 && hdr < 0; pass++ {
@@ -298,20 +323,10 @@ func (r *reader) headerTable(firstCol string, n int, variable string) ([]string,
 	if err != nil {
 		return nil, nil, err
 	}
-	rows := make([][]float64, n)
 	for k, j := range idx {
 		if t := r.src.Lines[j].toks; isSeparator(t[0]) || !isNumber(t[0].Text) {
 			return nil, nil, r.errLine(j, variable, "table truncated: expected %d rows, found %d before a line that is not a table row (%q)", n, k, strings.TrimSpace(r.src.Lines[j].Raw))
 		}
-		ncol := len(cols)
-		if got := len(r.src.Lines[j].toks); got < ncol {
-			ncol = got
-		}
-		row, err := r.rowFloats(j, ncol, variable, cols)
-		if err != nil {
-			return nil, nil, err
-		}
-		rows[k] = row
 	}
 	if len(idx) > 0 {
 		r.cur = idx[len(idx)-1] + 1
@@ -324,7 +339,7 @@ func (r *reader) headerTable(firstCol string, n int, variable string) ([]string,
 			r.meta.Lines[k] = r.lineNum(hdr)
 		}
 	}
-	return cols, rows, nil
+	return cols, idx, nil
 }
 
 // colIndex returns the index of a column name in a header, or -1.

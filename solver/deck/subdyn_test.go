@@ -1,0 +1,122 @@
+package deck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+)
+
+func TestReadSubDynV5Monopile(t *testing.T) {
+	p := testshared.Path(t, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat")
+	sd, err := ReadSubDyn(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sd.Layout != "v5" || len(sd.Warnings) != 0 {
+		t.Errorf("layout %s, warnings %v; want v5 and none", sd.Layout, sd.Warnings)
+	}
+	if sd.FEMMod != 3 || sd.NDiv != 1 || sd.Nmodes != 0 || !sd.SttcSolve || sd.IntMethod != 3 || sd.GuyanDampMod != 0 {
+		t.Errorf("scalars: %+v", sd)
+	}
+	if len(sd.JDampings) != 1 || sd.JDampings[0] != 1 {
+		t.Errorf("JDampings %v", sd.JDampings)
+	}
+	if len(sd.Joints) != 19 || sd.Joints[18].Z != 15 || sd.Joints[0].Z != -30 {
+		t.Errorf("joints %d: first %+v last %+v", len(sd.Joints), sd.Joints[0], sd.Joints[len(sd.Joints)-1])
+	}
+	if len(sd.Reactions) != 1 || sd.Reactions[0].JointID != 1 || sd.Reactions[0].Fixed != [6]bool{true, true, true, true, true, true} {
+		t.Errorf("reactions %+v", sd.Reactions)
+	}
+	if len(sd.Interfaces) != 1 || sd.Interfaces[0].JointID != 19 || sd.Interfaces[0].TPID != 1 {
+		t.Errorf("interfaces %+v", sd.Interfaces)
+	}
+	if len(sd.Members) != 18 || sd.Members[2].P1 != 1 || sd.Members[2].P2 != 2 || sd.Members[2].Type != SDBeamCircular {
+		t.Errorf("members %d: %+v", len(sd.Members), sd.Members[2])
+	}
+	if len(sd.PropsCyl) != 9 || sd.PropsCyl[0].T != 0.055341 || sd.PropsCyl[8].G != 79.3e9 {
+		t.Errorf("props %+v", sd.PropsCyl)
+	}
+	if len(sd.CMasses) != 1 || sd.CMasses[0].M != 1e5 || sd.CMasses[0].Jzz != 2.5e6 {
+		t.Errorf("cmass %+v", sd.CMasses)
+	}
+	if len(sd.MemberOutputs) != 2 || sd.MemberOutputs[1].MemberID != 3 || sd.MemberOutputs[1].Nodes[0] != 1 {
+		t.Errorf("member outputs %+v", sd.MemberOutputs)
+	}
+	want := "M2N1MKxe M2N1MKye M1N1MKxe M1N1MKye -ReactFXss -ReactFYss -ReactFZss -ReactMXss -ReactMYss -ReactMZss ReactFXss ReactFYss ReactFZss ReactMXss ReactMYss ReactMZss IntfFXss IntfFYss IntfFZss IntfMXss IntfMYss IntfMZss"
+	if got := strings.Join(sd.OutList, " "); got != want {
+		t.Errorf("OutList\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestReadSubDynV3Converts(t *testing.T) {
+	for _, p := range []string{
+		testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat"),
+		testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT_SubDyn.dat"),
+	} {
+		sd, err := ReadSubDyn(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sd.Layout != "v1.01" {
+			t.Errorf("%s: layout %s", p, sd.Layout)
+		}
+		var msgs []string
+		for _, w := range sd.Warnings {
+			msgs = append(msgs, w.Variable)
+		}
+		joined := strings.Join(msgs, ",")
+		for _, v := range []string{"GuyanLoadCorrection", "NInterf", "MType"} {
+			if !strings.Contains(joined, v) {
+				t.Errorf("%s: no conversion warning for %s (got %s)", p, v, joined)
+			}
+		}
+		for _, m := range sd.Members {
+			if m.Type != SDBeamCircular {
+				t.Errorf("member %d type %q", m.ID, m.Type)
+			}
+		}
+		if len(sd.Interfaces) != 1 || sd.Interfaces[0].TPID != 1 || len(sd.PropsCyl) != 9 || len(sd.CMasses) != 1 {
+			t.Errorf("%s: interfaces %+v, %d props, %d cmass", p, sd.Interfaces, len(sd.PropsCyl), len(sd.CMasses))
+		}
+	}
+	p := testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT_SubDyn.dat")
+	sd, err := ReadSubDyn(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sd.GuyanDampMod != 1 || sd.RayleighDamp[1] != 0.00183 || len(sd.Joints) != 10 || sd.Joints[9].Z != 15 || len(sd.MemberOutputs) != 8 || sd.MemberOutputs[7].Nodes[0] != 2 || len(sd.OutList) != 0 {
+		t.Errorf("IEA 22: %+v", sd)
+	}
+}
+
+func TestReadSubDynErrorsNameLine(t *testing.T) {
+	p := testshared.Path(t, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat")
+	sd, err := ReadSubDyn(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, l := range sd.Meta.Src.Lines {
+		b.WriteString(l.Raw + "\n")
+	}
+	good := b.String()
+	for _, c := range []struct{ from, to, want string }{
+		{"    18          18          19          9           9           1c", "    18          18          19          9           9           7x", "MType"},
+		{"   9        2.00000e+11       79.3e9          7800.0           10.0             0.041058", "   9        2.00000e+11       79.3e9          7800.0           10.0             abc", "XsecT"},
+		{"             18   NMembers", "             30   NMembers", "NMembers"},
+	} {
+		bad := strings.Replace(good, c.from, c.to, 1)
+		if bad == good {
+			t.Fatalf("fixture line %q not found", c.from)
+		}
+		src, err := sourceFromBytes("SubDyn.dat", []byte(bad), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = parseSubDyn(src)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "SubDyn.dat:") {
+			t.Errorf("%s: error %v, want one naming file:line and %s", c.want, err, c.want)
+		}
+	}
+}
