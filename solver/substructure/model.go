@@ -1,0 +1,307 @@
+// Package substructure is a linear frame finite-element model of an
+// offshore substructure reduced by Craig–Bampton, the equivalent of
+// OpenFAST's SubDyn (Damiani, Jonkman & Hayman 2015, "SubDyn User's Guide
+// and Theory Manual", NREL/TP-5000-63062; OpenFAST documentation
+// docs/source/user/subdyn/theory.rst).
+//
+// Members are split into NDiv beam elements (Euler–Bernoulli or Timoshenko
+// 12-DOF elements with consistent mass), cables, rigid links (linear
+// multipoint constraints) and springs; joints carry concentrated masses;
+// base reaction joints are clamped DOF by DOF. The interface joints are
+// rigidly tied to the transition-piece (TP) reference point. The model is
+// reduced to the 6 TP DOFs (Guyan modes, Φ_R = −K_LL⁻¹K_LR) plus Nmodes
+// fixed-interface modes (K_LL φ = ω² M_LL φ, Craig & Bampton 1968). In time
+// the modal coordinates are advanced from the TP motion and the nodal
+// loads; the outputs are the load on the TP, the base reaction and member
+// nodal loads under OpenFAST's channel names.
+package substructure
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// Options are the inputs of the model that are not in the SubDyn file.
+type Options struct {
+	Gravity float64    // m/s² (the .fst Gravity)
+	WtrDpth float64    // m: the overall base reaction is reported about (0, 0, −WtrDpth)
+	TPRef   [3]float64 // TP reference point (ElastoDyn's platform reference point)
+}
+
+// Node is a finite-element node: a joint, or a point inside a subdivided
+// member.
+type Node struct {
+	Pos   [3]float64
+	Joint int // joint ID, 0 for a subdivision node
+}
+
+type elemKind int
+
+const (
+	kindBeam elemKind = iota
+	kindCable
+	kindRigid
+	kindSpring
+)
+
+type element struct {
+	n1, n2 int
+	kind   elemKind
+	dc     [3][3]float64
+	kLoc   mat12 // local axes
+	mLoc   mat12
+	kG, mG mat12 // global axes
+	f0     [12]float64
+	member int // index in SubDyn.Members
+}
+
+// FEM is the assembled, unreduced finite-element model.
+type FEM struct {
+	Nodes    []Node
+	elems    []element
+	nDOF     int
+	K, M     []float64 // nDOF×nDOF row-major (symmetric)
+	Fg       []float64 // gravity and cable pretension loads, nDOF
+	memNodes [][]int   // per member, its node indices from joint 1 to joint 2
+	memElems [][]int   // per member, its element indices in the same order
+	sd       *deck.SubDyn
+	opts     Options
+	jointIdx map[int]int // joint ID → node index
+}
+
+func (f *FEM) at(i, j int) float64 { return f.K[i*f.nDOF+j] }
+
+// NewFEM assembles the finite-element model of a SubDyn file.
+func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
+	if sd == nil {
+		return nil, errors.New("substructure: no SubDyn input")
+	}
+	f := &FEM{sd: sd, opts: opts, jointIdx: map[int]int{}}
+	if sd.FEMMod != 1 && sd.FEMMod != 3 {
+		return nil, fmt.Errorf("substructure: FEMMod=%d is not available (1 = Euler-Bernoulli, 3 = Timoshenko; the tapered elements 2 and 4 are unavailable in SubDyn too)", sd.FEMMod)
+	}
+	for _, j := range sd.Joints {
+		if _, dup := f.jointIdx[j.ID]; dup {
+			return nil, fmt.Errorf("substructure: line %d: joint %d defined twice", j.Line, j.ID)
+		}
+		if j.Type != 1 {
+			return nil, fmt.Errorf("substructure: line %d: joint %d has JointType=%d; only cantilever joints (1) are supported (universal, pin and ball joints are not)", j.Line, j.ID, j.Type)
+		}
+		f.jointIdx[j.ID] = len(f.Nodes)
+		f.Nodes = append(f.Nodes, Node{Pos: [3]float64{j.X, j.Y, j.Z}, Joint: j.ID})
+	}
+	cyl := map[int]deck.SDCylProp{}
+	for _, p := range sd.PropsCyl {
+		cyl[p.ID] = p
+	}
+	cab := map[int]deck.SDCableProp{}
+	for _, p := range sd.Cables {
+		cab[p.ID] = p
+	}
+	rig := map[int]deck.SDRigidProp{}
+	for _, p := range sd.Rigids {
+		rig[p.ID] = p
+	}
+	spr := map[int]deck.SDSpringProp{}
+	for _, p := range sd.Springs {
+		spr[p.ID] = p
+	}
+	f.memNodes = make([][]int, len(sd.Members))
+	f.memElems = make([][]int, len(sd.Members))
+	for mi, m := range sd.Members {
+		i1, ok1 := f.jointIdx[m.J1]
+		i2, ok2 := f.jointIdx[m.J2]
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("substructure: line %d: member %d joins joints %d and %d, not both defined", m.Line, m.ID, m.J1, m.J2)
+		}
+		p1, p2 := f.Nodes[i1].Pos, f.Nodes[i2].Pos
+		length := dist(p1, p2)
+		if m.Type != deck.SDSpring && length <= 0 {
+			return nil, fmt.Errorf("substructure: line %d: member %d has zero length", m.Line, m.ID)
+		}
+		switch m.Type {
+		case deck.SDBeamCircular:
+			a, okA := cyl[m.P1]
+			b, okB := cyl[m.P2]
+			if !okA || !okB {
+				return nil, fmt.Errorf("substructure: line %d: member %d: circular property sets %d and %d must both be defined", m.Line, m.ID, m.P1, m.P2)
+			}
+			// NDiv elements; diameter and wall are linear along the member
+			// and each element takes the mean of its end values.
+			n := sd.NDiv
+			nodes := []int{i1}
+			for k := 1; k < n; k++ {
+				s := float64(k) / float64(n)
+				f.Nodes = append(f.Nodes, Node{Pos: lerp3(p1, p2, s)})
+				nodes = append(nodes, len(f.Nodes)-1)
+			}
+			nodes = append(nodes, i2)
+			f.memNodes[mi] = nodes
+			for k := 0; k < n; k++ {
+				s := (float64(k) + 0.5) / float64(n)
+				d := a.D + s*(b.D-a.D)
+				t := a.T + s*(b.T-a.T)
+				sec := tubeSection(a.E, a.G, a.Rho, d, t, sd.FEMMod == 3)
+				if a.E != b.E || a.G != b.G || a.Rho != b.Rho {
+					return nil, fmt.Errorf("substructure: line %d: member %d joins property sets %d and %d of different materials", m.Line, m.ID, m.P1, m.P2)
+				}
+				e := element{n1: nodes[k], n2: nodes[k+1], kind: kindBeam, member: mi}
+				e.dc = directionCosines(f.Nodes[e.n1].Pos, f.Nodes[e.n2].Pos)
+				e.kLoc, e.mLoc = beamMatrices(sec, dist(f.Nodes[e.n1].Pos, f.Nodes[e.n2].Pos))
+				f.memElems[mi] = append(f.memElems[mi], len(f.elems))
+				f.elems = append(f.elems, e)
+			}
+		case deck.SDCable:
+			c, ok := cab[m.P1]
+			if !ok {
+				return nil, fmt.Errorf("substructure: line %d: member %d: cable property set %d not defined", m.Line, m.ID, m.P1)
+			}
+			e := element{n1: i1, n2: i2, kind: kindCable, member: mi}
+			e.dc = directionCosines(p1, p2)
+			e.kLoc, e.mLoc, e.f0 = cableMatrices(c.EA, c.Rho, c.T0, length)
+			f.addSingle(mi, i1, i2, e)
+		case deck.SDRigidLink:
+			r, ok := rig[m.P1]
+			if !ok {
+				return nil, fmt.Errorf("substructure: line %d: member %d: rigid-link property set %d not defined", m.Line, m.ID, m.P1)
+			}
+			e := element{n1: i1, n2: i2, kind: kindRigid, member: mi}
+			e.dc = directionCosines(p1, p2)
+			_, e.mLoc, _ = cableMatrices(1, r.Rho, 0, length)
+			f.addSingle(mi, i1, i2, e)
+		case deck.SDSpring:
+			s, ok := spr[m.P1]
+			if !ok {
+				return nil, fmt.Errorf("substructure: line %d: member %d: spring property set %d not defined", m.Line, m.ID, m.P1)
+			}
+			// The 6×6 stiffness relates the two joints in global axes.
+			e := element{n1: i1, n2: i2, kind: kindSpring, member: mi, dc: [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}
+			for a := 0; a < 6; a++ {
+				for b := 0; b < 6; b++ {
+					e.kLoc[a][b], e.kLoc[a+6][b+6] = s.K[a][b], s.K[a][b]
+					e.kLoc[a][b+6], e.kLoc[a+6][b] = -s.K[a][b], -s.K[a][b]
+				}
+			}
+			f.addSingle(mi, i1, i2, e)
+		default:
+			return nil, fmt.Errorf("substructure: line %d: member %d: MType %s (rectangular or arbitrary sections) is not supported; circular beams (1c), cables (2), rigid links (3) and springs (5) are", m.Line, m.ID, m.Type)
+		}
+	}
+	for _, r := range sd.Reactions {
+		if r.SSIFile != "" {
+			return nil, fmt.Errorf("substructure: line %d: reaction joint %d names the soil-structure interaction file %q; SSI files are not supported (remove it to clamp the joint by its flags)", r.Line, r.JointID, r.SSIFile)
+		}
+	}
+	f.nDOF = 6 * len(f.Nodes)
+	f.K = make([]float64, f.nDOF*f.nDOF)
+	f.M = make([]float64, f.nDOF*f.nDOF)
+	f.Fg = make([]float64, f.nDOF)
+	for k := range f.elems {
+		e := &f.elems[k]
+		e.kG = toGlobal(&e.kLoc, &e.dc)
+		e.mG = toGlobal(&e.mLoc, &e.dc)
+		f0 := vecToGlobal(&e.f0, &e.dc)
+		dofs := elemDOFs(e.n1, e.n2)
+		for a := 0; a < 12; a++ {
+			f.Fg[dofs[a]] += f0[a]
+			for b := 0; b < 12; b++ {
+				f.K[dofs[a]*f.nDOF+dofs[b]] += e.kG[a][b]
+				f.M[dofs[a]*f.nDOF+dofs[b]] += e.mG[a][b]
+			}
+		}
+	}
+	for _, c := range sd.CMasses {
+		n, ok := f.jointIdx[c.JointID]
+		if !ok {
+			return nil, fmt.Errorf("substructure: line %d: concentrated mass at undefined joint %d", c.Line, c.JointID)
+		}
+		mm := pointMass(c)
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				f.M[(6*n+a)*f.nDOF+6*n+b] += mm[a][b]
+			}
+		}
+	}
+	// Gravity: the consistent nodal loads M·g of the assembled mass, which
+	// for a beam are the lumped forces ρAgL/2 and end moments ±ρAgL²/12 of
+	// the SubDyn theory manual ("Self-Weight Loads"), and the weight and
+	// offset moment of the concentrated masses.
+	for i := 0; i < f.nDOF; i++ {
+		var s float64
+		for n := range f.Nodes {
+			s += f.M[i*f.nDOF+6*n+2]
+		}
+		f.Fg[i] -= opts.Gravity * s
+	}
+	return f, nil
+}
+
+func (f *FEM) addSingle(mi, i1, i2 int, e element) {
+	f.memNodes[mi] = []int{i1, i2}
+	f.memElems[mi] = []int{len(f.elems)}
+	f.elems = append(f.elems, e)
+}
+
+// pointMass is the 6×6 mass of a concentrated mass about its joint: mass m,
+// inertia tensor J about its centre, centre offset c:
+// [[m·I, −m·[c]×], [m·[c]×, J − m·[c]×[c]×]].
+func pointMass(c deck.SDCMass) [6][6]float64 {
+	var x [6][6]float64
+	m := c.M
+	s := skew(c.CG)
+	for i := 0; i < 3; i++ {
+		x[i][i] = m
+	}
+	j := [3][3]float64{{c.Jxx, c.Jxy, c.Jxz}, {c.Jxy, c.Jyy, c.Jyz}, {c.Jxz, c.Jyz, c.Jzz}}
+	for i := 0; i < 3; i++ {
+		for k := 0; k < 3; k++ {
+			x[i][3+k] = -m * s[i][k]
+			x[3+i][k] = m * s[i][k]
+			var ss float64
+			for l := 0; l < 3; l++ {
+				ss += s[i][l] * s[l][k]
+			}
+			x[3+i][3+k] = j[i][k] - m*ss
+		}
+	}
+	return x
+}
+
+func skew(c [3]float64) [3][3]float64 {
+	return [3][3]float64{{0, -c[2], c[1]}, {c[2], 0, -c[0]}, {-c[1], c[0], 0}}
+}
+
+func elemDOFs(n1, n2 int) [12]int {
+	var d [12]int
+	for a := 0; a < 6; a++ {
+		d[a], d[6+a] = 6*n1+a, 6*n2+a
+	}
+	return d
+}
+
+func dist(a, b [3]float64) float64 {
+	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
+}
+
+func lerp3(a, b [3]float64, s float64) [3]float64 {
+	return [3]float64{a[0] + s*(b[0]-a[0]), a[1] + s*(b[1]-a[1]), a[2] + s*(b[2]-a[2])}
+}
+
+func cross(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+// Mass returns the total mass of the model (elements and concentrated
+// masses), from the translational block of the assembled mass matrix.
+func (f *FEM) Mass() float64 {
+	var s float64
+	for i := 0; i < len(f.Nodes); i++ {
+		for j := 0; j < len(f.Nodes); j++ {
+			s += f.M[(6*i)*f.nDOF+6*j]
+		}
+	}
+	return s
+}
