@@ -1,0 +1,207 @@
+package moorings
+
+import "math"
+
+// line is one mooring line in the lumped-mass model of Hall & Goupee
+// (2015, Ocean Engineering 104, §2): N segments of unstretched length
+// l = L/N joined at N+1 nodes. Each node carries half of the mass, weight,
+// buoyancy and hydrodynamic load of its neighbouring segments; segments
+// carry axial tension EA·ε (none in compression) and internal damping
+// BA·dε/dt. Nodes 0 and N are the ends, attached to points (anchors,
+// fairleads or free points); nodes 1..N-1 are integrated by the system.
+type line struct {
+	id     int
+	n      int     // number of segments
+	l      float64 // unstretched segment length, m
+	length float64 // unstretched line length, m
+	d      float64 // diameter, m
+	ea     float64 // axial stiffness, N
+	ba     float64 // internal damping, N·s
+	w      float64 // apparent weight in water per unit length, N/m
+	cd     float64 // transverse drag coefficient
+	cdAx   float64 // tangential drag coefficient
+	// Node mass-matrix coefficients for an interior node (length l): the
+	// mass matrix is alpha·I + beta·q qᵀ with q the node's tangent
+	// (structural mass plus added mass ρV·(Ca (I − qqᵀ) + CaAx qqᵀ)).
+	alpha, beta float64
+	ptA, ptB    int // indices of the end points in System.points
+	stateOff    int // offset of the interior nodes' states in the state vector
+
+	r, v []float64 // node positions and velocities, 3(N+1)
+	acc  []float64 // node accelerations, 3(N+1) (interior nodes)
+	f    []float64 // net node forces, 3(N+1)
+	ls   []float64 // stretched segment lengths
+	u    []float64 // segment unit vectors, 3N
+	ten  []float64 // segment axial force (tension + damping), N
+}
+
+func newLine(id, n int, length, d, massDen, ea, ba, cd, ca, cdAx, caAx, rho, g float64) *line {
+	l := length / float64(n)
+	if ba < 0 {
+		// Negative BA is the segment damping ratio ζ (MoorDyn
+		// documentation, "Model Stability and Segment Damping"):
+		// BA = ζ·(L/N)·√(EA·w), w the mass per unit length.
+		ba = -ba * l * math.Sqrt(ea*massDen)
+	}
+	area := math.Pi / 4 * d * d
+	ln := &line{
+		id: id, n: n, l: l, length: length, d: d, ea: ea, ba: ba,
+		w:  (massDen - rho*area) * g,
+		cd: cd, cdAx: cdAx,
+		alpha: massDen*l + rho*area*l*ca,
+		beta:  rho * area * l * (caAx - ca),
+		r:     make([]float64, 3*(n+1)),
+		v:     make([]float64, 3*(n+1)),
+		acc:   make([]float64, 3*(n+1)),
+		f:     make([]float64, 3*(n+1)),
+		ls:    make([]float64, n),
+		u:     make([]float64, 3*n),
+		ten:   make([]float64, n),
+	}
+	return ln
+}
+
+// seabed describes the flat seabed and its contact and friction model.
+type seabed struct {
+	depth      float64 // seabed at z = −depth
+	kbot, cbot float64 // contact stiffness (Pa/m) and damping (Pa·s/m)
+	muT, muA   float64 // kinetic friction coefficients, transverse and axial
+	fricDamp   float64 // velocity scale (s/m) of the friction ramp
+}
+
+// hydro holds the fluid constants.
+type hydro struct {
+	rho, g float64
+}
+
+// forces computes the net force on every node (tension, internal damping,
+// weight and buoyancy, drag, seabed contact and friction) and the
+// accelerations of the interior nodes, for the current r and v.
+// cdScale multiplies the drag coefficients (dynamic relaxation).
+func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
+	n := ln.n
+	r, v, f := ln.r, ln.v, ln.f
+	c := ln.ba / ln.l
+	for j := 0; j < n; j++ {
+		k := 3 * j
+		ex, ey, ez := r[k+3]-r[k], r[k+4]-r[k+1], r[k+5]-r[k+2]
+		lsj := math.Sqrt(ex*ex + ey*ey + ez*ez)
+		ux, uy, uz := ex/lsj, ey/lsj, ez/lsj
+		ln.ls[j] = lsj
+		ln.u[k], ln.u[k+1], ln.u[k+2] = ux, uy, uz
+		t := 0.0
+		if lsj > ln.l {
+			t = ln.ea * (lsj/ln.l - 1)
+		}
+		// Rate of stretch of the segment along its axis.
+		dl := ux*(v[k+3]-v[k]) + uy*(v[k+4]-v[k+1]) + uz*(v[k+5]-v[k+2])
+		ln.ten[j] = t + c*dl
+	}
+	halfRhoCdD := 0.5 * h.rho * ln.cd * cdScale * ln.d
+	halfRhoCdAxPiD := 0.5 * h.rho * ln.cdAx * cdScale * math.Pi * ln.d
+	for i := 0; i <= n; i++ {
+		k := 3 * i
+		var fx, fy, fz float64
+		var qx, qy, qz, lsAvg, lw float64
+		switch {
+		case i == 0:
+			qx, qy, qz = ln.u[0], ln.u[1], ln.u[2]
+			lsAvg, lw = ln.ls[0]/2, ln.l/2
+		case i == n:
+			qx, qy, qz = ln.u[k-3], ln.u[k-2], ln.u[k-1]
+			lsAvg, lw = ln.ls[n-1]/2, ln.l/2
+		default:
+			qx, qy, qz = r[k+3]-r[k-3], r[k+4]-r[k-2], r[k+5]-r[k-1]
+			qn := math.Sqrt(qx*qx + qy*qy + qz*qz)
+			qx, qy, qz = qx/qn, qy/qn, qz/qn
+			lsAvg, lw = (ln.ls[i-1]+ln.ls[i])/2, ln.l
+		}
+		if i < n {
+			t := ln.ten[i]
+			fx += t * ln.u[k]
+			fy += t * ln.u[k+1]
+			fz += t * ln.u[k+2]
+		}
+		if i > 0 {
+			t := ln.ten[i-1]
+			fx -= t * ln.u[k-3]
+			fy -= t * ln.u[k-2]
+			fz -= t * ln.u[k-1]
+		}
+		fz -= ln.w * lw
+		// Morison drag in still water (Hall & Goupee 2015, eq. 5):
+		// transverse on the frontal area d·l, tangential on π·d·l.
+		vx, vy, vz := v[k], v[k+1], v[k+2]
+		vp := vx*qx + vy*qy + vz*qz
+		tx, ty, tz := vx-vp*qx, vy-vp*qy, vz-vp*qz
+		vt := math.Sqrt(tx*tx + ty*ty + tz*tz)
+		dq := halfRhoCdD * lsAvg * vt
+		dp := halfRhoCdAxPiD * lsAvg * math.Abs(vp)
+		fx -= dq*tx + dp*vp*qx
+		fy -= dq*ty + dp*vp*qy
+		fz -= dq*tz + dp*vp*qz
+		// Seabed contact: a pressure kbot·penetration − cbot·vz on the
+		// area d·l (MoorDyn documentation, Options), and Coulomb
+		// friction ramped in over the velocity scale 1/FricDamp.
+		if pen := -sb.depth - r[k+2]; pen > 0 {
+			fc := (sb.kbot*pen - sb.cbot*vz) * ln.d * lw
+			fz += fc
+			if fc > 0 && (sb.muT > 0 || sb.muA > 0) {
+				hx, hy := qx, qy
+				if hn := math.Hypot(hx, hy); hn > 0 {
+					hx, hy = hx/hn, hy/hn
+				}
+				va := vx*hx + vy*hy
+				wx, wy := vx-va*hx, vy-va*hy
+				if vw := math.Hypot(wx, wy); vw > 0 {
+					ff := sb.muT * fc * math.Min(sb.fricDamp*vw, 1) / vw
+					fx -= ff * wx
+					fy -= ff * wy
+				}
+				if va != 0 {
+					ff := sb.muA * fc * math.Min(sb.fricDamp*math.Abs(va), 1) * math.Copysign(1, va)
+					fx -= ff * hx
+					fy -= ff * hy
+				}
+			}
+		}
+		f[k], f[k+1], f[k+2] = fx, fy, fz
+		if i == 0 || i == n {
+			continue
+		}
+		// a = M⁻¹F with M = αI + β qqᵀ: M⁻¹ = (I − β/(α+β) qqᵀ)/α.
+		qf := (qx*fx + qy*fy + qz*fz) * ln.beta / (ln.alpha + ln.beta)
+		ia := 1 / ln.alpha
+		ln.acc[k] = (fx - qf*qx) * ia
+		ln.acc[k+1] = (fy - qf*qy) * ia
+		ln.acc[k+2] = (fz - qf*qz) * ia
+	}
+}
+
+// endMass returns the mass matrix of end node 0 (end=0) or N (end=1):
+// half an interior node's, about the adjacent segment's direction.
+func (ln *line) endMass(end int) [3][3]float64 {
+	k := 0
+	if end == 1 {
+		k = 3 * (ln.n - 1)
+	}
+	q := [3]float64{ln.u[k], ln.u[k+1], ln.u[k+2]}
+	var m [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			m[i][j] = ln.beta / 2 * q[i] * q[j]
+		}
+		m[i][i] += ln.alpha / 2
+	}
+	return m
+}
+
+// endForce returns the net force on end node 0 (end=0) or N (end=1): what
+// the line applies to the point it is attached to.
+func (ln *line) endForce(end int) [3]float64 {
+	k := 0
+	if end == 1 {
+		k = 3 * ln.n
+	}
+	return [3]float64{ln.f[k], ln.f[k+1], ln.f[k+2]}
+}

@@ -1,0 +1,314 @@
+package moorings
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/outfile"
+)
+
+// semiEnv is the IEA 15 MW VolturnUS-S site (200 m depth, sea water).
+var semiEnv = Env{Gravity: 9.81, WaterDensity: 1025, WaterDepth: 200}
+
+// semiMoorDyn is the VolturnUS-S mooring system of the IEA 15 MW reference
+// turbine (three 850 m chains, 50 segments each, fairleads 14 m below the
+// still-water level), with nLines of its lines.
+func semiMoorDyn(nLines, segs int) *deck.MoorDyn {
+	md := &deck.MoorDyn{
+		LineTypes: []deck.MDLineType{{Name: "main", Diam: 0.333, MassDen: 685, EA: 3.27e9, BA: -1, Cd: 2, Ca: 0.82, CdAx: 0.4, CaAx: 0.27}},
+		Options:   deck.MDOptions{DtM: 0.001, KBot: 3e6, CBot: 3e5, DtIC: 1, TmaxIC: 60, CdScaleIC: 4, ThreshIC: 0.001, FricDamp: 200},
+	}
+	fair := [][3]float64{{-58, 0, -14}, {29, 50.229, -14}, {29, -50.229, -14}}
+	anch := [][3]float64{{-837.6, 0, -200}, {418.8, 725.383, -200}, {418.8, -725.383, -200}}
+	for i := 0; i < nLines; i++ {
+		f, a := fair[i], anch[i]
+		md.Points = append(md.Points,
+			deck.MDPoint{ID: 2*i + 1, Attachment: deck.MDVessel, X: f[0], Y: f[1], Z: f[2]},
+			deck.MDPoint{ID: 2*i + 2, Attachment: deck.MDFixed, X: a[0], Y: a[1], Z: a[2]})
+		md.Lines = append(md.Lines, deck.MDLine{ID: i + 1, Type: "main", AttachA: 2*i + 2, AttachB: 2*i + 1, UnstrLen: 850, NumSegs: segs})
+	}
+	return md
+}
+
+func initSystem(t testing.TB, md *deck.MoorDyn, u Motion) *System {
+	t.Helper()
+	s, err := New(md, semiEnv, [3]float64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Init(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func staticLoads(t testing.TB, s *System, u Motion) Loads {
+	t.Helper()
+	if err := s.Init(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	var l Loads
+	if err := s.CalcOutput(0, u, &l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// The lumped-mass line at rest is a discretised elastic catenary: one IEA
+// 15 MW semi line's static equilibrium (50 segments, seabed springs) has
+// the horizontal and vertical fairlead tension of the quasi-static
+// catenary within 0.2 %, and its nodes lie within 0.15 m of the catenary's
+// profile. (The differences are the chord-versus-arc error of 17 m
+// segments and the 6 mm the seabed springs let the grounded part sink.)
+func TestLumpedStaticMatchesCatenary(t *testing.T) {
+	md := semiMoorDyn(1, 50)
+	s := initSystem(t, md, Motion{})
+	qs, err := QuasiStaticFromMoorDyn(md, semiEnv, [3]float64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lf, err := qs.Loads(Motion{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := lf[0].State
+	var l Loads
+	if err := s.CalcOutput(0, Motion{}, &l); err != nil {
+		t.Fatal(err)
+	}
+	fx, fz := l.Force[0], l.Force[2]
+	if rel(fx, lf[0].Force[0]) > 2e-3 || rel(-fz, st.VF) > 2e-3 {
+		t.Errorf("lumped fairlead force (%.6g, %.6g) N, catenary (%.6g, %.6g) N", fx, fz, -st.HF, -st.VF)
+	}
+	t.Logf("fairlead HF lumped %.6g catenary %.6g (%.3f %%); VF %.6g vs %.6g (%.3f %%); grounded %.1f m",
+		-fx, st.HF, 100*(-fx/st.HF-1), -fz, st.VF, 100*(-fz/st.VF-1), st.LB)
+	r := s.NodePositions(0)
+	cat := qs.lines[0].cat
+	anchor := qs.lines[0].anchor
+	for i := 0; i <= 50; i++ {
+		x, z := cat.Profile(st, 850*float64(i)/50)
+		dx := math.Abs(r[3*i] - (anchor[0] + x))
+		dz := math.Abs(r[3*i+2] - (anchor[2] + z))
+		if dx > 0.15 || dz > 0.15 || math.Abs(r[3*i+1]) > 1e-9 {
+			t.Errorf("node %d at (%.3f, %.3f, %.3f), catenary (%.3f, 0, %.3f)", i, r[3*i], r[3*i+1], r[3*i+2], anchor[0]+x, anchor[2]+z)
+		}
+	}
+}
+
+// The three lines' static fairlead and anchor tensions with the platform at
+// the initial position of the OpenFAST free-decay case (pitch 4°) agree with
+// the first sample of its MoorDyn channels within 0.2 %. That is the
+// reference's own tolerance: MoorDyn ends its initial-condition relaxation
+// once the fairlead tensions change by less than threshIC = 0.1 % between
+// checks, and its anchor and fairlead horizontal forces differ by 0.1 %
+// (1.65 kN of 1.41 MN) at t = 0, so it is not closer than that to
+// equilibrium; the 16-bit packing adds < 0.01 %.
+func TestFairleadTensionsMatchOpenFAST(t *testing.T) {
+	dir := testshared.Path(t, "reference-outputs", "iea15_semi_decay_pitch", "IEA-15-240-RWT-UMaineSemi")
+	d, err := deck.Load(dir + "/IEA-15-240-RWT-UMaineSemi.fst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := d.Offshore.Mooring.MoorDyn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := outfile.ReadOutbFile(dir + "/IEA-15-240-RWT-UMaineSemi.outb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(md, EnvFromDeck(d), [3]float64{d.ElastoDyn.PtfmRefxt, d.ElastoDyn.PtfmRefyt, d.ElastoDyn.PtfmRefzt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u Motion
+	u.Disp = [6]float64{d.ElastoDyn.PtfmSurge, d.ElastoDyn.PtfmSway, d.ElastoDyn.PtfmHeave,
+		d.ElastoDyn.PtfmRoll * math.Pi / 180, d.ElastoDyn.PtfmPitch * math.Pi / 180, d.ElastoDyn.PtfmYaw * math.Pi / 180}
+	if u.Disp[4] == 0 {
+		t.Fatal("the case starts pitched: PtfmPitch not read")
+	}
+	if err := s.Init(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for i, c := range s.Channels() {
+		got[c.Name] = s.Values()[i]
+	}
+	for _, name := range []string{"FAIRTEN1", "FAIRTEN2", "FAIRTEN3", "ANCHTEN1", "ANCHTEN2", "ANCHTEN3"} {
+		col, ok := ref.Column(name)
+		if !ok {
+			t.Fatalf("reference has no %s", name)
+		}
+		v, ok := got[name]
+		if !ok {
+			t.Fatalf("no channel %s (have %v)", name, s.Channels())
+		}
+		t.Logf("%s %.6g N, OpenFAST %.6g N (%+.3f %%)", name, v, col[0], 100*(v/col[0]-1))
+		if rel(v, col[0]) > 2e-3 {
+			t.Errorf("%s = %.6g N, OpenFAST %.6g N", name, v, col[0])
+		}
+	}
+	for _, name := range []string{"CON1FX", "CON1FZ", "CON2FX", "CON2FZ", "CON3FY", "CON4FY"} {
+		col, _ := ref.Column(name)
+		if v := got[name]; math.Abs(v-col[0]) > 2e-3*got["FAIRTEN1"] {
+			t.Errorf("%s = %.6g N, OpenFAST %.6g N", name, v, col[0])
+		}
+	}
+}
+
+// The catenary model's 6×6 stiffness is the derivative of its loads:
+// central differences of QuasiStatic.Loads over each platform DOF agree
+// with Stiffness, at the undisplaced and at an offset, pitched position.
+func TestQuasiStaticStiffnessIsDerivative(t *testing.T) {
+	qs, err := QuasiStaticFromMoorDyn(semiMoorDyn(3, 50), semiEnv, [3]float64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range [][6]float64{{}, {8, -2, -0.5, 0.01, 0.05, -0.03}} {
+		u := Motion{Disp: base}
+		K, err := qs.Stiffness(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < 6; j++ {
+			h := 1e-3
+			if j >= 3 {
+				h = 1e-5
+			}
+			up, um := u, u
+			if j < 3 {
+				up.Disp[j] += h
+				um.Disp[j] -= h
+			} else {
+				// Small rotations about the inertial axes, composed
+				// with the base orientation.
+				var th [3]float64
+				th[j-3] = h
+				R0 := u.Orientation()
+				Rp, Rm := matMul(rotationVector(th), R0), matMul(rotationVector([3]float64{-th[0], -th[1], -th[2]}), R0)
+				up.Orient, um.Orient = &Rp, &Rm
+			}
+			lp, _, err1 := qs.Loads(up)
+			lm, _, err2 := qs.Loads(um)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			fp, fm := lp.Vector(), lm.Vector()
+			for i := 0; i < 6; i++ {
+				fd := -(fp[i] - fm[i]) / (2 * h)
+				scale := math.Max(math.Abs(K[i][i]), math.Abs(K[j][j]))
+				if i < 3 && j < 3 {
+					scale = math.Abs(K[0][0])
+				}
+				if math.Abs(fd-K[i][j]) > 1e-4*scale+1e-3*math.Abs(fd) {
+					t.Errorf("base %v: K[%d][%d] = %.6g, differences %.6g", base, i, j, K[i][j], fd)
+				}
+			}
+		}
+	}
+}
+
+// Free-decay-like check of the mooring stiffness: the surge stiffness of
+// the catenary model (K11, 6×6 linearisation) agrees within 2 % with the
+// slope of the lumped-mass model's static surge force over ±2 m of surge,
+// and so do the surge-pitch coupling K51 and the heave stiffness K33. The
+// differences span ±2 m because the lumped model's local heave stiffness
+// steps by up to ±10 % as touch-down passes from node to node (17 m
+// segments); over ±2 m it averages to the continuous line's.
+func TestSurgeStiffnessMatchesLumpedEquilibrium(t *testing.T) {
+	md := semiMoorDyn(3, 50)
+	qs, err := QuasiStaticFromMoorDyn(md, semiEnv, [3]float64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	K, err := qs.Stiffness(Motion{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(md, semiEnv, [3]float64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dof, row int
+		h        float64
+	}{{0, 0, 2}, {0, 4, 2}, {2, 2, 2}} {
+		up, um := Motion{}, Motion{}
+		up.Disp[c.dof] = c.h
+		um.Disp[c.dof] = -c.h
+		fp, fm := staticLoads(t, s, up).Vector(), staticLoads(t, s, um).Vector()
+		k := -(fp[c.row] - fm[c.row]) / (2 * c.h)
+		t.Logf("K[%d][%d]: catenary %.5g, lumped-mass differences %.5g (%+.2f %%)", c.row, c.dof, K[c.row][c.dof], k, 100*(k/K[c.row][c.dof]-1))
+		if rel(k, K[c.row][c.dof]) > 0.02 {
+			t.Errorf("K[%d][%d]: catenary %.6g, lumped-mass %.6g", c.row, c.dof, K[c.row][c.dof], k)
+		}
+	}
+	if K[0][0] < 5e4 || K[0][0] > 2e5 {
+		t.Errorf("K11 = %g N/m: implausible for 2.4 MN pretension over ~350 m of suspended chain", K[0][0])
+	}
+}
+
+// Held still, the relaxed system stays in equilibrium through coupling
+// steps with dtM sub-steps (no numerical drift or instability): after 5 s
+// the fairlead tensions are within 1e-5 of their initial values.
+func TestHeldPlatformStaysInEquilibrium(t *testing.T) {
+	s := initSystem(t, semiMoorDyn(3, 50), Motion{})
+	t0 := append([]float64(nil), s.Values()...)
+	ctx := context.Background()
+	for k := 0; k < 200; k++ {
+		if err := s.UpdateStates(ctx, float64(k)*0.025, 0.025, Motion{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CalcOutput(5, Motion{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range s.Values() {
+		if math.Abs(v-t0[i]) > 1e-5*math.Max(math.Abs(t0[i]), 1e4) {
+			t.Errorf("%s moved from %.8g to %.8g", s.Channels()[i].Name, t0[i], v)
+		}
+	}
+}
+
+// A slow surge of the platform (1 m over 20 s, coupling step 0.025 s with
+// the motion interpolated inside it) changes the mooring surge force by the
+// quasi-static stiffness within 3 %: the lines follow; line drag and
+// inertia are small at that speed.
+func TestSlowSurgeFollowsStiffness(t *testing.T) {
+	md := semiMoorDyn(3, 50)
+	s := initSystem(t, md, Motion{})
+	var l0 Loads
+	if err := s.CalcOutput(0, Motion{}, &l0); err != nil {
+		t.Fatal(err)
+	}
+	qs, _ := QuasiStaticFromMoorDyn(md, semiEnv, [3]float64{})
+	K, _ := qs.Stiffness(Motion{})
+	const T, dt, amp = 20.0, 0.025, 1.0
+	motion := func(t float64) Motion {
+		// Smooth ramp x = amp·(t/T − sin(2πt/T)/(2π)): zero velocity at both ends.
+		var u Motion
+		u.Disp[0] = amp * (t/T - math.Sin(2*math.Pi*t/T)/(2*math.Pi))
+		u.Vel[0] = amp / T * (1 - math.Cos(2*math.Pi*t/T))
+		return u
+	}
+	ctx := context.Background()
+	n := int(T / dt)
+	for k := 0; k < n; k++ {
+		u1 := motion(float64(k+1) * dt)
+		if err := s.UpdateStates(ctx, float64(k)*dt, dt, motion(float64(k)*dt), &u1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var l1 Loads
+	if err := s.CalcOutput(T, motion(T), &l1); err != nil {
+		t.Fatal(err)
+	}
+	k := -(l1.Force[0] - l0.Force[0]) / amp
+	t.Logf("surge force change %.5g N over %g m: %.5g N/m, catenary K11 %.5g N/m", l1.Force[0]-l0.Force[0], amp, k, K[0][0])
+	if rel(k, K[0][0]) > 0.03 {
+		t.Errorf("dynamic surge stiffness %.6g N/m, quasi-static %.6g N/m", k, K[0][0])
+	}
+}
