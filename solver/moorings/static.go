@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // solveStatic finds the static equilibrium of the lumped-mass system (all
@@ -127,4 +127,3 @@ func (s *System) solveStatic(maxIter int) (float64, error) {
 	}
 	return worst, nil
 }
-
