@@ -1,0 +1,464 @@
+package substructure
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Input is what the substructure receives at one instant: the rigid-body
+// motion of the TP reference point (translations in m and small rotations
+// in rad, global axes, from the undisplaced TPRef) and the external loads
+// at the FE nodes (global axes, N and N·m, e.g. strip-theory loads mapped
+// onto the nodes), nil for none.
+type Input struct {
+	Disp, Vel, Acc [6]float64
+	NodeLoads      [][6]float64
+}
+
+// Output is what the substructure computes at one instant.
+type Output struct {
+	// Interface is F_TP,cpl, the load the TP applies to the substructure
+	// at the TP reference point (OpenFAST's IntfFXss … IntfMZss): the
+	// substructure applies −Interface to the TP (SubDyn's y1).
+	Interface [6]float64
+	// TPLoad is the load on the TP without the term −EffectiveMass·Ü, for
+	// a structural model that treats that mass implicitly.
+	TPLoad [6]float64
+	// Reaction is the load the ground applies to the structure at its
+	// reaction joints, summed about (0, 0, −WtrDpth) (ReactFXss …).
+	Reaction [6]float64
+	// NodeDisp, NodeVel, NodeAcc are the motions of the FE nodes, global
+	// axes (translations then small rotations).
+	NodeDisp, NodeVel, NodeAcc [][6]float64
+}
+
+// Sim advances the Craig–Bampton modal states in time.
+type Sim struct {
+	m     *Model
+	q, qd []float64
+
+	// exact one-step propagation for the current dt (per mode, inputs
+	// linear over the step)
+	dt     float64
+	stepE  [][2][2]float64 // state transition
+	stepG  [][2][2]float64 // response to [p(t), (p(t+dt)−p(t))/dt]
+	fFull  []float64
+	fRed   []float64
+	fL, fB []float64
+	uRed   []float64
+	vRed   []float64
+	aRed   []float64
+	uFull  []float64
+	aFull  []float64
+	vFull  []float64
+	p0, p1 []float64
+	tmpL   []float64
+	tmpM   []float64
+	qdd    []float64
+	vecL   *mat.VecDense
+	sim    *mat.VecDense
+}
+
+// NewSim returns the time-domain model with the modal states at rest.
+func NewSim(m *Model) *Sim {
+	nF, nR, nL, nM := m.fem.nDOF, m.nRed, len(m.idxL), len(m.omega)
+	s := &Sim{m: m, q: make([]float64, nM), qd: make([]float64, nM),
+		fFull: make([]float64, nF), fRed: make([]float64, nR), fL: make([]float64, nL), fB: make([]float64, len(m.idxB)),
+		uRed: make([]float64, nR), vRed: make([]float64, nR), aRed: make([]float64, nR),
+		uFull: make([]float64, nF), vFull: make([]float64, nF), aFull: make([]float64, nF),
+		p0: make([]float64, nM), p1: make([]float64, nM), tmpL: make([]float64, nL), tmpM: make([]float64, nM), qdd: make([]float64, nM)}
+	s.vecL = mat.NewVecDense(max(nL, 1), nil)
+	s.sim = mat.NewVecDense(max(nL, 1), nil)
+	return s
+}
+
+// Model returns the reduced model.
+func (s *Sim) Model() *Model { return s.m }
+
+// States returns the modal coordinates and their rates (copies).
+func (s *Sim) States() (q, qd []float64) {
+	return append([]float64(nil), s.q...), append([]float64(nil), s.qd...)
+}
+
+// loads fills fFull, fRed, fL and fB for input u: gravity and pretension,
+// the external nodal loads, and — SubDyn v5 always applies it — the moment
+// of each nodal force about its Guyan-displaced position (theory manual,
+// "Additional lever arm from external loads", fixed-bottom case:
+// Δm_i = Δu_i × f_i with Δu_i the node's displacement for the TP motion).
+func (s *Sim) loads(u *Input) error {
+	m := s.m
+	f := m.fem
+	copy(s.fFull, f.Fg)
+	if u.NodeLoads != nil {
+		if len(u.NodeLoads) != len(f.Nodes) {
+			return fmt.Errorf("substructure: %d nodal loads for %d nodes", len(u.NodeLoads), len(f.Nodes))
+		}
+		for n, l := range u.NodeLoads {
+			for a := 0; a < 6; a++ {
+				s.fFull[6*n+a] += l[a]
+			}
+		}
+	}
+	s.guyanRed(u.Disp[:], s.uRed)
+	m.expandVec(s.uRed, s.uFull)
+	for n := range f.Nodes {
+		du := [3]float64{s.uFull[6*n], s.uFull[6*n+1], s.uFull[6*n+2]}
+		fn := [3]float64{s.fFull[6*n], s.fFull[6*n+1], s.fFull[6*n+2]}
+		c := cross(du, fn)
+		s.fFull[6*n+3] += c[0]
+		s.fFull[6*n+4] += c[1]
+		s.fFull[6*n+5] += c[2]
+	}
+	m.reduceVec(s.fFull, s.fRed)
+	for i, d := range m.idxL {
+		s.fL[i] = s.fRed[d]
+	}
+	for i, d := range m.idxB {
+		s.fB[i] = s.fRed[d]
+	}
+	return nil
+}
+
+// guyanRed writes the reduced displacements of a rigid TP motion x (6):
+// TI·x on the interface, Φ_R·TI·x inside, zero at the clamped DOFs.
+func (s *Sim) guyanRed(x []float64, dst []float64) {
+	m := s.m
+	for i := range dst {
+		dst[i] = 0
+	}
+	for i, d := range m.idxB {
+		r := m.tiR[6*i : 6*i+6]
+		dst[d] = r[0]*x[0] + r[1]*x[1] + r[2]*x[2] + r[3]*x[3] + r[4]*x[4] + r[5]*x[5]
+	}
+	for i, d := range m.idxL {
+		r := m.gR[6*i : 6*i+6]
+		dst[d] = r[0]*x[0] + r[1]*x[1] + r[2]*x[2] + r[3]*x[3] + r[4]*x[4] + r[5]*x[5]
+	}
+}
+
+// modalForce returns p = Φ_mᵀ·F_L − M̃_mB·Ü into dst (loads already set).
+func (s *Sim) modalForce(acc [6]float64, dst []float64) {
+	m := s.m
+	for k := range dst {
+		nL, nM := len(s.fL), len(dst)
+		var v float64
+		row := m.phiMTR[k*nL : (k+1)*nL]
+		for i, x := range s.fL {
+			v += row[i] * x
+		}
+		for a := 0; a < 6; a++ {
+			v -= m.mBmR[a*nM+k] * acc[a]
+		}
+		dst[k] = v
+	}
+}
+
+// setStep computes, for every mode, the exact propagation of
+// q̈ + 2ζω q̇ + ω² q = p(t) over dt with p linear in the step: the
+// exponential of the augmented system [x; p; ṗ] (gonum mat.Exp). It is
+// unconditionally stable, so stiff high modes need no smaller step.
+func (s *Sim) setStep(dt float64) {
+	if dt == s.dt {
+		return
+	}
+	s.dt = dt
+	nM := len(s.m.omega)
+	s.stepE = make([][2][2]float64, nM)
+	s.stepG = make([][2][2]float64, nM)
+	for k := 0; k < nM; k++ {
+		w, z := s.m.omega[k], s.m.zeta[k]
+		a := mat.NewDense(4, 4, []float64{
+			0, 1, 0, 0,
+			-w * w, -2 * z * w, 1, 0,
+			0, 0, 0, 1,
+			0, 0, 0, 0,
+		})
+		a.Scale(dt, a)
+		var e mat.Dense
+		e.Exp(a)
+		for i := 0; i < 2; i++ {
+			for j := 0; j < 2; j++ {
+				s.stepE[k][i][j] = e.At(i, j)
+				s.stepG[k][i][j] = e.At(i, 2+j)
+			}
+		}
+	}
+}
+
+// Step advances the modal states from t to t+dt with the inputs at t (u0)
+// and at t+dt (u1).
+func (s *Sim) Step(dt float64, u0, u1 *Input) error {
+	if len(s.q) == 0 {
+		return nil
+	}
+	if !(dt > 0) {
+		return fmt.Errorf("substructure: time step must be positive, got %g", dt)
+	}
+	s.setStep(dt)
+	if err := s.loads(u0); err != nil {
+		return err
+	}
+	s.modalForce(u0.Acc, s.p0)
+	if err := s.loads(u1); err != nil {
+		return err
+	}
+	s.modalForce(u1.Acc, s.p1)
+	for k := range s.q {
+		e, g := &s.stepE[k], &s.stepG[k]
+		slope := (s.p1[k] - s.p0[k]) / dt
+		q := e[0][0]*s.q[k] + e[0][1]*s.qd[k] + g[0][0]*s.p0[k] + g[0][1]*slope
+		qd := e[1][0]*s.q[k] + e[1][1]*s.qd[k] + g[1][0]*s.p0[k] + g[1][1]*slope
+		if math.IsNaN(q) || math.IsInf(q, 0) || math.IsNaN(qd) || math.IsInf(qd, 0) {
+			return fmt.Errorf("substructure: mode %d state is not finite", k+1)
+		}
+		s.q[k], s.qd[k] = q, qd
+	}
+	return nil
+}
+
+// Output computes the outputs at the current states for input u into y.
+func (s *Sim) Output(u *Input, y *Output) error {
+	m := s.m
+	if err := s.loads(u); err != nil {
+		return err
+	}
+	nM := len(s.q)
+	if nM > 0 {
+		s.modalForce(u.Acc, s.qdd)
+		for k := range s.qdd {
+			w := m.omega[k]
+			s.qdd[k] -= 2*m.zeta[k]*w*s.qd[k] + w*w*s.q[k]
+		}
+	}
+	// F_TP,cpl = M̃_BB·Ü + M̃_Bm·q̈ + C̃_BB·U̇ + K̃_BB·U − TIᵀ·(F_B + Φ_Rᵀ·F_L)
+	var fc, inertia [6]float64
+	eff := &m.effMass
+	for a := 0; a < 6; a++ {
+		v := 0.0
+		for b := 0; b < 6; b++ {
+			v += m.MBB[a][b]*u.Acc[b] + m.CBB[a][b]*u.Vel[b] + m.KBB[a][b]*u.Disp[b]
+			inertia[a] += eff[a][b] * u.Acc[b]
+		}
+		for k := 0; k < nM; k++ {
+			v += m.mBmR[a*nM+k] * s.qdd[k]
+		}
+		for i, x := range s.fB {
+			v -= m.tiR[6*i+a] * x
+		}
+		for i, x := range s.fL {
+			v -= m.gR[6*i+a] * x
+		}
+		fc[a] = v
+	}
+	// v5, bottom-fixed: the TP moment is taken about the displaced TP
+	// (theory manual: m_TP,cpl − u_TP × f_TP,cpl).
+	c := cross([3]float64{u.Disp[0], u.Disp[1], u.Disp[2]}, [3]float64{fc[0], fc[1], fc[2]})
+	for a := 0; a < 3; a++ {
+		fc[3+a] -= c[a]
+	}
+	y.Interface = fc
+	for a := 0; a < 6; a++ {
+		y.TPLoad[a] = -(fc[a] - inertia[a])
+	}
+	// nodal motions in reduced DOFs
+	s.guyanRed(u.Disp[:], s.uRed)
+	s.guyanRed(u.Vel[:], s.vRed)
+	s.guyanRed(u.Acc[:], s.aRed)
+	if m.sttcSolve && len(m.idxL) > 0 {
+		// static improvement: U_L,SIM = K_LL⁻¹·F_L − Φ_m·Ω⁻²·Φ_mᵀ·F_L
+		copy(s.vecL.RawVector().Data, s.fL)
+		if m.kllInv != nil {
+			s.sim.MulVec(m.kllInv, s.vecL)
+		} else if err := m.kllChl.SolveVecTo(s.sim, s.vecL); err != nil {
+			return fmt.Errorf("substructure: static improvement: %w", err)
+		}
+		for i, d := range m.idxL {
+			s.uRed[d] += s.sim.AtVec(i)
+		}
+		for k := 0; k < nM; k++ {
+			var v float64
+			row := m.phiMTR[k*len(s.fL) : (k+1)*len(s.fL)]
+			for i, x := range s.fL {
+				v += row[i] * x
+			}
+			s.tmpM[k] = v / (m.omega[k] * m.omega[k])
+		}
+		for i, d := range m.idxL {
+			for k := 0; k < nM; k++ {
+				s.uRed[d] -= m.phiMR[i*nM+k] * s.tmpM[k]
+			}
+		}
+	}
+	for i, d := range m.idxL {
+		for k := 0; k < nM; k++ {
+			p := m.phiMR[i*nM+k]
+			s.uRed[d] += p * s.q[k]
+			s.vRed[d] += p * s.qd[k]
+			s.aRed[d] += p * s.qdd[k]
+		}
+	}
+	m.expandVec(s.uRed, s.uFull)
+	m.expandVec(s.vRed, s.vFull)
+	m.expandVec(s.aRed, s.aFull)
+	nn := len(m.fem.Nodes)
+	if len(y.NodeDisp) != nn {
+		y.NodeDisp, y.NodeVel, y.NodeAcc = make([][6]float64, nn), make([][6]float64, nn), make([][6]float64, nn)
+	}
+	for n := 0; n < nn; n++ {
+		copy(y.NodeDisp[n][:], s.uFull[6*n:6*n+6])
+		copy(y.NodeVel[n][:], s.vFull[6*n:6*n+6])
+		copy(y.NodeAcc[n][:], s.aFull[6*n:6*n+6])
+	}
+	// base reaction: (M·ü + K·u − F) at each reaction node, about
+	// (0, 0, −WtrDpth) (theory manual, "Reaction Calculation")
+	y.Reaction = [6]float64{}
+	ref := [3]float64{0, 0, -m.fem.opts.WtrDpth}
+	nr := m.nRed
+	for _, n := range m.reactNodes {
+		r := m.redOf[n]
+		var loc [6]float64
+		for a := 0; a < 6; a++ {
+			row := (6*r + a) * nr
+			v := -s.fRed[6*r+a]
+			for j := 0; j < nr; j++ {
+				v += m.kRed[row+j]*s.uRed[j] + m.mRed[row+j]*s.aRed[j]
+			}
+			loc[a] = v
+		}
+		arm := sub3(m.fem.Nodes[n].Pos, ref)
+		mo := cross(arm, [3]float64{loc[0], loc[1], loc[2]})
+		for a := 0; a < 3; a++ {
+			y.Reaction[a] += loc[a]
+			y.Reaction[3+a] += loc[3+a] + mo[a]
+		}
+	}
+	return nil
+}
+
+// memberNodeLoad returns the stiffness (kind 'K') or inertia ('M') load at
+// node k (0-based along the member) of member mi, in the member's element
+// axes: −F(1:6) of the element starting there, +F(7:12) of the element
+// ending there, the mean of the two inside (theory manual, "Nodal Loads
+// Calculation"). Uses the displacements and accelerations of the latest
+// Output.
+func (s *Sim) memberNodeLoad(mi, k int, kind byte) [6]float64 {
+	f := s.m.fem
+	elems := f.memElems[mi]
+	load := func(ei int, second bool) [6]float64 {
+		e := &f.elems[ei]
+		d := elemDOFs(e.n1, e.n2)
+		var v [12]float64
+		src := s.uFull
+		mm := &e.kLoc
+		if kind == 'M' {
+			src = s.aFull
+			mm = &e.mLoc
+		}
+		for a := 0; a < 12; a++ {
+			v[a] = src[d[a]]
+		}
+		loc := vecToLocal(&v, &e.dc)
+		var out [6]float64
+		off, sign := 0, -1.0
+		if second {
+			off, sign = 6, 1
+		}
+		for a := 0; a < 6; a++ {
+			var x float64
+			for b := 0; b < 12; b++ {
+				x += mm[off+a][b] * loc[b]
+			}
+			out[a] = sign * x
+		}
+		return out
+	}
+	switch {
+	case k == 0:
+		return load(elems[0], false)
+	case k >= len(elems):
+		return load(elems[len(elems)-1], true)
+	default:
+		a, b := load(elems[k-1], true), load(elems[k], false)
+		var out [6]float64
+		for i := range out {
+			out[i] = (a[i] + b[i]) / 2
+		}
+		return out
+	}
+}
+
+// Channel is one output channel: OpenFAST's name and unit, and its value
+// after Output.
+type Channel struct {
+	Name string
+	Unit string
+	Get  func(y *Output) float64
+}
+
+var memberChannel = regexp.MustCompile(`^m([1-9])n([1-9])(fk|mk|fm|mm)([xyz])e$`)
+
+// Channel resolves a SubDyn output channel (case-insensitive; a leading
+// '-' negates it): ReactFXss … ReactMZss, IntfFXss … IntfMZss, and the
+// member-node loads MαNβFKxe … MαNβMMze (F/M force or moment, K stiffness
+// or M inertia part, element axes) of the member output list.
+func (s *Sim) Channel(name string) (Channel, bool) {
+	n := strings.ToLower(name)
+	sign := 1.0
+	if strings.HasPrefix(n, "-") {
+		sign, n = -1, n[1:]
+	}
+	comps := []string{"fx", "fy", "fz", "mx", "my", "mz"}
+	unit := func(i int) string {
+		if i < 3 {
+			return "N"
+		}
+		return "N*m"
+	}
+	for i, c := range comps {
+		i := i
+		switch n {
+		case "react" + c + "ss":
+			return Channel{name, unit(i), func(y *Output) float64 { return sign * y.Reaction[i] }}, true
+		case "intf" + c + "ss":
+			return Channel{name, unit(i), func(y *Output) float64 { return sign * y.Interface[i] }}, true
+		}
+	}
+	g := memberChannel.FindStringSubmatch(n)
+	if g == nil {
+		return Channel{}, false
+	}
+	sd := s.m.fem.sd
+	alpha, _ := strconv.Atoi(g[1])
+	beta, _ := strconv.Atoi(g[2])
+	if alpha > len(sd.MemberOutputs) || beta > len(sd.MemberOutputs[alpha-1].Nodes) {
+		return Channel{}, false
+	}
+	mo := sd.MemberOutputs[alpha-1]
+	mi := -1
+	for k, mem := range sd.Members {
+		if mem.ID == mo.MemberID {
+			mi = k
+		}
+	}
+	if mi < 0 {
+		return Channel{}, false
+	}
+	node := mo.Nodes[beta-1] - 1
+	if node < 0 || node >= len(s.m.fem.memNodes[mi]) {
+		return Channel{}, false
+	}
+	comp := strings.Index("xyz", g[4])
+	if g[3][0] == 'm' && g[3] != "fm" {
+		comp += 3 // moment
+	}
+	kind := byte('K')
+	if g[3][1] == 'm' {
+		kind = 'M'
+	}
+	return Channel{name, unit(comp), func(*Output) float64 { return sign * s.memberNodeLoad(mi, node, kind)[comp] }}, true
+}

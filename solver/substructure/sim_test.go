@@ -1,0 +1,152 @@
+package substructure
+
+import (
+	"math"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/refoutput"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// A two-member tower with modes, static improvement and a concentrated
+// mass, loaded by gravity and a lateral nodal load, with the TP held
+// still: once the damped modes have settled, the ground reaction, the TP
+// load and the applied loads balance (forces, and moments about the base).
+func TestSettledResponseIsInEquilibrium(t *testing.T) {
+	sd := cantilever(60, 6, 0.06, 4, 3, 6)
+	sd.Joints = []deck.SDJoint{{ID: 1, Type: 1}, {ID: 2, Z: 30, Type: 1}, {ID: 3, Z: 60, Type: 1}}
+	sd.Members = []deck.SDMember{{ID: 1, J1: 1, J2: 2, P1: 1, P2: 1, Type: deck.SDBeamCircular}, {ID: 2, J1: 2, J2: 3, P1: 1, P2: 1, Type: deck.SDBeamCircular}}
+	sd.Interfaces[0].JointID = 3
+	sd.CMasses = []deck.SDCMass{{JointID: 2, M: 2e5, Jxx: 1e6, Jyy: 1e6, Jzz: 2e6}}
+	sd.JDampings = []float64{30}
+	sd.SttcSolve = true
+	f, err := NewFEM(sd, Options{Gravity: 9.81, WtrDpth: 0, TPRef: [3]float64{0, 0, 60}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSim(m)
+	u := &Input{NodeLoads: make([][6]float64, len(f.Nodes))}
+	mid := f.jointIdx[2]
+	u.NodeLoads[mid] = [6]float64{3e5, -1e5, 2e5, 0, 4e5, 0}
+	for i := 0; i < 4000; i++ {
+		if err := s.Step(0.01, u, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var y Output
+	if err := s.Output(u, &y); err != nil {
+		t.Fatal(err)
+	}
+	// applied loads about the base: gravity of every node and the load
+	var tot [6]float64
+	for n, nd := range f.Nodes {
+		var fn [6]float64
+		for a := 0; a < 6; a++ {
+			fn[a] = f.Fg[6*n+a] + u.NodeLoads[n][a]
+		}
+		mo := cross(nd.Pos, [3]float64{fn[0], fn[1], fn[2]})
+		for a := 0; a < 3; a++ {
+			tot[a] += fn[a]
+			tot[3+a] += fn[3+a] + mo[a]
+		}
+	}
+	tpArm := cross([3]float64{0, 0, 60}, [3]float64{y.Interface[0], y.Interface[1], y.Interface[2]})
+	for a := 0; a < 6; a++ {
+		sum := y.Reaction[a] + y.Interface[a] + tot[a]
+		if a >= 3 {
+			sum += tpArm[a-3]
+		}
+		scale := math.Abs(tot[a]) + math.Abs(y.Reaction[a]) + 1
+		if math.Abs(sum) > 1e-6*scale {
+			t.Errorf("component %d: reaction %.6e + interface %.6e + applied %.6e = %.3e, want 0", a, y.Reaction[a], y.Interface[a], tot[a], sum)
+		}
+	}
+	// the settled modal accelerations vanish
+	if y.NodeAcc[mid][0] > 1e-6 {
+		t.Errorf("node acceleration %.3e after settling", y.NodeAcc[mid][0])
+	}
+	// the settled TP load is the static one
+	if math.Abs(y.Reaction[2]) < 1 {
+		t.Errorf("no vertical reaction")
+	}
+}
+
+// One mode of the model responds to a suddenly applied load by the exact
+// step response: with no damping the modal displacement swings between 0
+// and twice the static value.
+func TestModalStepResponseIsExact(t *testing.T) {
+	sd := cantilever(30, 2, 0.03, 10, 1, 1)
+	sd.JDampings = []float64{0}
+	f, err := NewFEM(sd, Options{Gravity: 0, TPRef: [3]float64{0, 0, 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSim(m)
+	u := &Input{NodeLoads: make([][6]float64, len(f.Nodes))}
+	u.NodeLoads[len(f.Nodes)-3][0] = 1e5
+	w := m.omega[0]
+	if err := s.loads(u); err != nil {
+		t.Fatal(err)
+	}
+	p := make([]float64, 1)
+	s.modalForce([6]float64{}, p)
+	qs := p[0] / (w * w)
+	dt := 0.37 / w // a large step: the propagation is exact
+	for i := 1; i <= 20; i++ {
+		if err := s.Step(dt, u, u); err != nil {
+			t.Fatal(err)
+		}
+		want := qs * (1 - math.Cos(w*dt*float64(i)))
+		if math.Abs(s.q[0]-want) > 1e-9*math.Abs(qs) {
+			t.Fatalf("step %d: q = %.9e, exact %.9e", i, s.q[0], want)
+		}
+	}
+}
+
+// Driven by the platform (TP) motion OpenFAST computed, the model gives
+// the interface loads OpenFAST reported: IntfFXss and IntfMYss means over
+// the settled window within 1 % (still water: the hydrodynamic loads on
+// the pile are buoyancy, vertical, and a few kN of radiation; they are not
+// applied here).
+func TestMonopileInterfaceLoadsFromRecordedMotion(t *testing.T) {
+	_, m := monopile(t)
+	outb := testshared.Path(t, "reference-outputs", monopileCase, "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.outb")
+	v := refoutput.Means(t, outb, 60, "PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw",
+		"IntfFXss", "IntfMYss", "ReactFXss", "ReactMYss")
+	u := &Input{}
+	for a := 0; a < 6; a++ {
+		u.Disp[a] = v[a]
+		if a >= 3 {
+			u.Disp[a] *= math.Pi / 180
+		}
+	}
+	s := NewSim(m)
+	var y Output
+	if err := s.Output(u, &y); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"IntfFXss", y.Interface[0], v[6]},
+		{"IntfMYss", y.Interface[4], v[7]},
+		{"ReactFXss", y.Reaction[0], v[8]},
+		{"ReactMYss", y.Reaction[4], v[9]},
+	} {
+		if math.Abs(c.got-c.want) > 0.01*math.Abs(c.want) {
+			t.Errorf("%s: %.4e from the recorded motion, OpenFAST %.4e", c.name, c.got, c.want)
+		} else {
+			t.Logf("%s: %.4e, OpenFAST %.4e", c.name, c.got, c.want)
+		}
+	}
+}
