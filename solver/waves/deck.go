@@ -1,0 +1,143 @@
+package waves
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// FromDeck builds the sea state of a deck with a SeaState file
+// (CompSeaSt = 1): "default" water properties come from the primary file as
+// OpenFAST does. root is the deck's root directory, inside which a
+// WaveMod 5 elevation file (WvKinFile + ".Elev") must lie. Without a
+// SeaState file the sea is still water of the primary file's depth.
+func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
+	m := d.Main
+	cfg := Config{Gravity: m.Gravity, WtrDens: m.WtrDens, WtrDpth: m.WtrDpth, MSL2SWL: m.MSL2SWL}
+	g := d.Offshore.SeaState
+	if g == nil {
+		s, err := New(cfg)
+		return s, nil, err
+	}
+	ss, err := g.SeaState()
+	if err != nil {
+		return nil, nil, fmt.Errorf("waves: %w", err)
+	}
+	cfg.WtrDens = ss.WtrDens.Or(m.WtrDens)
+	cfg.WtrDpth = ss.WtrDpth.Or(m.WtrDpth)
+	cfg.MSL2SWL = ss.MSL2SWL.Or(m.MSL2SWL)
+	mod, phase, hasPhase, err := ss.WaveModel()
+	if err != nil {
+		return nil, nil, fmt.Errorf("waves: %w", err)
+	}
+	at := func(v string) string { return fmt.Sprintf("%s:%d: %s", g.Meta.Path[strings.LastIndexAny(g.Meta.Path, `/\`)+1:], ss.Meta.LineOf(v), v) }
+	var warn []string
+	if (ss.WvDiffQTF || ss.WvSumQTF) && mod != StillWater {
+		// Second-order kinematics change only strip-theory loads and the
+		// elevation outputs; the first-order sea is kept and the
+		// difference is reported rather than the deck refused.
+		warn = append(warn, at("WvDiffQTF")+": second-order wave kinematics are not modelled; strip-theory loads and WaveNElev are first-order")
+	}
+	if ss.ConstWaveMod != 0 && mod == JONSWAPSea {
+		return nil, nil, fmt.Errorf("waves: %s: constrained waves are not supported; set ConstWaveMod 0", at("ConstWaveMod"))
+	}
+	if ss.WvCrntMod != 0 && ss.CurrMod != 0 && mod != StillWater {
+		return nil, nil, fmt.Errorf("waves: %s: wave-current interaction is not supported; set WvCrntMod 0", at("WvCrntMod"))
+	}
+	if ss.MCFD > 0 {
+		return nil, nil, fmt.Errorf("waves: %s: MacCamy-Fuchs diffraction is not supported; set MCFD 0", at("MCFD"))
+	}
+	cfg.WaveMod = mod
+	cfg.WaveStMod = ss.WaveStMod
+	cfg.WaveTMax, cfg.WaveDT = ss.WaveTMax, ss.WaveDT
+	cfg.WaveHs, cfg.WaveTp = ss.WaveHs, ss.WaveTp
+	cfg.WavePkShp, cfg.PkShpDflt = ss.WavePkShp.Value, ss.WavePkShp.Default
+	cfg.WvLowCOff, cfg.WvHiCOff = ss.WvLowCOff, ss.WvHiCOff
+	cfg.WaveDir = ss.WaveDir
+	cfg.WaveDirMod, cfg.WaveDirSpr, cfg.WaveNDir, cfg.WaveDirRng = ss.WaveDirMod, ss.WaveDirSpr, ss.WaveNDir, ss.WaveDirRng
+	cfg.WaveNDAmp = ss.WaveNDAmp
+	if hasPhase {
+		cfg.RegularPhase = &phase
+	}
+	if mod != StillWater {
+		s1, err := strconv.ParseInt(strings.TrimSpace(ss.WaveSeed1), 10, 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("waves: %s: expected an integer, got %q", at("WaveSeed(1)"), ss.WaveSeed1)
+		}
+		cfg.WaveSeed[0] = s1
+		if strings.EqualFold(strings.TrimSpace(ss.WaveSeed2), "RANLUX") {
+			cfg.RanLux = true
+		} else if s2, err := strconv.ParseInt(strings.TrimSpace(ss.WaveSeed2), 10, 64); err == nil {
+			cfg.WaveSeed[1] = s2
+		} else {
+			return nil, nil, fmt.Errorf("waves: %s: expected an integer or RANLUX, got %q", at("WaveSeed(2)"), ss.WaveSeed2)
+		}
+	}
+	if mod == UserElev {
+		b, err := deck.ReadDataFile(root, g.Meta.Path, ss.WvKinFile+".Elev", 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("waves: %s: %w", at("WvKinFile"), err)
+		}
+		elev, err := parseElev(b, ss.WaveDT)
+		if err != nil {
+			return nil, nil, fmt.Errorf("waves: %s: %s.Elev: %w", at("WvKinFile"), ss.WvKinFile, err)
+		}
+		cfg.Elev = elev
+	}
+	if ss.CurrMod != 0 {
+		if ss.CurrMod != 1 {
+			return nil, nil, fmt.Errorf("waves: %s: CurrMod %d (user current) is not supported; use 0 or 1", at("CurrMod"), ss.CurrMod)
+		}
+		cfg.Current = Current{Mod: 1, SSV0: ss.CurrSSV0, SSDir: ss.CurrSSDir.Or(ss.WaveDir), NSRef: ss.CurrNSRef,
+			NSV0: ss.CurrNSV0, NSDir: ss.CurrNSDir, DIV: ss.CurrDIV, DIDir: ss.CurrDIDir}
+	}
+	s, err := New(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (%s)", err, at("WaveMod"))
+	}
+	s.Warnings = warn
+	return s, ss, nil
+}
+
+// parseElev reads a WaveMod 5 elevation file: two columns, time (from 0)
+// and elevation at the origin; lines not starting with a number are
+// headers. The time step must be WaveDT.
+func parseElev(b []byte, dt float64) ([]float64, error) {
+	var out []float64
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		tm, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			continue // header
+		}
+		if len(f) < 2 {
+			return nil, fmt.Errorf("line %d: expected time and elevation", line)
+		}
+		e, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: elevation %q is not a number", line, f[1])
+		}
+		if want := float64(len(out)) * dt; abs(tm-want) > 1e-6*max(1, want) {
+			return nil, fmt.Errorf("line %d: time %g, expected %g (steps of WaveDT = %g s from 0)", line, tm, want, dt)
+		}
+		out = append(out, e)
+	}
+	return out, sc.Err()
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

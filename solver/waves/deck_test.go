@@ -1,0 +1,63 @@
+package waves
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"gonum.org/v1/gonum/stat"
+)
+
+// TestFromDeckReferenceCases builds the seas of the reference monopile
+// (regular H 6 m, T 10 s) and semi (JONSWAP Hs 4 m, Tp 10 s) decks and
+// checks the Wave1Elev channel: ±3 m for the regular wave, a standard
+// deviation near Hs/4 for the irregular sea.
+func TestFromDeckReferenceCases(t *testing.T) {
+	dir := testshared.Path(t, "reference-outputs")
+	mono := filepath.Join(dir, "iea15_monopile_steady10_regular")
+	d, err := deck.Load(filepath.Join(mono, "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ss, err := FromDeck(d, mono)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, warn := s.Outputs(ss)
+	if len(warn) != 0 || len(out.Names) != 1 || out.Names[0] != "Wave1Elev" {
+		t.Fatalf("outputs %v, warnings %v", out.Names, warn)
+	}
+	v := make([]float64, 1)
+	lo, hi := 0.0, 0.0
+	for tm := 0.0; tm < 20; tm += 0.05 {
+		out.Eval(tm, v)
+		lo, hi = math.Min(lo, v[0]), math.Max(hi, v[0])
+	}
+	if math.Abs(hi-3) > 0.01 || math.Abs(lo+3) > 0.01 {
+		t.Errorf("regular Wave1Elev range [%g, %g], want ±3 m", lo, hi)
+	}
+
+	semi := filepath.Join(dir, "iea15_semi_steady10_irregular")
+	d, err = deck.Load(filepath.Join(semi, "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ss, err = FromDeck(d, semi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 1 {
+		t.Errorf("warnings %v: want the second-order-kinematics one", s.Warnings)
+	}
+	out, _ = s.Outputs(ss)
+	var e []float64
+	for tm := 0.0; tm < s.Period(); tm += 0.25 {
+		out.Eval(tm, v)
+		e = append(e, v[0])
+	}
+	if sd := stat.StdDev(e, nil); math.Abs(sd-1) > 0.1 {
+		t.Errorf("irregular Wave1Elev std over %g s = %g m, want ≈ Hs/4 = 1 m", s.Period(), sd)
+	}
+}

@@ -1,0 +1,183 @@
+package waves
+
+import (
+	"math"
+	"math/cmplx"
+)
+
+// directLimit is the number of components up to which a Probe sums the
+// components at each evaluation instead of precomputing time series: a
+// regular wave costs one complex exponential per step that way.
+const directLimit = 8
+
+// Probe evaluates the waves at one fixed point (a structural node at its
+// undisplaced position). Build it once with Sea.Probe; At is then cheap and
+// allocation-free. A Probe is not safe for concurrent use with itself only
+// in the sense that it is read-only: concurrent At calls are fine.
+type Probe struct {
+	sea     *Sea
+	x, y, z float64
+	wet     bool // the point is above the seabed
+	cur     [3]float64
+
+	// direct evaluation (few components): amplitudes per component
+	omega []float64
+	q, dq [][7]complex128 // at zEval, and ∂/∂z at SWL (extrapolation)
+	qe    []complex128    // elevation at (x, y)
+
+	// precomputed series over one period, sampled every dt
+	series  [7][]float32
+	dseries [7][]float32
+	elev    []float32
+}
+
+// Probe prepares the evaluation of the waves at (x, y, z).
+func (s *Sea) Probe(x, y, z float64) *Probe {
+	p := &Probe{sea: s, x: x, y: y, z: z, wet: z >= -s.h}
+	p.cur = s.cfg.Current.Velocity(math.Min(z, 0), s.h)
+	if len(s.comps) == 0 {
+		return p
+	}
+	zEval := math.Min(z, 0)
+	extrap := s.cfg.WaveStMod == 2 && z > 0
+	if len(s.comps) <= directLimit {
+		for i := range s.comps {
+			c := &s.comps[i]
+			p.omega = append(p.omega, c.omega)
+			p.q = append(p.q, s.transfer(c, x, y, zEval))
+			p.qe = append(p.qe, c.c*cmplx.Rect(1, c.k*(x*c.cosB+y*c.sinB)))
+			if extrap {
+				p.dq = append(p.dq, s.dzTransfer(c, x, y))
+			}
+		}
+		return p
+	}
+	nc := s.nStep/2 + 1
+	dw := 2 * math.Pi / s.period
+	coef := make([][7]complex128, nc)
+	dcoef := make([][7]complex128, 0)
+	if extrap {
+		dcoef = make([][7]complex128, nc)
+	}
+	ce := make([]complex128, nc)
+	for i := range s.comps {
+		c := &s.comps[i]
+		b := int(math.Round(c.omega / dw))
+		if b <= 0 || b >= nc {
+			continue
+		}
+		// Sequence gives Σ 2 Re(X e^{iωt}); Re(q e^{-iωt}) = Re(conj(q) e^{iωt})
+		q := s.transfer(c, x, y, zEval)
+		for j := range q {
+			coef[b][j] += cmplx.Conj(q[j]) / 2
+		}
+		if extrap {
+			d := s.dzTransfer(c, x, y)
+			for j := range d {
+				dcoef[b][j] += cmplx.Conj(d[j]) / 2
+			}
+		}
+		ce[b] += cmplx.Conj(c.c*cmplx.Rect(1, c.k*(x*c.cosB+y*c.sinB))) / 2
+	}
+	col := make([]complex128, nc)
+	seq := make([]float64, s.nStep)
+	toSeries := func(pick func(i int) complex128) []float32 {
+		for i := range col {
+			col[i] = pick(i)
+		}
+		s.fft.Sequence(seq, col)
+		out := make([]float32, len(seq))
+		for i, v := range seq {
+			out[i] = float32(v)
+		}
+		return out
+	}
+	for j := 0; j < 7; j++ {
+		p.series[j] = toSeries(func(i int) complex128 { return coef[i][j] })
+		if extrap {
+			p.dseries[j] = toSeries(func(i int) complex128 { return dcoef[i][j] })
+		}
+	}
+	p.elev = toSeries(func(i int) complex128 { return ce[i] })
+	return p
+}
+
+// sample returns the index and weight for linear interpolation at t in the
+// periodic series.
+func (p *Probe) sample(t float64) (int, int, float64) {
+	s := p.sea
+	tt := math.Mod(t, s.period)
+	if tt < 0 {
+		tt += s.period
+	}
+	f := tt / s.dt
+	i := int(f)
+	if i >= s.nStep {
+		i = s.nStep - 1
+	}
+	j := i + 1
+	if j == s.nStep {
+		j = 0
+	}
+	return i, j, f - float64(i)
+}
+
+// Elevation returns the wave elevation above SWL at the probe's (x, y).
+func (p *Probe) Elevation(t float64) float64 {
+	if p.elev != nil {
+		i, j, w := p.sample(t)
+		return float64(p.elev[i]) + w*float64(p.elev[j]-p.elev[i])
+	}
+	var e float64
+	for k, q := range p.qe {
+		e += real(q * cmplx.Rect(1, -p.omega[k]*t))
+	}
+	return e
+}
+
+// At returns the kinematics (with current) at the probe's point and time t;
+// zero when the point is dry under the stretching option.
+func (p *Probe) At(t float64) Kin {
+	var k Kin
+	if !p.wet {
+		return k
+	}
+	switch p.sea.cfg.WaveStMod {
+	case 0:
+		if p.z > 0 {
+			return k
+		}
+	default:
+		if p.sea.cfg.WaveMod != StillWater && p.z > p.Elevation(t) {
+			return k
+		}
+	}
+	var v [7]float64
+	if p.elev != nil {
+		i, j, w := p.sample(t)
+		for n := 0; n < 7; n++ {
+			a := p.series[n]
+			v[n] = float64(a[i]) + w*float64(a[j]-a[i])
+			if p.dseries[0] != nil {
+				d := p.dseries[n]
+				v[n] += p.z * (float64(d[i]) + w*float64(d[j]-d[i]))
+			}
+		}
+	} else {
+		for c, q := range p.q {
+			e := cmplx.Rect(1, -p.omega[c]*t)
+			for n := 0; n < 7; n++ {
+				v[n] += real(q[n] * e)
+			}
+			if p.dq != nil {
+				for n := 0; n < 7; n++ {
+					v[n] += p.z * real(p.dq[c][n]*e)
+				}
+			}
+		}
+	}
+	k.V = [3]float64{v[0] + p.cur[0], v[1] + p.cur[1], v[2] + p.cur[2]}
+	k.A = [3]float64{v[3], v[4], v[5]}
+	k.P = v[6]
+	return k
+}
