@@ -34,7 +34,9 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("waves: %w", err)
 	}
-	at := func(v string) string { return fmt.Sprintf("%s:%d: %s", g.Meta.Path[strings.LastIndexAny(g.Meta.Path, `/\`)+1:], ss.Meta.LineOf(v), v) }
+	at := func(v string) string {
+		return fmt.Sprintf("%s:%d: %s", g.Meta.Path[strings.LastIndexAny(g.Meta.Path, `/\`)+1:], ss.Meta.LineOf(v), v)
+	}
 	var warn []string
 	if (ss.WvDiffQTF || ss.WvSumQTF) && mod != StillWater {
 		// Second-order kinematics change only strip-theory loads and the
