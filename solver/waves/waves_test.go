@@ -254,3 +254,16 @@ func TestUserElevation(t *testing.T) {
 		}
 	}
 }
+
+// TestSynthesize: the elevation synthesised from the components equals the
+// probe's.
+func TestSynthesize(t *testing.T) {
+	s := irregular(t, 8, true)
+	e := s.Synthesize(func(c Component) complex128 { return c.C })
+	p := s.Probe(0, 0, 0)
+	for _, tm := range []float64{0, 3.3, 1000.1} {
+		if math.Abs(e.At(tm)-p.Elevation(tm)) > 1e-5 {
+			t.Errorf("t=%g: synthesised %g, probe %g", tm, e.At(tm), p.Elevation(tm))
+		}
+	}
+}

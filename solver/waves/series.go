@@ -1,0 +1,71 @@
+package waves
+
+import "math"
+
+// Component is one wave of the sea: elevation Re(C e^{i(K(x cos Dir +
+// y sin Dir) − Omega t)}), Dir in radians.
+type Component struct {
+	Omega, K, Dir float64
+	C             complex128
+}
+
+// Components returns the wave components (none for still water).
+func (s *Sea) Components() []Component {
+	out := make([]Component, len(s.comps))
+	for i, c := range s.comps {
+		out[i] = Component{Omega: c.omega, K: c.k, Dir: math.Atan2(c.sinB, c.cosB), C: c.c}
+	}
+	return out
+}
+
+// Series is a periodic time series sampled every WaveDT over the sea's
+// period, interpolated linearly in time.
+type Series struct {
+	v      []float64
+	dt     float64
+	period float64
+}
+
+// Synthesize returns the time series of a linear response to the waves:
+// Re Σ q_n e^{-iω_n t} with q_n = transfer(component n), computed by one
+// inverse FFT. Nil for still water.
+func (s *Sea) Synthesize(transfer func(c Component) complex128) *Series {
+	if len(s.comps) == 0 {
+		return nil
+	}
+	nc := s.nStep/2 + 1
+	dw := 2 * math.Pi / s.period
+	coef := make([]complex128, nc)
+	for _, c := range s.Components() {
+		b := int(math.Round(c.Omega / dw))
+		if b <= 0 || b >= nc {
+			continue
+		}
+		q := transfer(c)
+		coef[b] += complex(real(q), -imag(q)) / 2
+	}
+	v := s.fft.Sequence(make([]float64, s.nStep), coef)
+	return &Series{v: v, dt: s.dt, period: s.period}
+}
+
+// At returns the series' value at time t (periodic, linear in time).
+func (r *Series) At(t float64) float64 {
+	if r == nil {
+		return 0
+	}
+	tt := math.Mod(t, r.period)
+	if tt < 0 {
+		tt += r.period
+	}
+	f := tt / r.dt
+	i := int(f)
+	n := len(r.v)
+	if i >= n {
+		i = n - 1
+	}
+	j := i + 1
+	if j == n {
+		j = 0
+	}
+	return r.v[i] + (f-float64(i))*(r.v[j]-r.v[i])
+}
