@@ -23,6 +23,7 @@ type qsLine struct {
 	anchor [3]float64
 	fair   RigidPoint
 	guess  [2]float64 // last solution, to start the next Newton solve
+	noBed  bool
 }
 
 // QSLine describes one line for NewQuasiStatic.
@@ -31,6 +32,7 @@ type QSLine struct {
 	Catenary Catenary
 	Anchor   [3]float64 // inertial frame, m
 	Fairlead [3]float64 // platform frame, relative to the reference point, m
+	NoSeabed bool       // no seabed contact even with the anchor on the seabed
 }
 
 // NewQuasiStatic builds the quasi-static system. ref is the undisplaced
@@ -42,7 +44,7 @@ func NewQuasiStatic(lines []QSLine, ref [3]float64, depth float64) (*QuasiStatic
 		if !(l.Catenary.L > 0) || !(l.Catenary.W > 0) || !(l.Catenary.EA > 0) {
 			return nil, fmt.Errorf("moorings: line %d: length, apparent weight and EA must be > 0", l.ID)
 		}
-		q.lines = append(q.lines, qsLine{id: l.ID, cat: l.Catenary, anchor: l.Anchor, fair: RigidPoint{Body: l.Fairlead}})
+		q.lines = append(q.lines, qsLine{id: l.ID, cat: l.Catenary, anchor: l.Anchor, fair: RigidPoint{Body: l.Fairlead}, noBed: l.NoSeabed})
 	}
 	return q, nil
 }
@@ -122,7 +124,7 @@ func (l *qsLine) solve(r [3]float64, depth float64) (LineForce, error) {
 	dx, dy := r[0]-l.anchor[0], r[1]-l.anchor[1]
 	X := math.Hypot(dx, dy)
 	Z := r[2] - l.anchor[2]
-	onBed := l.anchor[2] <= -depth+1e-6*depth
+	onBed := !l.noBed && l.anchor[2] <= -depth+1e-6*depth
 	var guess *[2]float64
 	if l.guess[0] > 0 {
 		guess = &l.guess
@@ -221,4 +223,36 @@ func matMul(a, b [3][3]float64) [3][3]float64 {
 		}
 	}
 	return c
+}
+
+// QuasiStaticFromMAP builds the system of a MAP++ input file: each line
+// from its fix node to its vessel node, copied about the vertical axis by
+// the file's repeat angles (counter-clockwise seen from above). A fix node
+// at Z = "depth" lies on the seabed.
+func QuasiStaticFromMAP(m *deck.MAPFile, env Env, ref [3]float64) (*QuasiStatic, error) {
+	var lines []QSLine
+	angles := append([]float64{0}, m.Repeat...)
+	for k, ang := range angles {
+		c, s := math.Cos(ang*math.Pi/180), math.Sin(ang*math.Pi/180)
+		rot := func(x, y, z float64) [3]float64 { return [3]float64{c*x - s*y, s*x + c*y, z} }
+		for _, ml := range m.Lines {
+			lt := m.LineType(ml.Type)
+			a, f := m.Node(ml.NodeAnch), m.Node(ml.NodeFair)
+			if lt == nil || a == nil || f == nil {
+				return nil, fmt.Errorf("moorings: MAP++ line %d: undefined line type or node", ml.ID)
+			}
+			az := a.Z
+			if a.ZDepth {
+				az = -env.WaterDepth
+			}
+			area := math.Pi / 4 * lt.Diam * lt.Diam
+			cat := Catenary{L: ml.UnstrLen, W: (lt.MassDen - env.WaterDensity*area) * env.Gravity, EA: lt.EA, CB: lt.CB}
+			q := QSLine{ID: k*len(m.Lines) + ml.ID, Catenary: cat, Anchor: rot(a.X, a.Y, az), Fairlead: rot(f.X, f.Y, f.Z)}
+			if ml.OmitContact {
+				q.NoSeabed = true
+			}
+			lines = append(lines, q)
+		}
+	}
+	return NewQuasiStatic(lines, ref, env.WaterDepth)
 }
