@@ -7,6 +7,7 @@ import (
 	"github.com/turbinesim/turbinesim/internal/refoutput"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // A two-member tower with modes, static improvement and a concentrated
@@ -113,15 +114,15 @@ func TestModalStepResponseIsExact(t *testing.T) {
 }
 
 // Driven by the platform (TP) motion OpenFAST computed, the model gives
-// the interface loads OpenFAST reported: IntfFXss and IntfMYss means over
-// the settled window within 1 % (still water: the hydrodynamic loads on
+// the loads OpenFAST reported: interface, mudline reaction and member-node
+// bending moments, means over the settled window within 1 % (still water: the hydrodynamic loads on
 // the pile are buoyancy, vertical, and a few kN of radiation; they are not
 // applied here).
 func TestMonopileInterfaceLoadsFromRecordedMotion(t *testing.T) {
 	_, m := monopile(t)
 	outb := testshared.Path(t, "reference-outputs", monopileCase, "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.outb")
 	v := refoutput.Means(t, outb, 60, "PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw",
-		"IntfFXss", "IntfMYss", "ReactFXss", "ReactMYss")
+		"IntfFXss", "IntfMYss", "ReactFXss", "ReactMYss", "M1N1MKye", "M2N1MKye", "M1N1MKxe")
 	u := &Input{}
 	for a := 0; a < 6; a++ {
 		u.Disp[a] = v[a]
@@ -134,6 +135,13 @@ func TestMonopileInterfaceLoadsFromRecordedMotion(t *testing.T) {
 	if err := s.Output(u, &y); err != nil {
 		t.Fatal(err)
 	}
+	ch := func(name string) float64 {
+		c, ok := s.Channel(name)
+		if !ok {
+			t.Fatalf("channel %s not resolved", name)
+		}
+		return c.Get(&y)
+	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -142,6 +150,9 @@ func TestMonopileInterfaceLoadsFromRecordedMotion(t *testing.T) {
 		{"IntfMYss", y.Interface[4], v[7]},
 		{"ReactFXss", y.Reaction[0], v[8]},
 		{"ReactMYss", y.Reaction[4], v[9]},
+		{"M1N1MKye", ch("M1N1MKye"), v[10]},
+		{"M2N1MKye", ch("M2N1MKye"), v[11]},
+		{"M1N1MKxe", ch("M1N1MKxe"), v[12]},
 	} {
 		if math.Abs(c.got-c.want) > 0.01*math.Abs(c.want) {
 			t.Errorf("%s: %.4e from the recorded motion, OpenFAST %.4e", c.name, c.got, c.want)
@@ -149,4 +160,100 @@ func TestMonopileInterfaceLoadsFromRecordedMotion(t *testing.T) {
 			t.Logf("%s: %.4e, OpenFAST %.4e", c.name, c.got, c.want)
 		}
 	}
+}
+
+// The same, in time: driven by OpenFAST's platform displacements and
+// accelerations row by row (t ≥ 60 s) and HydroDyn's total load at the
+// mean sea level, the mudline reaction and interface loads have OpenFAST's
+// mean and standard deviation within 1 % (of the channel's range for the
+// standard deviation; the substructure's own inertia is in the reaction).
+func TestMonopileReactionTimeSeriesFromRecordedMotion(t *testing.T) {
+	_, m := monopile(t)
+	path := testshared.Path(t, "reference-outputs", monopileCase, "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.outb")
+	f, err := outfile.ReadOutbFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) []float64 {
+		c, ok := f.Column(name)
+		if !ok {
+			t.Fatalf("%s not in the reference output", name)
+		}
+		return c
+	}
+	deg := math.Pi / 180
+	disp := [6][]float64{col("PtfmSurge"), col("PtfmSway"), col("PtfmHeave"), col("PtfmRoll"), col("PtfmPitch"), col("PtfmYaw")}
+	ax, az, ary := col("PtfmTAxt"), col("PtfmTAzt"), col("PtfmRAyt")
+	hydro := [6][]float64{col("HydroFxi"), col("HydroFyi"), col("HydroFzi"), col("HydroMxi"), col("HydroMyi"), col("HydroMzi")}
+	// HydroDyn's total load is about its reference point (0, 0, 0): put
+	// it on the node at the mean sea level.
+	msl := -1
+	for n, nd := range m.FEM().Nodes {
+		if nd.Pos == [3]float64{} {
+			msl = n
+		}
+	}
+	if msl < 0 {
+		t.Fatal("no node at (0, 0, 0)")
+	}
+	names := []string{"ReactFXss", "ReactMYss", "IntfFXss", "IntfMYss", "ReactFZss"}
+	var ref, got [5][]float64
+	for i, n := range names {
+		ref[i] = col(n)
+	}
+	s := NewSim(m)
+	var y Output
+	var rows []int
+	for k, tk := range f.Time {
+		if tk < 60 {
+			continue
+		}
+		u := &Input{NodeLoads: make([][6]float64, len(m.FEM().Nodes))}
+		for a := 0; a < 6; a++ {
+			u.NodeLoads[msl][a] = hydro[a][k]
+			u.Disp[a] = disp[a][k]
+			if a >= 3 {
+				u.Disp[a] *= deg
+			}
+		}
+		u.Acc[0], u.Acc[2], u.Acc[4] = ax[k], az[k], ary[k]*deg
+		if err := s.Output(u, &y); err != nil {
+			t.Fatal(err)
+		}
+		vals := [5]float64{y.Reaction[0], y.Reaction[4], y.Interface[0], y.Interface[4], y.Reaction[2]}
+		for i := range vals {
+			got[i] = append(got[i], vals[i])
+		}
+		rows = append(rows, k)
+	}
+	for i, n := range names {
+		var r []float64
+		for _, k := range rows {
+			r = append(r, ref[i][k])
+		}
+		gm, gs := meanStd(got[i])
+		rm, rs := meanStd(r)
+		lo, hi := r[0], r[0]
+		for _, x := range r {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		t.Logf("%s: mean %.4e (OpenFAST %.4e), std %.4e (%.4e)", n, gm, rm, gs, rs)
+		if math.Abs(gm-rm) > 0.01*math.Abs(rm) {
+			t.Errorf("%s: mean %.4e, OpenFAST %.4e", n, gm, rm)
+		}
+		if math.Abs(gs-rs) > 0.01*math.Max(rs, hi-lo) {
+			t.Errorf("%s: std %.4e, OpenFAST %.4e", n, gs, rs)
+		}
+	}
+}
+
+func meanStd(x []float64) (mean, std float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		std += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(x)))
 }
