@@ -403,15 +403,26 @@ type Channel struct {
 var memberChannel = regexp.MustCompile(`^m([1-9])n([1-9])(fk|mk|fm|mm)([xyz])e$`)
 
 // Channel resolves a SubDyn output channel (case-insensitive; a leading
-// '-' negates it): ReactFXss … ReactMZss, IntfFXss … IntfMZss, and the
+// '-', '_' or 'M' negates it, as in SubDyn's output lists): ReactFXss … ReactMZss, IntfFXss … IntfMZss, and the
 // member-node loads MαNβFKxe … MαNβMMze (F/M force or moment, K stiffness
 // or M inertia part, element axes) of the member output list.
 func (s *Sim) Channel(name string) (Channel, bool) {
 	n := strings.ToLower(name)
-	sign := 1.0
-	if strings.HasPrefix(n, "-") {
-		sign, n = -1, n[1:]
+	if strings.HasPrefix(n, "-") || strings.HasPrefix(n, "_") {
+		return s.channel(name, n[1:], -1)
 	}
+	if c, ok := s.channel(name, n, 1); ok {
+		return c, true
+	}
+	// a leading 'M' negates too, when the rest is a channel (OpenFAST's
+	// output lists; "M1N1MKxe" itself is a member channel)
+	if strings.HasPrefix(n, "m") {
+		return s.channel(name, n[1:], -1)
+	}
+	return Channel{}, false
+}
+
+func (s *Sim) channel(name, n string, sign float64) (Channel, bool) {
 	comps := []string{"fx", "fy", "fz", "mx", "my", "mz"}
 	unit := func(i int) string {
 		if i < 3 {

@@ -257,3 +257,64 @@ func meanStd(x []float64) (mean, std float64) {
 	}
 	return mean, math.Sqrt(std / float64(len(x)))
 }
+
+func TestChannelNamesAndSigns(t *testing.T) {
+	_, m := monopile(t)
+	s := NewSim(m)
+	y := Output{Reaction: [6]float64{1, 2, 3, 4, 5, 6}, Interface: [6]float64{7, 8, 9, 10, 11, 12}}
+	for name, want := range map[string]float64{"ReactFXss": 1, "-ReactMYss": -5, "_intfmzss": -12, "MReactFZss": -3, "IntfFYss": 8} {
+		c, ok := s.Channel(name)
+		if !ok {
+			t.Errorf("%s not resolved", name)
+			continue
+		}
+		if got := c.Get(&y); got != want {
+			t.Errorf("%s = %g, want %g", name, got, want)
+		}
+	}
+	for _, name := range []string{"M1N1MKxe", "-M2N1FKze", "M1N1MMye"} {
+		if _, ok := s.Channel(name); !ok {
+			t.Errorf("%s not resolved", name)
+		}
+	}
+	for _, name := range []string{"M3N1MKxe", "M1N2MKxe", "ReactFWss", "Bogus"} {
+		if _, ok := s.Channel(name); ok {
+			t.Errorf("%s resolved, want unknown (2 member outputs, one node each)", name)
+		}
+	}
+}
+
+// The published IEA 22 MW monopile SubDyn file (v1.01 layout, Rayleigh
+// Guyan damping) builds: its Guyan damping is α·M̃ + β·K̃.
+func TestIEA22MonopileBuildsWithRayleighGuyanDamping(t *testing.T) {
+	p := testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT_SubDyn.dat")
+	sd, err := deck.ReadSubDyn(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFEM(sd, Options{Gravity: 9.80665, WtrDpth: 34, TPRef: [3]float64{0, 0, 15}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mass, damp, stiff := m.Guyan()
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 6; j++ {
+			want := sd.RayleighDamp[0]*mass[i][j] + sd.RayleighDamp[1]*stiff[i][j]
+			if math.Abs(damp[i][j]-want) > 1e-12*math.Abs(stiff[i][i]) {
+				t.Fatalf("C̃_BB[%d][%d] = %g, want %g", i, j, damp[i][j], want)
+			}
+		}
+	}
+	if damp[0][0] <= 0 {
+		t.Errorf("no Guyan damping (β = %g)", sd.RayleighDamp[1])
+	}
+	freq, err := m.FullFrequencies(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("IEA 22 MW monopile: mass %.4e kg, first clamped frequencies %.3f, %.3f Hz", f.Mass(), freq[0], freq[1])
+}
