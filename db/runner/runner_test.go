@@ -60,6 +60,11 @@ func child(mode string, args []string) int {
 		time.Sleep(time.Hour)
 	case "child:probe":
 		return probeChild(args)
+	case "child:panic":
+		// A solver defect: an index out of range, reported by the Go
+		// runtime (exit status 2).
+		var nodes []float64
+		_ = nodes[len(args)]
 	case "child:env":
 		// Prints its environment into the output directory.
 		for i, a := range args {
@@ -505,5 +510,63 @@ func TestLostJobsAreFailedAndRefunded(t *testing.T) {
 	}
 	if u := e.usage(t); u.SpentCents != 0 || u.Tokens != 0 {
 		t.Fatalf("usage %+v after the refund", u)
+	}
+}
+
+// A run the solver itself breaks on (a Go panic: the service's defect,
+// not the user's deck) fails at once, refunded, and its detail says so.
+func TestSolverDefectIsRefunded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:panic", 1, runner.Limits{WallTime: time.Minute})
+	j := e.waitFor(t, e.submit(t, 2).ID, 30*time.Second, terminal)
+	if j.Status != turbinesim.JobFailed || j.RefundedAt == nil || j.Attempt != 1 {
+		t.Fatalf("job %s after %d attempts, refunded %v; want failed after 1, refunded", j.Status, j.Attempt, j.RefundedAt)
+	}
+	if d := deref(j.Detail); !strings.Contains(d, "refunded") || !strings.Contains(d, "index out of range") {
+		t.Fatalf("detail %q: want the panic and that it was refunded", d)
+	}
+	if u := e.usage(t); u.SpentCents != 0 || u.Tokens != 0 {
+		t.Fatalf("usage after the refund %+v, want zero", u)
+	}
+}
+
+// Bubblewrap failing to start the solver (here: the solver binary it is
+// told to bind does not exist) is the service's fault: retried, then
+// failed and refunded, with a detail that says so and names no path.
+func TestSandboxFailureIsRefunded(t *testing.T) {
+	if why := bwrapUnusable(); why != "" {
+		t.Skip(why)
+	}
+	t.Parallel()
+	e := newEnvWith(t, jobtest.New(t), "child:simulate", 0, runner.Limits{WallTime: time.Minute}, envOptions{})
+	w, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
+		Command: []string{filepath.Join(t.TempDir(), "missing-turbined"), "simulate"}, Sandbox: "bwrap", Logger: quiet,
+		ProgressInterval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := db.NewQueue(e.db, db.QueueConfig{Workers: 1, Worker: w, PollInterval: 50 * time.Millisecond,
+		RetryDelay: 50 * time.Millisecond, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		q.StopAndCancel(ctx)
+	})
+	j := e.waitFor(t, e.submit(t, 2).ID, 30*time.Second, terminal)
+	d := deref(j.Detail)
+	if j.Status != turbinesim.JobFailed || j.RefundedAt == nil || !strings.Contains(d, "sandbox") || !strings.Contains(d, "refunded") {
+		t.Fatalf("job %s, refunded %v, detail %q; want failed, refunded, naming the sandbox", j.Status, j.RefundedAt, d)
+	}
+	if strings.Contains(d, "/") {
+		t.Fatalf("detail %q names a path", d)
+	}
+	if u := e.usage(t); u.SpentCents != 0 || u.Tokens != 0 {
+		t.Fatalf("usage after the refund %+v, want zero", u)
 	}
 }

@@ -245,6 +245,21 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		return err
 	case res.signal != 0:
 		return serviceFailure(fmt.Sprintf("the solver crashed (%s)", res.signal), errors.New(res.log))
+	case res.exitCode != 0 && w.bwrap != "" && strings.HasPrefix(res.log, "bwrap: "):
+		// Bubblewrap itself refused to start (a bind path missing, no
+		// namespaces): the service's set-up, not the run; retried, and
+		// refunded when it fails every attempt.
+		// Its message names server paths: logged, not shown.
+		return serviceFailure("the sandbox could not start the solver (a fault of the service, not of your input)", errors.New(res.log))
+	case res.exitCode != 0 && solverDefect(res.log):
+		// The solver crashed on an internal error (a Go panic, caught by
+		// coupling.Run or not): a defect of the service's solver, not the
+		// user's deck, so the run is refunded. Not retried: the same deck
+		// meets the same defect.
+		_, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
+			Status: turbinesim.JobFailed, Log: res.log, Refund: true,
+			Detail: "the solver stopped on an internal error, a defect of the service and not of your input (refunded): " + clip(panicLine(res.log), 300)})
+		return err
 	case res.exitCode != 0 && extra != nil && !strings.HasPrefix(res.log, "prepared run "):
 		// The child could not make the run from its recipe (it logs the
 		// "prepared run" line only once it has): the recipe is the
@@ -608,6 +623,37 @@ func outOfMemory(log string) bool {
 	return strings.Contains(log, "fatal error: out of memory") ||
 		strings.Contains(log, "fatal error: runtime: out of memory") ||
 		strings.Contains(log, "fatal error: runtime: cannot allocate memory")
+}
+
+// solverDefect reports whether the child's log shows a Go panic: the
+// runtime's own report ("panic: ..." at the start of a line, exit 2) or a
+// panic coupling.Run recovered, which carries the goroutine's stack
+// ("goroutine N [running]:" at the start of a line). Deck text cannot
+// start a line of the log, so a deck cannot pass itself off as a defect.
+func solverDefect(log string) bool {
+	for _, l := range strings.Split(log, "\n") {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(strings.TrimSpace(l), "]:") {
+			return true
+		}
+	}
+	return false
+}
+
+// panicLine is the log line naming the panic, without the command prefix.
+func panicLine(log string) string {
+	for _, l := range strings.Split(log, "\n") {
+		if i := strings.Index(l, "panic: "); i >= 0 {
+			return strings.TrimSpace(l[i:])
+		}
+	}
+	return "panic"
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // failureDetail is the user-facing reason of a failed run: the solver's
