@@ -630,7 +630,12 @@ func outOfMemory(log string) bool {
 // panic coupling.Run recovered, which carries the goroutine's stack
 // ("goroutine N [running]:" at the start of a line). Deck text cannot
 // start a line of the log, so a deck cannot pass itself off as a defect.
+// Running out of the run's memory limit also prints goroutine stacks;
+// that is the run's size, not a defect.
 func solverDefect(log string) bool {
+	if outOfMemory(log) {
+		return false
+	}
 	for _, l := range strings.Split(log, "\n") {
 		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(strings.TrimSpace(l), "]:") {
 			return true
