@@ -322,4 +322,3 @@ func bwrapUnusable() string {
 	}
 	return ""
 }
-
