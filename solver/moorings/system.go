@@ -63,7 +63,10 @@ type System struct {
 	dtM    float64
 	lines  []*line
 	points []*point
-	nState int
+	vessel []*point // the vessel points, in file order
+	// vessel-point motion scratch for the Motion-based methods
+	pm0, pm1 []PointMotion
+	nState   int
 	// RK2 work vectors
 	y, y0, dy, ym []float64
 	chans         []channel
@@ -126,11 +129,16 @@ func New(md *deck.MoorDyn, env Env, ref [3]float64) (*System, error) {
 		s.lines = append(s.lines, ln)
 	}
 	for _, pt := range s.points {
-		if pt.kind == deck.MDFree {
+		switch pt.kind {
+		case deck.MDFree:
 			pt.state = s.nState
 			s.nState += 6
+		case deck.MDVessel:
+			s.vessel = append(s.vessel, pt)
 		}
 	}
+	s.pm0 = make([]PointMotion, len(s.vessel))
+	s.pm1 = make([]PointMotion, len(s.vessel))
 	s.y = make([]float64, s.nState)
 	s.y0 = make([]float64, s.nState)
 	s.dy = make([]float64, s.nState)
@@ -154,13 +162,23 @@ func New(md *deck.MoorDyn, env Env, ref [3]float64) (*System, error) {
 // tensions change by less than threshIC (relative) between three successive
 // checks dtIC apart, or TmaxIC has passed. Velocities are then zero.
 func (s *System) Init(ctx context.Context, u Motion) error {
-	for _, pt := range s.points {
-		if pt.kind == deck.MDVessel {
-			pt.r, pt.v, pt.a = pt.body.Kinematics(s.ref, &u)
-			pt.v, pt.a = [3]float64{}, [3]float64{}
-			pt.r0, pt.r1 = pt.r, pt.r
-			pt.v0, pt.v1 = [3]float64{}, [3]float64{}
-		}
+	if err := s.InitAt(ctx, s.vesselMotion(&u, s.pm0)); err != nil {
+		return err
+	}
+	return s.CalcOutput(0, u, nil)
+}
+
+// InitAt is Init with the vessel points' positions given directly (in the
+// order of VesselPoints); velocities are taken as zero.
+func (s *System) InitAt(ctx context.Context, p []PointMotion) error {
+	if len(p) != len(s.vessel) {
+		return fmt.Errorf("moorings: %d vessel point motions for %d vessel points", len(p), len(s.vessel))
+	}
+	for i, pt := range s.vessel {
+		pt.r = p[i].Pos
+		pt.v, pt.a = [3]float64{}, [3]float64{}
+		pt.r0, pt.r1 = pt.r, pt.r
+		pt.v0, pt.v1 = [3]float64{}, [3]float64{}
 	}
 	for _, ln := range s.lines {
 		s.shapeLine(ln)
@@ -181,7 +199,10 @@ func (s *System) Init(ctx context.Context, u Motion) error {
 		}
 	}
 	s.t = 0
-	return s.CalcOutput(0, u, nil)
+	s.scatter(s.y)
+	s.evaluate(1)
+	s.fillChannels()
+	return nil
 }
 
 // shapeLine sets the nodes of a line on the elastic catenary between its
@@ -438,21 +459,31 @@ func (s *System) rk2Step(tau0, dtau, h, cdScale float64) error {
 // t+dt, interpolated linearly in between; with u1 nil they move on with
 // u0's velocity.
 func (s *System) UpdateStates(ctx context.Context, t, dt float64, u0 Motion, u1 *Motion) error {
+	var p1 []PointMotion
+	if u1 != nil {
+		p1 = s.vesselMotion(u1, s.pm1)
+	}
+	return s.UpdateStatesAt(ctx, t, dt, s.vesselMotion(&u0, s.pm0), p1)
+}
+
+// UpdateStatesAt is UpdateStates with the vessel points' motions given
+// directly (order of VesselPoints) at t (p0) and t+dt (p1, may be nil).
+func (s *System) UpdateStatesAt(ctx context.Context, t, dt float64, p0, p1 []PointMotion) error {
 	if !(dt > 0) {
 		return fmt.Errorf("moorings: time step must be > 0, got %g", dt)
 	}
-	for _, pt := range s.points {
-		if pt.kind != deck.MDVessel {
-			continue
-		}
-		pt.r0, pt.v0, _ = pt.body.Kinematics(s.ref, &u0)
-		if u1 != nil {
-			pt.r1, pt.v1, pt.a = pt.body.Kinematics(s.ref, u1)
+	if len(p0) != len(s.vessel) || (p1 != nil && len(p1) != len(s.vessel)) {
+		return fmt.Errorf("moorings: vessel point motions do not match the %d vessel points", len(s.vessel))
+	}
+	for i, pt := range s.vessel {
+		pt.r0, pt.v0 = p0[i].Pos, p0[i].Vel
+		if p1 != nil {
+			pt.r1, pt.v1, pt.a = p1[i].Pos, p1[i].Vel, p1[i].Acc
 		} else {
 			for c := 0; c < 3; c++ {
 				pt.r1[c] = pt.r0[c] + dt*pt.v0[c]
 			}
-			pt.v1 = pt.v0
+			pt.v1, pt.a = pt.v0, p0[i].Acc
 		}
 	}
 	nSub := int(math.Ceil(dt/s.dtM - 1e-9))
@@ -485,21 +516,84 @@ func (e *StepError) Unwrap() error { return e.Err }
 // CalcOutput evaluates the line forces for the platform motion u at time t
 // (the states as left by UpdateStates), fills the output channels, and
 // returns the mooring loads on the platform about its displaced reference
-// point. loads may be nil.
+// point, the inertia of the line ends it carries included. loads may be nil.
 func (s *System) CalcOutput(t float64, u Motion, loads *Loads) error {
-	for _, pt := range s.points {
-		if pt.kind == deck.MDVessel {
-			pt.r, pt.v, pt.a = pt.body.Kinematics(s.ref, &u)
-			pt.r0, pt.r1, pt.v0, pt.v1 = pt.r, pt.r, pt.v, pt.v
-		}
+	if err := s.CalcOutputAt(t, s.vesselMotion(&u, s.pm0)); err != nil {
+		return err
 	}
-	s.scatter(s.y)
-	s.evaluate(1)
 	if loads != nil {
 		*loads = s.platformLoads(u)
 	}
+	return nil
+}
+
+// CalcOutputAt is CalcOutput with the vessel points' motions given
+// directly; VesselForce then returns each point's load.
+func (s *System) CalcOutputAt(t float64, p []PointMotion) error {
+	if len(p) != len(s.vessel) {
+		return fmt.Errorf("moorings: %d vessel point motions for %d vessel points", len(p), len(s.vessel))
+	}
+	for i, pt := range s.vessel {
+		pt.r, pt.v, pt.a = p[i].Pos, p[i].Vel, p[i].Acc
+		pt.r0, pt.r1, pt.v0, pt.v1 = pt.r, pt.r, pt.v, pt.v
+	}
+	s.scatter(s.y)
+	s.evaluate(1)
 	s.fillChannels()
 	return nil
+}
+
+// PointMotion is the position, velocity and acceleration of a point.
+type PointMotion struct {
+	Pos, Vel, Acc [3]float64
+}
+
+// VesselPoints returns the undisplaced positions of the points attached to
+// the platform (the reference point plus their platform-frame coordinates),
+// in the order of the input file: the nodes the coupling moves with the
+// platform and loads through VesselForce.
+func (s *System) VesselPoints() [][3]float64 {
+	out := make([][3]float64, len(s.vessel))
+	for i, pt := range s.vessel {
+		for c := 0; c < 3; c++ {
+			out[i][c] = s.ref[c] + pt.body.Body[c]
+		}
+	}
+	return out
+}
+
+// VesselForce returns the force the mooring applies to the i-th vessel
+// point at the last output: the attached line ends' forces plus the
+// point's own weight and buoyancy, without the inertia of the masses it
+// carries (VesselMass).
+func (s *System) VesselForce(i int) [3]float64 { return s.vessel[i].f }
+
+// VesselMass returns the mass matrix the i-th vessel point carries: the
+// point's mass and added mass and the attached line-end nodes' (half a
+// segment's structural and added mass).
+func (s *System) VesselMass(i int) [3][3]float64 {
+	pt := s.vessel[i]
+	var m [3][3]float64
+	for _, e := range pt.ends {
+		me := e.line.endMass(e.end)
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				m[r][c] += me[r][c]
+			}
+		}
+	}
+	for c := 0; c < 3; c++ {
+		m[c][c] += pt.m + s.h.rho*pt.vol*pt.ca
+	}
+	return m
+}
+
+// vesselMotion maps the platform motion to the vessel points (into buf).
+func (s *System) vesselMotion(u *Motion, buf []PointMotion) []PointMotion {
+	for i, pt := range s.vessel {
+		buf[i].Pos, buf[i].Vel, buf[i].Acc = pt.body.Kinematics(s.ref, u)
+	}
+	return buf
 }
 
 // platformLoads sums the forces the vessel points pass to the platform:
@@ -508,20 +602,11 @@ func (s *System) CalcOutput(t float64, u Motion, loads *Loads) error {
 func (s *System) platformLoads(u Motion) Loads {
 	var l Loads
 	o := [3]float64{s.ref[0] + u.Disp[0], s.ref[1] + u.Disp[1], s.ref[2] + u.Disp[2]}
-	for _, pt := range s.points {
-		if pt.kind != deck.MDVessel {
-			continue
-		}
+	for i, pt := range s.vessel {
 		f := pt.f
-		for _, e := range pt.ends {
-			m := e.line.endMass(e.end)
-			ma := mulMat(m, pt.a)
-			for c := 0; c < 3; c++ {
-				f[c] -= ma[c]
-			}
-		}
+		ma := mulMat(s.VesselMass(i), pt.a)
 		for c := 0; c < 3; c++ {
-			f[c] -= (pt.m + s.h.rho*pt.vol*pt.ca) * pt.a[c]
+			f[c] -= ma[c]
 		}
 		l.add(o, pt.r, f)
 	}
