@@ -156,8 +156,10 @@ func New(md *deck.MoorDyn, env Env, ref [3]float64) (*System, error) {
 }
 
 // Init places the vessel points for the platform's initial motion, gives
-// every line its elastic-catenary shape between its ends and relaxes the
-// system to static equilibrium by MoorDyn's dynamic relaxation: the
+// every line its elastic-catenary shape between its ends and finds the
+// static equilibrium MoorDyn's initial-condition generation tends to,
+// directly by Newton's method (solveStatic). Should Newton fail (slack or
+// compressed lines), it falls back to MoorDyn's dynamic relaxation: the
 // equations of motion with the drag scaled by CdScaleIC, until the fairlead
 // tensions change by less than threshIC (relative) between three successive
 // checks dtIC apart, or TmaxIC has passed. Velocities are then zero.
