@@ -80,6 +80,16 @@ func (s *System) solveStatic(maxIter int) (float64, error) {
 				J.Set(r, c, (trial[r]-res[r])/h)
 			}
 		}
+		// Nodes between slack segments have no stiffness across the
+		// line, which makes J singular; a small diagonal shift
+		// (Levenberg-Marquardt) keeps them where they are.
+		jmax := 0.0
+		for k := 0; k < nu; k++ {
+			jmax = math.Max(jmax, math.Abs(J.At(k, k)))
+		}
+		for k := 0; k < nu; k++ {
+			J.Set(k, k, J.At(k, k)-1e-9*jmax)
+		}
 		lu.Factorize(J)
 		for k := range res {
 			rhs.SetVec(k, -res[k])

@@ -189,15 +189,28 @@ func (s *System) InitAt(ctx context.Context, p []PointMotion) error {
 	o := s.md.Options
 	worst, err := s.solveStatic(50)
 	if err != nil || worst > 1e-3*s.maxEndTension() {
-		// Newton did not find the equilibrium (e.g. slack lines):
-		// MoorDyn's dynamic relaxation instead.
-		s.Notes = append(s.Notes, fmt.Sprintf("mooring static solve left a residual of %.3g N (%v); dynamic relaxation used", worst, err))
+		// Newton did not find the equilibrium from the catenary shapes
+		// (e.g. a free point placed far from its equilibrium): MoorDyn's
+		// dynamic relaxation, then Newton again from where it ends.
 		for _, ln := range s.lines {
 			s.shapeLine(ln)
 		}
 		s.gather(s.y)
-		if err := s.relax(ctx, o.TmaxIC, o.DtIC, o.ThreshIC, o.CdScaleIC); err != nil {
+		converged, tRelax, err := s.relax(ctx, o.TmaxIC, o.DtIC, o.ThreshIC, o.CdScaleIC)
+		if err != nil {
 			return err
+		}
+		relaxed := append([]float64(nil), s.y...)
+		worst, err = s.solveStatic(50)
+		if err != nil || worst > 1e-3*s.maxEndTension() {
+			copy(s.y, relaxed)
+			s.scatter(s.y)
+			s.evaluate(1)
+			state := "converged"
+			if !converged {
+				state = fmt.Sprintf("not converged to threshIC=%g", o.ThreshIC)
+			}
+			s.Notes = append(s.Notes, fmt.Sprintf("mooring initial condition from %.3g s of dynamic relaxation (%s; the static solve left %.3g N, %v)", tRelax, state, worst, err))
 		}
 	}
 	s.t = 0
@@ -261,7 +274,8 @@ func (s *System) shapeLine(ln *line) {
 }
 
 // relax runs dynamic relaxation (see Init).
-func (s *System) relax(ctx context.Context, tMax, dtIC, thresh, cdScale float64) error {
+// It returns whether the tensions met threshIC and the time relaxed.
+func (s *System) relax(ctx context.Context, tMax, dtIC, thresh, cdScale float64) (bool, float64, error) {
 	steps := int(math.Round(dtIC / s.dtM))
 	if steps < 1 {
 		steps = 1
@@ -269,11 +283,11 @@ func (s *System) relax(ctx context.Context, tMax, dtIC, thresh, cdScale float64)
 	prev := [][]float64{}
 	for t := 0.0; t < tMax-1e-12; t += float64(steps) * s.dtM {
 		if err := ctx.Err(); err != nil {
-			return err
+			return false, t, err
 		}
 		for k := 0; k < steps; k++ {
 			if err := s.rk2Step(0, 0, s.dtM, cdScale); err != nil {
-				return err
+				return false, t, err
 			}
 		}
 		ten := make([]float64, len(s.lines))
@@ -293,17 +307,13 @@ func (s *System) relax(ctx context.Context, tMax, dtIC, thresh, cdScale float64)
 				}
 			}
 			if ok {
-				s.Notes = append(s.Notes, fmt.Sprintf("mooring initial condition converged after %.4g s of dynamic relaxation", t+float64(steps)*s.dtM))
 				s.zeroVelocities()
-				return nil
+				return true, t + float64(steps)*s.dtM, nil
 			}
 		}
 	}
-	if tMax > 0 {
-		s.Notes = append(s.Notes, fmt.Sprintf("mooring initial condition not converged to threshIC=%g within TmaxIC=%g s; continuing from the last state", thresh, tMax))
-	}
 	s.zeroVelocities()
-	return nil
+	return false, tMax, nil
 }
 
 func (s *System) zeroVelocities() {

@@ -312,3 +312,58 @@ func TestSlowSurgeFollowsStiffness(t *testing.T) {
 		t.Errorf("dynamic surge stiffness %.6g N/m, quasi-static %.6g N/m", k, K[0][0])
 	}
 }
+
+// A clump weight on a free point between two line sections: at the
+// initial condition the forces on the free point (the two line ends, its
+// weight and buoyancy) balance, and it stays put with the platform held.
+func TestFreePointEquilibrium(t *testing.T) {
+	md := semiMoorDyn(1, 20)
+	md.Points = append(md.Points, deck.MDPoint{ID: 3, Attachment: deck.MDFree, X: -450, Y: 0, Z: -150, M: 20000, V: 1, CdA: 2, CA: 1})
+	md.Lines = []deck.MDLine{
+		{ID: 1, Type: "main", AttachA: 2, AttachB: 3, UnstrLen: 450, NumSegs: 20},
+		{ID: 2, Type: "main", AttachA: 3, AttachB: 1, UnstrLen: 400, NumSegs: 20},
+	}
+	s := initSystem(t, md, Motion{})
+	pt := s.pointByID(3)
+	if f := norm(pt.f); f > 1e-3*s.FairleadTension(1) || len(s.Notes) != 0 {
+		t.Errorf("net force on the free point %.4g N (fairlead tension %.4g N); notes %v", f, s.FairleadTension(1), s.Notes)
+	}
+	// Weight − buoyancy of the clump is carried by the two line ends.
+	fa, fb := s.lines[0].endForce(1), s.lines[1].endForce(0)
+	if w := 20000*9.81 - 1025*9.81; math.Abs(fa[2]+fb[2]-w) > 1e-3*w {
+		t.Errorf("line ends carry %.6g N vertically, clump %.6g N", fa[2]+fb[2], w)
+	}
+	r0 := pt.r
+	for k := 0; k < 40; k++ {
+		if err := s.UpdateStates(context.Background(), float64(k)*0.025, 0.025, Motion{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := norm([3]float64{pt.r[0] - r0[0], pt.r[1] - r0[1], pt.r[2] - r0[2]}); d > 1e-4 {
+		t.Errorf("free point moved %.3g m in 1 s", d)
+	}
+}
+
+// MoorDyn's dynamic relaxation (the fallback of the initial condition)
+// tends to the state the Newton solve finds: after TmaxIC = 60 s the
+// fairlead and anchor tensions are within 0.5 % of it (the long grounded
+// line's lowest axial mode is barely damped and keeps ±0.3 % after 60 s).
+func TestDynamicRelaxationReachesStaticSolution(t *testing.T) {
+	md := semiMoorDyn(1, 50)
+	s := initSystem(t, md, Motion{})
+	fair, anch := s.FairleadTension(0), s.AnchorTension(0)
+	for _, ln := range s.lines {
+		s.shapeLine(ln)
+	}
+	s.gather(s.y)
+	o := md.Options
+	if _, _, err := s.relax(context.Background(), o.TmaxIC, o.DtIC, o.ThreshIC, o.CdScaleIC); err != nil {
+		t.Fatal(err)
+	}
+	s.scatter(s.y)
+	s.evaluate(1)
+	t.Logf("relaxed fairlead %.6g N, anchor %.6g N; Newton %.6g N, %.6g N; %v", s.FairleadTension(0), s.AnchorTension(0), fair, anch, s.Notes)
+	if rel(s.FairleadTension(0), fair) > 5e-3 || rel(s.AnchorTension(0), anch) > 5e-3 {
+		t.Errorf("relaxed fairlead %.6g N, anchor %.6g N; Newton %.6g N, %.6g N", s.FairleadTension(0), s.AnchorTension(0), fair, anch)
+	}
+}
