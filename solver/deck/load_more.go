@@ -135,6 +135,21 @@ func (l *loader) loadOffshore() error {
 	gen("SeaState", "SeaStFile", m.SeaStFile, m.CompSeaSt == 1, &o.SeaState)
 	gen("HydroDyn", "HydroFile", m.HydroFile, m.CompHydro == 1, &o.HydroDyn)
 	gen("SubDyn", "SubFile", m.SubFile, m.CompSub == 1, &o.SubDyn)
+	if s := o.SubDyn; s != nil {
+		// The SSI files of the base reactions belong to the deck (table
+		// errors are reported by Validate).
+		if sd, err := parseSubDyn(s.Meta.Src); err == nil {
+			for _, r := range sd.Reactions {
+				if r.SSIFile == "" {
+					continue
+				}
+				fr := l.ref("SubDyn SSI", s.Meta.Path, "SSIfile", r.Line, r.SSIFile, true)
+				if fr != nil && !fr.Exists && firstErr == nil {
+					firstErr = l.missing(fr, "SubDyn SSI", "SSIfile", r.SSIFile, s.Meta.Path, r.Line)
+				}
+			}
+		}
+	}
 	switch m.CompMooring {
 	case 1:
 		o.MooringKind = "MAP++"

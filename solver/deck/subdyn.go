@@ -74,6 +74,20 @@ type SDReaction struct {
 	Fixed   [6]bool // TDX TDY TDZ RDX RDY RDZ: true = locked
 	SSIFile string  // soil-structure interaction file, "" when none
 	Line    int
+	// Soil is the content of SSIFile (read by ReadSubDyn and Deck.SubDyn),
+	// nil when there is none.
+	Soil *SDSoil
+}
+
+// SDSoil is a soil-structure interaction file: up to 21 entries each of a
+// symmetric 6×6 stiffness and mass at a reaction joint, global axes, DOF
+// order x y z θx θy θz, one "value label" per line with labels such as
+// Kxx, Kxty, Ktxtx, Mzz (SubDyn User's Guide, "SSI Input File").
+type SDSoil struct {
+	Path   string // absolute path of the file
+	K, M   [6][6]float64
+	KGiven [6][6]bool // entries present in the file (K and M alike)
+	MGiven [6][6]bool
 }
 
 // SDInterface is one row of INTERFACE JOINTS.
@@ -173,22 +187,100 @@ type SDMemberOutput struct {
 	Line     int
 }
 
-// ReadSubDyn reads a SubDyn primary input file (bounded like every input).
+// ReadSubDyn reads a SubDyn primary input file and the SSI files it names
+// (relative to it), every read bounded like every input.
 func ReadSubDyn(path string) (*SubDyn, error) {
 	src, err := readSource(path, false)
 	if err != nil {
 		return nil, err
 	}
-	return parseSubDyn(src)
+	return subDynWithSoil(src)
 }
 
-// SubDyn returns the typed SubDyn file of a deck read with Load, or nil
-// when the deck has no SubDyn file (CompSub=0).
+// SubDyn returns the typed SubDyn file (with its SSI files) of a deck read
+// with Load, or nil when the deck has no SubDyn file (CompSub=0).
 func (d *Deck) SubDyn() (*SubDyn, error) {
 	if d == nil || d.Offshore.SubDyn == nil {
 		return nil, nil
 	}
-	return parseSubDyn(d.Offshore.SubDyn.Meta.Src)
+	return subDynWithSoil(d.Offshore.SubDyn.Meta.Src)
+}
+
+func subDynWithSoil(src *Source) (*SubDyn, error) {
+	sd, err := parseSubDyn(src)
+	if err != nil {
+		return nil, err
+	}
+	for k := range sd.Reactions {
+		r := &sd.Reactions[k]
+		if r.SSIFile == "" {
+			continue
+		}
+		p := resolvePath(src.Path, r.SSIFile)
+		ssrc, err := readSource(p, false)
+		if err != nil {
+			var e *Error
+			if asError(err, &e) && e.Line == 0 {
+				// name the line of the SubDyn file that names it
+				return nil, &Error{File: src.Path, Line: r.Line, Variable: "SSIfile", Msg: fmt.Sprintf("SSI file %q: %s", r.SSIFile, e.Msg), Err: e.Err}
+			}
+			return nil, err
+		}
+		if r.Soil, err = parseSoil(ssrc); err != nil {
+			return nil, err
+		}
+	}
+	return sd, nil
+}
+
+// parseSoil reads the "value label" lines of an SSI file; other lines
+// (headers, comments) are skipped, an unknown K…/M… label is an error.
+func parseSoil(src *Source) (*SDSoil, error) {
+	soil := &SDSoil{Path: src.Path}
+	dirs := []string{"tx", "ty", "tz", "x", "y", "z"}
+	index := map[string]int{"x": 0, "y": 1, "z": 2, "tx": 3, "ty": 4, "tz": 5}
+	for _, l := range src.Lines {
+		t := l.toks
+		if len(t) < 2 {
+			continue
+		}
+		x, ok := parseReal(t[0].Text)
+		if !ok {
+			continue
+		}
+		label := strings.ToLower(t[1].Text)
+		if label == "" || (label[0] != 'k' && label[0] != 'm') {
+			return nil, errAt(l.File, l.Num, t[1].Text, "expected a label Kxx … Ktztz or Mxx … Mtztz after the value")
+		}
+		rest := label[1:]
+		var ij []int
+		for len(rest) > 0 && len(ij) < 2 {
+			found := false
+			for _, d := range dirs {
+				if strings.HasPrefix(rest, d) {
+					ij = append(ij, index[d])
+					rest = rest[len(d):]
+					found = true
+					break
+				}
+			}
+			if !found {
+				break
+			}
+		}
+		if len(ij) != 2 || rest != "" {
+			return nil, errAt(l.File, l.Num, t[1].Text, "unknown label (expected K or M and two of x, y, z, tx, ty, tz, e.g. Kxty)")
+		}
+		i, j := ij[0], ij[1]
+		if label[0] == 'k' {
+			soil.K[i][j], soil.K[j][i] = x, x
+			soil.KGiven[i][j], soil.KGiven[j][i] = true, true
+		} else {
+			soil.M[i][j], soil.M[j][i] = x, x
+			soil.MGiven[i][j], soil.MGiven[j][i] = true, true
+		}
+	}
+	return soil, nil
 }
 
 type sdReader struct {

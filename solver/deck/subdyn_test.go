@@ -1,6 +1,8 @@
 package deck
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,5 +120,53 @@ func TestReadSubDynErrorsNameLine(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "SubDyn.dat:") {
 			t.Errorf("%s: error %v, want one naming file:line and %s", c.want, err, c.want)
 		}
+	}
+}
+
+func TestReadSubDynSSIFile(t *testing.T) {
+	p := testshared.Path(t, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := "     1           1           1           1           1           1           1\n"
+	if !strings.Contains(string(b), row) {
+		t.Fatal("reaction row not found")
+	}
+	dir := t.TempDir()
+	withSSI := strings.Replace(string(b), row, "     1           0           0           1           0           0           1     \"soil/pile.ssi\"\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "SubDyn.dat"), []byte(withSSI), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "soil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(text string) {
+		if err := os.WriteFile(filepath.Join(dir, "soil", "pile.ssi"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("SSI file of a pile\n1.5e9   Kxx\n1.5e9 Kyy\n-2.0e10 Kxty ! coupling\n8e11 Ktyty\n8e11 Ktxtx\n2e4 Mxx\n")
+	sd, err := ReadSubDyn(filepath.Join(dir, "SubDyn.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sd.Reactions[0]
+	if r.SSIFile != "soil/pile.ssi" || r.Soil == nil || r.Fixed != [6]bool{false, false, true, false, false, true} {
+		t.Fatalf("reaction %+v", r)
+	}
+	s := r.Soil
+	if s.K[0][0] != 1.5e9 || s.K[0][4] != -2e10 || s.K[4][0] != -2e10 || !s.KGiven[4][4] || s.KGiven[2][2] || s.M[0][0] != 2e4 || !s.MGiven[0][0] {
+		t.Errorf("soil %+v", s)
+	}
+	write("1.5e9 Kxq\n")
+	if _, err := ReadSubDyn(filepath.Join(dir, "SubDyn.dat")); err == nil || !strings.Contains(err.Error(), "pile.ssi:1: Kxq") {
+		t.Errorf("bad label: %v, want an error naming pile.ssi:1 and Kxq", err)
+	}
+	if err := os.Remove(filepath.Join(dir, "soil", "pile.ssi")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSubDyn(filepath.Join(dir, "SubDyn.dat")); err == nil || !strings.Contains(err.Error(), "SSIfile") || strings.Contains(err.Error(), dir) {
+		t.Errorf("missing SSI file: %v, want an error on the SSIfile line without the server path", err)
 	}
 }

@@ -69,7 +69,15 @@ type FEM struct {
 	memElems [][]int   // per member, its element indices in the same order
 	sd       *deck.SubDyn
 	opts     Options
-	jointIdx map[int]int // joint ID → node index
+	jointIdx map[int]int     // joint ID → node index
+	soil     map[int]*soilAt // reaction node → its SSI spring and mass
+}
+
+// soilAt is the SSI stiffness and mass kept at one reaction node (zero on
+// its clamped DOFs).
+type soilAt struct {
+	k, m    [6][6]float64
+	clamped [6]bool
 }
 
 func (f *FEM) at(i, j int) float64 { return f.K[i*f.nDOF+j] }
@@ -191,8 +199,8 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 		}
 	}
 	for _, r := range sd.Reactions {
-		if r.SSIFile != "" {
-			return nil, fmt.Errorf("substructure: line %d: reaction joint %d names the soil-structure interaction file %q; SSI files are not supported (remove it to clamp the joint by its flags)", r.Line, r.JointID, r.SSIFile)
+		if r.SSIFile != "" && r.Soil == nil {
+			return nil, fmt.Errorf("substructure: line %d: reaction joint %d: SSI file %q was not read", r.Line, r.JointID, r.SSIFile)
 		}
 	}
 	f.nDOF = 6 * len(f.Nodes)
@@ -224,6 +232,37 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 				f.M[(6*n+a)*f.nDOF+6*n+b] += mm[a][b]
 			}
 		}
+	}
+	// Soil springs and masses on the free DOFs of the reaction joints
+	// (SubDyn User's Guide, "SSI Input File": the rows and columns of
+	// fixed DOFs are dropped). They act on the joint from the ground, so
+	// the base reaction leaves them out of the element loads it sums.
+	f.soil = map[int]*soilAt{}
+	for _, r := range sd.Reactions {
+		if r.Soil == nil {
+			continue
+		}
+		n, ok := f.jointIdx[r.JointID]
+		if !ok {
+			return nil, fmt.Errorf("substructure: line %d: reaction at undefined joint %d", r.Line, r.JointID)
+		}
+		sa := &soilAt{}
+		for a := 0; a < 6; a++ {
+			// a free DOF whose diagonal stiffness the file does not give
+			// is infinitely stiff (the guide's default): clamped
+			sa.clamped[a] = r.Fixed[a] || !r.Soil.KGiven[a][a]
+		}
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				if sa.clamped[a] || sa.clamped[b] {
+					continue
+				}
+				sa.k[a][b], sa.m[a][b] = r.Soil.K[a][b], r.Soil.M[a][b]
+				f.K[(6*n+a)*f.nDOF+6*n+b] += sa.k[a][b]
+				f.M[(6*n+a)*f.nDOF+6*n+b] += sa.m[a][b]
+			}
+		}
+		f.soil[n] = sa
 	}
 	// Gravity: the consistent nodal loads M·g of the assembled mass, which
 	// for a beam are the lumped forces ρAgL/2 and end moments ±ρAgL²/12 of

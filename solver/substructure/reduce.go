@@ -242,7 +242,7 @@ func (m *Model) partition() error {
 		n := f.jointIdx[r.JointID]
 		m.reactNodes = append(m.reactNodes, n)
 		for a := 0; a < 6; a++ {
-			if r.Fixed[a] {
+			if r.Fixed[a] || (f.soil[n] != nil && f.soil[n].clamped[a]) {
 				fixed[6*m.redOf[n]+a] = true
 			}
 		}

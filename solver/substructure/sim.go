@@ -330,6 +330,14 @@ func (s *Sim) Output(u *Input, y *Output) error {
 			}
 			loc[a] = v
 		}
+		if sa := m.fem.soil[n]; sa != nil {
+			// element loads only: take the soil spring and mass back out
+			for a := 0; a < 6; a++ {
+				for b := 0; b < 6; b++ {
+					loc[a] -= sa.k[a][b]*s.uRed[6*r+b] + sa.m[a][b]*s.aRed[6*r+b]
+				}
+			}
+		}
 		arm := sub3(m.fem.Nodes[n].Pos, ref)
 		mo := cross(arm, [3]float64{loc[0], loc[1], loc[2]})
 		for a := 0; a < 3; a++ {
