@@ -112,3 +112,34 @@ func TestCraigBamptonKeepsLowestModes(t *testing.T) {
 		t.Errorf("Guyan reduction alone matches mode 5 (%.5f vs %.5f Hz): the test cannot tell", gr[4], full[4])
 	}
 }
+
+// An arbitrary section (MType 4) with a tube's properties gives the tube's
+// TP stiffness; an unequal section turned by MSpin = 90° swaps the bending
+// stiffnesses of the two directions.
+func TestArbitrarySectionAndSpin(t *testing.T) {
+	const l = 12.0
+	tube := build(t, cantilever(l, 2, 0.04, 2, 3, 0), [3]float64{0, 0, l})
+	sec := tubeSection(2.1e11, 8.1e10, 7850, 2, 0.04, true)
+	sd := cantilever(l, 2, 0.04, 2, 3, 0)
+	sd.PropsCyl = nil
+	sd.PropsArb = []deck.SDArbProp{{ID: 1, E: sec.E, G: sec.G, Rho: sec.Rho, A: sec.A, Asx: sec.Asx, Asy: sec.Asy, Jxx: sec.Ixx, Jyy: sec.Iyy, J0: sec.J, Jt: sec.Jt}}
+	sd.Members[0].Type = deck.SDBeamArbitrary
+	arb := build(t, sd, [3]float64{0, 0, l})
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 6; j++ {
+			if d := math.Abs(arb.KBB[i][j] - tube.KBB[i][j]); d > 1e-9*math.Abs(tube.KBB[i][i]) {
+				t.Fatalf("K̃_BB[%d][%d]: arbitrary %.6e, tube %.6e", i, j, arb.KBB[i][j], tube.KBB[i][j])
+			}
+		}
+	}
+	sd.PropsArb[0].Jxx *= 3 // stiffer about local x: y-direction bending
+	flat := build(t, sd, [3]float64{0, 0, l})
+	sd.Members[0].Spin = 90
+	turned := build(t, sd, [3]float64{0, 0, l})
+	if flat.KBB[1][1] <= flat.KBB[0][0]*1.5 {
+		t.Fatalf("unequal section: ky %.4e not stiffer than kx %.4e", flat.KBB[1][1], flat.KBB[0][0])
+	}
+	if math.Abs(turned.KBB[0][0]-flat.KBB[1][1]) > 1e-9*flat.KBB[1][1] || math.Abs(turned.KBB[1][1]-flat.KBB[0][0]) > 1e-9*flat.KBB[0][0] {
+		t.Errorf("MSpin 90: kx %.6e ky %.6e, want the unturned ky %.6e kx %.6e", turned.KBB[0][0], turned.KBB[1][1], flat.KBB[1][1], flat.KBB[0][0])
+	}
+}

@@ -105,6 +105,10 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 	for _, p := range sd.PropsCyl {
 		cyl[p.ID] = p
 	}
+	arb := map[int]deck.SDArbProp{}
+	for _, p := range sd.PropsArb {
+		arb[p.ID] = p
+	}
 	cab := map[int]deck.SDCableProp{}
 	for _, p := range sd.Cables {
 		cab[p.ID] = p
@@ -131,14 +135,13 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 			return nil, fmt.Errorf("substructure: line %d: member %d has zero length", m.Line, m.ID)
 		}
 		switch m.Type {
-		case deck.SDBeamCircular:
-			a, okA := cyl[m.P1]
-			b, okB := cyl[m.P2]
-			if !okA || !okB {
-				return nil, fmt.Errorf("substructure: line %d: member %d: circular property sets %d and %d must both be defined", m.Line, m.ID, m.P1, m.P2)
+		case deck.SDBeamCircular, deck.SDBeamArbitrary:
+			secAt, err := memberSections(sd, m, cyl, arb)
+			if err != nil {
+				return nil, err
 			}
-			// NDiv elements; diameter and wall are linear along the member
-			// and each element takes the mean of its end values.
+			// NDiv elements; the section varies linearly along the member
+			// and each element takes it at its middle.
 			n := sd.NDiv
 			nodes := []int{i1}
 			for k := 1; k < n; k++ {
@@ -149,15 +152,9 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 			nodes = append(nodes, i2)
 			f.memNodes[mi] = nodes
 			for k := 0; k < n; k++ {
-				s := (float64(k) + 0.5) / float64(n)
-				d := a.D + s*(b.D-a.D)
-				t := a.T + s*(b.T-a.T)
-				sec := tubeSection(a.E, a.G, a.Rho, d, t, sd.FEMMod == 3)
-				if a.E != b.E || a.G != b.G || a.Rho != b.Rho {
-					return nil, fmt.Errorf("substructure: line %d: member %d joins property sets %d and %d of different materials", m.Line, m.ID, m.P1, m.P2)
-				}
+				sec := secAt((float64(k) + 0.5) / float64(n))
 				e := element{n1: nodes[k], n2: nodes[k+1], kind: kindBeam, member: mi}
-				e.dc = directionCosines(f.Nodes[e.n1].Pos, f.Nodes[e.n2].Pos)
+				e.dc = spin(directionCosines(f.Nodes[e.n1].Pos, f.Nodes[e.n2].Pos), m.Spin)
 				e.kLoc, e.mLoc = beamMatrices(sec, dist(f.Nodes[e.n1].Pos, f.Nodes[e.n2].Pos))
 				f.memElems[mi] = append(f.memElems[mi], len(f.elems))
 				f.elems = append(f.elems, e)
@@ -195,7 +192,7 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 			}
 			f.addSingle(mi, i1, i2, e)
 		default:
-			return nil, fmt.Errorf("substructure: line %d: member %d: MType %s (rectangular or arbitrary sections) is not supported; circular beams (1c), cables (2), rigid links (3) and springs (5) are", m.Line, m.ID, m.Type)
+			return nil, fmt.Errorf("substructure: line %d: member %d: MType %s (rectangular sections) is not supported; circular (1c) and arbitrary-section (4) beams, cables (2), rigid links (3) and springs (5) are", m.Line, m.ID, m.Type)
 		}
 	}
 	for _, r := range sd.Reactions {
@@ -276,6 +273,63 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 		f.Fg[i] -= opts.Gravity * s
 	}
 	return f, nil
+}
+
+// memberSections returns the section of a beam member at the fraction s
+// of its length from joint 1: circular tubes interpolate diameter and
+// wall, arbitrary sections every property, linearly. The material may not
+// change along a member (SubDyn User's Guide, member cross-section
+// properties).
+func memberSections(sd *deck.SubDyn, m deck.SDMember, cyl map[int]deck.SDCylProp, arb map[int]deck.SDArbProp) (func(s float64) section, error) {
+	lerp := func(a, b, s float64) float64 { return a + s*(b-a) }
+	if m.Type == deck.SDBeamCircular {
+		a, okA := cyl[m.P1]
+		b, okB := cyl[m.P2]
+		if !okA || !okB {
+			return nil, fmt.Errorf("substructure: line %d: member %d: circular property sets %d and %d must both be defined", m.Line, m.ID, m.P1, m.P2)
+		}
+		if a.E != b.E || a.G != b.G || a.Rho != b.Rho {
+			return nil, fmt.Errorf("substructure: line %d: member %d joins property sets %d and %d of different materials", m.Line, m.ID, m.P1, m.P2)
+		}
+		return func(s float64) section {
+			return tubeSection(a.E, a.G, a.Rho, lerp(a.D, b.D, s), lerp(a.T, b.T, s), sd.FEMMod == 3)
+		}, nil
+	}
+	a, okA := arb[m.P1]
+	b, okB := arb[m.P2]
+	if !okA || !okB {
+		return nil, fmt.Errorf("substructure: line %d: member %d: arbitrary-section property sets %d and %d must both be defined", m.Line, m.ID, m.P1, m.P2)
+	}
+	if a.E != b.E || a.G != b.G || a.Rho != b.Rho {
+		return nil, fmt.Errorf("substructure: line %d: member %d joins property sets %d and %d of different materials", m.Line, m.ID, m.P1, m.P2)
+	}
+	if a.A <= 0 || b.A <= 0 || a.Jxx <= 0 || a.Jyy <= 0 || b.Jxx <= 0 || b.Jyy <= 0 || a.Jt <= 0 || b.Jt <= 0 {
+		return nil, fmt.Errorf("substructure: line %d: member %d: arbitrary sections need positive XsecA, XsecJxx, XsecJyy and torsion constant", m.Line, m.ID)
+	}
+	return func(s float64) section {
+		sec := section{E: a.E, G: a.G, Rho: a.Rho, A: lerp(a.A, b.A, s), Ixx: lerp(a.Jxx, b.Jxx, s), Iyy: lerp(a.Jyy, b.Jyy, s),
+			J: lerp(a.J0, b.J0, s), Jt: lerp(a.Jt, b.Jt, s)}
+		if sd.FEMMod == 3 {
+			sec.Asx, sec.Asy = lerp(a.Asx, b.Asx, s), lerp(a.Asy, b.Asy, s)
+		}
+		return sec
+	}, nil
+}
+
+// spin turns the element's local x and y axes by deg degrees about its
+// axis (MSpin): the principal axes of a non-circular section.
+func spin(dc [3][3]float64, deg float64) [3][3]float64 {
+	if deg == 0 {
+		return dc
+	}
+	c, s := math.Cos(deg*math.Pi/180), math.Sin(deg*math.Pi/180)
+	var out [3][3]float64
+	for i := 0; i < 3; i++ {
+		out[i][0] = c*dc[i][0] + s*dc[i][1]
+		out[i][1] = -s*dc[i][0] + c*dc[i][1]
+		out[i][2] = dc[i][2]
+	}
+	return out
 }
 
 func (f *FEM) addSingle(mi, i1, i2 int, e element) {

@@ -35,6 +35,8 @@ type Output struct {
 	// NodeDisp, NodeVel, NodeAcc are the motions of the FE nodes, global
 	// axes (translations then small rotations).
 	NodeDisp, NodeVel, NodeAcc [][6]float64
+	// TPDisp and TPAcc are the TP motion of the input (IntfTDXss …).
+	TPDisp, TPAcc [6]float64
 }
 
 // Sim advances the Craig–Bampton modal states in time.
@@ -262,6 +264,7 @@ func (s *Sim) Output(u *Input, y *Output) error {
 		fc[3+a] -= c[a]
 	}
 	y.Interface = fc
+	y.TPDisp, y.TPAcc = u.Disp, u.Acc
 	for a := 0; a < 6; a++ {
 		y.TPLoad[a] = -(fc[a] - inertia[a])
 	}
@@ -408,12 +411,19 @@ type Channel struct {
 	Get  func(y *Output) float64
 }
 
-var memberChannel = regexp.MustCompile(`^m([1-9])n([1-9])(fk|mk|fm|mm)([xyz])e$`)
+var (
+	memberChannel  = regexp.MustCompile(`^m([1-9])n([1-9])(fk|mk|fm|mm|rd|ta|ra)([xyz])e$`)
+	memberDispChan = regexp.MustCompile(`^m([1-9])n([1-9])td([xyz])ss$`)
+	intfMotionChan = regexp.MustCompile(`^intf(td|rd|ta|ra)([xyz])ss$`)
+)
 
 // Channel resolves a SubDyn output channel (case-insensitive; a leading
-// '-', '_' or 'M' negates it, as in SubDyn's output lists): ReactFXss … ReactMZss, IntfFXss … IntfMZss, and the
-// member-node loads MαNβFKxe … MαNβMMze (F/M force or moment, K stiffness
-// or M inertia part, element axes) of the member output list.
+// '-', '_' or 'M' negates it, as in SubDyn's output lists): ReactFXss …
+// ReactMZss, IntfFXss … IntfMZss, the TP motion IntfTDXss … IntfRAZss,
+// and for the member output list the node loads MαNβFKxe … MαNβMMze (F/M
+// force or moment, K stiffness or M inertia part, element axes), the
+// displacements MαNβTDxss (global axes) and MαNβRDxe, MαNβTAxe, MαNβRAxe
+// (element axes).
 func (s *Sim) Channel(name string) (Channel, bool) {
 	n := strings.ToLower(name)
 	if strings.HasPrefix(n, "-") || strings.HasPrefix(n, "_") {
@@ -447,32 +457,63 @@ func (s *Sim) channel(name, n string, sign float64) (Channel, bool) {
 			return Channel{name, unit(i), func(y *Output) float64 { return sign * y.Interface[i] }}, true
 		}
 	}
+	if g := intfMotionChan.FindStringSubmatch(n); g != nil {
+		comp := strings.Index("xyz", g[2])
+		u, src := "m", func(y *Output) *[6]float64 { return &y.TPDisp }
+		switch g[1] {
+		case "rd":
+			comp, u = comp+3, "rad"
+		case "ta":
+			u, src = "m/s^2", func(y *Output) *[6]float64 { return &y.TPAcc }
+		case "ra":
+			comp, u, src = comp+3, "rad/s^2", func(y *Output) *[6]float64 { return &y.TPAcc }
+		}
+		return Channel{name, u, func(y *Output) float64 { return sign * src(y)[comp] }}, true
+	}
+	if g := memberDispChan.FindStringSubmatch(n); g != nil {
+		mi, node, ok := s.memberNode(g[1], g[2])
+		if !ok {
+			return Channel{}, false
+		}
+		comp := strings.Index("xyz", g[3])
+		fn := s.m.fem.memNodes[mi][node]
+		return Channel{name, "m", func(y *Output) float64 { return sign * y.NodeDisp[fn][comp] }}, true
+	}
 	g := memberChannel.FindStringSubmatch(n)
 	if g == nil {
 		return Channel{}, false
 	}
-	sd := s.m.fem.sd
-	alpha, _ := strconv.Atoi(g[1])
-	beta, _ := strconv.Atoi(g[2])
-	if alpha > len(sd.MemberOutputs) || beta > len(sd.MemberOutputs[alpha-1].Nodes) {
-		return Channel{}, false
-	}
-	mo := sd.MemberOutputs[alpha-1]
-	mi := -1
-	for k, mem := range sd.Members {
-		if mem.ID == mo.MemberID {
-			mi = k
-		}
-	}
-	if mi < 0 {
-		return Channel{}, false
-	}
-	node := mo.Nodes[beta-1] - 1
-	if node < 0 || node >= len(s.m.fem.memNodes[mi]) {
+	mi, node, ok := s.memberNode(g[1], g[2])
+	if !ok {
 		return Channel{}, false
 	}
 	comp := strings.Index("xyz", g[4])
-	if g[3][0] == 'm' && g[3] != "fm" {
+	switch g[3] {
+	case "rd", "ta", "ra":
+		// node motion in the member's element axes
+		f := s.m.fem
+		e := &f.elems[f.memElems[mi][0]]
+		fn := f.memNodes[mi][node]
+		off, u, acc := 0, "m/s^2", true
+		switch g[3] {
+		case "rd":
+			off, u, acc = 3, "rad", false
+		case "ra":
+			off, u = 3, "rad/s^2"
+		}
+		return Channel{name, u, func(y *Output) float64 {
+			v := y.NodeDisp[fn]
+			if acc {
+				v = y.NodeAcc[fn]
+			}
+			var x float64
+			for d := 0; d < 3; d++ {
+				x += e.dc[d][comp] * v[off+d]
+			}
+			return sign * x
+		}}, true
+	}
+	if g[3][0] == 'm' {
 		comp += 3 // moment
 	}
 	kind := byte('K')
@@ -480,4 +521,31 @@ func (s *Sim) channel(name, n string, sign float64) (Channel, bool) {
 		kind = 'M'
 	}
 	return Channel{name, unit(comp), func(*Output) float64 { return sign * s.memberNodeLoad(mi, node, kind)[comp] }}, true
+}
+
+// memberNode resolves the α (position in the member output list) and β
+// (position in that row's node list) of a MαNβ channel to the member index
+// and the 0-based node along it.
+func (s *Sim) memberNode(a, b string) (mi, node int, ok bool) {
+	sd := s.m.fem.sd
+	alpha, _ := strconv.Atoi(a)
+	beta, _ := strconv.Atoi(b)
+	if alpha > len(sd.MemberOutputs) || beta > len(sd.MemberOutputs[alpha-1].Nodes) {
+		return 0, 0, false
+	}
+	mo := sd.MemberOutputs[alpha-1]
+	mi = -1
+	for k, mem := range sd.Members {
+		if mem.ID == mo.MemberID {
+			mi = k
+		}
+	}
+	if mi < 0 {
+		return 0, 0, false
+	}
+	node = mo.Nodes[beta-1] - 1
+	if node < 0 || node >= len(s.m.fem.memNodes[mi]) {
+		return 0, 0, false
+	}
+	return mi, node, true
 }

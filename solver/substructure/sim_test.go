@@ -272,6 +272,25 @@ func TestChannelNamesAndSigns(t *testing.T) {
 			t.Errorf("%s = %g, want %g", name, got, want)
 		}
 	}
+	// kinematics: member 2 of the list is member 3, node 1 = joint 3
+	u := &Input{Disp: [6]float64{0.1, -0.2, 0.01, 0.001, 0.002, 0.003}, Acc: [6]float64{1, 2, 3, 0.1, 0.2, 0.3}}
+	if err := s.Output(u, &y); err != nil {
+		t.Fatal(err)
+	}
+	j3 := m.FEM().jointIdx[3]
+	for name, want := range map[string]float64{
+		"IntfTDXss": 0.1, "IntfRDZss": 0.003, "-IntfTAYss": -2, "IntfRAXss": 0.1,
+		"M2N1TDxss": y.NodeDisp[j3][0], "M2N1TDzss": y.NodeDisp[j3][2], "M2N1RDye": y.NodeDisp[j3][4], "M2N1TAxe": y.NodeAcc[j3][0], "M2N1RAze": y.NodeAcc[j3][5],
+	} {
+		c, ok := s.Channel(name)
+		if !ok {
+			t.Errorf("%s not resolved", name)
+			continue
+		}
+		if got := c.Get(&y); got != want || want == 0 {
+			t.Errorf("%s = %g, want %g (non-zero)", name, got, want)
+		}
+	}
 	for _, name := range []string{"M1N1MKxe", "-M2N1FKze", "M1N1MMye"} {
 		if _, ok := s.Channel(name); !ok {
 			t.Errorf("%s not resolved", name)
