@@ -1,0 +1,120 @@
+package hydro
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/waves"
+)
+
+// Model is the hydrodynamics of a deck: the potential-flow platform body
+// (nil when PotMod is 0) and the strip-theory members (nil without members
+// outside potential flow).
+type Model struct {
+	HD       *deck.HydroDyn
+	Platform *Platform
+	Morison  *Morison
+	// Warnings lists inputs that are read but not modelled (file:line:
+	// variable: message).
+	Warnings []string
+}
+
+// FromDeck builds the hydrodynamics of a deck with a HydroDyn file: the
+// WAMIT files of PotFile are read inside root (the deck's root directory,
+// bounded reads), dimensionalised with the water density and gravity of
+// the sea; RdtnDT "default" is the glue-code step dt.
+func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, error) {
+	g := d.Offshore.HydroDyn
+	if g == nil {
+		return nil, fmt.Errorf("hydro: the deck has no HydroDyn file (CompHydro = 1)")
+	}
+	hd, err := g.HydroDyn()
+	if err != nil {
+		return nil, fmt.Errorf("hydro: %w", err)
+	}
+	cfg := sea.Config()
+	file := filepath.Base(g.Meta.Path)
+	at := func(v string) string { return fmt.Sprintf("%s:%d: %s", file, hd.Meta.LineOf(v), v) }
+	m := &Model{HD: hd}
+	for _, v := range []struct {
+		name string
+		val  int
+	}{{"MnDrift", hd.MnDrift}, {"NewmanApp", hd.NewmanApp}, {"DiffQTF", hd.DiffQTF}, {"SumQTF", hd.SumQTF}} {
+		if v.val != 0 && hd.PotMod == 1 && cfg.WaveMod != waves.StillWater {
+			m.Warnings = append(m.Warnings, at(v.name)+": second-order potential-flow loads are not modelled (first-order only)")
+		}
+	}
+	switch hd.PotMod {
+	case 0:
+	case 1:
+		if hd.NBody != 1 {
+			return nil, fmt.Errorf("hydro: %s: %d WAMIT bodies; only NBody 1 is supported", at("NBody"), hd.NBody)
+		}
+		if hd.NAddDOF != 0 {
+			return nil, fmt.Errorf("hydro: %s: generalised body modes are not supported; set NAddDOF 0", at("NAddDOF"))
+		}
+		if hd.ExctnMod == 2 {
+			return nil, fmt.Errorf("hydro: %s: state-space wave excitation is not supported; use ExctnMod 1", at("ExctnMod"))
+		}
+		if hd.ExctnMod == 1 && hd.ExctnDisp != 0 {
+			return nil, fmt.Errorf("hydro: %s: excitation at the displaced position is not supported; set ExctnDisp 0", at("ExctnDisp"))
+		}
+		if hd.PtfmYMod != 0 || hd.PtfmRefY != 0 || hd.PtfmRefztRot != 0 || hd.PtfmRefxt != 0 || hd.PtfmRefyt != 0 || hd.PtfmRefzt != 0 {
+			return nil, fmt.Errorf("hydro: %s: a WAMIT reference point off the origin or a yaw offset is not supported; set PtfmRefxt/yt/zt/ztRot, PtfmYMod and PtfmRefY to 0", at("PtfmRefxt"))
+		}
+		if hd.WAMITULEN <= 0 {
+			return nil, fmt.Errorf("hydro: %s: must be > 0", at("WAMITULEN"))
+		}
+		read := func(ext string) ([]byte, error) {
+			b, err := deck.ReadDataFile(root, g.Meta.Path, hd.PotFile+ext, 0)
+			if err != nil {
+				return nil, fmt.Errorf("hydro: %s: %w", at("PotFile"), err)
+			}
+			return b, nil
+		}
+		pc := PlatformConfig{Rho: cfg.WtrDens, G: cfg.Gravity, Vol0: hd.PtfmVol0, COB: [2]float64{hd.PtfmCOBxt, hd.PtfmCOByt},
+			RdtnMod: hd.RdtnMod, RdtnTMax: hd.RdtnTMax, RdtnDT: hd.RdtnDT.Or(dt),
+			AddF0: hd.AddF0, AddCLin: hd.AddCLin, AddBLin: hd.AddBLin, AddBQuad: hd.AddBQuad}
+		name := filepath.Base(hd.PotFile)
+		b, err := read(".hst")
+		if err != nil {
+			return nil, err
+		}
+		if pc.Hst, err = ParseHST(b, pc.Rho, pc.G, hd.WAMITULEN, name+".hst"); err != nil {
+			return nil, fmt.Errorf("hydro: %w", err)
+		}
+		if b, err = read(".1"); err != nil {
+			return nil, err
+		}
+		if pc.Rad, err = ParseWAMIT1(b, pc.Rho, hd.WAMITULEN, name+".1"); err != nil {
+			return nil, fmt.Errorf("hydro: %w", err)
+		}
+		if hd.ExctnMod == 1 && cfg.WaveMod != waves.StillWater {
+			if b, err = read(".3"); err != nil {
+				return nil, err
+			}
+			if pc.Exc, err = ParseWAMIT3(b, pc.Rho, pc.G, hd.WAMITULEN, name+".3"); err != nil {
+				return nil, fmt.Errorf("hydro: %w", err)
+			}
+		}
+		if pc.RdtnMod == 1 && hd.RdtnTMax == 0 {
+			pc.RdtnMod = 0 // RdtnTMax 0 disables the memory effect
+		}
+		if m.Platform, err = NewPlatform(pc, sea); err != nil {
+			return nil, fmt.Errorf("%w (%s)", err, at("RdtnMod"))
+		}
+	case 2:
+		return nil, fmt.Errorf("hydro: %s: fluid-impulse theory (PotMod 2) is not supported; use 0 or 1", at("PotMod"))
+	default:
+		return nil, fmt.Errorf("hydro: %s: PotMod %d is not one of 0, 1", at("PotMod"), hd.PotMod)
+	}
+	mor, err := NewMorison(hd, sea, file)
+	if err != nil {
+		return nil, fmt.Errorf("hydro: %w", err)
+	}
+	if len(mor.Nodes) > 0 {
+		m.Morison = mor
+	}
+	return m, nil
+}

@@ -1,0 +1,47 @@
+// Package hydro computes hydrodynamic loads on offshore substructures, the
+// equivalent of OpenFAST's HydroDyn, as functions and types with no coupling
+// code of their own.
+//
+// Potential flow (PotMod 1, one WAMIT body at the origin): the WAMIT files
+// of PotFile (.1 added mass and damping, .3 excitation, .hst hydrostatics;
+// ParseWAMIT1, ParseWAMIT3, ParseHST with WAMIT's nondimensionalisation)
+// give, per Cummins' equation,
+//
+//	F(t) = F_exc(t) + ρ g V0 ê_z (at the rotated CoB) − C_hst q
+//	       − ∫_0^RdtnTMax K(τ) q̇(t−τ) dτ − A∞ q̈ + F_add(q, q̇)
+//
+// with K(t) = (2/π) ∫ B(ω) cos ωt dω (Kernel, RdtnMod 1; state-space
+// RdtnMod 2 is refused), F_exc = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}
+// from the sea's components (ExctnMod 1 at the undisplaced position), and
+// F_add = AddF0 − AddCLin q − AddBLin q̇ − AddBQuad |q̇| q̇.
+// Second-order (mean-drift, QTF) loads are not modelled: Model.Warnings
+// says so when the deck asks for them.
+//
+// Strip theory (Morison): members not given to potential flow are cut into
+// strips of at most MDivSize; each strip carries drag, fluid inertia,
+// buoyancy, marine growth and flooding, member ends the joint's axial
+// terms (see Morison).
+//
+// Coupling API. The coupling owns time stepping; this package only
+// evaluates loads and keeps the radiation memory:
+//
+//	sea, ss, _ := waves.FromDeck(d, root)        // the SeaState
+//	m, _ := hydro.FromDeck(d, root, sea, dt)     // HydroDyn: m.Platform, m.Morison
+//	M += m.Platform.AInf()                        // implicit added mass (6×6, at the reference point)
+//	for each node i: M_i += m.Morison.NodeMass(i) // implicit nodal added/attached mass (3×3)
+//	each step, for every evaluation at time t (predictor, corrector …):
+//	    pl := m.Platform.Loads(t, hydro.Motion{Q, QD, QDD}) // pl.Total excludes −A∞ q̈
+//	    m.Morison.Loads(t, nodeMotions, nodeLoads)          // excludes −NodeMass·q̈
+//	    m.Morison.MapToPoints(nodeLoads, structuralNodes, out)
+//	once the step at t is final:
+//	    m.Platform.Advance(t, motion)                       // radiation velocity history
+//
+// The platform motion is that of the WAMIT reference point (the origin at
+// rest); the loads are about that point in the global frame. Morison
+// kinematics are taken at the nodes' rest positions (WaveDisp 0) and loads
+// integrated up to SWL (AMMod 0, HstMod 0), as in the reference decks.
+//
+// Output channels (Outputs): HydroFxi … HydroMzi (all loads about the
+// reference point, the added-mass terms included from the accelerations
+// given), B1WvsF1xi … B1WvsM1zi, B1HdSFxi … B1HdSMzi, B1RdtFxi … B1RdtMzi.
+package hydro

@@ -1,0 +1,391 @@
+package hydro
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/waves"
+)
+
+// MorisonNode is one strip of a member: the node at rest (Pos, where its
+// load is reported), the point its strip's wetted part is centred on (Eval,
+// where the kinematics are taken and the load acts), the member axis and
+// the section properties and coefficients of the strip.
+type MorisonNode struct {
+	Member   int
+	Pos      [3]float64
+	Eval     [3]float64
+	Axis     [3]float64 // unit, from the member's first to second joint
+	Len      float64    // strip length, m
+	WetLen   float64    // part of the strip between the seabed and SWL
+	D        float64    // outer diameter incl. marine growth, m
+	Cd, Ca   float64
+	Cp       float64
+	PotOnly  bool    // member modelled with potential flow: viscous drag only
+	MGMass   float64 // marine-growth mass of the strip, kg
+	FillMass float64 // flooded or ballast fluid mass of the strip, kg
+	// End is +1 at a member's second joint, −1 at its first, 0 inside: the
+	// outward axis of an end plate is End·Axis.
+	End            int
+	EndArea        float64 // end-plate area (outer), m²
+	AxCd, AxCa     float64 // joint axial coefficients at an end
+	AxCp           float64
+	probe          *waves.Probe
+	endSubmerged   bool
+	endHydrostatic float64 // hydrostatic pressure at the end (Pa)
+}
+
+// NodeMotion is the translational velocity and acceleration of a node.
+type NodeMotion struct {
+	V, A [3]float64
+}
+
+// NodeLoad is a force and moment at a node (global frame).
+type NodeLoad struct {
+	F, M [3]float64
+}
+
+// Morison is HydroDyn's strip theory on the deck's members (Morison et al.
+// 1950; HydroDyn theory: distributed viscous drag ½ρC_d D|v_n|v_n, fluid
+// inertia ρ(C_p + C_a)A a_n, added mass −ρC_a A q̈_n, buoyancy normal to the
+// axis ρ g A (ẑ − (ẑ·t̂)t̂) with end-plate pressures, marine-growth and
+// ballast weight; at submerged member ends axial drag, dynamic pressure
+// and axial added mass from the joint's axial coefficients), with the
+// kinematics at the undisplaced node positions (WaveDisp 0) and the loads
+// integrated up to SWL (AMMod 0, HstMod 0).
+//
+// Added mass, marine-growth mass and fluid-fill mass of each node are
+// exported as a 3×3 matrix (NodeMass) for the structure's mass matrix;
+// Loads leaves their −M·q̈ out.
+type Morison struct {
+	Nodes    []MorisonNode
+	rho, g   float64
+	depth    float64
+	mass     [][3][3]float64
+	statics  [][3]float64 // buoyancy and weights (time-independent at rest geometry)
+	hasWaves bool
+}
+
+// NewMorison discretises the HydroDyn members (MDivSize) into strips.
+func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error) {
+	cfg := sea.Config()
+	m := &Morison{rho: cfg.WtrDens, g: cfg.Gravity, depth: cfg.Depth(), hasWaves: cfg.WaveMod != waves.StillWater}
+	joints := map[int]deck.HDJoint{}
+	for _, j := range hd.Joints {
+		joints[j.ID] = j
+	}
+	props := map[int]deck.HDPropSet{}
+	for _, p := range hd.PropSets {
+		props[p.ID] = p
+	}
+	axc := map[int]deck.HDAxCoef{}
+	for _, a := range hd.AxCoefs {
+		axc[a.ID] = a
+	}
+	memCoef := map[int]deck.HDMemberCoefs{}
+	for _, c := range hd.MemberCoefs {
+		memCoef[c.MemberID] = c
+	}
+	fill := map[int]deck.HDFillGroup{}
+	for _, f := range hd.FillGroups {
+		for _, id := range f.Members {
+			fill[id] = f
+		}
+	}
+	for _, mb := range hd.Members {
+		where := fmt.Sprintf("%s:%d: member %d", file, mb.Line, mb.ID)
+		if mb.SecGeom != 1 {
+			return nil, fmt.Errorf("%s: rectangular members (MSecGeom 2) are not supported", where)
+		}
+		j1, ok1 := joints[mb.Joint1]
+		j2, ok2 := joints[mb.Joint2]
+		p1, ok3 := props[mb.PropSet1]
+		p2, ok4 := props[mb.PropSet2]
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return nil, fmt.Errorf("%s: unknown joint or property-set ID", where)
+		}
+		a := [3]float64{j1.X, j1.Y, j1.Z}
+		b := [3]float64{j2.X, j2.Y, j2.Z}
+		ax := sub(b, a)
+		length := norm(ax)
+		if length == 0 {
+			return nil, fmt.Errorf("%s: zero length", where)
+		}
+		for i := range ax {
+			ax[i] /= length
+		}
+		div := mb.DivSize
+		if div <= 0 {
+			return nil, fmt.Errorf("%s: MDivSize must be > 0", where)
+		}
+		ne := int(math.Ceil(length/div - 1e-9))
+		ds := length / float64(ne)
+		fg, flooded := fill[mb.ID]
+		for k := 0; k <= ne; k++ {
+			s := float64(k) * ds
+			lo, hi := math.Max(0, s-ds/2), math.Min(length, s+ds/2)
+			frac := s / length
+			n := MorisonNode{Member: mb.ID, Pos: add(a, scale(ax, s)), Axis: ax, Len: hi - lo, PotOnly: mb.PropPot}
+			// wetted part: −depth ≤ z ≤ 0
+			wlo, whi := clipZ(a[2], ax[2], lo, hi, -m.depth, 0)
+			n.WetLen = math.Max(0, whi-wlo)
+			mid := s
+			if n.WetLen > 0 {
+				mid = (wlo + whi) / 2
+			}
+			n.Eval = add(a, scale(ax, mid))
+			dProp := p1.D + frac*(p2.D-p1.D)
+			thck := p1.Thck + frac*(p2.Thck-p1.Thck)
+			mgT, mgRho := marineGrowth(hd.MarineGrowth, n.Eval[2])
+			n.D = dProp + 2*mgT
+			var c deck.HDCoefs
+			switch mb.CoefMod {
+			case 1:
+				c = hd.Simple
+			case 2:
+				c = depthCoefs(hd.DepthCoefs, n.Eval[2])
+			case 3:
+				mc, ok := memCoef[mb.ID]
+				if !ok {
+					return nil, fmt.Errorf("%s: MCoefMod 3 but no member-based coefficients", where)
+				}
+				c = lerpCoefs(mc.End[0], mc.End[1], frac)
+			default:
+				return nil, fmt.Errorf("%s: MCoefMod %d is not one of 1, 2, 3", where, mb.CoefMod)
+			}
+			n.Cd, n.Ca, n.Cp = c.Cd, c.Ca, c.Cp
+			if mgT > 0 {
+				n.Cd, n.Ca, n.Cp = c.CdMG, c.CaMG, c.CpMG
+			}
+			n.MGMass = mgRho * math.Pi / 4 * (n.D*n.D - dProp*dProp) * n.Len
+			if flooded && !mb.PropPot {
+				dens := fg.Dens
+				if fg.DensDflt {
+					dens = m.rho
+				}
+				din := dProp - 2*thck
+				flo, fhi := clipZ(a[2], ax[2], lo, hi, math.Inf(-1), fg.FSLoc)
+				n.FillMass = dens * math.Pi / 4 * din * din * math.Max(0, fhi-flo)
+			}
+			if k == 0 || k == ne {
+				n.End = -1
+				jt := j1
+				if k == ne {
+					n.End, jt = 1, j2
+				}
+				n.EndArea = math.Pi / 4 * n.D * n.D
+				ac := axc[jt.AxID]
+				n.AxCd, n.AxCa, n.AxCp = ac.Cd, ac.Ca, ac.Cp
+				z := n.Pos[2]
+				n.endSubmerged = z <= 0 && z > -m.depth
+				if n.endSubmerged {
+					n.endHydrostatic = -m.rho * m.g * z
+				}
+			}
+			n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
+			m.Nodes = append(m.Nodes, n)
+		}
+	}
+	m.mass = make([][3][3]float64, len(m.Nodes))
+	m.statics = make([][3]float64, len(m.Nodes))
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		area := math.Pi / 4 * n.D * n.D
+		var mm [3][3]float64
+		iso := n.MGMass + n.FillMass
+		for r := 0; r < 3; r++ {
+			mm[r][r] += iso
+		}
+		if !n.PotOnly {
+			ma := m.rho * n.Ca * area * n.WetLen
+			for r := 0; r < 3; r++ {
+				for c := 0; c < 3; c++ {
+					d := 0.0
+					if r == c {
+						d = 1
+					}
+					mm[r][c] += ma * (d - n.Axis[r]*n.Axis[c])
+				}
+			}
+			if n.End != 0 && n.endSubmerged {
+				r := n.D / 2
+				mEnd := m.rho * n.AxCa * 2.0 / 3 * math.Pi * r * r * r
+				for a := 0; a < 3; a++ {
+					for c := 0; c < 3; c++ {
+						mm[a][c] += mEnd * n.Axis[a] * n.Axis[c]
+					}
+				}
+			}
+		}
+		m.mass[i] = mm
+		// statics: buoyancy normal to the axis on the wet strip, end-plate
+		// hydrostatic pressure, marine-growth and fill weight
+		var f [3]float64
+		if !n.PotOnly {
+			bz := m.rho * m.g * area * n.WetLen
+			f = [3]float64{-bz * n.Axis[2] * n.Axis[0], -bz * n.Axis[2] * n.Axis[1], bz * (1 - n.Axis[2]*n.Axis[2])}
+			if n.End != 0 && n.endSubmerged {
+				// force on the plate −p n_out A, n_out = End·Axis
+				for a := 0; a < 3; a++ {
+					f[a] -= n.endHydrostatic * n.EndArea * float64(n.End) * n.Axis[a]
+				}
+			}
+		}
+		f[2] -= (n.MGMass + n.FillMass) * m.g
+		m.statics[i] = f
+	}
+	return m, nil
+}
+
+// NodeMass returns node i's mass matrix (added mass normal to the axis and
+// axial end added mass, marine growth, flooding); Loads excludes −M·q̈.
+func (m *Morison) NodeMass(i int) [3][3]float64 { return m.mass[i] }
+
+// Loads computes the strip-theory load of every node at time t for the node
+// motions (translational velocity and acceleration, same order as Nodes),
+// at the nodes' rest positions, into out.
+func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		f := m.statics[i]
+		var k waves.Kin
+		if n.WetLen > 0 || (n.End != 0 && n.endSubmerged) {
+			k = n.probe.At(t)
+		}
+		var vr [3]float64
+		for a := 0; a < 3; a++ {
+			vr[a] = k.V[a] - mot[i].V[a]
+		}
+		va := dot(vr, n.Axis)
+		if n.WetLen > 0 {
+			vn := sub(vr, scale(n.Axis, va))
+			dn := 0.5 * m.rho * n.Cd * n.D * norm(vn) * n.WetLen
+			f = add(f, scale(vn, dn))
+			if !n.PotOnly {
+				an := sub(k.A, scale(n.Axis, dot(k.A, n.Axis)))
+				area := math.Pi / 4 * n.D * n.D
+				f = add(f, scale(an, m.rho*(n.Cp+n.Ca)*area*n.WetLen))
+			}
+		}
+		if n.End != 0 && n.endSubmerged {
+			// axial drag, dynamic pressure on the plate, axial fluid inertia
+			f = add(f, scale(n.Axis, 0.5*m.rho*n.AxCd*n.EndArea*math.Abs(va)*va))
+			if !n.PotOnly {
+				f = add(f, scale(n.Axis, -n.AxCp*k.P*n.EndArea*float64(n.End)))
+				r := n.D / 2
+				f = add(f, scale(n.Axis, m.rho*n.AxCa*2.0/3*math.Pi*r*r*r*dot(k.A, n.Axis)))
+			}
+		}
+		out[i] = NodeLoad{F: f, M: cross(sub(n.Eval, n.Pos), f)}
+	}
+}
+
+// MapToPoints transfers node loads to the nearest of the target points
+// (structural nodes at rest), adding the moment of the offset, so that the
+// total force and moment are kept.
+func (m *Morison) MapToPoints(loads []NodeLoad, targets [][3]float64, out []NodeLoad) {
+	for i := range out {
+		out[i] = NodeLoad{}
+	}
+	if len(targets) == 0 {
+		return
+	}
+	for i := range m.Nodes {
+		best, bd := 0, math.Inf(1)
+		for j, p := range targets {
+			if d := norm(sub(p, m.Nodes[i].Pos)); d < bd {
+				best, bd = j, d
+			}
+		}
+		l := loads[i]
+		r := sub(m.Nodes[i].Pos, targets[best])
+		out[best].F = add(out[best].F, l.F)
+		out[best].M = add(add(out[best].M, l.M), cross(r, l.F))
+	}
+}
+
+// Resultant sums node loads into a force and moment about the point ref.
+func (m *Morison) Resultant(loads []NodeLoad, ref [3]float64) [6]float64 {
+	var r [6]float64
+	for i := range m.Nodes {
+		mom := add(loads[i].M, cross(sub(m.Nodes[i].Pos, ref), loads[i].F))
+		for a := 0; a < 3; a++ {
+			r[a] += loads[i].F[a]
+			r[3+a] += mom[a]
+		}
+	}
+	return r
+}
+
+// clipZ returns the part [lo, hi] of the arc length range along a member
+// starting at height z0 with axis z-component az where zmin ≤ z ≤ zmax.
+func clipZ(z0, az, lo, hi, zmin, zmax float64) (float64, float64) {
+	if az == 0 {
+		if z0 < zmin || z0 > zmax {
+			return lo, lo
+		}
+		return lo, hi
+	}
+	s1, s2 := (zmin-z0)/az, (zmax-z0)/az
+	if s1 > s2 {
+		s1, s2 = s2, s1
+	}
+	return math.Max(lo, s1), math.Min(hi, s2)
+}
+
+// marineGrowth interpolates the marine-growth table (MGDpth read as the
+// global Z coordinate) linearly; zero outside it.
+func marineGrowth(t []deck.HDMarineGrowth, z float64) (thck, dens float64) {
+	if len(t) == 0 {
+		return 0, 0
+	}
+	for i := 0; i+1 < len(t); i++ {
+		a, b := t[i], t[i+1]
+		lo, hi := math.Min(a.Dpth, b.Dpth), math.Max(a.Dpth, b.Dpth)
+		if z >= lo && z <= hi && hi > lo {
+			w := (z - a.Dpth) / (b.Dpth - a.Dpth)
+			return a.Thck + w*(b.Thck-a.Thck), a.Dens + w*(b.Dens-a.Dens)
+		}
+	}
+	return 0, 0
+}
+
+func depthCoefs(t []deck.HDDepthCoefs, z float64) deck.HDCoefs {
+	if len(t) == 0 {
+		return deck.HDCoefs{}
+	}
+	// the table is by depth; clamp outside it
+	if len(t) == 1 {
+		return t[0].HDCoefs
+	}
+	for i := 0; i+1 < len(t); i++ {
+		a, b := t[i], t[i+1]
+		if (z-a.Dpth)*(z-b.Dpth) <= 0 && a.Dpth != b.Dpth {
+			return lerpCoefs(a.HDCoefs, b.HDCoefs, (z-a.Dpth)/(b.Dpth-a.Dpth))
+		}
+	}
+	if math.Abs(z-t[0].Dpth) < math.Abs(z-t[len(t)-1].Dpth) {
+		return t[0].HDCoefs
+	}
+	return t[len(t)-1].HDCoefs
+}
+
+func lerpCoefs(a, b deck.HDCoefs, w float64) deck.HDCoefs {
+	l := func(x, y float64) float64 { return x + w*(y-x) }
+	return deck.HDCoefs{Cd: l(a.Cd, b.Cd), CdMG: l(a.CdMG, b.CdMG), Ca: l(a.Ca, b.Ca), CaMG: l(a.CaMG, b.CaMG),
+		Cp: l(a.Cp, b.Cp), CpMG: l(a.CpMG, b.CpMG), AxCd: l(a.AxCd, b.AxCd), AxCdMG: l(a.AxCdMG, b.AxCdMG),
+		AxCa: l(a.AxCa, b.AxCa), AxCaMG: l(a.AxCaMG, b.AxCaMG), AxCp: l(a.AxCp, b.AxCp), AxCpMG: l(a.AxCpMG, b.AxCpMG),
+		Cb: l(a.Cb, b.Cb), CbMG: l(a.CbMG, b.CbMG)}
+}
+
+func add(a, b [3]float64) [3]float64 { return [3]float64{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+func sub(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func scale(a [3]float64, s float64) [3]float64 {
+	return [3]float64{a[0] * s, a[1] * s, a[2] * s}
+}
+func dot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func norm(a [3]float64) float64   { return math.Sqrt(dot(a, a)) }
+func cross(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}

@@ -1,0 +1,117 @@
+package hydro
+
+import (
+	"math"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/waves"
+)
+
+func pile(d, div float64, z1, z2 float64) *deck.HydroDyn {
+	return &deck.HydroDyn{
+		Joints:   []deck.HDJoint{{ID: 1, Z: z1, AxID: 1}, {ID: 2, Z: z2, AxID: 1}},
+		PropSets: []deck.HDPropSet{{ID: 1, D: d, Thck: 0.05}},
+		AxCoefs:  []deck.HDAxCoef{{ID: 1}},
+		Simple:   deck.HDCoefs{Cd: 1.2, Ca: 1, Cp: 1, Cb: 1, CbMG: 1},
+		Members:  []deck.HDMember{{ID: 1, Joint1: 1, Joint2: 2, PropSet1: 1, PropSet2: 1, SecGeom: 1, DivSize: div, CoefMod: 1}},
+	}
+}
+
+// TestMorisonFixedCylinderAiry: the inline force and mudline moment on a
+// fixed vertical cylinder from the seabed through the surface in a regular
+// Airy wave equal the closed-form integrals of Morison's equation up to SWL:
+//
+//	F_I = ρ C_m (πD²/4) a ω²/k sin θ,
+//	F_D = ½ ρ C_d D a²ω² |cos θ| cos θ (sinh 2kh + 2kh)/(4 k sinh² kh),
+//
+// θ = −ωt at the pile (phase 0), C_m = C_a + C_p.
+func TestMorisonFixedCylinderAiry(t *testing.T) {
+	const h, D, H, T = 30.0, 2.0, 4.0, 8.0
+	ph := 0.0
+	sea, err := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: h, WaveMod: waves.Regular, WaveTMax: 800, WaveDT: 0.1, WaveHs: H, WaveTp: T, RegularPhase: &ph})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMorison(pile(D, 0.05, -h, 10), sea, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, w := H/2, 2*math.Pi/T
+	k := waves.WaveNumber(w, grav, h)
+	area := math.Pi / 4 * D * D
+	loads := make([]NodeLoad, len(m.Nodes))
+	mot := make([]NodeMotion, len(m.Nodes))
+	for _, tm := range []float64{0, 1, 2.5, 4.2, 6.9} {
+		m.Loads(tm, mot, loads)
+		r := m.Resultant(loads, [3]float64{0, 0, -h})
+		th := -w * tm
+		fi := rho * 2 * area * a * w * w / k * math.Sin(th)
+		fd := 0.5 * rho * 1.2 * D * a * a * w * w * math.Abs(math.Cos(th)) * math.Cos(th) * (math.Sinh(2*k*h) + 2*k*h) / (4 * k * math.Pow(math.Sinh(k*h), 2))
+		// moments about the mudline: ∫(z+h) cosh(k(z+h)) dz etc.
+		kh := k * h
+		mi := rho * 2 * area * a * w * w / (k * k * math.Sinh(kh)) * (kh*math.Sinh(kh) - math.Cosh(kh) + 1) * math.Sin(th)
+		md := 0.5 * rho * 1.2 * D * a * a * w * w * math.Abs(math.Cos(th)) * math.Cos(th) / math.Pow(math.Sinh(kh), 2) *
+			(2*kh*kh + 2*kh*math.Sinh(2*kh) - math.Cosh(2*kh) + 1) / (8 * k * k)
+		amp := math.Abs(rho*2*area*a*w*w/k) + math.Abs(0.5*rho*1.2*D*a*a*w*w*(math.Sinh(2*k*h)+2*k*h)/(4*k*math.Pow(math.Sinh(k*h), 2)))
+		if math.Abs(r[0]-(fi+fd)) > 2e-3*amp {
+			t.Errorf("t=%g: Fx %g, closed form %g (inertia %g, drag %g)", tm, r[0], fi+fd, fi, fd)
+		}
+		if math.Abs(r[4]-(mi+md)) > 2e-3*amp*h {
+			t.Errorf("t=%g: My about the mudline %g, closed form %g", tm, r[4], mi+md)
+		}
+		if math.Abs(r[1]) > 1e-6*amp || math.Abs(r[2]) > 1e-6*amp {
+			t.Errorf("t=%g: side/vertical force %g %g on a vertical pile", tm, r[1], r[2])
+		}
+	}
+	// the pile's added mass is ρ C_a A h across the wave, none along the axis
+	var sum [3][3]float64
+	for i := range m.Nodes {
+		nm := m.NodeMass(i)
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				sum[r][c] += nm[r][c]
+			}
+		}
+	}
+	if want := rho * area * h; math.Abs(sum[0][0]/want-1) > 1e-9 || math.Abs(sum[1][1]/want-1) > 1e-9 || sum[2][2] != 0 {
+		t.Errorf("added mass %v, want %g across", sum, want)
+	}
+}
+
+// TestMorisonStatics: a fully submerged inclined closed cylinder above the
+// seabed feels its buoyancy ρ g V upward and no net horizontal force (the
+// lateral pressure normal to the axis plus the two end plates); a flooded
+// pile adds the water column's weight.
+func TestMorisonStatics(t *testing.T) {
+	sea, _ := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: 50})
+	hd := pile(3, 0.1, -40, -10)
+	hd.Joints[1].X = 12 // inclined
+	m, err := NewMorison(hd, sea, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads := make([]NodeLoad, len(m.Nodes))
+	m.Loads(0, make([]NodeMotion, len(m.Nodes)), loads)
+	r := m.Resultant(loads, [3]float64{})
+	length := math.Hypot(12, 30)
+	vol := math.Pi / 4 * 9 * length
+	if math.Abs(r[2]/(rho*grav*vol)-1) > 1e-9 || math.Abs(r[0]) > 1e-6*rho*grav*vol {
+		t.Errorf("submerged inclined cylinder: F %v, want (0, 0, %g)", r[:3], rho*grav*vol)
+	}
+	// moment about the origin: buoyancy at the centroid x = 6
+	if want := -6 * rho * grav * vol; math.Abs(r[4]/want-1) > 1e-3 {
+		t.Errorf("My %g, want %g (buoyancy at the centroid)", r[4], want)
+	}
+	hd = pile(3, 0.1, -50.5, 10)
+	hd.FillGroups = []deck.HDFillGroup{{Members: []int{1}, FSLoc: -5, DensDflt: true}}
+	m, _ = NewMorison(hd, sea, "test")
+	loads = make([]NodeLoad, len(m.Nodes))
+	m.Loads(0, make([]NodeMotion, len(m.Nodes)), loads)
+	r = m.Resultant(loads, [3]float64{})
+	din := 3 - 0.1
+	want := -rho * grav * math.Pi / 4 * din * din * (50.5 - 5) // bottom below the seabed: no end-plate buoyancy
+	if math.Abs(r[2]/want-1) > 1e-9 {
+		t.Errorf("flooded pile: Fz %g, want the fill weight %g", r[2], want)
+	}
+}
