@@ -34,10 +34,10 @@ func lenExp(i, j int) int { // k for A and B
 // Radiation holds the radiation coefficients of one body, dimensional, in
 // the WAMIT reference point's 6 DOFs (surge, sway, heave, roll, pitch, yaw).
 type Radiation struct {
-	Omega []float64       // rad/s, ascending, finite nonzero frequencies
-	A, B  [][6][6]float64 // per Omega
-	AInf  [6][6]float64   // infinite-frequency added mass
-	AZero [6][6]float64   // zero-frequency added mass
+	Omega           []float64       // rad/s, ascending, finite nonzero frequencies
+	A, B            [][6][6]float64 // per Omega
+	AInf            [6][6]float64   // infinite-frequency added mass
+	AZero           [6][6]float64   // zero-frequency added mass
 	HasInf, HasZero bool
 }
 
