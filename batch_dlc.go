@@ -85,7 +85,7 @@ type RunRecipe struct {
 // It returns the run's main .fst relative to outDir (slash-separated) and
 // one line for the job's log naming what was generated.
 func (r *RunRecipe) Prepare(ctx context.Context, baseDir, entry, outDir string) (string, string, error) {
-	d, err := deck.Load(filepath.Join(baseDir, filepath.FromSlash(entry)))
+	d, err := deck.LoadIn(baseDir, entry)
 	if err != nil {
 		return "", "", fmt.Errorf("loading the base deck: %w", err)
 	}

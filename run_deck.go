@@ -17,7 +17,7 @@ import (
 // engineer should know although the deck runs. Job submission and batches
 // check decks with it.
 func LoadRunnableDeck(dir, entry string) (*deck.Deck, []string, error) {
-	d, err := deck.Load(filepath.Join(dir, filepath.FromSlash(entry)))
+	d, err := deck.LoadIn(dir, entry)
 	if err != nil {
 		var de *deck.Error
 		if errors.As(err, &de) {

@@ -103,8 +103,7 @@ func (u *TurbineUpdate) RebuildDeck(ctx context.Context, cur, next *Turbine, src
 	if err := os.CopyFS(dstDir, os.DirFS(srcDir)); err != nil {
 		return fmt.Errorf("rebuild deck: copying the stored files: %w", err)
 	}
-	mainPath := filepath.Join(dstDir, filepath.FromSlash(*cur.MainFile))
-	d, err := deck.Load(mainPath)
+	d, err := deck.LoadIn(dstDir, *cur.MainFile)
 	if err != nil {
 		detail := "unreadable input file"
 		var de *deck.Error
@@ -133,7 +132,7 @@ func (u *TurbineUpdate) RebuildDeck(ctx context.Context, cur, next *Turbine, src
 		}
 	}
 	// The rewritten deck must read back, as a job submission will read it.
-	rebuilt, err := deck.Load(mainPath)
+	rebuilt, err := deck.LoadIn(dstDir, *cur.MainFile)
 	if err != nil {
 		return fmt.Errorf("rebuild deck: the rewritten deck does not read back: %w", err)
 	}

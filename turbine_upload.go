@@ -322,7 +322,6 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 		}
 		mainRel = filepath.ToSlash(rel)
 	}
-	mainPath := filepath.Join(dir, filepath.FromSlash(mainRel))
 	loc := func(file string, line int) string {
 		rel, err := filepath.Rel(dir, file)
 		if err != nil {
@@ -337,14 +336,16 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 	// Every defect, by file and line: references leaving the upload,
 	// missing files, then the loader's and the validator's findings.
 	var defects []string
-	det, derr := deck.Detect(mainPath)
+	det, derr := deck.DetectIn(dir, mainRel)
 	if det != nil {
 		for _, r := range det.Refs {
 			if !r.Used {
 				continue
 			}
-			if rel, err := filepath.Rel(dir, r.Path); err != nil || !filepath.IsLocal(rel) {
-				defects = append(defects, fmt.Sprintf("%s: %s: %q points outside the uploaded files", loc(r.From, r.Line), r.Var, r.Named))
+			// Named by role, not by the path as written: an absolute
+			// path would show the server's layout back to the user.
+			if r.Outside {
+				defects = append(defects, fmt.Sprintf("%s: %s: the %s file named here lies outside the uploaded files (absolute paths and '..' escapes are refused)", loc(r.From, r.Line), r.Var, r.Role))
 			}
 		}
 		for _, m := range det.Missing {
@@ -353,11 +354,13 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 			}
 		}
 	}
-	d, err := deck.Load(mainPath)
+	d, err := deck.LoadIn(dir, mainRel)
 	if err != nil {
 		var de *deck.Error
-		if errors.As(err, &de) && !errors.Is(err, deck.ErrMissingFile) {
-			defects = append(defects, fmt.Sprintf("%s: %s", loc(de.File, de.Line), strings.TrimPrefix(strings.TrimPrefix(de.Error(), de.File), ":")))
+		if errors.Is(err, deck.ErrOutsideDeck) && len(defects) > 0 {
+			// already listed from the detection, reference by reference
+		} else if errors.As(err, &de) && !errors.Is(err, deck.ErrMissingFile) {
+			defects = append(defects, fmt.Sprintf("%s: %s", loc(de.File, de.Line), joinWords(de.Variable, de.Msg)))
 		} else if !errors.As(err, &de) && derr == nil && len(defects) == 0 {
 			defects = append(defects, fmt.Sprintf("%s: cannot be read as an OpenFAST primary file", mainRel))
 		}

@@ -192,7 +192,7 @@ func (s *Server) loadDeckOf(c echo.Context, id string, use func(dir string, d *d
 	if rel, err := filepath.Rel(dir, mainPath); err != nil || !filepath.IsLocal(rel) {
 		return fmt.Errorf("turbine %s: main file %q escapes its stored files", t.ID, *t.MainFile)
 	}
-	d, err := deck.Load(mainPath)
+	d, err := deck.LoadIn(dir, *t.MainFile)
 	if err != nil {
 		return turbinesim.WrapError(turbinesim.EINVALID, "the stored input files cannot be read: "+deckErrorDetail(err, mainPath), err)
 	}

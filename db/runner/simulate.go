@@ -52,6 +52,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	recipePath := fs.String("recipe", "", "run recipe (JSON, turbinesim.RunRecipe): generate the run's wind file and deck from the base deck first")
 	baseDir := fs.String("base", "", "with -recipe: the base deck's folder (the .fst argument is its main file)")
 	preparedDir := fs.String("prepared", "", "with -recipe: folder to write the run into (default: prepared/ beside the recipe)")
+	rootDir := fs.String("root", "", "folder every file of the deck must lie in (refused otherwise, before it is opened); default: no confinement (a deck of the operator's)")
 	// Flags may follow the deck path (turbined simulate main.fst -tmax 5).
 	var positional []string
 	for {
@@ -92,7 +93,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		path = fst
 	}
 
-	d, err := LoadValidDeck(path)
+	d, err := LoadValidDeck(*rootDir, path)
 	if err != nil {
 		return err
 	}
@@ -145,9 +146,17 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // LoadValidDeck loads a deck and refuses it when Validate finds an error
 // (warnings pass). The returned error is the deck layer's own message, so it
-// names the file, the line and the variable.
-func LoadValidDeck(path string) (*deck.Deck, error) {
-	d, err := deck.Load(path)
+// names the file, the line and the variable. A non-empty root confines every
+// file the deck names to that folder (deck.LoadIn); the job worker always
+// sets it.
+func LoadValidDeck(root, path string) (*deck.Deck, error) {
+	var d *deck.Deck
+	var err error
+	if root != "" {
+		d, err = deck.LoadIn(root, path)
+	} else {
+		d, err = deck.Load(path)
+	}
 	if err != nil {
 		return nil, err
 	}

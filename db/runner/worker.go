@@ -476,6 +476,9 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 		"-rlimit-as", strconv.FormatUint(lim.MemoryBytes, 10),
 		"-rlimit-fsize", strconv.FormatUint(lim.OutputBytes, 10),
 		"-rlimit-nproc", strconv.FormatUint(lim.Processes, 10),
+		// The deck may name files of its own attempt only (its inputs,
+		// and a recipe's prepared run beside them).
+		"-root", dir,
 	}
 	args = append(args, extra...)
 	argv := append(append([]string{}, w.cfg.Command...), args...)

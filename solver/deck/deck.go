@@ -77,8 +77,11 @@ type FileRef struct {
 	Var    string // variable that names it
 	Line   int    // line of that variable in From
 	Used   bool   // the module or option that needs the file is switched on
-	Exists bool
-	Loaded bool // parsed into the Deck
+	Exists bool   // a regular file (inside the tree, when the deck is confined)
+	// Outside: the name leaves the deck's tree (LoadIn, DetectIn); such a
+	// file is never looked at.
+	Outside bool
+	Loaded  bool // parsed into the Deck
 }
 
 // Missing returns the references that are needed but do not exist.
@@ -110,6 +113,7 @@ func resolvePath(from, name string) string {
 }
 
 type loader struct {
+	tree    *Tree // nil: reads anywhere (Load, Detect)
 	d       *Deck
 	strict  bool // missing needed files are errors
 	sources map[string]any
@@ -120,34 +124,75 @@ func (l *loader) ref(role, from, variable string, line int, named string, used b
 		return nil
 	}
 	p := resolvePath(from, named)
-	ex := fileExists(p)
-	l.d.Files = append(l.d.Files, FileRef{Role: role, Named: named, Path: p, From: from, Var: variable, Line: line, Used: used, Exists: ex})
+	fr := FileRef{Role: role, Named: named, Path: p, From: from, Var: variable, Line: line, Used: used}
+	if l.tree.Contains(p) {
+		fr.Exists = l.tree.isRegular(p)
+	} else {
+		fr.Outside = true
+	}
+	l.d.Files = append(l.d.Files, fr)
 	return &l.d.Files[len(l.d.Files)-1]
 }
 
+// missing is the error for a needed file that cannot be read: absent,
+// outside the deck's tree, or not a regular file. The message names the
+// file as written, never the server path it resolves to.
 func (l *loader) missing(fr *FileRef, role, variable, named string, from string, line int) error {
-	if fr == nil {
+	switch {
+	case fr == nil:
 		return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("%s file is required but named %q", role, named), Err: ErrMissingFile}
+	case fr.Outside:
+		return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("the %s file named here lies outside the deck's folder (absolute paths and '..' escapes are refused)", role), Err: ErrOutsideDeck}
+	case l.tree != nil && l.tree.exists(fr.Path):
+		return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("%s file %q is not a regular file (links, devices and pipes are refused)", role, named), Err: ErrOutsideDeck}
 	}
-	return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("%s file %q not found (resolved to %s)", role, named, fr.Path), Err: ErrMissingFile}
+	return &Error{File: from, Line: line, Variable: variable, Msg: fmt.Sprintf("%s file %q not found", role, named), Err: ErrMissingFile}
 }
 
 // Load reads the .fst file at path and, recursively, every file of the
 // modules it switches on. A needed file that is missing or malformed is an
 // error (*Error) naming the file, line and variable; the partly loaded Deck
 // is returned with it (nil only when the .fst itself cannot be read).
+//
+// Load reads wherever the files point: it is for decks the operator
+// trusts (tests, benchmarks, command-line tools). A deck a user sent is
+// read with LoadIn.
 func Load(path string) (*Deck, error) {
-	return load(path, true)
+	return load(nil, path, true)
 }
 
-func load(path string, strict bool) (*Deck, error) {
+// LoadIn is Load confined to the directory tree root: every file the deck
+// names must lie inside root and be a regular file there. A reference that
+// leaves the tree (an absolute path, a '..' escape, a symbolic link) or
+// names a device, pipe or directory is refused before anything is opened
+// (an *Error wrapping ErrOutsideDeck, naming the referencing file, line
+// and variable). main is the primary file, relative to root or inside it.
+func LoadIn(root, main string) (*Deck, error) {
+	t, err := OpenTree(root)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	return load(t, confinedPath(t, main), true)
+}
+
+// confinedPath makes main a path inside t: relative names are taken from
+// the tree's directory.
+func confinedPath(t *Tree, main string) string {
+	if filepath.IsAbs(main) {
+		return filepath.Clean(main)
+	}
+	return filepath.Join(t.Dir(), filepath.FromSlash(main))
+}
+
+func load(t *Tree, path string, strict bool) (*Deck, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
 	d := &Deck{Path: abs}
-	l := &loader{d: d, strict: strict, sources: map[string]any{}}
-	src, err := readSource(abs, false)
+	l := &loader{tree: t, d: d, strict: strict, sources: map[string]any{}}
+	src, err := readSourceIn(t, abs, false)
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +222,18 @@ func load(path string, strict bool) (*Deck, error) {
 	if err := l.loadBeamDyn(); err != nil && first == nil && (strict || !errors.Is(err, ErrMissingFile)) {
 		first = err
 	}
+	// A confined deck must not name, for anything it uses, a file outside
+	// its tree, even where the module that reads it is not this package
+	// (wind files, controller input files): those readers open the path
+	// later, so it is refused here, by name, before anyone opens it.
+	if l.tree != nil && strict && first == nil {
+		for _, f := range d.Files {
+			if f.Used && (f.Outside || (!f.Exists && l.tree.exists(f.Path))) {
+				first = l.missing(&f, f.Role, f.Var, f.Named, f.From, f.Line)
+				break
+			}
+		}
+	}
 	return d, first
 }
 
@@ -188,7 +245,7 @@ func readTyped[T any](l *loader, p string, includes bool, parse func(*Source) (T
 		}
 	}
 	var zero T
-	src, err := readSource(p, includes)
+	src, err := readSourceIn(l.tree, p, includes)
 	if err != nil {
 		return zero, err
 	}

@@ -50,7 +50,23 @@ type Detection struct {
 // primary file itself cannot be read or a present file is malformed; the
 // Detection is still filled as far as possible.
 func Detect(path string) (*Detection, error) {
-	d, err := load(path, false)
+	d, err := load(nil, path, false)
+	if d == nil {
+		return nil, err
+	}
+	return DetectDeck(d), err
+}
+
+// DetectIn is Detect confined to the directory tree root, as LoadIn: a
+// reference leaving the tree is recorded (FileRef.Outside) and never
+// looked at.
+func DetectIn(root, main string) (*Detection, error) {
+	t, err := OpenTree(root)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	d, err := load(t, confinedPath(t, main), false)
 	if d == nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package deck
 
 import (
-	"os"
 	"strings"
 )
 
@@ -148,6 +147,5 @@ func (g *Generic) raw() string {
 }
 
 func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+	return (*Tree)(nil).isRegular(p)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,6 +56,7 @@ type Source struct {
 	Path  string // absolute path of the file
 	Lines []Line
 
+	tree  *Tree    // confines includes to the deck's tree (nil: anywhere)
 	read  int      // bytes read through includes (bounded by maxIncludeBytes)
 	stack []string // files being read (include cycle detection)
 }
@@ -65,11 +65,16 @@ type Source struct {
 // lines starting with '@' (the AirfoilInfo include directive), relative to
 // the including file.
 func readSource(path string, includes bool) (*Source, error) {
+	return readSourceIn(nil, path, includes)
+}
+
+// readSourceIn is readSource confined to tree t (nil: anywhere).
+func readSourceIn(t *Tree, path string, includes bool) (*Source, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	src := &Source{Path: abs}
+	src := &Source{Path: abs, tree: t}
 	if err := appendFile(src, abs, includes, 0); err != nil {
 		return nil, err
 	}
@@ -90,27 +95,6 @@ func sourceFromBytes(name string, b []byte, includes bool) (*Source, error) {
 		return nil, err
 	}
 	return src, nil
-}
-
-func readBytes(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, &Error{File: path, Msg: "file not found", Err: ErrMissingFile}
-		}
-		return nil, &Error{File: path, Msg: "cannot open", Err: err}
-	}
-	if fi.IsDir() {
-		return nil, &Error{File: path, Msg: "is a directory, expected an input file"}
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", fi.Size(), MaxFileSize)}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &Error{File: path, Msg: "cannot read", Err: err}
-	}
-	return b, nil
 }
 
 // checkText rejects binary content: NUL bytes or many control characters.
@@ -137,7 +121,7 @@ func appendFile(src *Source, path string, includes bool, depth int) error {
 			return errAt(path, 0, "@include", "include cycle: %s includes itself", filepath.Base(path))
 		}
 	}
-	b, err := readBytes(path)
+	b, err := src.tree.ReadFile(path)
 	if err != nil {
 		return err
 	}

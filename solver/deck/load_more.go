@@ -73,7 +73,7 @@ func (l *loader) loadServo() error {
 	if !dll || in == nil || !in.Exists {
 		return nil
 	}
-	if !looksLikeDiscon(in.Path) {
+	if !looksLikeDiscon(l.tree, in.Path) {
 		return nil // e.g. the 5 MW baseline DISCON ignores its input file
 	}
 	dc, err := readTyped(l, in.Path, false, parseDiscon)
@@ -92,8 +92,8 @@ func (l *loader) loadServo() error {
 }
 
 // looksLikeDiscon reports whether a file is in ROSCO's "value ! Name" layout.
-func looksLikeDiscon(p string) bool {
-	src, err := readSource(p, false)
+func looksLikeDiscon(t *Tree, p string) bool {
+	src, err := readSourceIn(t, p, false)
 	if err != nil {
 		return false
 	}
@@ -122,7 +122,7 @@ func (l *loader) loadOffshore() error {
 			}
 			return
 		}
-		src, err := readSource(fr.Path, false)
+		src, err := readSourceIn(l.tree, fr.Path, false)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err

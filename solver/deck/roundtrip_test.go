@@ -126,7 +126,7 @@ func TestWriteInMemoryDeck(t *testing.T) {
 	}
 	// the ROSCO Cp table is not part of the structures (no source path is
 	// known to copy it from): it must be the only missing file
-	d2, err := load(p, false)
+	d2, err := load(nil, p, false)
 	if err != nil {
 		t.Fatalf("load(written): %v", err)
 	}
