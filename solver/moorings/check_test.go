@@ -99,3 +99,16 @@ func TestQuasiStaticFromMAPFile(t *testing.T) {
 		}
 	}
 }
+
+// A mooring system too large to run in a job's limits is refused at the
+// line that crosses MaxSegments.
+func TestTooManySegmentsRefused(t *testing.T) {
+	md := semiMoorDyn(3, 50)
+	md.Lines[2].NumSegs = MaxSegments
+	md.Lines[2].Line = 42
+	_, err := New(md, semiEnv, [3]float64{})
+	var e *deck.Error
+	if !errors.As(err, &e) || e.Line != 42 || !errors.Is(err, deck.ErrNotRun) {
+		t.Errorf("got %v", err)
+	}
+}

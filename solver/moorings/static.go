@@ -8,6 +8,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// maxStaticUnknowns bounds the dense Jacobian of the static solve (18 MB).
+const maxStaticUnknowns = 1500
+
 // solveStatic finds the static equilibrium of the lumped-mass system (all
 // node and free-point velocities zero, the end points where they are) by
 // Newton's method on the interior-node and free-point positions, starting
@@ -41,6 +44,10 @@ func (s *System) solveStatic(maxIter int) (float64, error) {
 	nu := len(idx)
 	if nu == 0 {
 		return 0, nil
+	}
+	if nu > maxStaticUnknowns {
+		// The dense Jacobian would be too large: dynamic relaxation.
+		return 0, fmt.Errorf("moorings: %d node coordinates, more than the %d the static solve takes", nu, maxStaticUnknowns)
 	}
 	res := make([]float64, nu)
 	trial := make([]float64, nu)

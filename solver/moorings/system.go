@@ -81,6 +81,10 @@ type System struct {
 	freeAcc *mat.VecDense
 }
 
+// MaxSegments bounds the segments of all lines together (memory and time
+// of a run; real mooring models have a few hundred).
+const MaxSegments = 5000
+
 // New builds the mooring system of a MoorDyn input file. ref is the
 // undisplaced platform reference point (PtfmRefxt, PtfmRefyt, PtfmRefzt),
 // the origin of the vessel points' coordinates. Output channels that are not
@@ -114,6 +118,13 @@ func New(md *deck.MoorDyn, env Env, ref [3]float64) (*System, error) {
 			pt.r = [3]float64{p.X, p.Y, p.Z}
 		}
 		s.points = append(s.points, pt)
+	}
+	segs := 0
+	for _, dl := range md.Lines {
+		segs += dl.NumSegs
+		if segs > MaxSegments {
+			return nil, &deck.Error{File: md.Path, Line: dl.Line, Variable: "LINES NumSegs", Msg: fmt.Sprintf("more than %d segments in all", MaxSegments), Err: deck.ErrNotRun}
+		}
 	}
 	for _, dl := range md.Lines {
 		lt := md.LineType(dl.Type)
