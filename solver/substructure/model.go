@@ -6,8 +6,9 @@
 //
 // Members are split into NDiv beam elements (Euler–Bernoulli or Timoshenko
 // 12-DOF elements with consistent mass), cables, rigid links (linear
-// multipoint constraints) and springs; joints carry concentrated masses;
-// base reaction joints are clamped DOF by DOF. The interface joints are
+// multipoint constraints) and springs; joints are cantilever, universal,
+// pin or ball joints and carry concentrated masses; base reaction joints
+// are clamped DOF by DOF or stand on soil springs (SSI files). The interface joints are
 // rigidly tied to the transition-piece (TP) reference point. The model is
 // reduced to the 6 TP DOFs (Guyan modes, Φ_R = −K_LL⁻¹K_LR) plus Nmodes
 // fixed-interface modes (K_LL φ = ω² M_LL φ, Craig & Bampton 1968). In time
@@ -71,6 +72,19 @@ type FEM struct {
 	opts     Options
 	jointIdx map[int]int     // joint ID → node index
 	soil     map[int]*soilAt // reaction node → its SSI spring and mass
+	special  []*jointEnds    // universal, pin and ball joints
+}
+
+// jointEnds is a universal, pin or ball joint and the member ends at it,
+// each on a node of its own.
+type jointEnds struct {
+	joint deck.SDJoint
+	ends  []jointEnd
+}
+
+type jointEnd struct {
+	node, member int
+	end          int // 0: the member's joint 1, 1: its joint 2
 }
 
 // soilAt is the SSI stiffness and mass kept at one reaction node (zero on
@@ -95,11 +109,32 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 		if _, dup := f.jointIdx[j.ID]; dup {
 			return nil, fmt.Errorf("substructure: line %d: joint %d defined twice", j.Line, j.ID)
 		}
-		if j.Type != 1 {
-			return nil, fmt.Errorf("substructure: line %d: joint %d has JointType=%d; only cantilever joints (1) are supported (universal, pin and ball joints are not)", j.Line, j.ID, j.Type)
+		if j.Type < 1 || j.Type > 4 {
+			return nil, fmt.Errorf("substructure: line %d: joint %d has JointType=%d (1 cantilever, 2 universal, 3 pin, 4 ball)", j.Line, j.ID, j.Type)
 		}
 		f.jointIdx[j.ID] = len(f.Nodes)
 		f.Nodes = append(f.Nodes, Node{Pos: [3]float64{j.X, j.Y, j.Z}, Joint: j.ID})
+		if j.Type != 1 {
+			f.special = append(f.special, &jointEnds{joint: j})
+		}
+	}
+	// endNode returns the node a member end attaches to: the joint's node,
+	// or, at a universal, pin or ball joint, a node of its own (the joint
+	// then ties their translations and some rotations; SubDyn theory
+	// manual, "Constraints introduced by Rotational Joints").
+	endNode := func(jointID, mi int, end int) int {
+		n := f.jointIdx[jointID]
+		for _, sj := range f.special {
+			if sj.joint.ID != jointID {
+				continue
+			}
+			if len(sj.ends) > 0 {
+				f.Nodes = append(f.Nodes, Node{Pos: f.Nodes[n].Pos, Joint: jointID})
+				n = len(f.Nodes) - 1
+			}
+			sj.ends = append(sj.ends, jointEnd{node: n, member: mi, end: end})
+		}
+		return n
 	}
 	cyl := map[int]deck.SDCylProp{}
 	for _, p := range sd.PropsCyl {
@@ -124,11 +159,12 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 	f.memNodes = make([][]int, len(sd.Members))
 	f.memElems = make([][]int, len(sd.Members))
 	for mi, m := range sd.Members {
-		i1, ok1 := f.jointIdx[m.J1]
-		i2, ok2 := f.jointIdx[m.J2]
+		_, ok1 := f.jointIdx[m.J1]
+		_, ok2 := f.jointIdx[m.J2]
 		if !ok1 || !ok2 {
 			return nil, fmt.Errorf("substructure: line %d: member %d joins joints %d and %d, not both defined", m.Line, m.ID, m.J1, m.J2)
 		}
+		i1, i2 := endNode(m.J1, mi, 0), endNode(m.J2, mi, 1)
 		p1, p2 := f.Nodes[i1].Pos, f.Nodes[i2].Pos
 		length := dist(p1, p2)
 		if m.Type != deck.SDSpring && length <= 0 {

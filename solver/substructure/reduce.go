@@ -125,9 +125,34 @@ func (m *Model) constrain() error {
 		}
 		return i
 	}
+	special := map[int]bool{} // nodes of member ends at universal, pin and ball joints
+	for _, sj := range f.special {
+		for _, e := range sj.ends {
+			special[e.node] = true
+		}
+	}
 	for _, e := range f.elems {
 		if e.kind == kindRigid {
+			if special[e.n1] || special[e.n2] {
+				return fmt.Errorf("substructure: member %d: a rigid link cannot end at a universal, pin or ball joint", f.sd.Members[e.member].ID)
+			}
 			parent[find(e.n1)] = find(e.n2)
+		}
+	}
+	for _, sj := range f.special {
+		n := f.jointIdx[sj.joint.ID]
+		for _, it := range f.sd.Interfaces {
+			if it.JointID == sj.joint.ID {
+				return fmt.Errorf("substructure: line %d: interface joint %d must be a cantilever joint (JointType 1)", sj.joint.Line, sj.joint.ID)
+			}
+		}
+		for _, r := range f.sd.Reactions {
+			if r.JointID == sj.joint.ID {
+				return fmt.Errorf("substructure: line %d: reaction joint %d must be a cantilever joint (JointType 1)", sj.joint.Line, sj.joint.ID)
+			}
+		}
+		if len(sj.ends) == 0 {
+			special[n] = false // a joint no member uses: an ordinary node
 		}
 	}
 	iface := map[int]bool{}
@@ -154,13 +179,17 @@ func (m *Model) constrain() error {
 	redNode := map[int]int{}
 	for i := 0; i < nn; i++ {
 		l := leader[find(i)]
-		if l == i {
+		if l == i && !special[i] {
 			redNode[i] = len(redNode)
 		}
 	}
 	m.nRed = 6 * len(redNode)
 	m.tRows = make([][]tEntry, f.nDOF)
 	for i := 0; i < nn; i++ {
+		if special[i] {
+			m.redOf[i] = -1
+			continue
+		}
 		l := leader[find(i)]
 		rl := redNode[l]
 		m.redOf[i] = rl
@@ -182,9 +211,179 @@ func (m *Model) constrain() error {
 			m.tRows[6*i+a] = row
 		}
 	}
+	var springs []jointSpring
+	for _, sj := range f.special {
+		if len(sj.ends) == 0 {
+			continue
+		}
+		sp, err := m.tieJoint(sj)
+		if err != nil {
+			return err
+		}
+		springs = append(springs, sp...)
+	}
 	m.kRed = m.project(f.K)
 	m.mRed = m.project(f.M)
+	for _, sp := range springs {
+		m.kRed[sp.i*m.nRed+sp.j] += sp.k
+	}
 	return nil
+}
+
+// jointSpring is one entry of a joint's rotational stiffness on the
+// reduced DOFs.
+type jointSpring struct {
+	i, j int
+	k    float64
+}
+
+// tieJoint appends the reduced DOFs of a universal, pin or ball joint and
+// sets the constraint rows of its member-end nodes (SubDyn theory manual,
+// "Constraints introduced by Rotational Joints"): the ends share their
+// translations; a ball joint keeps every end's rotations; a pin joint
+// shares the rotations normal to its axis p̂ and keeps each end's rotation
+// about p̂; a universal joint (two members) shares the mean rotation about
+// the two member axes and keeps each end's rotations about its own x and y.
+// The rotations are θ = T·θ̃ with T the pseudo-inverse Aᵀ(AAᵀ)⁻¹ of the
+// map A from end rotations to joint DOFs. JointStiff is a rotational spring
+// between the ends on their free rotations (pin and ball).
+func (m *Model) tieJoint(sj *jointEnds) ([]jointSpring, error) {
+	f := m.fem
+	j := sj.joint
+	n := len(sj.ends)
+	base := m.nRed
+	axes := make([][3][3]float64, n) // element axes (columns x, y, z) at each end
+	for e, end := range sj.ends {
+		elems := f.memElems[end.member]
+		el := elems[0]
+		if end.end == 1 {
+			el = elems[len(elems)-1]
+		}
+		axes[e] = f.elems[el].dc
+	}
+	col := func(dc [3][3]float64, c int) [3]float64 { return [3]float64{dc[0][c], dc[1][c], dc[2][c]} }
+	var rows [][]float64 // A, each row over the 3n end rotations
+	put := func(row []float64, e int, v [3]float64, scale float64) {
+		for a := 0; a < 3; a++ {
+			row[3*e+a] += scale * v[a]
+		}
+	}
+	var free []int // rows of A that are an end's own free rotation, by end
+	switch j.Type {
+	case 4: // ball
+		for e := 0; e < n; e++ {
+			for a := 0; a < 3; a++ {
+				row := make([]float64, 3*n)
+				row[3*e+a] = 1
+				rows = append(rows, row)
+			}
+		}
+	case 3: // pin
+		p := j.Dir
+		norm := math.Sqrt(p[0]*p[0] + p[1]*p[1] + p[2]*p[2])
+		if norm == 0 {
+			return nil, fmt.Errorf("substructure: line %d: pin joint %d needs its axis (JointDirX, JointDirY, JointDirZ)", j.Line, j.ID)
+		}
+		for a := range p {
+			p[a] /= norm
+		}
+		// p1, p2: any orthonormal pair normal to p̂
+		t := [3]float64{1, 0, 0}
+		if math.Abs(p[0]) > 0.9 {
+			t = [3]float64{0, 1, 0}
+		}
+		p1 := cross(p, t)
+		l1 := math.Sqrt(p1[0]*p1[0] + p1[1]*p1[1] + p1[2]*p1[2])
+		for a := range p1 {
+			p1[a] /= l1
+		}
+		p2 := cross(p, p1)
+		r1, r2 := make([]float64, 3*n), make([]float64, 3*n)
+		for e := 0; e < n; e++ {
+			put(r1, e, p1, 1/float64(n))
+			put(r2, e, p2, 1/float64(n))
+		}
+		rows = append(rows, r1, r2)
+		for e := 0; e < n; e++ {
+			row := make([]float64, 3*n)
+			put(row, e, p, 1)
+			free = append(free, len(rows))
+			rows = append(rows, row)
+		}
+	case 2: // universal
+		if n != 2 {
+			return nil, fmt.Errorf("substructure: line %d: universal joint %d joins %d members; it joins exactly two", j.Line, j.ID, n)
+		}
+		if j.Stiff != 0 {
+			return nil, fmt.Errorf("substructure: line %d: universal joint %d: JointStiff is not supported for universal joints (set it to 0)", j.Line, j.ID)
+		}
+		r := make([]float64, 6)
+		put(r, 0, col(axes[0], 2), 0.5)
+		put(r, 1, col(axes[1], 2), 0.5)
+		rows = append(rows, r)
+		for e := 0; e < 2; e++ {
+			for c := 0; c < 2; c++ {
+				row := make([]float64, 6)
+				put(row, e, col(axes[e], c), 1)
+				rows = append(rows, row)
+			}
+		}
+	}
+	nr := len(rows)
+	a := mat.NewDense(nr, 3*n, nil)
+	for i, row := range rows {
+		a.SetRow(i, row)
+	}
+	var aat, inv, t mat.Dense
+	aat.Mul(a, a.T())
+	if err := inv.Inverse(&aat); err != nil {
+		return nil, fmt.Errorf("substructure: line %d: joint %d: its rotational constraints are degenerate (members along the pin axis?): %w", j.Line, j.ID, err)
+	}
+	t.Mul(a.T(), &inv) // 3n × nr
+	m.nRed += 3 + nr
+	for e, end := range sj.ends {
+		for c := 0; c < 3; c++ {
+			m.tRows[6*end.node+c] = []tEntry{{base + c, 1}}
+			var row []tEntry
+			for k := 0; k < nr; k++ {
+				if v := t.At(3*e+c, k); math.Abs(v) > 1e-14 {
+					row = append(row, tEntry{base + 3 + k, v})
+				}
+			}
+			m.tRows[6*end.node+3+c] = row
+		}
+	}
+	if j.Stiff == 0 || n < 2 {
+		return nil, nil
+	}
+	// a spring k on the relative rotation of every pair of ends:
+	// k·(n·I − 1·1ᵀ)/(n − 1) on each set of free rotations
+	var sets [][]int
+	switch j.Type {
+	case 3:
+		sets = [][]int{free}
+	case 4:
+		for c := 0; c < 3; c++ {
+			var s []int
+			for e := 0; e < n; e++ {
+				s = append(s, 3*e+c)
+			}
+			sets = append(sets, s)
+		}
+	}
+	var out []jointSpring
+	for _, set := range sets {
+		for _, p := range set {
+			for _, q := range set {
+				v := -j.Stiff / float64(n-1)
+				if p == q {
+					v = j.Stiff
+				}
+				out = append(out, jointSpring{base + 3 + p, base + 3 + q, v})
+			}
+		}
+	}
+	return out, nil
 }
 
 // project returns Tᵀ·X·T of a full nDOF×nDOF matrix.
