@@ -17,19 +17,7 @@ import (
 // standard deviation within 0.5 % of the channel's range, and every sample
 // within 1 % of the channel's mean (measured: 0.001 %, 0.13 %, 0.67 %).
 func TestTensionsUnderOpenFASTMotion(t *testing.T) {
-	dir := testshared.Path(t, "reference-outputs", "iea15_semi_decay_pitch", "IEA-15-240-RWT-UMaineSemi")
-	d, err := deck.Load(dir + "/IEA-15-240-RWT-UMaineSemi.fst")
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, err := d.Offshore.Mooring.MoorDyn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := outfile.ReadOutbFile(dir + "/IEA-15-240-RWT-UMaineSemi.outb")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, md, ref := decayCase(t)
 	s, err := New(md, EnvFromDeck(d), [3]float64{})
 	if err != nil {
 		t.Fatal(err)
@@ -100,6 +88,26 @@ func TestTensionsUnderOpenFASTMotion(t *testing.T) {
 			t.Errorf("%s: mean %.6g vs %.6g, std %.4g vs %.4g, worst %.3g N", n, mg, mw, sg, sw, worst)
 		}
 	}
+}
+
+// decayCase loads OpenFAST's IEA 15 MW semi pitch-decay case: the deck,
+// its MoorDyn file and the reference output.
+func decayCase(t *testing.T) (*deck.Deck, *deck.MoorDyn, *outfile.File) {
+	t.Helper()
+	dir := testshared.Path(t, "reference-outputs", "iea15_semi_decay_pitch", "IEA-15-240-RWT-UMaineSemi")
+	d, err := deck.Load(dir + "/IEA-15-240-RWT-UMaineSemi.fst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := d.Offshore.Mooring.MoorDyn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := outfile.ReadOutbFile(dir + "/IEA-15-240-RWT-UMaineSemi.outb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, md, ref
 }
 
 func meanStd(x []float64) (float64, float64) {

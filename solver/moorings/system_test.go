@@ -5,9 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/deck"
-	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // semiEnv is the IEA 15 MW VolturnUS-S site (200 m depth, sea water).
@@ -107,19 +105,7 @@ func TestLumpedStaticMatchesCatenary(t *testing.T) {
 // (1.65 kN of 1.41 MN) at t = 0, so it is not closer than that to
 // equilibrium; the 16-bit packing adds < 0.01 %.
 func TestFairleadTensionsMatchOpenFAST(t *testing.T) {
-	dir := testshared.Path(t, "reference-outputs", "iea15_semi_decay_pitch", "IEA-15-240-RWT-UMaineSemi")
-	d, err := deck.Load(dir + "/IEA-15-240-RWT-UMaineSemi.fst")
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, err := d.Offshore.Mooring.MoorDyn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := outfile.ReadOutbFile(dir + "/IEA-15-240-RWT-UMaineSemi.outb")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, md, ref := decayCase(t)
 	s, err := New(md, EnvFromDeck(d), [3]float64{d.ElastoDyn.PtfmRefxt, d.ElastoDyn.PtfmRefyt, d.ElastoDyn.PtfmRefzt})
 	if err != nil {
 		t.Fatal(err)
