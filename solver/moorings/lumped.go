@@ -81,22 +81,29 @@ type hydro struct {
 func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 	n := ln.n
 	r, v, f := ln.r, ln.v, ln.f
-	c := ln.ba / ln.l
+	// Loop invariants hoisted: divisions cost more than the rest of a
+	// node's arithmetic.
+	invL := 1 / ln.l
+	c := ln.ba * invL
+	eaInvL := ln.ea * invL
 	for j := 0; j < n; j++ {
 		k := 3 * j
 		ex, ey, ez := r[k+3]-r[k], r[k+4]-r[k+1], r[k+5]-r[k+2]
 		lsj := math.Sqrt(ex*ex + ey*ey + ez*ez)
-		ux, uy, uz := ex/lsj, ey/lsj, ez/lsj
+		il := 1 / lsj
+		ux, uy, uz := ex*il, ey*il, ez*il
 		ln.ls[j] = lsj
 		ln.u[k], ln.u[k+1], ln.u[k+2] = ux, uy, uz
 		t := 0.0
 		if lsj > ln.l {
-			t = ln.ea * (lsj/ln.l - 1)
+			t = eaInvL*lsj - ln.ea
 		}
 		// Rate of stretch of the segment along its axis.
 		dl := ux*(v[k+3]-v[k]) + uy*(v[k+4]-v[k+1]) + uz*(v[k+5]-v[k+2])
 		ln.ten[j] = t + c*dl
 	}
+	qfScale := ln.beta / (ln.alpha + ln.beta)
+	ia := 1 / ln.alpha
 	halfRhoCdD := 0.5 * h.rho * ln.cd * cdScale * ln.d
 	halfRhoCdAxPiD := 0.5 * h.rho * ln.cdAx * cdScale * math.Pi * ln.d
 	for i := 0; i <= n; i++ {
@@ -112,8 +119,8 @@ func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 			lsAvg, lw = ln.ls[n-1]/2, ln.l/2
 		default:
 			qx, qy, qz = r[k+3]-r[k-3], r[k+4]-r[k-2], r[k+5]-r[k-1]
-			qn := math.Sqrt(qx*qx + qy*qy + qz*qz)
-			qx, qy, qz = qx/qn, qy/qn, qz/qn
+			iq := 1 / math.Sqrt(qx*qx+qy*qy+qz*qz)
+			qx, qy, qz = qx*iq, qy*iq, qz*iq
 			lsAvg, lw = (ln.ls[i-1]+ln.ls[i])/2, ln.l
 		}
 		if i < n {
@@ -170,8 +177,7 @@ func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 			continue
 		}
 		// a = M⁻¹F with M = αI + β qqᵀ: M⁻¹ = (I − β/(α+β) qqᵀ)/α.
-		qf := (qx*fx + qy*fy + qz*fz) * ln.beta / (ln.alpha + ln.beta)
-		ia := 1 / ln.alpha
+		qf := (qx*fx + qy*fy + qz*fz) * qfScale
 		ln.acc[k] = (fx - qf*qx) * ia
 		ln.acc[k+1] = (fy - qf*qy) * ia
 		ln.acc[k+2] = (fz - qf*qz) * ia
