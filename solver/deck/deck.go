@@ -66,6 +66,9 @@ type Offshore struct {
 	Mooring  *Generic // CompMooring = 1 (MAP++) or 3 (MoorDyn); see MooringKind
 	// MooringKind is "MAP++", "MoorDyn", "FEAMooring", "OrcaFlex" or "".
 	MooringKind string
+	// SubDynSSI are the soil-structure interaction files SubDyn's base
+	// reactions name, read with the deck, by the name as written.
+	SubDynSSI map[string]*Source
 }
 
 // FileRef is one reference from an input file to another file.

@@ -144,9 +144,24 @@ func (l *loader) loadOffshore() error {
 					continue
 				}
 				fr := l.ref("SubDyn SSI", s.Meta.Path, "SSIfile", r.Line, r.SSIFile, true)
-				if fr != nil && !fr.Exists && firstErr == nil {
-					firstErr = l.missing(fr, "SubDyn SSI", "SSIfile", r.SSIFile, s.Meta.Path, r.Line)
+				if fr == nil || !fr.Exists {
+					if firstErr == nil {
+						firstErr = l.missing(fr, "SubDyn SSI", "SSIfile", r.SSIFile, s.Meta.Path, r.Line)
+					}
+					continue
 				}
+				src, err := readSourceIn(l.tree, fr.Path, false)
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+					continue
+				}
+				fr.Loaded = true
+				if o.SubDynSSI == nil {
+					o.SubDynSSI = map[string]*Source{}
+				}
+				o.SubDynSSI[r.SSIFile] = src
 			}
 		}
 	}

@@ -188,25 +188,37 @@ type SDMemberOutput struct {
 }
 
 // ReadSubDyn reads a SubDyn primary input file and the SSI files it names
-// (relative to it), every read bounded like every input.
+// (relative to it), every read bounded like every input. Load and LoadIn
+// read a deck's SSI files with it, confined to its tree; use Deck.SubDyn
+// for those.
 func ReadSubDyn(path string) (*SubDyn, error) {
 	src, err := readSource(path, false)
 	if err != nil {
 		return nil, err
 	}
-	return subDynWithSoil(src)
+	return subDynWithSoil(src, func(name string) (*Source, error) {
+		return readSource(resolvePath(src.Path, name), false)
+	})
 }
 
-// SubDyn returns the typed SubDyn file (with its SSI files) of a deck read
-// with Load, or nil when the deck has no SubDyn file (CompSub=0).
+// SubDyn returns the typed SubDyn file (with its SSI files, as read with
+// the deck) of a deck read with Load, or nil when the deck has no SubDyn
+// file (CompSub=0).
 func (d *Deck) SubDyn() (*SubDyn, error) {
 	if d == nil || d.Offshore.SubDyn == nil {
 		return nil, nil
 	}
-	return subDynWithSoil(d.Offshore.SubDyn.Meta.Src)
+	return subDynWithSoil(d.Offshore.SubDyn.Meta.Src, func(name string) (*Source, error) {
+		if s := d.Offshore.SubDynSSI[name]; s != nil {
+			return s, nil
+		}
+		return nil, &Error{Msg: "file not found", Err: ErrMissingFile}
+	})
 }
 
-func subDynWithSoil(src *Source) (*SubDyn, error) {
+// subDynWithSoil parses a SubDyn file and the SSI files open returns for
+// the names its reactions give.
+func subDynWithSoil(src *Source, open func(name string) (*Source, error)) (*SubDyn, error) {
 	sd, err := parseSubDyn(src)
 	if err != nil {
 		return nil, err
@@ -216,8 +228,7 @@ func subDynWithSoil(src *Source) (*SubDyn, error) {
 		if r.SSIFile == "" {
 			continue
 		}
-		p := resolvePath(src.Path, r.SSIFile)
-		ssrc, err := readSource(p, false)
+		ssrc, err := open(r.SSIFile)
 		if err != nil {
 			var e *Error
 			if asError(err, &e) && e.Line == 0 {

@@ -170,3 +170,86 @@ func TestReadSubDynSSIFile(t *testing.T) {
 		t.Errorf("missing SSI file: %v, want an error on the SSIfile line without the server path", err)
 	}
 }
+
+// copyCase copies the reference case's input files (not its outputs) to a
+// temporary deck tree.
+func copyCase(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if strings.HasSuffix(p, ".outb") || strings.HasSuffix(p, ".yaml") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// A deck whose SubDyn reaction names an SSI file: LoadIn reads it inside
+// the deck's tree and Deck.SubDyn hands it over; a name leaving the tree
+// is refused without the path in the message.
+func TestLoadInReadsSubDynSSIInsideTheTree(t *testing.T) {
+	root := copyCase(t, testshared.Path(t, "reference-outputs", "iea15_monopile_steady10_still"))
+	sdPath := filepath.Join(root, "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat")
+	b, err := os.ReadFile(sdPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := "     1           1           1           1           1           1           1\n"
+	set := func(name string) {
+		out := strings.Replace(string(b), row, "     1           0           0           1           0           0           1     \""+name+"\"\n", 1)
+		if out == string(b) {
+			t.Fatal("reaction row not found")
+		}
+		if err := os.WriteFile(sdPath, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("pile.ssi")
+	if err := os.WriteFile(filepath.Join(root, "IEA-15-240-RWT-Monopile", "pile.ssi"), []byte("1e9 Kxx\n1e9 Kyy\n1e12 Ktxtx\n1e12 Ktyty\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	main := "IEA-15-240-RWT-Monopile/IEA-15-240-RWT-Monopile.fst"
+	d, err := LoadIn(root, main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd, err := d.SubDyn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sd.Reactions[0].Soil; s == nil || s.K[3][3] != 1e12 {
+		t.Fatalf("soil not handed over: %+v", sd.Reactions[0])
+	}
+	found := false
+	for _, f := range d.Files {
+		found = found || (f.Role == "SubDyn SSI" && f.Loaded)
+	}
+	if !found {
+		t.Error("the SSI file is not among the deck's files")
+	}
+	outside := filepath.Join(t.TempDir(), "secret.ssi")
+	if err := os.WriteFile(outside, []byte("1e9 Kxx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(filepath.Join(root, "IEA-15-240-RWT-Monopile"), outside)
+	set(rel)
+	_, err = LoadIn(root, main)
+	if err == nil || !strings.Contains(err.Error(), "SSIfile") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("SSI file outside the tree: %v, want a refusal naming SSIfile and not the path", err)
+	}
+}
