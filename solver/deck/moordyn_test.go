@@ -141,3 +141,44 @@ func TestMoorDynSharedDecks(t *testing.T) {
 		})
 	}
 }
+
+// Validate reports a malformed MoorDyn file (here a line attached to an
+// undefined point) with its file and line, and nothing for the reference
+// deck.
+func TestValidateReportsMalformedMoorDyn(t *testing.T) {
+	d := loadShared(t, sharedDecks[2])
+	for _, p := range Validate(d) {
+		if p.File == d.Offshore.Mooring.Meta.Path && !p.Warning {
+			t.Errorf("reference MoorDyn file reported: %v", p)
+		}
+	}
+	src := d.Offshore.Mooring.Meta.Src
+	for i := range src.Lines {
+		if strings.HasPrefix(strings.TrimSpace(src.Lines[i].Raw), "2     main") {
+			bad := strings.Replace(src.Lines[i].Raw, "2     main       4", "2     main       9", 1)
+			if bad == src.Lines[i].Raw {
+				t.Fatalf("line 2 of LINES not as expected: %q", bad)
+			}
+			b := []byte{}
+			for j := range src.Lines {
+				raw := src.Lines[j].Raw
+				if j == i {
+					raw = bad
+				}
+				b = append(b, raw+"\n"...)
+			}
+			s2, err := sourceFromBytes(src.Path, b, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.Offshore.Mooring = parseGeneric(s2, "MoorDyn")
+			for _, p := range Validate(d) {
+				if p.File == src.Path && p.Line == src.Lines[i].Num && !p.Warning {
+					return
+				}
+			}
+			t.Fatalf("undefined point 9 at line %d not reported: %v", src.Lines[i].Num, Validate(d))
+		}
+	}
+	t.Fatal("LINES row 2 not found")
+}

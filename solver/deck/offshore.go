@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -92,10 +93,19 @@ func validateOffshore(v *validator, d *Deck) {
 			v.probs = append(v.probs, Problem{File: s.Meta.Path, Line: line, Variable: "Nmodes", Message: fmt.Sprintf("must be >= 0, got %d", n)})
 		}
 	}
-	if md := o.Mooring; md != nil && o.MooringKind == "MoorDyn" {
-		if x, ok, err := md.Float("dtM"); ok && err == nil && x <= 0 {
-			_, line, _ := md.Lookup("dtM")
-			v.probs = append(v.probs, Problem{File: md.Meta.Path, Line: line, Variable: "dtM", Message: fmt.Sprintf("must be > 0, got %g", x)})
+	if g := o.Mooring; g != nil && (o.MooringKind == "MoorDyn" || o.MooringKind == "MAP++") {
+		// Malformed mooring files (bad numbers, undefined line types or
+		// points) are errors OpenFAST would stop at; inputs it runs but
+		// this solver does not (ErrNotRun) are not deck problems.
+		var err error
+		if o.MooringKind == "MoorDyn" {
+			_, err = g.MoorDyn()
+		} else {
+			_, err = g.MAP()
+		}
+		var e *Error
+		if err != nil && !errors.Is(err, ErrNotRun) && errors.As(err, &e) {
+			v.probs = append(v.probs, Problem{File: e.File, Line: e.Line, Variable: e.Variable, Message: e.Msg})
 		}
 	}
 }
