@@ -43,5 +43,6 @@
 //
 // Output channels (Outputs): HydroFxi … HydroMzi (all loads about the
 // reference point, the added-mass terms included from the accelerations
-// given), B1WvsF1xi … B1WvsM1zi, B1HdSFxi … B1HdSMzi, B1RdtFxi … B1RdtMzi.
+// given), B1WvsF1xi … B1WvsM1zi, B1HdSFxi … B1HdSMzi, B1RdtFxi … B1RdtMzi
+// (memory plus −A∞ q̈, as HydroDyn reports them).
 package hydro

@@ -78,7 +78,15 @@ func channel(u string, ainf [6][6]float64) (func(s *Step) float64, string) {
 		case "B1HDS" + n:
 			return func(s *Step) float64 { return s.Platform.Hydrostat[d] }, unit
 		case "B1RDT" + n:
-			return func(s *Step) float64 { return s.Platform.Radiation[d] }, unit
+			// HydroDyn's radiation channels include the infinite-frequency
+			// added-mass load −A∞ q̈ (checked against OpenFAST's pitch decay)
+			return func(s *Step) float64 {
+				v := s.Platform.Radiation[d]
+				for j := 0; j < 6; j++ {
+					v -= ainf[d][j] * s.Motion.QDD[j]
+				}
+				return v
+			}, unit
 		}
 	}
 	return nil, ""
