@@ -65,14 +65,27 @@ type AccountService interface {
 	Outbox(ctx context.Context, orgID string) ([]*Email, error)
 }
 
-// LoginThrottle limits failed sign-in attempts (password or second factor)
-// per account and per client address (ASVS 5.0 6.3.1; NIST SP 800-63B
-// §5.2.2).
+// LoginThrottle slows down password and second-factor guessing per pair of
+// account and client address, with an exponential back-off once a pair has
+// failed a few times (ASVS 5.0 6.3.1: anti-automation without enabling
+// malicious lockout; NIST SP 800-63B §5.2.2). Failures from one address
+// never hold back the account at another address, so nobody can lock an
+// owner out by failing on purpose: a correct password and second factor
+// from an address that has not failed always go through.
 type LoginThrottle interface {
-	// Check returns ERATELIMIT (with the wait) when either key is locked.
+	// Check returns ERATELIMIT (with the wait) while the pair is backed off.
 	Check(ctx context.Context, account, clientIP string, now time.Time) (retryAfter time.Duration, err error)
-	// Fail records one failure for both keys.
+	// Fail records one failure of the pair and extends its back-off.
 	Fail(ctx context.Context, account, clientIP string, now time.Time) error
-	// Succeed clears the account's failures.
-	Succeed(ctx context.Context, account string) error
+	// Succeed forgets the pair's failures.
+	Succeed(ctx context.Context, account, clientIP string) error
+}
+
+// RequestThrottle counts requests that cost the service something whether
+// or not they succeed (password-reset mail, sign-ups) in fixed windows,
+// per subject (a submitted address; may be empty) and per client address.
+type RequestThrottle interface {
+	// Take counts one request for both keys, or returns ERATELIMIT and the
+	// wait without counting it when either key has used its budget.
+	Take(ctx context.Context, subject, clientIP string, now time.Time) (retryAfter time.Duration, err error)
 }

@@ -42,10 +42,10 @@ type PasswordResets struct {
 	MFA MFAService
 	// RequestThrottle counts reset requests (every request, found or not)
 	// per address and per client address; nil disables it.
-	RequestThrottle LoginThrottle
+	RequestThrottle RequestThrottle
 	// LoginThrottle counts wrong second-factor codes against the same
-	// per-account budget as sign-in (so resets cannot widen a brute force);
-	// nil disables it.
+	// (account, client address) back-off as sign-in (so resets cannot
+	// widen a brute force); nil disables it.
 	LoginThrottle LoginThrottle
 	Now           func() time.Time
 }
@@ -68,14 +68,11 @@ func (p *PasswordResets) Request(ctx context.Context, email, clientIP string) (t
 	}
 	now := p.now()
 	if p.RequestThrottle != nil {
-		if wait, err := p.RequestThrottle.Check(ctx, "reset:"+email, "reset:"+clientIP, now); err != nil {
+		if wait, err := p.RequestThrottle.Take(ctx, email, clientIP, now); err != nil {
 			if ErrorCode(err) == ERATELIMIT {
 				return wait, Errorf(ERATELIMIT, "too many password-reset requests; try again in %d seconds", int(wait.Seconds())+1)
 			}
 			return wait, err
-		}
-		if err := p.RequestThrottle.Fail(ctx, "reset:"+email, "reset:"+clientIP, now); err != nil {
-			return 0, err
 		}
 	}
 	return 0, p.Store.RequestPasswordReset(ctx, email, now)
@@ -132,7 +129,7 @@ func (p *PasswordResets) Complete(ctx context.Context, token, password, otpCode,
 		return nil, 0, err
 	}
 	if p.LoginThrottle != nil {
-		if err := p.LoginThrottle.Succeed(ctx, u.Email); err != nil {
+		if err := p.LoginThrottle.Succeed(ctx, u.Email, clientIP); err != nil {
 			return nil, 0, err
 		}
 	}

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -120,33 +121,89 @@ func TestSignUpVerifyInviteAndMembers(t *testing.T) {
 	}
 }
 
-func TestLoginThrottle(t *testing.T) {
+// Failures back off one (account, address) pair exponentially and never
+// the account at another address (fails on the fixed-window throttle,
+// which locked the account everywhere after 10 failures).
+func TestLoginThrottleBacksOffPairs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	d := dbtest.New(t)
 	lt := db.NewLoginThrottle(d)
 	now := time.Date(2026, 1, 1, 10, 1, 0, 0, time.UTC)
-	for i := range 10 {
-		if _, err := lt.Check(ctx, "a@example.com", "10.0.0."+string(rune('0'+i)), now); err != nil {
-			t.Fatalf("attempt %d: %v", i+1, err)
+	const attacker, owner = "203.0.113.9", "198.51.100.7"
+	// 5 free failures, then 1 s, 2 s, 4 s, ... at the attacker's address.
+	for i := range 40 {
+		wait, err := lt.Check(ctx, "a@example.com", attacker, now)
+		if err != nil {
+			t.Fatalf("attempt %d refused after waiting: %v %v", i+1, wait, err)
 		}
-		if err := lt.Fail(ctx, "a@example.com", "10.0.0."+string(rune('0'+i)), now); err != nil {
+		if err := lt.Fail(ctx, "A@example.com", attacker, now); err != nil {
+			t.Fatal(err)
+		}
+		wait, err = lt.Check(ctx, "a@example.com", attacker, now)
+		want := time.Duration(0)
+		if over := i + 1 - 5; over >= 10 {
+			want = 15 * time.Minute
+		} else if over >= 0 {
+			want = time.Second << over
+		}
+		if (want == 0) != (err == nil) || wait != want {
+			t.Fatalf("after failure %d: wait %v %v, want %v", i+1, wait, err, want)
+		}
+		if want > 0 && turbinesim.ErrorCode(err) != turbinesim.ERATELIMIT {
+			t.Fatalf("after failure %d: %v", i+1, err)
+		}
+		now = now.Add(want)
+	}
+	// The owner's address is untouched by the attacker's 40 failures.
+	if wait, err := lt.Check(ctx, "a@example.com", owner, now); err != nil || wait != 0 {
+		t.Fatalf("owner's address: %v %v", wait, err)
+	}
+	// A success clears the pair; a day without failures forgets it too.
+	if err := lt.Succeed(ctx, "a@example.com", attacker); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lt.Check(ctx, "a@example.com", attacker, now); err != nil {
+		t.Fatalf("after success: %v", err)
+	}
+	for range 6 {
+		if err := lt.Fail(ctx, "b@example.com", attacker, now); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Rotating addresses does not help: the account is locked.
-	wait, err := lt.Check(ctx, "A@example.com", "192.0.2.1", now)
-	if turbinesim.ErrorCode(err) != turbinesim.ERATELIMIT || wait != 14*time.Minute {
-		t.Fatalf("11th attempt: %v wait %v", err, wait)
+	if _, err := lt.Check(ctx, "b@example.com", attacker, now); turbinesim.ErrorCode(err) != turbinesim.ERATELIMIT {
+		t.Fatalf("6 failures: %v", err)
 	}
-	if _, err := lt.Check(ctx, "a@example.com", "192.0.2.1", now.Add(14*time.Minute)); err != nil {
-		t.Fatalf("next window: %v", err)
-	}
-	if err := lt.Succeed(ctx, "a@example.com"); err != nil {
+	later := now.Add(25 * time.Hour)
+	if err := lt.Fail(ctx, "b@example.com", attacker, later); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lt.Check(ctx, "a@example.com", "192.0.2.1", now); err != nil {
-		t.Fatalf("after success: %v", err)
+	if _, err := lt.Check(ctx, "b@example.com", attacker, later); err != nil {
+		t.Fatalf("first failure after a quiet day backs off: %v", err)
+	}
+}
+
+// Sign-ups and password-reset requests have budgets of their own.
+func TestWindowThrottlesAreSeparate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := dbtest.New(t)
+	signUp, reset := db.NewSignUpThrottle(d), db.NewPasswordResetThrottle(d)
+	now := time.Date(2026, 1, 1, 10, 30, 0, 0, time.UTC)
+	for i := range 20 {
+		if _, err := signUp.Take(ctx, fmt.Sprintf("u%d@example.com", i), "192.0.2.1", now); err != nil {
+			t.Fatalf("sign-up %d: %v", i+1, err)
+		}
+	}
+	wait, err := signUp.Take(ctx, "new@example.com", "192.0.2.1", now)
+	if turbinesim.ErrorCode(err) != turbinesim.ERATELIMIT || wait != 30*time.Minute {
+		t.Fatalf("21st sign-up: %v %v", wait, err)
+	}
+	if _, err := reset.Take(ctx, "u1@example.com", "192.0.2.1", now); err != nil {
+		t.Fatalf("reset after 20 sign-ups: %v", err)
+	}
+	if _, err := signUp.Take(ctx, "new@example.com", "192.0.2.1", now.Add(30*time.Minute)); err != nil {
+		t.Fatalf("next window: %v", err)
 	}
 }
 

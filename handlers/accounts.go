@@ -30,10 +30,9 @@ type MFARequiredResponse struct {
 }
 
 // checkCredentials is the whole first-and-second-factor check of a login:
-// the per-account and per-address throttle, the password, and, when the
-// account has MFA, the TOTP or recovery code. Every failure (wrong password
-// or wrong code) counts against the account and the address; a success
-// clears the account's count.
+// the (account, address) back-off, the password, and, when the account
+// has MFA, the TOTP or recovery code. Every failure (wrong password or
+// wrong code) counts against the pair; a success clears the pair's count.
 func (s *Server) checkCredentials(c echo.Context, email, password, otpCode string) (*turbinesim.User, error) {
 	ctx := c.Request().Context()
 	ip, now := c.RealIP(), s.cfg.Now()
@@ -73,7 +72,7 @@ func (s *Server) checkCredentials(c echo.Context, email, password, otpCode strin
 		}
 	}
 	if s.svc.LoginThrottle != nil {
-		if err := s.svc.LoginThrottle.Succeed(ctx, email); err != nil {
+		if err := s.svc.LoginThrottle.Succeed(ctx, email, ip); err != nil {
 			return nil, err
 		}
 	}
@@ -96,7 +95,8 @@ type SignUpResponse struct {
 
 // signUp: POST /auth/signup creates an organization and its first user, an
 // unverified (demo) administrator, and mails the verification link.
-// Attempts count against the client address like failed logins.
+// Sign-ups are counted per submitted address and per client address in a
+// budget of their own (never the sign-in back-off's).
 func (s *Server) signUp(c echo.Context) error {
 	acc, err := s.accountService()
 	if err != nil {
@@ -107,15 +107,8 @@ func (s *Server) signUp(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if s.svc.LoginThrottle != nil {
-		// Sign-ups share the address's failure budget: each one counts.
-		bucket := "signup:" + c.RealIP()
-		if _, err := s.svc.LoginThrottle.Check(ctx, bucket, c.RealIP(), s.cfg.Now()); err != nil {
-			return err
-		}
-		if err := s.svc.LoginThrottle.Fail(ctx, bucket, c.RealIP(), s.cfg.Now()); err != nil {
-			return err
-		}
+	if err := s.throttleSignUp(c, req.Email); err != nil {
+		return err
 	}
 	u, err := acc.SignUp(ctx, req)
 	if err != nil {
@@ -127,6 +120,21 @@ func (s *Server) signUp(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusCreated, SignUpResponse{User: u, TokenPair: *pair})
+}
+
+// throttleSignUp counts one sign-up for email from the client's address;
+// a refused one is 429 with Retry-After.
+func (s *Server) throttleSignUp(c echo.Context, email string) error {
+	if s.svc.SignUpThrottle == nil {
+		return nil
+	}
+	wait, err := s.svc.SignUpThrottle.Take(c.Request().Context(), email, c.RealIP(), s.cfg.Now())
+	if turbinesim.ErrorCode(err) == turbinesim.ERATELIMIT {
+		secs := int(wait/time.Second) + 1
+		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+		return turbinesim.Errorf(turbinesim.ERATELIMIT, "too many sign-ups from this address or for this e-mail address; try again in %d seconds", secs)
+	}
+	return err
 }
 
 // TokenRequest carries a one-time e-mail token (and, for invitations, the

@@ -35,6 +35,9 @@ func (s *Server) signUpForm(c echo.Context) error {
 	req := turbinesim.SignUpRequest{OrganizationName: c.FormValue("org_name"), Name: c.FormValue("name"),
 		Email: c.FormValue("email"), Password: c.FormValue("password")}
 	ctx := c.Request().Context()
+	if err := s.throttleSignUp(c, req.Email); err != nil {
+		return err
+	}
 	u, err := acc.SignUp(ctx, req)
 	if err != nil {
 		switch turbinesim.ErrorCode(err) {

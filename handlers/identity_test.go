@@ -30,7 +30,7 @@ func newIdentityEnv(t *testing.T, limited bool) *env {
 	return newEnvOn(t, dbtest.New(t), limited)
 }
 
-func newEnvOn(t *testing.T, d *db.DB, limited bool) *env {
+func newEnvOn(t *testing.T, d *db.DB, limited bool, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, db: d, passwd: "correct horse battery"}
 	e.clock.Store(time.Date(2026, 5, 4, 10, 0, 5, 0, time.UTC).UnixNano())
@@ -56,11 +56,15 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool) *env {
 	}
 	svc.MFA = mfa
 	svc.LoginThrottle = db.NewLoginThrottle(d)
+	svc.SignUpThrottle = db.NewSignUpThrottle(d)
 	svc.LoginSessions = db.NewLoginSessionService(d, 12*time.Hour, 2*time.Hour)
 	svc.PasswordResets = &turbinesim.PasswordResets{Store: svc.Accounts.(*db.AccountService), MFA: mfa,
 		RequestThrottle: db.NewPasswordResetThrottle(d), LoginThrottle: svc.LoginThrottle, Now: e.now}
 	if limited {
 		svc.RateLimiter = db.NewRateLimiter(d)
+	}
+	for _, o := range opts {
+		o(&cfg, &svc)
 	}
 	srv, err := handlers.New(cfg, svc)
 	if err != nil {

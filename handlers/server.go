@@ -62,7 +62,10 @@ type Services struct {
 	Accounts      turbinesim.AccountService
 	MFA           turbinesim.MFAService
 	LoginThrottle turbinesim.LoginThrottle
-	SSO           turbinesim.SSOService
+	// SignUpThrottle counts sign-ups per submitted address and per client
+	// address, apart from sign-in failures; nil disables it.
+	SignUpThrottle turbinesim.RequestThrottle
+	SSO            turbinesim.SSOService
 	// LoginSessions records browser sessions and lists and revokes them
 	// with refresh-token families (handlers/loginsessions.go);
 	// PasswordResets is the e-mailed password-reset flow

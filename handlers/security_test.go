@@ -1,0 +1,127 @@
+package handlers_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/handlers"
+)
+
+// Probes of docs/security.md, one test per finding.
+
+// behindProxy trusts X-Forwarded-For from the test client, so that a test
+// can speak from several client addresses.
+func behindProxy(cfg *handlers.Config, _ *handlers.Services) {
+	cfg.TrustedProxies = []string{"127.0.0.1/32"}
+}
+
+func from(addr string) map[string]string {
+	return map[string]string{"Content-Type": "application/json", "Accept": "application/json", "X-Forwarded-For": addr}
+}
+
+// enableMFA turns on the admin's second factor and returns the TOTP seed
+// and the recovery codes; the confirmation's time step is spent.
+func (e *env) enableMFA(access string) (string, []string) {
+	e.t.Helper()
+	resp, body := e.do(nil, request{method: "POST", path: "/account/mfa/enrol", header: bearer(access)})
+	var enr handlers.MFAEnrolmentResponse
+	if err := json.Unmarshal([]byte(body), &enr); err != nil || resp.StatusCode != 200 {
+		e.t.Fatalf("enrol: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/confirm", header: withJSON(bearer(access)),
+		body: `{"code":"` + totpCode(e.t, enr.Secret, e.now()) + `"}`})
+	var rc handlers.RecoveryCodesResponse
+	if err := json.Unmarshal([]byte(body), &rc); err != nil || resp.StatusCode != 200 {
+		e.t.Fatalf("confirm: %d %s", resp.StatusCode, body)
+	}
+	e.advance(30 * time.Second)
+	return enr.Secret, rc.RecoveryCodes
+}
+
+// Finding "anyone can lock any account out": failures at one address
+// back off that (account, address) pair only. On the fixed-window
+// throttle this failed: 10 failures locked the account everywhere, and
+// 100 failures from one address (a proxy without TRUSTED_PROXIES) locked
+// every account's sign-in there.
+func TestLoginFailuresNeverLockOutTheOwner(t *testing.T) {
+	t.Parallel()
+	e := newEnvOn(t, dbtest.New(t), false, behindProxy)
+	secret, _ := e.enableMFA(e.loginJSON().AccessToken)
+	const attacker, owner, proxy = "203.0.113.9", "198.51.100.7", "192.0.2.50"
+	login := func(addr, password, code string) (*http.Response, string) {
+		return e.do(nil, request{method: "POST", path: "/auth/login", header: from(addr),
+			body: fmt.Sprintf(`{"email":"ada@example.com","password":%q,"otp_code":%q}`, password, code)})
+	}
+	refused := 0
+	for i := range 30 {
+		resp, body := login(attacker, fmt.Sprintf("guess number %d", i), "123456")
+		switch resp.StatusCode {
+		case 401:
+		case 429:
+			refused++
+			if resp.Header.Get("Retry-After") == "" {
+				t.Fatalf("429 without Retry-After: %s", body)
+			}
+		default:
+			t.Fatalf("guess %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	if refused != 25 {
+		t.Fatalf("%d of 30 guesses refused by the back-off, want 25 (5 free)", refused)
+	}
+	// The attacker's correct password is refused while backed off ...
+	if resp, body := login(attacker, e.passwd, totpCode(t, secret, e.now())); resp.StatusCode != 429 {
+		t.Fatalf("backed-off pair: %d %s", resp.StatusCode, body)
+	}
+	// ... but the owner at their own address signs in.
+	if resp, body := login(owner, e.passwd, totpCode(t, secret, e.now())); resp.StatusCode != 200 {
+		t.Fatalf("owner locked out: %d %s", resp.StatusCode, body)
+	}
+
+	// 100 failures for other accounts from one address (a shared proxy),
+	// then a member behind the same proxy signs in.
+	e.addUser("bob@example.com", "org_member")
+	for i := range 100 {
+		resp, body := e.do(nil, request{method: "POST", path: "/auth/login", header: from(proxy),
+			body: fmt.Sprintf(`{"email":"x%d@example.com","password":"not the password"}`, i)})
+		if resp.StatusCode != 401 {
+			t.Fatalf("failure %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	// Sign-ups from that address have their own budget and do not count.
+	for i := range 20 {
+		resp, body := e.do(nil, request{method: "POST", path: "/auth/signup", header: from(proxy),
+			body: fmt.Sprintf(`{"email":"new%d@example.com","password":"long enough pw","name":"N"}`, i)})
+		if resp.StatusCode >= 300 {
+			t.Fatalf("sign-up %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	resp, body := e.do(nil, request{method: "POST", path: "/auth/login", header: from(proxy),
+		body: fmt.Sprintf(`{"email":"bob@example.com","password":%q}`, e.passwd)})
+	if resp.StatusCode != 200 {
+		t.Fatalf("bob behind the proxy: %d %s", resp.StatusCode, body)
+	}
+	// The 21st sign-up from the address is refused, naming sign-ups.
+	resp, body = e.do(nil, request{method: "POST", path: "/auth/signup", header: from(proxy),
+		body: `{"email":"one.more@example.com","password":"long enough pw","name":"N"}`})
+	if d := assertDetail(t, resp, body, 429); resp.Header.Get("Retry-After") == "" || !strings.Contains(d, "sign-up") {
+		t.Fatalf("sign-up 429: %q Retry-After %q", d, resp.Header.Get("Retry-After"))
+	}
+
+	// Password-reset confirmation from the owner's address works while the
+	// attacker's pair is backed off.
+	e.do(nil, request{method: "POST", path: "/auth/password-reset", header: from(owner), body: `{"email":"ada@example.com"}`})
+	e.advance(30 * time.Second)
+	tok := e.lastMailToken(e.loginWith(t, secret))
+	e.advance(30 * time.Second)
+	b, _ := json.Marshal(handlers.PasswordResetConfirm{Token: tok, Password: "a brand new password", OTPCode: totpCode(t, secret, e.now())})
+	resp, body = e.do(nil, request{method: "POST", path: "/auth/password-reset/confirm", header: from(owner), body: string(b)})
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("reset from the owner's address: %d %s", resp.StatusCode, body)
+	}
+}
