@@ -15,20 +15,22 @@ type SignUpRequest struct {
 	Password         string `json:"password"`
 }
 
-// Email is one message of the outbox. Every message is stored; when SMTP is
-// configured it is also sent and SentAt set.
+// Email is the record of one message in the outbox: who it went to and
+// its subject, never its body. Bodies carry one-time links (verification,
+// invitation, password reset) that must reach only the mailbox, so they
+// exist only on their way to the Mailer. SentAt is set once the Mailer
+// took the message.
 type Email struct {
 	ID             int64      `json:"id" db:"id"`
 	OrganizationID *string    `json:"org_id" db:"organization_id"`
 	To             string     `json:"to" db:"to_address"`
 	Subject        string     `json:"subject" db:"subject"`
-	Body           string     `json:"body" db:"body"`
 	CreatedAt      time.Time  `json:"created_at" db:"created_at"`
 	SentAt         *time.Time `json:"sent_at" db:"sent_at"`
 }
 
-// Mailer delivers a message (SMTP in production); nil keeps mail in the
-// outbox only.
+// Mailer delivers a message: SMTPMailer in production, LogMailer (the
+// operator's log) in development.
 type Mailer interface {
 	Send(ctx context.Context, to, subject, body string) error
 }

@@ -3,6 +3,7 @@ package turbinesim
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/smtp"
 	"strings"
@@ -17,13 +18,25 @@ type SMTPMailer struct {
 	Password string
 }
 
-// SMTPMailerFromEnv configures a mailer from SMTP_ADDR, SMTP_FROM,
-// SMTP_USERNAME and SMTP_PASSWORD; it returns nil (outbox only) when
-// SMTP_ADDR is unset.
-func SMTPMailerFromEnv(getenv func(string) string) Mailer {
+// LogMailer writes each message, body and links included, to the
+// operator's log instead of sending it: the development mailer when no
+// SMTP relay is configured. The log is readable only by whoever runs the
+// server, so one-time links still reach nobody through the product.
+type LogMailer struct{ Log *slog.Logger }
+
+// Send implements Mailer.
+func (m *LogMailer) Send(ctx context.Context, to, subject, body string) error {
+	m.Log.InfoContext(ctx, "mail (SMTP_ADDR unset, so written here instead of sent)", "to", to, "subject", subject, "body", body)
+	return nil
+}
+
+// MailerFromEnv configures an SMTP mailer from SMTP_ADDR, SMTP_FROM,
+// SMTP_USERNAME and SMTP_PASSWORD, or, when SMTP_ADDR is unset, a
+// LogMailer writing to log.
+func MailerFromEnv(getenv func(string) string, log *slog.Logger) Mailer {
 	addr := getenv("SMTP_ADDR")
 	if addr == "" {
-		return nil
+		return &LogMailer{Log: log}
 	}
 	from := getenv("SMTP_FROM")
 	if from == "" {

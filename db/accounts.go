@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -19,7 +20,8 @@ import (
 type AccountConfig struct {
 	// BaseURL is where links in e-mails point (https://sim.example.com).
 	BaseURL string
-	// Mailer sends mail; nil keeps it in the outbox only.
+	// Mailer delivers mail (SMTP, or the operator's log without SMTP);
+	// nil sends nothing. The outbox keeps only recipients and subjects.
 	Mailer turbinesim.Mailer
 	// PasswordParams are the argon2id parameters of new password hashes;
 	// nil means argon2id.DefaultParams (RFC 9106 second recommendation,
@@ -81,7 +83,7 @@ func (s *AccountService) SignUp(ctx context.Context, req turbinesim.SignUpReques
 	if err != nil {
 		return nil, fmt.Errorf("hashing password: %w", err)
 	}
-	var mail *turbinesim.Email
+	var mail *pendingMail
 	err = s.inTx(ctx, func(tx *sqlx.Tx) error {
 		if err := tx.QueryRowxContext(ctx, `INSERT INTO organizations (name, plan) VALUES ($1, $2) RETURNING id`,
 			org.Name, org.Plan).Scan(&org.ID); err != nil {
@@ -147,24 +149,34 @@ func (s *AccountService) newTokenAt(ctx context.Context, tx *sqlx.Tx, userID, pu
 	return tok, translate(err, "creating e-mail token")
 }
 
-func queueMail(ctx context.Context, tx *sqlx.Tx, orgID, to, subject, body string) (*turbinesim.Email, error) {
-	m := &turbinesim.Email{OrganizationID: &orgID, To: to, Subject: subject, Body: body}
+// pendingMail is a message recorded in the outbox (recipient and subject
+// only) whose body, which may carry a one-time link, exists only in memory
+// until the mailer takes it.
+type pendingMail struct {
+	id                int64
+	to, subject, body string
+}
+
+func queueMail(ctx context.Context, tx *sqlx.Tx, orgID, to, subject, body string) (*pendingMail, error) {
+	m := &pendingMail{to: to, subject: subject, body: body}
 	err := tx.QueryRowxContext(ctx, `
-		INSERT INTO email_outbox (organization_id, to_address, subject, body) VALUES ($1, $2, $3, $4)
-		RETURNING id, created_at`, orgID, to, subject, body).Scan(&m.ID, &m.CreatedAt)
+		INSERT INTO email_outbox (organization_id, to_address, subject) VALUES ($1, $2, $3)
+		RETURNING id`, orgID, to, subject).Scan(&m.id)
 	return m, translate(err, "queueing e-mail")
 }
 
-// deliver sends a queued message when a mailer is configured. A failed
-// delivery leaves sent_at empty; the message stays readable in the outbox.
-func (s *AccountService) deliver(ctx context.Context, m *turbinesim.Email) {
+// deliver hands a queued message to the mailer (SMTP, or the operator's
+// log in development) and marks it sent. A failed delivery leaves sent_at
+// empty and is logged without the body; the body is not kept anywhere.
+func (s *AccountService) deliver(ctx context.Context, m *pendingMail) {
 	if s.cfg.Mailer == nil || m == nil {
 		return
 	}
-	if err := s.cfg.Mailer.Send(ctx, m.To, m.Subject, m.Body); err != nil {
+	if err := s.cfg.Mailer.Send(ctx, m.to, m.subject, m.body); err != nil {
+		slog.ErrorContext(ctx, "mail delivery failed", "outbox_id", m.id, "to", m.to, "subject", m.subject, "err", err)
 		return
 	}
-	_, _ = s.db.ExecContext(ctx, `UPDATE email_outbox SET sent_at = now() WHERE id = $1`, m.ID)
+	_, _ = s.db.ExecContext(ctx, `UPDATE email_outbox SET sent_at = now() WHERE id = $1`, m.id)
 }
 
 var errBadLink = turbinesim.Errorf(turbinesim.EUNAUTHORIZED, "invalid, used or expired link")
@@ -208,7 +220,7 @@ func (s *AccountService) Invite(ctx context.Context, orgID, email string, role t
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
-	var mail *turbinesim.Email
+	var mail *pendingMail
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		if err := insertUser(ctx, tx, u, nil); err != nil {
 			return err
@@ -329,7 +341,7 @@ func (s *AccountService) Outbox(ctx context.Context, orgID string) ([]*turbinesi
 		return mails, nil
 	}
 	err := s.db.SelectContext(ctx, &mails, `
-		SELECT id, organization_id, to_address, subject, body, created_at, sent_at
+		SELECT id, organization_id, to_address, subject, created_at, sent_at
 		  FROM email_outbox WHERE organization_id = $1 ORDER BY id DESC LIMIT 200`, orgID)
 	return mails, translate(err, "reading outbox")
 }

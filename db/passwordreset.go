@@ -18,7 +18,7 @@ var _ turbinesim.PasswordResetStore = (*AccountService)(nil)
 // goes to the address on record (never one taken from the request beyond
 // the lookup), through the outbox and SMTP when configured.
 func (s *AccountService) RequestPasswordReset(ctx context.Context, email string, now time.Time) error {
-	var mail *turbinesim.Email
+	var mail *pendingMail
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
 		var u turbinesim.User
 		err := tx.GetContext(ctx, &u, `
@@ -82,7 +82,7 @@ func (s *AccountService) CompletePasswordReset(ctx context.Context, tok, passwor
 		return nil, fmt.Errorf("hashing password: %w", err)
 	}
 	var u turbinesim.User
-	var mail *turbinesim.Email
+	var mail *pendingMail
 	err = s.inTx(ctx, func(tx *sqlx.Tx) error {
 		var userID string
 		err := tx.GetContext(ctx, &userID, `

@@ -3,7 +3,6 @@ package db_test
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,21 +14,17 @@ import (
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/internal/mailtest"
 )
 
-// resetLink returns the token of the newest reset mail to addr.
-func resetLink(t *testing.T, d *db.DB, addr string) string {
+// resetLink waits for the next reset mail to addr in box and returns its
+// token.
+func resetLink(t *testing.T, box *mailtest.Mailbox, addr string) string {
 	t.Helper()
-	var body string
-	if err := d.GetContext(context.Background(), &body, `
-		SELECT body FROM email_outbox WHERE to_address = $1 AND subject LIKE 'Reset%' ORDER BY id DESC LIMIT 1`, addr); err != nil {
-		t.Fatal(err)
+	msg, tok := box.Next(t, addr)
+	if !strings.HasPrefix(msg.Subject, "Reset") {
+		t.Fatalf("next mail with a link to %s is %q", addr, msg.Subject)
 	}
-	m := linkToken.FindStringSubmatch(body)
-	if m == nil {
-		t.Fatalf("no link in %q", body)
-	}
-	tok, _ := url.QueryUnescape(m[1])
 	return tok
 }
 
@@ -44,7 +39,8 @@ func TestIdentityPasswordResetStore(t *testing.T) {
 	d := dbtest.New(t)
 	_, u := mustOrgUser(t, d, "reset@example.com")
 	now := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
-	acc := db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testParams, Now: func() time.Time { return now }})
+	box := &mailtest.Mailbox{}
+	acc := db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testParams, Now: func() time.Time { return now }, Mailer: box})
 
 	if err := acc.RequestPasswordReset(ctx, "nobody@example.com", now); err != nil {
 		t.Fatalf("unknown address: %v", err)
@@ -52,7 +48,7 @@ func TestIdentityPasswordResetStore(t *testing.T) {
 	if err := acc.RequestPasswordReset(ctx, "RESET@example.com", now); err != nil {
 		t.Fatal(err)
 	}
-	tok := resetLink(t, d, "reset@example.com")
+	tok := resetLink(t, box, "reset@example.com")
 	var n int
 	if err := d.GetContext(ctx, &n, `SELECT count(*) FROM email_tokens WHERE purpose = 'reset'`); err != nil || n != 1 {
 		t.Fatalf("reset tokens %d %v", n, err)
@@ -76,7 +72,7 @@ func TestIdentityPasswordResetStore(t *testing.T) {
 	if err := acc.RequestPasswordReset(ctx, "reset@example.com", now); err != nil {
 		t.Fatal(err)
 	}
-	other := resetLink(t, d, "reset@example.com")
+	other := resetLink(t, box, "reset@example.com")
 
 	if _, err := acc.CompletePasswordReset(ctx, tok, "short", now); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 		t.Fatalf("short password: %v", err)
@@ -110,7 +106,7 @@ func TestIdentityPasswordResetStore(t *testing.T) {
 	if err := acc.RequestPasswordReset(ctx, "reset@example.com", now); err != nil {
 		t.Fatal(err)
 	}
-	late := resetLink(t, d, "reset@example.com")
+	late := resetLink(t, box, "reset@example.com")
 	if _, err := d.ExecContext(ctx, `UPDATE users SET active = false WHERE id = $1`, u.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +129,13 @@ func TestIdentityPasswordResetSingleUseUnderConcurrency(t *testing.T) {
 	d := dbtest.New(t)
 	mustOrgUser(t, d, "race@example.com")
 	now := time.Now()
-	acc := db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testParams})
+	box := &mailtest.Mailbox{}
+	acc := db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testParams, Mailer: box})
 	for round := range 20 {
 		if err := acc.RequestPasswordReset(ctx, "race@example.com", now); err != nil {
 			t.Fatal(err)
 		}
-		tok := resetLink(t, d, "race@example.com")
+		tok := resetLink(t, box, "race@example.com")
 		start := make(chan struct{})
 		var ok atomic.Int32
 		var wg sync.WaitGroup

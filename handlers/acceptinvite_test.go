@@ -18,7 +18,7 @@ func TestAcceptInvitePage(t *testing.T) {
 	if resp.StatusCode != 201 {
 		t.Fatalf("invite: %d %s", resp.StatusCode, body)
 	}
-	tok := e.lastMailToken(admin.AccessToken)
+	tok := e.mailToken("mia@example.com")
 	html := map[string]string{"Accept": "text/html"}
 	c := e.client()
 	resp, page := e.do(c, request{method: "GET", path: "/accept-invite?token=" + url.QueryEscape(tok), header: html})

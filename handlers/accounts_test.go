@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,21 +20,11 @@ import (
 // uses argon2id.DefaultParams).
 var testPasswordParams = &argon2id.Params{Memory: 1024, Iterations: 1, Parallelism: 1, SaltLength: 16, KeyLength: 32}
 
-var mailToken = regexp.MustCompile(`token=([A-Za-z0-9%]+)`)
-
-// lastMailToken reads the newest outbox message of the org as the admin.
-func (e *env) lastMailToken(adminAccess string) string {
+// mailToken waits for the next mail with a one-time link to `to` (in the
+// recipient's mailbox; the service keeps no copy) and returns its token.
+func (e *env) mailToken(to string) string {
 	e.t.Helper()
-	resp, body := e.do(nil, request{method: "GET", path: "/org/outbox", header: bearer(adminAccess)})
-	var page handlers.Page[turbinesim.Email]
-	if err := json.Unmarshal([]byte(body), &page); err != nil || resp.StatusCode != 200 || len(page.Items) == 0 {
-		e.t.Fatalf("outbox: %d %s", resp.StatusCode, body)
-	}
-	m := mailToken.FindStringSubmatch(page.Items[0].Body)
-	if m == nil {
-		e.t.Fatalf("no link in %q", page.Items[0].Body)
-	}
-	tok, _ := url.QueryUnescape(m[1])
+	_, tok := e.mail.Next(e.t, to)
 	return tok
 }
 
@@ -68,7 +56,7 @@ func TestSignUpVerifyAndMembers(t *testing.T) {
 	e.srv.Echo().POST("/test/verified-only", func(c handlers.EchoContext) error { return c.NoContent(204) }, handlers.VerifiedOnly(e.srv)...)
 	resp, body = e.do(nil, request{method: "POST", path: "/test/verified-only", header: bearer(su.AccessToken)})
 	assertDetail(t, resp, body, 403)
-	tok := e.lastMailToken(su.AccessToken)
+	tok := e.mailToken("gus@example.com")
 	resp, body = e.do(nil, request{method: "POST", path: "/auth/verify-email", header: jsonHeaders, body: fmt.Sprintf(`{"token":%q}`, tok)})
 	if resp.StatusCode != 200 || !strings.Contains(body, `"verified":true`) {
 		t.Fatalf("verify: %d %s", resp.StatusCode, body)
@@ -87,7 +75,7 @@ func TestSignUpVerifyAndMembers(t *testing.T) {
 	}
 	var mia turbinesim.User
 	_ = json.Unmarshal([]byte(body), &mia)
-	itok := e.lastMailToken(su.AccessToken)
+	itok := e.mailToken("mia@example.com")
 	resp, body = e.do(nil, request{method: "POST", path: "/auth/accept-invite", header: jsonHeaders, body: fmt.Sprintf(`{"token":%q,"password":"mia's password"}`, itok)})
 	if resp.StatusCode != 200 {
 		t.Fatalf("accept: %d %s", resp.StatusCode, body)

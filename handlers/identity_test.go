@@ -21,6 +21,7 @@ import (
 	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/db/pgcluster"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/mailtest"
 )
 
 // newIdentityEnv is newEnv with the identity services wired in; limited
@@ -49,7 +50,8 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool, opts ...envOption) *env {
 	keys := db.NewAPIKeyService(d)
 	svc.RefreshTokens, svc.APIKeys, svc.Audit = db.NewRefreshTokenService(d), keys, keys
 	svc.Caps = db.NewCapService(d, e.now)
-	svc.Accounts = db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testPasswordParams, Now: e.now})
+	e.mail = &mailtest.Mailbox{}
+	svc.Accounts = db.NewAccountService(d, db.AccountConfig{BaseURL: "http://app.test", PasswordParams: testPasswordParams, Now: e.now, Mailer: e.mail})
 	mfa, err := db.NewMFAService(d, "TurbineSim test", []byte(testSecret))
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/mailtest"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -36,6 +37,9 @@ type env struct {
 	passwd string
 	// logs holds the server's log lines (newIdentityEnv only).
 	logs *lockedBuffer
+	// mail receives the service's mail (newIdentityEnv only): the
+	// recipients' mailboxes.
+	mail *mailtest.Mailbox
 }
 
 type envOption func(*handlers.Config, *handlers.Services)

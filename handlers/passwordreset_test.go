@@ -65,7 +65,7 @@ func TestPasswordResetOverHTTP(t *testing.T) {
 	if subj := e.outboxSubjects(old.AccessToken); len(subj) == 0 || subj[0] != "ada@example.com: Reset your TurbineSim password" {
 		t.Fatalf("outbox %v", subj)
 	}
-	tok := e.lastMailToken(old.AccessToken)
+	tok := e.mailToken("ada@example.com")
 	// Only the SHA-256 is stored.
 	if err := e.db.GetContext(ctx, &n, `SELECT count(*) FROM email_tokens t WHERE t::text LIKE '%' || $1 || '%' OR token_hash = convert_to($1, 'UTF8')`, tok); err != nil || n != 0 {
 		t.Fatalf("raw reset token found in the database: %d %v", n, err)
@@ -107,9 +107,9 @@ func TestPasswordResetOverHTTP(t *testing.T) {
 
 	// A second link dies with the first reset; an expired one is refused.
 	e.requestReset("ada@example.com")
-	first := e.lastMailToken(p.AccessToken)
+	first := e.mailToken("ada@example.com")
 	e.requestReset("ada@example.com")
-	second := e.lastMailToken(p.AccessToken)
+	second := e.mailToken("ada@example.com")
 	if resp, body := e.confirmReset(second, "third long password", ""); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("second link: %d %s", resp.StatusCode, body)
 	}
@@ -118,7 +118,7 @@ func TestPasswordResetOverHTTP(t *testing.T) {
 	e.advance(time.Second)
 	p = e.loginAs("ada@example.com", "third long password")
 	e.requestReset("ada@example.com")
-	late := e.lastMailToken(p.AccessToken)
+	late := e.mailToken("ada@example.com")
 	e.advance(turbinesim.PasswordResetLifetime + time.Second)
 	resp, body = e.confirmReset(late, "fifth long password", "")
 	assertDetail(t, resp, body, 401)
@@ -188,7 +188,7 @@ func TestPasswordResetAsksForSecondFactor(t *testing.T) {
 		t.Fatalf("confirm: %d %s", resp.StatusCode, body)
 	}
 	e.requestReset("ada@example.com")
-	tok := e.lastMailToken(p.AccessToken)
+	tok := e.mailToken("ada@example.com")
 
 	resp, body = e.confirmReset(tok, "a new long password", "")
 	if d := assertDetail(t, resp, body, 401); !strings.Contains(d, "otp_code") {
@@ -218,8 +218,8 @@ func TestPasswordResetAsksForSecondFactor(t *testing.T) {
 	e.advance(time.Second)
 	e.requestReset("ada@example.com")
 	e.advance(30 * time.Second)
-	admin := e.loginWithPassword(t, enr.Secret, "a new long password")
-	tok = e.lastMailToken(admin)
+	e.loginWithPassword(t, enr.Secret, "a new long password")
+	tok = e.mailToken("ada@example.com")
 	for i := range 5 {
 		resp, _ := e.confirmReset(tok, "yet another password", fmt.Sprintf("99999%d", i))
 		if resp.StatusCode != 401 {
@@ -256,7 +256,7 @@ func (e *env) loginWithPassword(t *testing.T, secret, password string) string {
 func TestPasswordResetPages(t *testing.T) {
 	t.Parallel()
 	e := newIdentityEnv(t, false)
-	p := e.loginJSON()
+	e.loginJSON()
 	html := map[string]string{"Accept": "text/html"}
 	c := e.client()
 	_, page := e.do(c, request{method: "GET", path: "/login", header: html})
@@ -282,7 +282,7 @@ func TestPasswordResetPages(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(known, `id="reset-sent"`) || !strings.Contains(unknown, `id="reset-sent"`) {
 		t.Fatalf("forgot form: %d", resp.StatusCode)
 	}
-	tok := e.lastMailToken(p.AccessToken)
+	tok := e.mailToken("ada@example.com")
 
 	resp, page = e.do(c, request{method: "GET", path: "/reset-password?token=nope", header: html})
 	if resp.StatusCode != 200 || !strings.Contains(page, `id="reset-invalid"`) {

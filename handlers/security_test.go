@@ -1,9 +1,11 @@
 package handlers_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,12 +118,49 @@ func TestLoginFailuresNeverLockOutTheOwner(t *testing.T) {
 	// Password-reset confirmation from the owner's address works while the
 	// attacker's pair is backed off.
 	e.do(nil, request{method: "POST", path: "/auth/password-reset", header: from(owner), body: `{"email":"ada@example.com"}`})
-	e.advance(30 * time.Second)
-	tok := e.lastMailToken(e.loginWith(t, secret))
+	tok := e.mailToken("ada@example.com")
 	e.advance(30 * time.Second)
 	b, _ := json.Marshal(handlers.PasswordResetConfirm{Token: tok, Password: "a brand new password", OTPCode: totpCode(t, secret, e.now())})
 	resp, body = e.do(nil, request{method: "POST", path: "/auth/password-reset/confirm", header: from(owner), body: string(b)})
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("reset from the owner's address: %d %s", resp.StatusCode, body)
+	}
+}
+
+// Finding "e-mailed secrets are readable in the product": verification,
+// invitation and reset links reach the recipient's mailbox only. The
+// outbox lists recipients and subjects; no table keeps a body. On main
+// GET /org/outbox returned every body with its token.
+func TestOutboxShowsNoSecrets(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	admin := e.loginJSON()
+	if resp, body := e.do(nil, request{method: "POST", path: "/org/members", header: withJSON(bearer(admin.AccessToken)),
+		body: `{"email":"mia@example.com","role":"org_admin"}`}); resp.StatusCode != 201 {
+		t.Fatalf("invite: %d %s", resp.StatusCode, body)
+	}
+	e.requestReset("ada@example.com")
+	invite := e.mailToken("mia@example.com")
+	reset := e.mailToken("ada@example.com")
+	resp, body := e.do(nil, request{method: "GET", path: "/org/outbox", header: bearer(admin.AccessToken)})
+	if resp.StatusCode != 200 || !strings.Contains(body, "mia@example.com") || !strings.Contains(body, "Reset your TurbineSim password") {
+		t.Fatalf("outbox: %d %s", resp.StatusCode, body)
+	}
+	for _, secret := range []string{invite, reset, "token=", `"body"`} {
+		if strings.Contains(body, secret) {
+			t.Fatalf("outbox shows %q: %s", secret, body)
+		}
+	}
+	resp, page := e.do(nil, request{method: "GET", path: "/org", header: map[string]string{"Accept": "text/html", "Authorization": "Bearer " + admin.AccessToken}})
+	if resp.StatusCode != 200 || strings.Contains(page, invite) || strings.Contains(page, "token=") {
+		t.Fatalf("organization page: %d shows a link", resp.StatusCode)
+	}
+	var columns []string
+	if err := e.db.SelectContext(context.Background(), &columns,
+		`SELECT column_name FROM information_schema.columns WHERE table_name = 'email_outbox'`); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(columns, "body") {
+		t.Fatalf("email_outbox keeps bodies: %v", columns)
 	}
 }

@@ -97,7 +97,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	accounts := db.NewAccountService(d.DB, db.AccountConfig{BaseURL: cfg.BaseURL,
-		Mailer: turbinesim.SMTPMailerFromEnv(env.Getenv)})
+		Mailer: turbinesim.MailerFromEnv(env.Getenv, env.Log)})
 	loginThrottle := db.NewLoginThrottle(d.DB)
 	srv, err := handlers.New(handlers.Config{
 		JWTSecret:      secret,
