@@ -3,10 +3,7 @@ package deck
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
-	"strings"
 )
 
 // MaxDataFileSize bounds a data file named by a module input (WAMIT
@@ -15,14 +12,15 @@ import (
 const MaxDataFileSize = 64 << 20
 
 // ErrOutsideRoot is returned for a data file that resolves outside the
-// deck's root directory.
-var ErrOutsideRoot = errors.New("file is outside the deck")
+// deck's root directory (the same refusal as ErrOutsideDeck).
+var ErrOutsideRoot = ErrOutsideDeck
 
 // ReadDataFile reads a data file named in input file from (named as
 // written, relative to from's directory as OpenFAST resolves it) that must
-// lie inside the deck's root directory root, symbolic links resolved, and
-// be at most maxBytes long (MaxDataFileSize when maxBytes ≤ 0). Errors name
-// the file relative to root, never the server path.
+// lie inside the deck's root directory root and be a regular file of at
+// most maxBytes (MaxDataFileSize when maxBytes ≤ 0), read through the same
+// confinement as LoadIn (Tree). Errors name the file relative to root (or
+// as written when it lies outside), never the server path.
 func ReadDataFile(root, from, named string, maxBytes int64) ([]byte, error) {
 	if maxBytes <= 0 {
 		maxBytes = MaxDataFileSize
@@ -30,55 +28,23 @@ func ReadDataFile(root, from, named string, maxBytes int64) ([]byte, error) {
 	if root == "" {
 		return nil, fmt.Errorf("deck: data file %q: no deck root given", named)
 	}
+	t, err := OpenTree(root)
+	if err != nil {
+		return nil, fmt.Errorf("deck: data file %q: the deck root cannot be opened", named)
+	}
+	defer t.Close()
 	p := resolvePath(from, named)
-	rootAbs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, fmt.Errorf("deck: data file %q: bad deck root", named)
-	}
-	if r, err := filepath.EvalSymlinks(rootAbs); err == nil {
-		rootAbs = r
-	}
 	show := named
-	inside := func(q string) (string, bool) {
-		rel, err := filepath.Rel(rootAbs, q)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			return "", false
-		}
-		return filepath.ToSlash(rel), true
+	if rel, ok := t.Rel(p); ok {
+		show = filepath.ToSlash(rel)
 	}
-	real, err := filepath.EvalSymlinks(p)
+	b, err := t.readBounded(p, maxBytes)
 	if err != nil {
-		if rel, ok := inside(filepath.Clean(p)); ok {
-			show = rel
+		var de *Error
+		if errors.As(err, &de) {
+			de.File = show
 		}
-		if os.IsNotExist(err) {
-			return nil, &Error{File: show, Msg: "file not found", Err: ErrMissingFile}
-		}
-		return nil, &Error{File: show, Msg: "cannot open"}
-	}
-	rel, ok := inside(real)
-	if !ok {
-		return nil, &Error{File: named, Msg: "resolves outside the deck's directory", Err: ErrOutsideRoot}
-	}
-	show = rel
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, &Error{File: show, Msg: "cannot open"}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.IsDir() {
-		return nil, &Error{File: show, Msg: "is not a regular file"}
-	}
-	if fi.Size() > maxBytes {
-		return nil, &Error{File: show, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", fi.Size(), maxBytes)}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return nil, &Error{File: show, Msg: "cannot read"}
-	}
-	if int64(len(b)) > maxBytes {
-		return nil, &Error{File: show, Msg: fmt.Sprintf("file is larger than the %d-byte limit", maxBytes)}
+		return nil, err
 	}
 	return b, nil
 }

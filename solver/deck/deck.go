@@ -39,6 +39,10 @@ import (
 // references that is switched on.
 type Deck struct {
 	Path string // absolute path of the .fst file
+	// Root is the folder LoadIn confined the deck to ("" after Load):
+	// files read from the deck later (SSI files, WAMIT data) must lie in
+	// it too.
+	Root string
 
 	Main       *Main
 	ElastoDyn  *ElastoDyn  // Blades and Tower filled
@@ -194,6 +198,9 @@ func load(t *Tree, path string, strict bool) (*Deck, error) {
 		abs = path
 	}
 	d := &Deck{Path: abs}
+	if t != nil {
+		d.Root = t.Dir()
+	}
 	l := &loader{tree: t, d: d, strict: strict, sources: map[string]any{}}
 	src, err := readSourceIn(t, abs, false)
 	if err != nil {

@@ -78,6 +78,7 @@ func readSourceIn(t *Tree, path string, includes bool) (*Source, error) {
 	if err := appendFile(src, abs, includes, 0); err != nil {
 		return nil, err
 	}
+	src.tree = nil // the tree may be closed once loading ends
 	return src, nil
 }
 

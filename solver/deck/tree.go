@@ -105,6 +105,12 @@ func (t *Tree) exists(path string) bool {
 // are *Error naming path (callers turn it into a deck-relative name); their
 // messages never carry a path.
 func (t *Tree) ReadFile(path string) ([]byte, error) {
+	return t.readBounded(path, MaxFileSize)
+}
+
+// readBounded is ReadFile with another size bound (data files such as
+// WAMIT coefficient tables are larger than input files).
+func (t *Tree) readBounded(path string, maxBytes int64) ([]byte, error) {
 	var f *os.File
 	// O_NONBLOCK: opening a FIFO for reading must not wait for a writer;
 	// the descriptor is then refused below as not a regular file.
@@ -148,12 +154,12 @@ func (t *Tree) ReadFile(path string) ([]byte, error) {
 	}
 	// Stat's size is not trusted (files of /proc report 0): the read
 	// itself is bounded.
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	b, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
 	if err != nil {
 		return nil, &Error{File: path, Msg: "cannot read the file"}
 	}
-	if len(b) > MaxFileSize {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("file is larger than the %d-byte limit", MaxFileSize)}
+	if int64(len(b)) > maxBytes {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("file is larger than the %d-byte limit", maxBytes)}
 	}
 	return b, nil
 }
