@@ -63,24 +63,40 @@ func edChannels(numBl, nBlGages, nTwGages int) map[string]channel {
 		add("TwrBsF"+n+"t", unitN, func(s *sim) float64 { return o(s).TwrBsF[i] * kilo })
 		add("TwrBsM"+n+"t", unitM, func(s *sim) float64 { return o(s).TwrBsM[i] * kilo })
 	}
-	// Platform channels: platform DOFs are off on land, so they are zero.
-	for _, n := range []string{"PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmTDxi", "PtfmTDyi", "PtfmTDzi"} {
-		add(n, "m", func(*sim) float64 { return 0 })
+	// Platform motion (ElastoDyn's platform channels; zero on land): the
+	// reference point's displacement, the platform rotations, and the
+	// velocities and accelerations along the inertial (i) and platform (t)
+	// axes.
+	for i, n := range []string{"x", "y", "z"} {
+		i := i
+		add("PtfmTD"+n+"i", "m", func(s *sim) float64 { return o(s).PtfmTDi[i] })
+		add("PtfmRD"+n+"i", "deg", func(s *sim) float64 { return o(s).PtfmRDi[i] * r2d })
+		add("PtfmTV"+n+"i", "m/s", func(s *sim) float64 { return o(s).PtfmTVi[i] })
+		add("PtfmTV"+n+"t", "m/s", func(s *sim) float64 { return o(s).PtfmTVt[i] })
+		add("PtfmRV"+n+"i", "deg/s", func(s *sim) float64 { return o(s).PtfmRVi[i] * r2d })
+		add("PtfmRV"+n+"t", "deg/s", func(s *sim) float64 { return o(s).PtfmRVt[i] * r2d })
+		add("PtfmTA"+n+"i", "m/s^2", func(s *sim) float64 { return o(s).PtfmTAi[i] })
+		add("PtfmTA"+n+"t", "m/s^2", func(s *sim) float64 { return o(s).PtfmTAt[i] })
+		add("PtfmRA"+n+"i", "deg/s^2", func(s *sim) float64 { return o(s).PtfmRAi[i] * r2d })
+		add("PtfmRA"+n+"t", "deg/s^2", func(s *sim) float64 { return o(s).PtfmRAt[i] * r2d })
 	}
-	for _, n := range []string{"PtfmRoll", "PtfmPitch", "PtfmYaw", "PtfmRDxi", "PtfmRDyi", "PtfmRDzi"} {
-		add(n, "deg", func(*sim) float64 { return 0 })
+	for i, n := range []string{"PtfmSurge", "PtfmSway", "PtfmHeave"} {
+		i := i
+		add(n, "m", func(s *sim) float64 { return o(s).PtfmTDi[i] })
 	}
-	for _, n := range []string{"PtfmTVxt", "PtfmTVyt", "PtfmTVzt"} {
-		add(n, "m/s", func(*sim) float64 { return 0 })
+	for i, n := range []string{"PtfmRoll", "PtfmPitch", "PtfmYaw"} {
+		i := i
+		add(n, "deg", func(s *sim) float64 { return o(s).PtfmRDi[i] * r2d })
 	}
-	for _, n := range []string{"PtfmRVxt", "PtfmRVyt", "PtfmRVzt"} {
-		add(n, "deg/s", func(*sim) float64 { return 0 })
-	}
-	for _, n := range []string{"PtfmTAxt", "PtfmTAyt", "PtfmTAzt"} {
-		add(n, "m/s^2", func(*sim) float64 { return 0 })
-	}
-	for _, n := range []string{"PtfmRAxt", "PtfmRAyt", "PtfmRAzt"} {
-		add(n, "deg/s^2", func(*sim) float64 { return 0 })
+	for i, n := range []string{"Sg", "Sw", "Hv", "R", "P", "Y"} {
+		j := structure.DOFSg + i
+		unit := "m"
+		if i >= 3 {
+			unit = "rad"
+		}
+		add("Q_"+n, unit, func(s *sim) float64 { return s.st.Q[j] })
+		add("QD_"+n, unit+"/s", func(s *sim) float64 { return s.st.QD[j] })
+		add("QD2_"+n, unit+"/s^2", func(s *sim) float64 { return o(s).QDD[j] })
 	}
 	add("RotThrust", unitN, func(s *sim) float64 { return o(s).RotThrust * kilo })
 	add("LSShftFxa", unitN, func(s *sim) float64 { return o(s).RotThrust * kilo })

@@ -19,6 +19,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/control"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/inflow"
+	"github.com/turbinesim/turbinesim/solver/offshore"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 	"github.com/turbinesim/turbinesim/solver/structure"
 )
@@ -40,6 +41,10 @@ type Options struct {
 	SkipUnsupported bool
 	// KeepData keeps the output table in Result.Data.
 	KeepData bool
+	// Modules are offshore modules to run besides those the deck selects
+	// (e.g. a linear restoring model in tests); their loads act on the
+	// platform reference point through the same seam.
+	Modules []offshore.Module
 }
 
 // Result describes a finished run.
@@ -237,29 +242,8 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		return nil, nil, nil, nil, errors.New("no deck")
 	}
 	m := d.Main
-	switch {
-	case m.CompElast != 1:
-		return nil, nil, nil, nil, fmt.Errorf("CompElast=%d is not supported (1 = ElastoDyn)", m.CompElast)
-	case m.CompAero != 2:
-		return nil, nil, nil, nil, fmt.Errorf("CompAero=%d is not supported (2 = AeroDyn)", m.CompAero)
-	case m.CompInflow != 1:
-		return nil, nil, nil, nil, fmt.Errorf("CompInflow=%d is not supported (1 = InflowWind)", m.CompInflow)
-	case m.CompHydro != 0 || m.CompSub != 0 || m.CompMooring != 0 || m.CompIce != 0 || m.CompSeaSt != 0 || m.CompSoil != 0:
-		var on []string
-		for _, sw := range []struct {
-			name  string
-			value int
-		}{{"CompSeaSt", m.CompSeaSt}, {"CompHydro", m.CompHydro}, {"CompSub", m.CompSub}, {"CompMooring", m.CompMooring}, {"CompIce", m.CompIce}, {"CompSoil", m.CompSoil}} {
-			if sw.value != 0 {
-				on = append(on, fmt.Sprintf("%s=%d", sw.name, sw.value))
-			}
-		}
-		return nil, nil, nil, nil, fmt.Errorf("%s: offshore modules (SeaState, HydroDyn, SubDyn, MoorDyn/MAP, ice, soil) are not supported yet; this solver runs land-based decks (set them to 0)",
-			strings.Join(on, ", "))
-	case m.MHK != 0:
-		return nil, nil, nil, nil, errors.New("MHK turbines are not supported")
-	case m.ModCoupling != 1:
-		// Tight coupling changes only the numerical scheme; it is run loosely.
+	if err := Supported(d); err != nil {
+		return nil, nil, nil, nil, err
 	}
 	if !(m.DT > 0) {
 		return nil, nil, nil, nil, fmt.Errorf("DT must be positive, got %v", m.DT)
@@ -278,62 +262,76 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	if math.Abs(sp.DT-m.DT) > 1e-9*m.DT {
 		return nil, nil, nil, nil, fmt.Errorf("ElastoDyn DT=%g differs from the glue DT=%g (sub-stepping is not supported)", sp.DT, m.DT)
 	}
-	ap, aNotes, err := aero.ParamsFromDeck(d)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	for _, n := range aNotes {
-		notes = append(notes, "aero: "+n)
-	}
-	rotor, err := aero.New(ap)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	stations := make([][]float64, sp.NumBl)
-	twist := make([][]float64, sp.NumBl)
-	crv := make([][]float64, sp.NumBl)
-	swp := make([][]float64, sp.NumBl)
-	crvAng := make([][]float64, sp.NumBl)
-	lenPerSpan := make([][]float64, sp.NumBl)
-	for k := range stations {
-		g := rotor.Blade(k)
-		lenPerSpan[k] = make([]float64, len(g.Span)-1)
-		for e := range lenPerSpan[k] {
-			lenPerSpan[k][e] = g.ElementLength(e) / (g.Span[e+1] - g.Span[e])
+	// Without aerodynamics (CompAero = 0, e.g. free-decay tests) the
+	// structure has no load stations and the rotor is not evaluated.
+	var (
+		ap                                aero.Params
+		rotor                             *aero.Rotor
+		stations, twist, crv, swp, crvAng [][]float64
+		lenPerSpan                        [][]float64
+		nAD                               []int
+		edR                               []float64
+		all                               [][]float64
+		twrElev                           []float64
+	)
+	if m.CompAero == 2 {
+		var aNotes []string
+		ap, aNotes, err = aero.ParamsFromDeck(d)
+		if err != nil {
+			return nil, nil, nil, nil, err
 		}
-		stations[k] = append([]float64(nil), g.Span...)
-		twist[k] = append([]float64(nil), g.Twist...)
-		crv[k] = make([]float64, len(g.Span))
-		crvAng[k] = make([]float64, len(g.Span))
-		swp[k] = make([]float64, len(g.Span))
-		for i := range g.Span {
-			if g.CrvAC != nil {
-				crv[k][i] = g.CrvAC[i]
+		for _, n := range aNotes {
+			notes = append(notes, "aero: "+n)
+		}
+		rotor, err = aero.New(ap)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		stations = make([][]float64, sp.NumBl)
+		twist = make([][]float64, sp.NumBl)
+		crv = make([][]float64, sp.NumBl)
+		swp = make([][]float64, sp.NumBl)
+		crvAng = make([][]float64, sp.NumBl)
+		lenPerSpan = make([][]float64, sp.NumBl)
+		for k := range stations {
+			g := rotor.Blade(k)
+			lenPerSpan[k] = make([]float64, len(g.Span)-1)
+			for e := range lenPerSpan[k] {
+				lenPerSpan[k][e] = g.ElementLength(e) / (g.Span[e+1] - g.Span[e])
 			}
-			if g.SwpAC != nil {
-				swp[k][i] = g.SwpAC[i]
-			}
-			if g.CrvAng != nil {
-				crvAng[k][i] = g.CrvAng[i]
+			stations[k] = append([]float64(nil), g.Span...)
+			twist[k] = append([]float64(nil), g.Twist...)
+			crv[k] = make([]float64, len(g.Span))
+			crvAng[k] = make([]float64, len(g.Span))
+			swp[k] = make([]float64, len(g.Span))
+			for i := range g.Span {
+				if g.CrvAC != nil {
+					crv[k][i] = g.CrvAC[i]
+				}
+				if g.SwpAC != nil {
+					swp[k][i] = g.SwpAC[i]
+				}
+				if g.CrvAng != nil {
+					crvAng[k][i] = g.CrvAng[i]
+				}
 			}
 		}
-	}
-	// Load stations: the AeroDyn nodes (for their motion) followed by
-	// ElastoDyn's element-centre nodes, where OpenFAST's line-to-point
-	// transfer delivers the aerodynamic loads.
-	nAD := make([]int, sp.NumBl)
-	edR := make([]float64, sp.BldNodes)
-	for j := range edR {
-		edR[j] = (float64(j) + 0.5) * (sp.TipRad - sp.HubRad) / float64(sp.BldNodes)
-	}
-	all := make([][]float64, sp.NumBl)
-	for k := range stations {
-		nAD[k] = len(stations[k])
-		all[k] = append(append([]float64(nil), stations[k]...), edR...)
-	}
-	var twrElev []float64
-	if ap.Tower != nil && (ap.TwrAero || ap.TwrPotent != 0 || ap.TwrShadow != 0) {
-		twrElev = ap.Tower.Elev
+		// Load stations: the AeroDyn nodes (for their motion) followed by
+		// ElastoDyn's element-centre nodes, where OpenFAST's line-to-point
+		// transfer delivers the aerodynamic loads.
+		nAD = make([]int, sp.NumBl)
+		edR = make([]float64, sp.BldNodes)
+		for j := range edR {
+			edR[j] = (float64(j) + 0.5) * (sp.TipRad - sp.HubRad) / float64(sp.BldNodes)
+		}
+		all = make([][]float64, sp.NumBl)
+		for k := range stations {
+			nAD[k] = len(stations[k])
+			all[k] = append(append([]float64(nil), stations[k]...), edR...)
+		}
+		if ap.Tower != nil && (ap.TwrAero || ap.TwrPotent != 0 || ap.TwrShadow != 0) {
+			twrElev = ap.Tower.Elev
+		}
 	}
 	model, err := structure.NewModelWithTower(sp, all, twrElev)
 	if err != nil {
@@ -349,22 +347,30 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		model: model, sys: sys, integ: structure.NewIntegrator(sys), st: st,
 		uPrev2: model.NewInputs(), uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),
-		rotor: rotor, aeroIn: &aero.Input{}, aeroOut: rotor.NewOutput(),
+		rotor: rotor, aeroIn: &aero.Input{},
 		twist: twist, span: stations, crvAC: crv, swpAC: swp, crvAng: crvAng, lenPerSpan: lenPerSpan, nAD: nAD, edR: edR,
 		airDens: ap.AirDens,
+	}
+	if rotor == nil {
+		s.airDens = m.AirDens
+	}
+	if rotor != nil {
+		s.aeroOut = rotor.NewOutput()
 	}
 	if opts.TMax > 0 {
 		s.tMax = opts.TMax
 	}
-	s.aeroIn.Blades = make([][]aero.BladeNodeMotion, sp.NumBl)
 	nNodes := 0
-	for k := range s.aeroIn.Blades {
-		s.aeroIn.Blades[k] = make([]aero.BladeNodeMotion, len(stations[k]))
-		nNodes += len(stations[k])
-	}
-	s.arms = make([][][3]float64, sp.NumBl)
-	for k := range s.arms {
-		s.arms[k] = make([][3]float64, len(stations[k]))
+	if rotor != nil {
+		s.aeroIn.Blades = make([][]aero.BladeNodeMotion, sp.NumBl)
+		for k := range s.aeroIn.Blades {
+			s.aeroIn.Blades[k] = make([]aero.BladeNodeMotion, len(stations[k]))
+			nNodes += len(stations[k])
+		}
+		s.arms = make([][][3]float64, sp.NumBl)
+		for k := range s.arms {
+			s.arms[k] = make([][3]float64, len(stations[k]))
+		}
 	}
 	if len(twrElev) > 0 {
 		s.aeroIn.Tower = make([]aero.TowerNodeMotion, len(twrElev))
@@ -373,13 +379,21 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	}
 	s.windPts = make([]inflow.Vec3, nNodes)
 	s.windVel = make([]inflow.Vec3, nNodes)
-	wind, probes, err := inflowFromDeck(d)
-	if err != nil {
+	if m.CompInflow == 1 {
+		wind, probes, err := inflowFromDeck(d)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		s.wind = wind
+		s.probePts = probes
+		s.probeVel = make([]inflow.Vec3, len(probes))
+	} else {
+		s.wind = stillAir{}
+	}
+	if err := s.buildOffshore(d, opts); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	s.wind = wind
-	s.probePts = probes
-	s.probeVel = make([]inflow.Vec3, len(probes))
+	notes = append(notes, s.notes...)
 	if m.CompServo == 1 {
 		if d.ServoDyn == nil {
 			return nil, nil, nil, nil, errors.New("CompServo=1 but no ServoDyn input was loaded")
@@ -435,7 +449,10 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 			blOutNd = blOutNd[:d.AeroDyn.NBlOuts]
 		}
 	}
-	probe := s.rotor.NewOutput()
+	var probe *aero.Output
+	if s.rotor != nil {
+		probe = s.rotor.NewOutput()
+	}
 	needNodes := 0
 	lookup := func(name string) (channel, bool) {
 		if c, ok := edCat[strings.ToUpper(name)]; ok {
@@ -453,10 +470,15 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		if c, ok := inflowChannel(name, nProbe); ok {
 			return c, true
 		}
-		if c, ok := aeroChannel(name, blOutNd, probe); ok {
-			return c, true
+		if probe != nil {
+			if c, ok := aeroChannel(name, blOutNd, probe); ok {
+				return c, true
+			}
 		}
 		if c, ok := servoChannel(name); ok {
+			return c, true
+		}
+		if c, ok := s.offshoreChannel(name); ok {
 			return c, true
 		}
 		// AeroDyn's selected-node channels B<b>N<k><Q> for k beyond NBlOuts
@@ -506,6 +528,7 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		if d.ServoDyn != nil {
 			requested = append(requested, d.ServoDyn.OutList...)
 		}
+		requested = append(requested, s.offshoreOutLists()...)
 	}
 	var dropped, unknown []string
 	for _, name := range requested {

@@ -7,6 +7,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/aero"
 	"github.com/turbinesim/turbinesim/solver/control"
 	"github.com/turbinesim/turbinesim/solver/inflow"
+	"github.com/turbinesim/turbinesim/solver/offshore"
 	"github.com/turbinesim/turbinesim/solver/structure"
 )
 
@@ -74,6 +75,14 @@ type sim struct {
 	airDens     float64
 	fixedYaw    float64
 
+	// Offshore modules (solver/offshore seam); sub is the substructure
+	// among them, if any. ptfmLoad is their total platform load at the
+	// latest output time (without added mass).
+	offshore []*offshoreSlot
+	sub      *offshoreSlot
+	ptfmLoad offshore.Load
+	notes    []string
+
 	// Where a failure happened, for error messages.
 	stage string
 	t     float64
@@ -129,6 +138,16 @@ func (s *sim) sampleWind(t float64) error {
 func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 	s.stage = "structure"
 	s.sys.Motions(s.st, u.BlPitch, s.motion)
+	if s.rotor == nil {
+		// No aerodynamics: only the InflowWind output points.
+		if len(s.probePts) > 0 {
+			s.stage = "inflow"
+			if err := s.wind.Velocities(t, s.probePts, s.probeVel); err != nil {
+				return fmt.Errorf("wind at the InflowWind output points: %w", err)
+			}
+		}
+		return nil
+	}
 	s.stage = "aero"
 	in := s.aeroIn
 	in.HubPosition = s.motion.HubPos
@@ -358,6 +377,9 @@ func (s *sim) initialize() error {
 	if err := s.aeroLoads(0, s.uCur); err != nil {
 		return err
 	}
+	if err := s.offshoreInit(s.uCur); err != nil {
+		return err
+	}
 	s.stage = "structure"
 	if err := s.sys.Outputs(s.st, s.uCur, s.edOut); err != nil {
 		return err
@@ -382,6 +404,8 @@ func (s *sim) initialize() error {
 			return err
 		}
 	}
+	s.offshoreAccelerations()
+	s.offshoreShift()
 	// OpenFAST starts every input history with copies of the initial inputs.
 	s.uPrev.CopyFrom(s.uCur)
 	s.uPrev2.CopyFrom(s.uCur)
@@ -447,10 +471,15 @@ func (s *sim) step(n int) error {
 	if err := s.aeroLoads(tNext, s.uNext); err != nil {
 		return err
 	}
+	if err := s.offshoreStep(t, s.uNext); err != nil {
+		return err
+	}
 	s.stage = "structure"
 	if err := s.sys.Outputs(s.st, s.uNext, s.edOut); err != nil {
 		return err
 	}
+	s.offshoreAccelerations()
+	s.offshoreShift()
 	if s.servo != nil {
 		s.srvPrev2, s.srvPrev = s.srvPrev, s.srvIn
 		s.servoInputs(s.edOut, &s.srvIn)

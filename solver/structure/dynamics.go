@@ -40,6 +40,10 @@ type Inputs struct {
 	BlPitch     []float64      // rad
 	YawMom      float64        // yaw moment about the yaw axis, N·m
 	TowerForce  [][3]float64   // [tower station], N, global frame
+	// PtfmForce and PtfmMoment are the load on the platform at its
+	// reference point, global frame (the offshore modules' loads without
+	// their added-mass terms, see System.SetPlatformAddedMass).
+	PtfmForce, PtfmMoment [3]float64
 }
 
 // NewInputs returns zero inputs sized for the model.
@@ -66,11 +70,13 @@ func (u *Inputs) CopyFrom(o *Inputs) {
 	copy(u.BlPitch, o.BlPitch)
 	copy(u.TowerForce, o.TowerForce)
 	u.GenTrq, u.HSSBrTrq, u.YawMom = o.GenTrq, o.HSSBrTrq, o.YawMom
+	u.PtfmForce, u.PtfmMoment = o.PtfmForce, o.PtfmMoment
 }
 
 // equal reports whether u and o hold the same values.
 func (u *Inputs) equal(o *Inputs) bool {
 	if u.GenTrq != o.GenTrq || u.HSSBrTrq != o.HSSBrTrq || u.YawMom != o.YawMom ||
+		u.PtfmForce != o.PtfmForce || u.PtfmMoment != o.PtfmMoment ||
 		!equalSlices(u.BlPitch, o.BlPitch) || len(u.TowerForce) != len(o.TowerForce) {
 		return false
 	}
@@ -112,6 +118,10 @@ func (u *Inputs) Blend(a, b *Inputs, f float64) {
 	u.GenTrq = lin(a.GenTrq, b.GenTrq)
 	u.HSSBrTrq = lin(a.HSSBrTrq, b.HSSBrTrq)
 	u.YawMom = lin(a.YawMom, b.YawMom)
+	for c := 0; c < 3; c++ {
+		u.PtfmForce[c] = lin(a.PtfmForce[c], b.PtfmForce[c])
+		u.PtfmMoment[c] = lin(a.PtfmMoment[c], b.PtfmMoment[c])
+	}
 }
 
 // Extrapolate2 sets u to the quadratic through a2 at t−2dt, a1 at t−dt and
@@ -143,6 +153,10 @@ func (u *Inputs) Combine3(wa float64, a *Inputs, wb float64, b *Inputs, wc float
 	u.GenTrq = q(a.GenTrq, b.GenTrq, c.GenTrq)
 	u.HSSBrTrq = q(a.HSSBrTrq, b.HSSBrTrq, c.HSSBrTrq)
 	u.YawMom = q(a.YawMom, b.YawMom, c.YawMom)
+	for j := 0; j < 3; j++ {
+		u.PtfmForce[j] = q(a.PtfmForce[j], b.PtfmForce[j], c.PtfmForce[j])
+		u.PtfmMoment[j] = q(a.PtfmMoment[j], b.PtfmMoment[j], c.PtfmMoment[j])
+	}
 }
 
 // axialBody is a rigid body with inertia about one axis only (ElastoDyn's
@@ -169,6 +183,14 @@ type System struct {
 	omJ            [][]vec3 // [blade][dof] partial angular velocities of the pitched blade frames
 	abias          []vec3   // acceleration of each point at zero generalized acceleration
 	omegaS, alphaS vec3
+	// Platform frame: partial angular velocities, angular velocity and
+	// angular acceleration at zero q̈ (floating models only).
+	omP            []vec3
+	omegaP, alphaP vec3
+	// ptfmAM is the added mass about the platform reference point, global
+	// frame, that the offshore modules left out of their loads.
+	ptfmAM    [6][6]float64
+	hasPtfmAM bool
 
 	hubSpin, genSpin, noSpin []float64
 
@@ -203,6 +225,8 @@ func NewSystem(m *Model) *System {
 	on := map[int]bool{
 		DOFTFA1: p.DOF.TwFADOF1, DOFTFA2: p.DOF.TwFADOF2, DOFTSS1: p.DOF.TwSSDOF1, DOFTSS2: p.DOF.TwSSDOF2,
 		DOFYaw: p.DOF.YawDOF, DOFGeAz: p.DOF.GenDOF, DOFDrTr: p.DOF.DrTrDOF,
+		DOFSg: p.DOF.PtfmSgDOF, DOFSw: p.DOF.PtfmSwDOF, DOFHv: p.DOF.PtfmHvDOF,
+		DOFR: p.DOF.PtfmRDOF, DOFP: p.DOF.PtfmPDOF, DOFY: p.DOF.PtfmYDOF,
 	}
 	for k := 0; k < p.NumBl; k++ {
 		on[DOFBlade(k, ModeFlap1)] = p.DOF.FlapDOF1
@@ -226,6 +250,7 @@ func NewSystem(m *Model) *System {
 	s.qTmp = make([]float64, nd)
 	s.jac = make([]vec3, m.nPoints*nd)
 	s.omS = make([]vec3, nd)
+	s.omP = make([]vec3, nd)
 	s.omJ = make([][]vec3, p.NumBl)
 	for k := range s.omJ {
 		s.omJ[k] = make([]vec3, nd)
@@ -329,6 +354,10 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 		}
 		d := frameDiff(&s.cP.fs, &s.cM.fs, inv)
 		s.omS[j] = angularVelocity(&s.c0.fs, &d)
+		if m.floating {
+			d := frameDiff(&s.cP.fp, &s.cM.fp, inv)
+			s.omP[j] = angularVelocity(&s.c0.fp, &d)
+		}
 		dApex := s.cP.apex.sub(s.cM.apex).scale(inv)
 		for k := range s.omJ {
 			d := frameDiff(&s.cP.fj[k], &s.cM.fj[k], inv)
@@ -357,11 +386,18 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	for _, j := range s.moving {
 		s.omegaS = s.omegaS.axpy(qd[j], s.omS[j])
 	}
+	if m.floating {
+		s.omegaP = vec3{}
+		for _, j := range s.moving {
+			s.omegaP = s.omegaP.axpy(qd[j], s.omP[j])
+		}
+	}
 	if vmax == 0 {
 		for i := range s.abias {
 			s.abias[i] = vec3{}
 		}
 		s.alphaS = vec3{}
+		s.alphaP = vec3{}
 		return
 	}
 	ds := 1e-4 / vmax
@@ -385,6 +421,13 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	wP := angularVelocity(&s.cP.fs, &dP)
 	wM := angularVelocity(&s.cM.fs, &dM)
 	s.alphaS = wP.sub(wM).scale(inv)
+	if m.floating {
+		dP := frameDiff(&s.cP2.fp, &s.c0.fp, inv)
+		dM := frameDiff(&s.c0.fp, &s.cM2.fp, inv)
+		wP := angularVelocity(&s.cP.fp, &dP)
+		wM := angularVelocity(&s.cM.fp, &dM)
+		s.alphaP = wP.sub(wM).scale(inv)
+	}
 }
 
 func (s *System) bodies() [3]axialBody {
@@ -517,6 +560,9 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 			}
 		}
 	}
+	if m.floating {
+		s.platformTerms(M.Data, M.Stride, f, u)
+	}
 	// Elastic, damping, drivetrain, generator and yaw generalized forces.
 	gf := make0(s.qTmp)
 	for k := 0; k < p.NumBl; k++ {
@@ -589,6 +635,102 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	return nil
 }
 
+// SetPlatformAddedMass sets the added mass about the platform reference
+// point (global frame; rows and columns surge, sway, heave, roll, pitch,
+// yaw) that the platform loads in Inputs leave out: the offshore modules'
+// −A·[a; α] terms, which the equations of motion then carry in the mass
+// matrix (implicitly) instead of as a lagged load.
+func (s *System) SetPlatformAddedMass(a [6][6]float64) {
+	if a == s.ptfmAM {
+		return
+	}
+	s.ptfmAM = a
+	s.hasPtfmAM = a != [6][6]float64{}
+	s.lastValid = false
+}
+
+// platformTerms adds the platform's rigid-body rotational inertia, its
+// added mass and the applied platform load to the mass matrix (lower
+// triangle, row stride ld) and the force vector. The platform's mass acts
+// at its CM point with the other point masses.
+//
+// Rotational inertia (Kane): the generalized inertia force of a rigid body
+// with inertia tensor I (global axes) and angular velocity ω is
+// F*ᵣ = −ωᵣ·(I·α + ω × I·ω), ωᵣ its partial angular velocities, so
+// ωᵣ·I·ωₛ enters the mass matrix and −ωᵣ·(I·α₀ + ω × I·ω) the forces, α₀
+// the angular acceleration at zero q̈. The added mass A acts on the
+// reference point's acceleration [a; α] = Σ Jᵣ q̈ᵣ + [a₀; α₀] (Jᵣ the
+// stacked partial velocity and angular velocity): Jᵣᵀ·A·Jₛ enters the mass
+// matrix and −Jᵣᵀ·A·[a₀; α₀] the forces.
+func (s *System) platformTerms(M []float64, ld int, f []float64, u *Inputs) {
+	m := s.m
+	nd := m.nDOF
+	fp := &s.c0.fp
+	// I in global axes: R·I_body·Rᵀ with R's columns the platform axes.
+	var Ig [3][3]float64
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			var v float64
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					v += fp[i][a] * m.ptfmIner[i][j] * fp[j][b]
+				}
+			}
+			Ig[a][b] = v
+		}
+	}
+	mul := func(v vec3) vec3 {
+		return vec3{Ig[0][0]*v[0] + Ig[0][1]*v[1] + Ig[0][2]*v[2],
+			Ig[1][0]*v[0] + Ig[1][1]*v[1] + Ig[1][2]*v[2],
+			Ig[2][0]*v[0] + Ig[2][1]*v[1] + Ig[2][2]*v[2]}
+	}
+	w := s.omegaP
+	rot := mul(s.alphaP).add(w.cross(mul(w)))
+	ref := m.ptPtfmRef
+	Jref := s.jac[ref*nd : (ref+1)*nd]
+	F, Mo := vec3(u.PtfmForce), vec3(u.PtfmMoment)
+	var amBias [6]float64
+	if s.hasPtfmAM {
+		b := [6]float64{s.abias[ref][0], s.abias[ref][1], s.abias[ref][2], s.alphaP[0], s.alphaP[1], s.alphaP[2]}
+		for i := 0; i < 6; i++ {
+			for j := 0; j < 6; j++ {
+				amBias[i] += s.ptfmAM[i][j] * b[j]
+			}
+		}
+	}
+	for a, ja := range s.active {
+		wa := s.omP[ja]
+		va := Jref[ja]
+		f[a] += va.dot(F) + wa.dot(Mo) - wa.dot(rot)
+		Iwa := mul(wa)
+		row := M[a*ld:]
+		for c := 0; c <= a; c++ {
+			row[c] += Iwa.dot(s.omP[s.active[c]])
+		}
+		if !s.hasPtfmAM {
+			continue
+		}
+		Ja := [6]float64{va[0], va[1], va[2], wa[0], wa[1], wa[2]}
+		var AJa [6]float64 // Aᵀ·Jₐ (A need not be symmetric; the matrix is symmetrised below)
+		for i := 0; i < 6; i++ {
+			for j := 0; j < 6; j++ {
+				AJa[j] += Ja[i] * s.ptfmAM[i][j]
+			}
+			f[a] -= Ja[i] * amBias[i]
+		}
+		for c := 0; c <= a; c++ {
+			jc := s.active[c]
+			vc, wc := Jref[jc], s.omP[jc]
+			Jc := [6]float64{vc[0], vc[1], vc[2], wc[0], wc[1], wc[2]}
+			var v float64
+			for j := 0; j < 6; j++ {
+				v += AJa[j] * Jc[j]
+			}
+			row[c] += v
+		}
+	}
+}
+
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func equalSlices(a, b []float64) bool {
@@ -613,6 +755,18 @@ func make0(b []float64) []float64 {
 // DOFName is ElastoDyn's name of a degree of freedom.
 func DOFName(j int) string {
 	switch j {
+	case DOFSg:
+		return "Sg"
+	case DOFSw:
+		return "Sw"
+	case DOFHv:
+		return "Hv"
+	case DOFR:
+		return "R"
+	case DOFP:
+		return "P"
+	case DOFY:
+		return "Y"
 	case DOFTFA1:
 		return "TFA1"
 	case DOFTSS1:

@@ -13,15 +13,12 @@ const deg = math.Pi / 180
 // ParamsFromDeck converts a loaded deck's ElastoDyn input (with its blade and
 // tower files) and the .fst environment into Params: degrees to radians,
 // rpm to rad/s, GBoxEff percent to a fraction, ElastoDyn DT "default" to the
-// .fst DT. Platform DOFs must be off (land-based), Furling false.
+// .fst DT. Furling must be false.
 func ParamsFromDeck(d *deck.Deck) (Params, error) {
 	if d == nil || d.Main == nil || d.ElastoDyn == nil {
 		return Params{}, errors.New("structure: deck has no ElastoDyn input")
 	}
 	ed := d.ElastoDyn
-	if ed.PtfmSgDOF || ed.PtfmSwDOF || ed.PtfmHvDOF || ed.PtfmRDOF || ed.PtfmPDOF || ed.PtfmYDOF {
-		return Params{}, errors.New("structure: ElastoDyn platform DOFs are not supported (land-based model); set PtfmSgDOF..PtfmYDOF to False")
-	}
 	if ed.Furling {
 		return Params{}, errors.New("structure: ElastoDyn Furling=True is not supported")
 	}
@@ -43,17 +40,25 @@ func ParamsFromDeck(d *deck.Deck) (Params, error) {
 			FlapDOF1: ed.FlapDOF1, FlapDOF2: ed.FlapDOF2, EdgeDOF: ed.EdgeDOF,
 			DrTrDOF: ed.DrTrDOF, GenDOF: ed.GenDOF, YawDOF: ed.YawDOF,
 			TwFADOF1: ed.TwFADOF1, TwFADOF2: ed.TwFADOF2, TwSSDOF1: ed.TwSSDOF1, TwSSDOF2: ed.TwSSDOF2,
+			PtfmSgDOF: ed.PtfmSgDOF, PtfmSwDOF: ed.PtfmSwDOF, PtfmHvDOF: ed.PtfmHvDOF,
+			PtfmRDOF: ed.PtfmRDOF, PtfmPDOF: ed.PtfmPDOF, PtfmYDOF: ed.PtfmYDOF,
 		},
 		Init: InitialConditions{
 			OoPDefl: ed.OoPDefl, IPDefl: ed.IPDefl,
 			Azimuth: ed.Azimuth * deg, RotSpeed: ed.RotSpeed * math.Pi / 30,
 			NacYaw: ed.NacYaw * deg, TTDspFA: ed.TTDspFA, TTDspSS: ed.TTDspSS,
+			PtfmSurge: ed.PtfmSurge, PtfmSway: ed.PtfmSway, PtfmHeave: ed.PtfmHeave,
+			PtfmRoll: ed.PtfmRoll * deg, PtfmPitch: ed.PtfmPitch * deg, PtfmYaw: ed.PtfmYaw * deg,
 		},
 		NumBl: nb, TipRad: ed.TipRad, HubRad: ed.HubRad, HubCM: ed.HubCM,
 		AzimB1Up: ed.AzimB1Up * deg, OverHang: ed.OverHang, ShftGagL: ed.ShftGagL, ShftTilt: ed.ShftTilt * deg,
 		NacCMxn: ed.NacCMxn, NacCMyn: ed.NacCMyn, NacCMzn: ed.NacCMzn,
 		NcIMUxn: ed.NcIMUxn, NcIMUyn: ed.NcIMUyn, NcIMUzn: ed.NcIMUzn,
 		Twr2Shft: ed.Twr2Shft, TowerHt: ed.TowerHt, TowerBsHt: ed.TowerBsHt,
+		PtfmCMxt: ed.PtfmCMxt, PtfmCMyt: ed.PtfmCMyt, PtfmCMzt: ed.PtfmCMzt,
+		PtfmRefxt: ed.PtfmRefxt, PtfmRefyt: ed.PtfmRefyt, PtfmRefzt: ed.PtfmRefzt,
+		PtfmMass: ed.PtfmMass, PtfmRIner: ed.PtfmRIner, PtfmPIner: ed.PtfmPIner, PtfmYIner: ed.PtfmYIner,
+		PtfmXYIner: ed.PtfmXYIner, PtfmYZIner: ed.PtfmYZIner, PtfmXZIner: ed.PtfmXZIner,
 		HubMass: ed.HubMass, HubIner: ed.HubIner, GenIner: ed.GenIner,
 		NacMass: ed.NacMass, NacYIner: ed.NacYIner, YawBrMass: ed.YawBrMass,
 		GBoxEff: ed.GBoxEff / 100, GBRatio: ed.GBRatio, DTTorSpr: ed.DTTorSpr, DTTorDmp: ed.DTTorDmp,

@@ -14,6 +14,8 @@ func (m *Model) InitialState() (*State, error) {
 	st.Q[DOFGeAz] = wrap2Pi(p.Init.Azimuth - p.AzimB1Up - math.Pi/2)
 	st.QD[DOFGeAz] = p.Init.RotSpeed
 	st.Q[DOFYaw] = p.Init.NacYaw
+	st.Q[DOFSg], st.Q[DOFSw], st.Q[DOFHv] = p.Init.PtfmSurge, p.Init.PtfmSway, p.Init.PtfmHeave
+	st.Q[DOFR], st.Q[DOFP], st.Q[DOFY] = p.Init.PtfmRoll, p.Init.PtfmPitch, p.Init.PtfmYaw
 	if p.DOF.TwFADOF1 {
 		st.Q[DOFTFA1] = p.Init.TTDspFA
 	}

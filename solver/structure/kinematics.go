@@ -6,19 +6,22 @@ import "math"
 // coordinates: the coordinate systems of ElastoDyn (tower top b, nacelle d,
 // shaft c, hub g, coned i and pitched j per blade) and every point.
 type config struct {
-	pos      []vec3
-	fb       frame // tower top (ElastoDyn b, IEC p)
-	fn       frame // nacelle (d, n)
-	fs       frame // non-rotating shaft (c, s)
-	fh       frame // rotating hub (g, h); z points along blade 1
-	fc       []frame
-	fj       []frame
-	towerTop vec3 // point O
-	apex     vec3 // point Q
+	pos       []vec3
+	fp        frame // platform (ElastoDyn a, IEC t); identity on land
+	fb        frame // tower top (ElastoDyn b, IEC p)
+	fn        frame // nacelle (d, n)
+	fs        frame // non-rotating shaft (c, s)
+	fh        frame // rotating hub (g, h); z points along blade 1
+	fc        []frame
+	fj        []frame
+	towerBase vec3 // tower base (on the platform)
+	towerTop  vec3 // point O
+	apex      vec3 // point Q
 }
 
 func (m *Model) newConfig() *config {
 	return &config{
+		fp:  identityFrame,
 		pos: make([]vec3, m.nPoints),
 		fc:  make([]frame, m.p.NumBl),
 		fj:  make([]frame, m.p.NumBl),
@@ -66,13 +69,32 @@ func (m *Model) kinematics(q, pitch []float64, c *config, what int) {
 		}
 		return vec3{base[0] + ux, base[1] + uy, base[2] + h - 0.5*ax}
 	}
+	if m.floating {
+		// The tower stands on the platform: a point at undisplaced
+		// position x moves to ref + R·(x − ref₀), R the platform rotation
+		// and ref the displaced reference point.
+		c.fp = platformFrame(vec3{q[DOFR], q[DOFP], q[DOFY]})
+		ref := m.ptfmRef0.add(vec3{q[DOFSg], q[DOFSw], q[DOFHv]})
+		onLand := towerPoint
+		towerPoint = func(sh *towerShape, h float64) vec3 {
+			return ref.add(c.fp.apply(onLand(sh, h).sub(m.ptfmRef0)))
+		}
+		c.pos[m.ptPtfmRef] = ref
+		c.pos[m.ptPtfmCM] = ref.add(c.fp.apply(vec3{p.PtfmCMxt, p.PtfmCMyt, p.PtfmCMzt}.sub(m.ptfmRef0)))
+	}
 	top := &m.tShape[N+1]
+	c.towerBase = towerPoint(&m.tShape[0], 0)
 	c.towerTop = towerPoint(top, m.twrFlexL)
 	// Tower-top tilt from the mode slopes: fore-aft deflection toward +x
 	// turns the top about +y, side-to-side toward +y turns it about -x.
 	sFA := top.faS[0]*qFA[0] + top.faS[1]*qFA[1]
 	sSS := top.ssS[0]*qSS[0] + top.ssS[1]*qSS[1]
 	c.fb = rotationVector(vec3{-sSS, sFA, 0})
+	if m.floating {
+		for i := range c.fb {
+			c.fb[i] = c.fp.apply(c.fb[i])
+		}
+	}
 	c.fn = c.fb.rotZ(q[DOFYaw])
 	c.fs = c.fn.rotY(-p.ShftTilt)
 	c.apex = c.towerTop.add(c.fn[2].scale(p.Twr2Shft)).add(c.fs[0].scale(p.OverHang))
@@ -112,4 +134,22 @@ func (m *Model) kinematics(q, pitch []float64, c *config, what int) {
 			c.pos[m.ptLoad0[k]+i] = c.apex.add(fj.apply(bladeOffset(&m.loadShape[k][i], qb, p.HubRad+m.loadR[k][i])))
 		}
 	}
+}
+
+// platformFrame returns the platform axes for the platform rotations
+// θ = (roll, pitch, yaw): ElastoDyn's transformation for the platform
+// (Jonkman 2007, "Dynamics Modeling and Loads Analysis of an Offshore
+// Floating Wind Turbine", §5.1) is the orthonormal matrix nearest to the
+// first-order small-angle rotation I + [θ×], i.e. its polar factor. With
+// s = √(1+|θ|²) it has the closed form R·v = (v + θ×v + θ(θ·v)/(s+1))/s,
+// a rotation about θ by atan|θ| that is exact to first order and keeps the
+// three angles independent of order.
+func platformFrame(th vec3) frame {
+	s := math.Sqrt(1 + th.dot(th))
+	var f frame
+	for i := 0; i < 3; i++ {
+		e := identityFrame[i]
+		f[i] = e.add(th.cross(e)).add(th.scale(th[i] / (s + 1))).scale(1 / s)
+	}
+	return f
 }

@@ -7,8 +7,16 @@ import (
 
 // Degree-of-freedom indices of the model's generalized coordinates q.
 // Blade k (0-based) mode m uses DOFBlade(k, m).
+// The platform DOFs come first, as in ElastoDyn (DOF_Sg … DOF_Y): the
+// translation of the platform reference point and the platform rotations.
 const (
-	DOFTFA1   = iota // 1st tower fore-aft mode, m (tower-top deflection)
+	DOFSg     = iota // platform surge, m
+	DOFSw            // platform sway, m
+	DOFHv            // platform heave, m
+	DOFR             // platform roll, rad
+	DOFP             // platform pitch, rad
+	DOFY             // platform yaw, rad
+	DOFTFA1          // 1st tower fore-aft mode, m (tower-top deflection)
 	DOFTSS1          // 1st tower side-to-side mode, m (positive toward +y)
 	DOFTFA2          // 2nd tower fore-aft mode
 	DOFTSS2          // 2nd tower side-to-side mode
@@ -75,6 +83,15 @@ type Model struct {
 
 	nacIner float64 // nacelle inertia about the vertical axis through its CM
 
+	// floating is true when the platform can move or is displaced
+	// (a platform DOF on or a non-zero initial platform displacement); a
+	// land-based model skips the platform transform entirely.
+	floating  bool
+	ptfmRef0  vec3          // undisplaced platform reference point
+	ptfmIner  [3][3]float64 // platform inertia about its CM, platform axes
+	ptPtfmCM  int           // platform CM point (mass PtfmMass), −1 when not floating
+	ptPtfmRef int           // platform reference point (massless), −1 when not floating
+
 	// Point bookkeeping.
 	nPoints  int
 	ptYawBr  int
@@ -97,7 +114,7 @@ type Model struct {
 	FreqTSS [2]float64
 }
 
-// NumDOF is the number of generalized coordinates (7 + 3·NumBl).
+// NumDOF is the number of generalized coordinates (13 + 3·NumBl).
 func (m *Model) NumDOF() int { return m.nDOF }
 
 // Params returns a copy of the parameters the model was built from.
@@ -205,12 +222,30 @@ func NewModelWithTower(p Params, loadStations [][]float64, towerElev []float64) 
 	}
 	m.ptTwrLoad0 = n
 	n += len(towerElev)
+	m.ptPtfmCM, m.ptPtfmRef = -1, -1
+	m.floating = p.DOF.PtfmSgDOF || p.DOF.PtfmSwDOF || p.DOF.PtfmHvDOF || p.DOF.PtfmRDOF || p.DOF.PtfmPDOF || p.DOF.PtfmYDOF ||
+		p.Init.PtfmSurge != 0 || p.Init.PtfmSway != 0 || p.Init.PtfmHeave != 0 || p.Init.PtfmRoll != 0 || p.Init.PtfmPitch != 0 || p.Init.PtfmYaw != 0
+	if m.floating {
+		m.ptPtfmCM, m.ptPtfmRef = n, n+1
+		n += 2
+		m.ptfmRef0 = vec3{p.PtfmRefxt, p.PtfmRefyt, p.PtfmRefzt}
+		// Products of inertia are given as −∫xy dm etc., i.e. the
+		// off-diagonal entries of the inertia tensor themselves.
+		m.ptfmIner = [3][3]float64{
+			{p.PtfmRIner, p.PtfmXYIner, p.PtfmXZIner},
+			{p.PtfmXYIner, p.PtfmPIner, p.PtfmYZIner},
+			{p.PtfmXZIner, p.PtfmYZIner, p.PtfmYIner},
+		}
+	}
 	m.nPoints = n
 	m.ptMass = make([]float64, n)
 	copy(m.ptMass, m.tElmMass)
 	m.ptMass[m.ptYawBr] = p.YawBrMass
 	m.ptMass[m.ptNac] = p.NacMass
 	m.ptMass[m.ptHub] = p.HubMass
+	if m.floating {
+		m.ptMass[m.ptPtfmCM] = p.PtfmMass
+	}
 	for k := 0; k < p.NumBl; k++ {
 		for j := 0; j < p.BldNodes; j++ {
 			m.ptMass[m.ptBlade0+k*(p.BldNodes+1)+j] = m.bElmMass[k][j]

@@ -41,6 +41,17 @@ type Outputs struct {
 	TwrClrnc       []float64  // blade-tip to tower (yaw axis) clearance estimate, m
 	TwrBsF, TwrBsM [3]float64 // loads at the tower base, frame t
 
+	// Platform reference-point motion: displacement (inertial frame i),
+	// rotations (the platform DOFs), translational and angular velocity and
+	// acceleration in the inertial frame i and in the platform frame t.
+	// Accelerations are kinematic (gravity excluded). Zero on land.
+	PtfmTDi, PtfmRDi [3]float64
+	PtfmTVi, PtfmTVt [3]float64
+	PtfmRVi, PtfmRVt [3]float64
+	PtfmTAi, PtfmTAt [3]float64
+	PtfmRAi, PtfmRAt [3]float64
+	PtfmOrient       [3][3]float64 // rows: platform axes (global → platform DCM)
+
 	Q, QD, QDD []float64
 
 	// Nodes holds ElastoDyn's blade-node outputs for the first len(Nodes)
@@ -106,6 +117,12 @@ type Motions struct {
 	NacelleOrient [3][3]float64
 	Azimuth       float64 // rad
 	RotSpeed      float64 // rad/s
+
+	// Platform reference point (floating models; on land the undisplaced
+	// point at rest): position, orientation (rows: platform axes), velocity
+	// and angular velocity.
+	PtfmPos, PtfmVel, PtfmAngVel [3]float64
+	PtfmOrient                   [3][3]float64
 }
 
 // NewOutputsWithNodes allocates Outputs that also carry the blade-node
@@ -219,6 +236,17 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 	mo.NacelleOrient = rows(&c.fn)
 	mo.Azimuth = m.Azimuth(st.Q)
 	mo.RotSpeed = psiDot
+	mo.PtfmPos, mo.PtfmOrient = [3]float64(m.ptfmRef0), rows(&identityFrame)
+	mo.PtfmVel, mo.PtfmAngVel = [3]float64{}, [3]float64{}
+	if m.floating {
+		ref := m.ptPtfmRef
+		var v vec3
+		for _, j := range s.moving {
+			v = v.axpy(st.QD[j], s.jac[ref*nd+j])
+		}
+		mo.PtfmPos, mo.PtfmOrient = [3]float64(c.pos[ref]), rows(&c.fp)
+		mo.PtfmVel, mo.PtfmAngVel = [3]float64(v), [3]float64(s.omegaP)
+	}
 }
 
 // Outputs evaluates the equations of motion at st with inputs u and fills
@@ -354,7 +382,7 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	}
 
 	// Tower base.
-	B := vec3{0, 0, p.TowerBsHt}
+	B := c.towerBase
 	Lyb := load(m.ptYawBr)
 	FT := FY.add(Lyb)
 	MT := MY.add(O.sub(B).cross(FT))
@@ -370,6 +398,12 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	}
 	out.TwrBsF = FT
 	out.TwrBsM = MT
+	if m.floating {
+		// Tower-base loads in the platform frame t, which tilts with it.
+		out.TwrBsF = c.fp.local(FT)
+		out.TwrBsM = c.fp.local(MT)
+		s.platformOutputs(st, qdd, accel, out)
+	}
 
 	for k := range out.Nodes {
 		s.nodeOutputs(k, st, u, load, accel, out.Nodes[k])
@@ -444,3 +478,34 @@ func (s *System) nodeOutputs(k int, st *State, u *Inputs, load func(int) vec3, a
 		no.FLNT, no.MLNT = [3]float64(nt.local(F)), [3]float64(nt.local(M))
 	}
 }
+
+// platformOutputs fills the platform reference point's motion.
+func (s *System) platformOutputs(st *State, qdd []float64, accel func(int) vec3, out *Outputs) {
+	m := s.m
+	nd := m.nDOF
+	c := s.c0
+	ref := m.ptPtfmRef
+	var v vec3
+	for _, j := range s.moving {
+		v = v.axpy(st.QD[j], s.jac[ref*nd+j])
+	}
+	a := accel(ref)
+	alpha := s.alphaP
+	for _, j := range s.active {
+		alpha = alpha.axpy(qdd[j], s.omP[j])
+	}
+	out.PtfmTDi = [3]float64(c.pos[ref].sub(m.ptfmRef0))
+	out.PtfmRDi = [3]float64{st.Q[DOFR], st.Q[DOFP], st.Q[DOFY]}
+	out.PtfmTVi, out.PtfmTVt = [3]float64(v), [3]float64(c.fp.local(v))
+	out.PtfmRVi, out.PtfmRVt = [3]float64(s.omegaP), [3]float64(c.fp.local(s.omegaP))
+	out.PtfmTAi, out.PtfmTAt = [3]float64(a), [3]float64(c.fp.local(a))
+	out.PtfmRAi, out.PtfmRAt = [3]float64(alpha), [3]float64(c.fp.local(alpha))
+	out.PtfmOrient = rows(&c.fp)
+}
+
+// Floating reports whether the platform moves or is displaced (platform
+// DOFs on or a non-zero initial platform displacement).
+func (m *Model) Floating() bool { return m.floating }
+
+// PlatformRef0 is the undisplaced platform reference point.
+func (m *Model) PlatformRef0() [3]float64 { return [3]float64(m.ptfmRef0) }

@@ -1,7 +1,11 @@
 // Package structure is the project's ElastoDyn-equivalent structural model of
-// a land-based horizontal-axis wind turbine: assumed-mode flexible tower
-// (fore-aft and side-to-side modes 1 and 2) and blades (flap modes 1 and 2,
-// edge mode 1), nacelle yaw, generator azimuth and drivetrain torsion.
+// a horizontal-axis wind turbine: the six rigid-body DOFs of a platform
+// (surge, sway, heave, roll, pitch, yaw, with its mass and inertia, loaded
+// at its reference point by the offshore modules), assumed-mode flexible
+// tower (fore-aft and side-to-side modes 1 and 2) standing on it and blades
+// (flap modes 1 and 2, edge mode 1), nacelle yaw, generator azimuth and
+// drivetrain torsion. A land-based model (platform DOFs off, no platform
+// displacement) skips the platform entirely.
 //
 // Physics follows the ElastoDyn theory (Jonkman 2005, "FAST User's Guide" and
 // the ElastoDyn coordinate systems FASTKinematics/FASTKinetics): the blades
@@ -81,6 +85,9 @@ type DOFFlags struct {
 	DrTrDOF, GenDOF, YawDOF     bool
 	TwFADOF1, TwFADOF2          bool
 	TwSSDOF1, TwSSDOF2          bool
+	// Platform surge, sway, heave, roll, pitch and yaw.
+	PtfmSgDOF, PtfmSwDOF, PtfmHvDOF bool
+	PtfmRDOF, PtfmPDOF, PtfmYDOF    bool
 }
 
 // InitialConditions are ElastoDyn's initial-condition inputs (SI, radians).
@@ -92,6 +99,10 @@ type InitialConditions struct {
 	NacYaw          float64   // rad
 	TTDspFA         float64   // m
 	TTDspSS         float64   // m
+	// Initial (or, with the DOF off, fixed) platform displacements:
+	// translations of the reference point, m, and rotations, rad.
+	PtfmSurge, PtfmSway, PtfmHeave float64
+	PtfmRoll, PtfmPitch, PtfmYaw   float64
 }
 
 // Integration methods of ElastoDyn's Method input.
@@ -129,6 +140,10 @@ type Params struct {
 	Twr2Shft  float64
 	TowerHt   float64
 	TowerBsHt float64
+	// Platform: centre of mass and reference point (the point whose
+	// translation the platform DOFs are) in the undisplaced position.
+	PtfmCMxt, PtfmCMyt, PtfmCMzt    float64
+	PtfmRefxt, PtfmRefyt, PtfmRefzt float64
 
 	TipMass   []float64 // kg, per blade
 	HubMass   float64
@@ -137,6 +152,10 @@ type Params struct {
 	NacMass   float64
 	NacYIner  float64 // kg·m² about the yaw axis
 	YawBrMass float64
+	// Platform mass and inertia about its CM in the platform axes; the
+	// products of inertia are −∫xy dm, −∫yz dm, −∫xz dm (ElastoDyn v5).
+	PtfmMass, PtfmRIner, PtfmPIner, PtfmYIner float64
+	PtfmXYIner, PtfmYZIner, PtfmXZIner        float64
 
 	GBoxEff  float64 // fraction (ElastoDyn reads percent)
 	GBRatio  float64
@@ -188,11 +207,15 @@ func (p *Params) Validate() error {
 	for name, v := range map[string]float64{"Gravity": p.Gravity, "HubMass": p.HubMass, "HubIner": p.HubIner,
 		"GenIner": p.GenIner, "NacMass": p.NacMass, "NacYIner": p.NacYIner, "YawBrMass": p.YawBrMass,
 		"DTTorSpr": p.DTTorSpr, "DTTorDmp": p.DTTorDmp, "OverHang": p.OverHang, "Twr2Shft": p.Twr2Shft,
-		"ShftTilt": p.ShftTilt, "HubCM": p.HubCM} {
+		"ShftTilt": p.ShftTilt, "HubCM": p.HubCM, "PtfmMass": p.PtfmMass, "PtfmRIner": p.PtfmRIner,
+		"PtfmPIner": p.PtfmPIner, "PtfmYIner": p.PtfmYIner, "PtfmXYIner": p.PtfmXYIner, "PtfmYZIner": p.PtfmYZIner,
+		"PtfmXZIner": p.PtfmXZIner, "PtfmCMxt": p.PtfmCMxt, "PtfmCMyt": p.PtfmCMyt, "PtfmCMzt": p.PtfmCMzt,
+		"PtfmRefxt": p.PtfmRefxt, "PtfmRefyt": p.PtfmRefyt, "PtfmRefzt": p.PtfmRefzt} {
 		finite(name, v)
 	}
 	for name, v := range map[string]float64{"HubMass": p.HubMass, "HubIner": p.HubIner, "GenIner": p.GenIner,
-		"NacMass": p.NacMass, "YawBrMass": p.YawBrMass, "DTTorSpr": p.DTTorSpr, "DTTorDmp": p.DTTorDmp} {
+		"NacMass": p.NacMass, "YawBrMass": p.YawBrMass, "DTTorSpr": p.DTTorSpr, "DTTorDmp": p.DTTorDmp,
+		"PtfmMass": p.PtfmMass, "PtfmRIner": p.PtfmRIner, "PtfmPIner": p.PtfmPIner, "PtfmYIner": p.PtfmYIner} {
 		if v < 0 {
 			bad("%s must not be negative, got %v", name, v)
 		}
