@@ -156,3 +156,42 @@ func TestPitchDecayThroughTheSeam(t *testing.T) {
 		}
 	}
 }
+
+// Supported names the file (relative to the deck), line and option of the
+// first input the solver cannot run, and accepts what it can: no
+// aerodynamics, inflow or control, and platform DOFs.
+func TestSupportedNamesFileLineAndOption(t *testing.T) {
+	d := semiDeckWithoutModules(t)
+	if err := Supported(d); err != nil {
+		t.Fatalf("a deck without offshore modules, aerodynamics or control is refused: %v", err)
+	}
+	cases := []struct {
+		edit     func(d *deck.Deck)
+		file     string
+		variable string
+	}{
+		{func(d *deck.Deck) { d.Main.CompMooring = 2 }, "IEA-15-240-RWT-UMaineSemi.fst", "CompMooring"},
+		{func(d *deck.Deck) { d.Main.CompElast = 2 }, "IEA-15-240-RWT-UMaineSemi.fst", "CompElast"},
+		{func(d *deck.Deck) { d.Main.CompAero = 1 }, "IEA-15-240-RWT-UMaineSemi.fst", "CompAero"},
+		{func(d *deck.Deck) { d.ElastoDyn.PitchDOF = true }, "IEA-15-240-RWT-UMaineSemi_ElastoDyn.dat", "PitchDOF"},
+	}
+	for _, c := range cases {
+		d := semiDeckWithoutModules(t)
+		c.edit(d)
+		err := Supported(d)
+		u, ok := err.(*Unsupported)
+		if !ok {
+			t.Fatalf("%s: got %v, want *Unsupported", c.variable, err)
+		}
+		meta := &d.Main.Meta
+		if c.variable == "PitchDOF" {
+			meta = &d.ElastoDyn.Meta
+		}
+		if u.File != c.file || u.Variable != c.variable || u.Line != meta.LineOf(c.variable) || u.Line == 0 {
+			t.Errorf("%s: got %+v, want file %s line %d", c.variable, u, c.file, meta.LineOf(c.variable))
+		}
+		if _, err := Run(context.Background(), d, Options{OutPath: "-", TMax: 0.1}, nil); err == nil {
+			t.Errorf("%s: Run accepted a deck Supported refuses", c.variable)
+		}
+	}
+}
