@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -27,11 +28,17 @@ func TestReadDataFile(t *testing.T) {
 	}
 	for _, named := range []string{"../secret.1", "HydroData/link.1"} {
 		_, err := ReadDataFile(root, from, named, 0)
-		if !errors.Is(err, ErrOutsideRoot) {
-			t.Errorf("%s: err %v, want ErrOutsideRoot", named, err)
+		if !errors.Is(err, ErrOutsideDeck) {
+			t.Errorf("%s: err %v, want ErrOutsideDeck", named, err)
 		}
 		if err != nil && strings.Contains(err.Error(), base) {
 			t.Errorf("%s: error shows the server path: %v", named, err)
+		}
+	}
+	// a named pipe is refused at once (not waited on)
+	if err := syscall.Mkfifo(filepath.Join(root, "HydroData", "pipe.1"), 0o644); err == nil {
+		if _, err := ReadDataFile(root, from, "HydroData/pipe.1", 0); !errors.Is(err, ErrOutsideDeck) {
+			t.Errorf("FIFO: %v, want ErrOutsideDeck", err)
 		}
 	}
 	if _, err := ReadDataFile(root, from, "HydroData/p.1", 4); err == nil {

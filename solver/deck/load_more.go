@@ -1,6 +1,9 @@
 package deck
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 func (l *loader) loadInflow() error {
 	m := l.d.Main
@@ -186,6 +189,15 @@ func (l *loader) loadOffshore() error {
 				for _, ext := range []string{".1", ".3", ".hst"} {
 					l.ref("WAMIT data "+ext, h.Meta.Path, "PotFile", line, pf+ext, true)
 				}
+			}
+		}
+	}
+	if s := o.SeaState; s != nil {
+		// WaveMod 5: the elevation series is WvKinFile + ".Elev"
+		if wm, ok := s.String("WaveMod"); ok && strings.TrimSpace(wm) == "5" {
+			if wk, ok := s.String("WvKinFile"); ok && !isNoFile(wk) {
+				_, line, _ := s.Lookup("WvKinFile")
+				l.ref("wave elevation series", s.Meta.Path, "WvKinFile", line, wk+".Elev", true)
 			}
 		}
 	}

@@ -22,12 +22,16 @@ type Model struct {
 
 // FromDeck builds the hydrodynamics of a deck with a HydroDyn file: the
 // WAMIT files of PotFile are read inside root (the deck's root directory,
-// bounded reads), dimensionalised with the water density and gravity of
+// through deck.ReadDataFile: confined and bounded; "" means the deck's Root
+// from LoadIn), dimensionalised with the water density and gravity of
 // the sea; RdtnDT "default" is the glue-code step dt.
 func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, error) {
 	g := d.Offshore.HydroDyn
 	if g == nil {
 		return nil, fmt.Errorf("hydro: the deck has no HydroDyn file (CompHydro = 1)")
+	}
+	if root == "" {
+		root = d.Root
 	}
 	hd, err := g.HydroDyn()
 	if err != nil {

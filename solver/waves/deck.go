@@ -13,11 +13,15 @@ import (
 // FromDeck builds the sea state of a deck with a SeaState file
 // (CompSeaSt = 1): "default" water properties come from the primary file as
 // OpenFAST does. root is the deck's root directory, inside which a
-// WaveMod 5 elevation file (WvKinFile + ".Elev") must lie. Without a
+// WaveMod 5 elevation file (WvKinFile + ".Elev") must lie (read through
+// deck.ReadDataFile; "" means the deck's Root from LoadIn). Without a
 // SeaState file the sea is still water of the primary file's depth.
 func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	m := d.Main
 	cfg := Config{Gravity: m.Gravity, WtrDens: m.WtrDens, WtrDpth: m.WtrDpth, MSL2SWL: m.MSL2SWL}
+	if root == "" {
+		root = d.Root
+	}
 	g := d.Offshore.SeaState
 	if g == nil {
 		s, err := New(cfg)
