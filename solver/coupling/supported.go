@@ -7,6 +7,7 @@ import (
 
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/offshore"
+	"github.com/turbinesim/turbinesim/solver/substructure"
 )
 
 // Unsupported says which input of a deck this solver cannot run: the file
@@ -45,7 +46,22 @@ type offshoreBuilder struct {
 // offshoreBuilders lists the offshore modules this solver runs, in
 // OpenFAST's output-file order (SeaState, HydroDyn, SubDyn, MAP++, MoorDyn).
 // A switch value without an entry is refused by Supported.
-var offshoreBuilders []offshoreBuilder
+var offshoreBuilders = []offshoreBuilder{
+	{
+		// the SubDyn-equivalent substructure, its transition piece at the
+		// platform reference point
+		Switch: "CompSub", Value: 1, Module: "SubDyn",
+		Check: func(d *deck.Deck) *Unsupported {
+			if path, err := substructure.Check(d); err != nil {
+				return &Unsupported{File: path, Variable: "SubDyn", Message: err.Error()}
+			}
+			return nil
+		},
+		Build: func(d *deck.Deck, env offshore.Env) (offshore.Module, error) {
+			return substructure.NewModule(d, env)
+		},
+	},
+}
 
 // offshoreSwitches are the primary-file switches of modules that load the
 // platform or substructure, in OpenFAST's order.
