@@ -3,6 +3,7 @@ package coupling
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -63,5 +64,32 @@ func TestMonopileRunsThroughTheSeam(t *testing.T) {
 	}
 	if math.Abs(rmy+imy+45*ix) > 0.05*math.Abs(imy)+1e6 {
 		t.Errorf("ReactMYss %.4e, want −(IntfMYss %.4e + 45 m × IntfFXss %.4e)", rmy, imy, ix)
+	}
+}
+
+// The published IEA 22 MW monopile deck uses BeamDyn blades (CompElast 2):
+// Supported refuses it on the .fst's CompElast line and says what to
+// change, naming the ElastoDyn blade file its ElastoDyn file already gives.
+func TestSupportedRefusesBeamDynBladesSayingWhatToChange(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT-Monopile.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Supported(d)
+	u, ok := err.(*Unsupported)
+	if !ok {
+		t.Fatalf("got %v, want *Unsupported", err)
+	}
+	if u.File != "IEA-22-280-RWT-Monopile.fst" || u.Variable != "CompElast" || u.Line != d.Main.Meta.LineOf("CompElast") ||
+		!strings.Contains(u.Message, "set CompElast to 1") || !strings.Contains(u.Message, "IEA-22-280-RWT_ElastoDyn_blade.dat") {
+		t.Errorf("got %+v", u)
+	}
+	// with CompElast 1 the switch passes (the next refusal, if any, is
+	// about something else)
+	d.Main.CompElast = 1
+	if err := Supported(d); err != nil {
+		if u, ok := err.(*Unsupported); ok && u.Variable == "CompElast" {
+			t.Errorf("CompElast 1 still refused: %v", err)
+		}
 	}
 }

@@ -3,7 +3,10 @@ package coupling
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/offshore"
@@ -108,7 +111,7 @@ func Supported(d *deck.Deck) error {
 	fst := &m.Meta
 	switch {
 	case m.CompElast != 1:
-		return at(fst, "CompElast", "%d is not supported: this solver models the structure with ElastoDyn only (set CompElast to 1 and give ElastoDyn blade files)", m.CompElast)
+		return at(fst, "CompElast", "%d is not supported: this solver models the structure with ElastoDyn only (%s)", m.CompElast, elastoDynBladesHint(d))
 	case m.CompAero != 0 && m.CompAero != 2:
 		return at(fst, "CompAero", "%d is not supported (0 = none, 2 = AeroDyn)", m.CompAero)
 	case m.CompInflow != 0 && m.CompInflow != 1:
@@ -164,4 +167,24 @@ func relFile(root, path string) string {
 
 func startsWithDotDot(r string) bool {
 	return len(r) >= 3 && r[:3] == ".."+string(filepath.Separator)
+}
+
+// elastoDynBladesHint says what to change to run a CompElast = 2 (BeamDyn
+// blades) or 3 deck: CompElast 1, and the ElastoDyn blade files the deck
+// already names when it does (the published IEA 22 MW decks name
+// IEA-22-280-RWT_ElastoDyn_blade.dat beside their BeamDyn files).
+func elastoDynBladesHint(d *deck.Deck) string {
+	if ed := d.ElastoDyn; ed != nil {
+		var names []string
+		for _, f := range ed.BldFile {
+			base := path.Base(strings.ReplaceAll(strings.TrimSpace(f), `\`, "/"))
+			if strings.TrimSpace(f) != "" && !slices.Contains(names, base) {
+				names = append(names, base)
+			}
+		}
+		if len(names) > 0 {
+			return fmt.Sprintf("set CompElast to 1 to run the blades from the ElastoDyn blade files BldFile1-3 already name: %s", strings.Join(names, ", "))
+		}
+	}
+	return "set CompElast to 1 and name ElastoDyn blade files in BldFile1-3 of the ElastoDyn file"
 }
