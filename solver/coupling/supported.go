@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/moorings"
 	"github.com/turbinesim/turbinesim/solver/offshore"
 	"github.com/turbinesim/turbinesim/solver/substructure"
 )
@@ -64,6 +65,38 @@ var offshoreBuilders = []offshoreBuilder{
 			return substructure.NewModule(d, env)
 		},
 	},
+	{
+		// the MAP++-equivalent quasi-static elastic catenaries
+		Switch: "CompMooring", Value: 1, Module: "MAP++", Check: checkMooring,
+		Build: func(d *deck.Deck, env offshore.Env) (offshore.Module, error) {
+			return moorings.NewQuasiStaticModule(d, env)
+		},
+	},
+	{
+		// the MoorDyn-equivalent lumped-mass lines
+		Switch: "CompMooring", Value: 3, Module: "MoorDyn", Check: checkMooring,
+		Build: func(d *deck.Deck, env offshore.Env) (offshore.Module, error) {
+			return moorings.NewModule(d, env)
+		},
+	},
+}
+
+// checkMooring reports what the mooring input (MoorDyn or MAP++ file) has
+// that solver/moorings does not run.
+func checkMooring(d *deck.Deck) *Unsupported {
+	err := moorings.Check(d)
+	if err == nil {
+		return nil
+	}
+	var e *deck.Error
+	if errors.As(err, &e) {
+		msg := e.Msg
+		if errors.Is(err, deck.ErrNotRun) {
+			msg += ": not supported by this solver"
+		}
+		return &Unsupported{File: e.File, Line: e.Line, Variable: e.Variable, Message: msg}
+	}
+	return &Unsupported{Variable: "MooringFile", Message: err.Error()}
 }
 
 // offshoreSwitches are the primary-file switches of modules that load the
