@@ -353,3 +353,38 @@ func TestDynamicRelaxationReachesStaticSolution(t *testing.T) {
 		t.Errorf("relaxed fairlead %.6g N, anchor %.6g N; Newton %.6g N, %.6g N", s.FairleadTension(0), s.AnchorTension(0), fair, anch)
 	}
 }
+
+// Seabed friction on a grounded line: sliding along its axis faster than
+// 1/FricDamp, each node feels μA times its contact force against the
+// motion, sideways μT times it; at half that speed the ramp gives half.
+func TestSeabedFriction(t *testing.T) {
+	ln := newLine(1, 10, 100, 0.333, 685, 3.27e9, -1, 2, 0.82, 0.4, 0.27, 1025, 9.81)
+	sb := &seabed{depth: 200, kbot: 3e6, cbot: 3e5, muT: 1.0, muA: 0.5, fricDamp: 200}
+	pen := ln.w / (sb.kbot * ln.d)
+	for _, c := range []struct {
+		v     [3]float64
+		share float64
+	}{{[3]float64{0.02, 0, 0}, 1}, {[3]float64{0.0025, 0, 0}, 0.5}, {[3]float64{0, -0.02, 0}, 1}} {
+		for i := 0; i <= ln.n; i++ {
+			ln.r[3*i], ln.r[3*i+1], ln.r[3*i+2] = float64(i)*ln.l, 0, -200-pen
+			ln.v[3*i], ln.v[3*i+1], ln.v[3*i+2] = c.v[0], c.v[1], c.v[2]
+		}
+		ln.forces(hydro{rho: 1025, g: 9.81}, sb, 0) // no drag
+		noFric := *sb
+		noFric.muT, noFric.muA = 0, 0
+		f := append([]float64(nil), ln.f...)
+		ln.forces(hydro{rho: 1025, g: 9.81}, &noFric, 0)
+		for i := 1; i < ln.n; i++ {
+			k := 3 * i
+			fc := ln.f[k+2] + ln.w*ln.l // contact force = what balances the weight
+			mu, dir := sb.muA, 0
+			if c.v[1] != 0 {
+				mu, dir = sb.muT, 1
+			}
+			want := -math.Copysign(mu*fc*c.share, c.v[dir])
+			if got := f[k+dir] - ln.f[k+dir]; math.Abs(got-want) > 1e-6*math.Abs(want) {
+				t.Errorf("v=%v node %d: friction %.6g N, want %.6g N", c.v, i, got, want)
+			}
+		}
+	}
+}
