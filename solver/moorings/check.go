@@ -34,7 +34,14 @@ func Check(d *deck.Deck) error {
 		if err != nil {
 			return err
 		}
-		_, err = QuasiStaticFromMAP(mp, EnvFromDeck(d), ref)
+		qs, err := QuasiStaticFromMAP(mp, EnvFromDeck(d), ref)
+		if err != nil {
+			return err
+		}
+		// A geometry the catenary solve cannot take (a fairlead straight
+		// above its anchor, a line Newton cannot converge on) fails here,
+		// before a run is accepted.
+		_, _, err = qs.Loads(Motion{})
 		return err
 	}
 	md, err := g.MoorDyn()
