@@ -112,3 +112,37 @@ func TestTooManySegmentsRefused(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// With CompMooring = 1 the MAP++ file is checked: the published one
+// passes; a fairlead straight above its anchor (no catenary) and a connect
+// node are refused.
+func TestCheckMAP(t *testing.T) {
+	d, _, _ := decayCase(t)
+	d.Main.CompMooring = 1
+	mapPath := testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi_MAP.dat")
+	orig, err := os.ReadFile(mapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		from, to string
+		ok       bool
+	}{
+		{"", "", true},
+		{"2   Vessel   -58.000", "2   Vessel   -837.800", false},
+		{"2   Vessel", "2   Connect", false},
+	} {
+		p := filepath.Join(t.TempDir(), "map.dat")
+		if err := os.WriteFile(p, []byte(strings.Replace(string(orig), c.from, c.to, 1)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		g, err := deck.ReadGeneric(p, "MAP++")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Offshore.Mooring = g
+		if err := Check(d); (err == nil) != c.ok {
+			t.Errorf("%q → %q: Check = %v", c.from, c.to, err)
+		}
+	}
+}
