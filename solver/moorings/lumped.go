@@ -86,21 +86,24 @@ func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 	invL := 1 / ln.l
 	c := ln.ba * invL
 	eaInvL := ln.ea * invL
-	for j := 0; j < n; j++ {
+	ls, us, ten := ln.ls[:n], ln.u[:3*n], ln.ten[:n]
+	for j := range ls {
 		k := 3 * j
-		ex, ey, ez := r[k+3]-r[k], r[k+4]-r[k+1], r[k+5]-r[k+2]
+		// Fixed-size views: one bounds check per segment.
+		rs, vs, u := (*[6]float64)(r[k:k+6]), (*[6]float64)(v[k:k+6]), (*[3]float64)(us[k:k+3])
+		ex, ey, ez := rs[3]-rs[0], rs[4]-rs[1], rs[5]-rs[2]
 		lsj := math.Sqrt(ex*ex + ey*ey + ez*ez)
 		il := 1 / lsj
 		ux, uy, uz := ex*il, ey*il, ez*il
-		ln.ls[j] = lsj
-		ln.u[k], ln.u[k+1], ln.u[k+2] = ux, uy, uz
+		ls[j] = lsj
+		u[0], u[1], u[2] = ux, uy, uz
 		t := 0.0
 		if lsj > ln.l {
 			t = eaInvL*lsj - ln.ea
 		}
 		// Rate of stretch of the segment along its axis.
-		dl := ux*(v[k+3]-v[k]) + uy*(v[k+4]-v[k+1]) + uz*(v[k+5]-v[k+2])
-		ln.ten[j] = t + c*dl
+		dl := ux*(vs[3]-vs[0]) + uy*(vs[4]-vs[1]) + uz*(vs[5]-vs[2])
+		ten[j] = t + c*dl
 	}
 	qfScale := ln.beta / (ln.alpha + ln.beta)
 	ia := 1 / ln.alpha
