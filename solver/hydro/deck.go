@@ -49,27 +49,14 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 			m.Warnings = append(m.Warnings, at(v.name)+": second-order potential-flow loads are not modelled (first-order only)")
 		}
 	}
-	switch hd.PotMod {
-	case 0:
-	case 1:
-		if hd.NBody != 1 {
-			return nil, fmt.Errorf("hydro: %s: %d WAMIT bodies; only NBody 1 is supported", at("NBody"), hd.NBody)
+	if u := Check(hd, cfg.WaveMod); u != nil {
+		loc := at(u.Variable)
+		if u.Line > 0 {
+			loc = fmt.Sprintf("%s:%d: %s", file, u.Line, u.Variable)
 		}
-		if hd.NAddDOF != 0 {
-			return nil, fmt.Errorf("hydro: %s: generalised body modes are not supported; set NAddDOF 0", at("NAddDOF"))
-		}
-		if hd.ExctnMod == 2 {
-			return nil, fmt.Errorf("hydro: %s: state-space wave excitation is not supported; use ExctnMod 1", at("ExctnMod"))
-		}
-		if hd.ExctnMod == 1 && hd.ExctnDisp != 0 {
-			return nil, fmt.Errorf("hydro: %s: excitation at the displaced position is not supported; set ExctnDisp 0", at("ExctnDisp"))
-		}
-		if hd.PtfmYMod != 0 || hd.PtfmRefY != 0 || hd.PtfmRefztRot != 0 || hd.PtfmRefxt != 0 || hd.PtfmRefyt != 0 || hd.PtfmRefzt != 0 {
-			return nil, fmt.Errorf("hydro: %s: a WAMIT reference point off the origin or a yaw offset is not supported; set PtfmRefxt/yt/zt/ztRot, PtfmYMod and PtfmRefY to 0", at("PtfmRefxt"))
-		}
-		if hd.WAMITULEN <= 0 {
-			return nil, fmt.Errorf("hydro: %s: must be > 0", at("WAMITULEN"))
-		}
+		return nil, fmt.Errorf("hydro: %s: %s", loc, u.Message)
+	}
+	if hd.PotMod == 1 {
 		read := func(ext string) ([]byte, error) {
 			b, err := deck.ReadDataFile(root, g.Meta.Path, hd.PotFile+ext, 0)
 			if err != nil {
@@ -108,10 +95,6 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 		if m.Platform, err = NewPlatform(pc, sea); err != nil {
 			return nil, fmt.Errorf("%w (%s)", err, at("RdtnMod"))
 		}
-	case 2:
-		return nil, fmt.Errorf("hydro: %s: fluid-impulse theory (PotMod 2) is not supported; use 0 or 1", at("PotMod"))
-	default:
-		return nil, fmt.Errorf("hydro: %s: PotMod %d is not one of 0, 1", at("PotMod"), hd.PotMod)
 	}
 	mor, err := NewMorison(hd, sea, file)
 	if err != nil {

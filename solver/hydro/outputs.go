@@ -59,9 +59,9 @@ func (m *Model) Outputs() (*Outputs, []string) {
 
 func channel(u string, ainf [6][6]float64) (func(s *Step) float64, string) {
 	for d, n := range dofNames {
-		unit := "(N)"
+		unit := "N"
 		if d >= 3 {
-			unit = "(N-m)"
+			unit = "N-m"
 		}
 		n = strings.ToUpper(n)
 		switch u {
@@ -98,3 +98,6 @@ func (o *Outputs) Eval(s *Step, dst []float64) {
 		dst[i] = f(s)
 	}
 }
+
+// Value returns channel i for step s.
+func (o *Outputs) Value(i int, s *Step) float64 { return o.pick[i](s) }

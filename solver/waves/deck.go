@@ -48,14 +48,8 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 		// difference is reported rather than the deck refused.
 		warn = append(warn, at("WvDiffQTF")+": second-order wave kinematics are not modelled; strip-theory loads and WaveNElev are first-order")
 	}
-	if ss.ConstWaveMod != 0 && mod == JONSWAPSea {
-		return nil, nil, fmt.Errorf("waves: %s: constrained waves are not supported; set ConstWaveMod 0", at("ConstWaveMod"))
-	}
-	if ss.WvCrntMod != 0 && ss.CurrMod != 0 && mod != StillWater {
-		return nil, nil, fmt.Errorf("waves: %s: wave-current interaction is not supported; set WvCrntMod 0", at("WvCrntMod"))
-	}
-	if ss.MCFD > 0 {
-		return nil, nil, fmt.Errorf("waves: %s: MacCamy-Fuchs diffraction is not supported; set MCFD 0", at("MCFD"))
+	if u := Check(ss); u != nil {
+		return nil, nil, fmt.Errorf("waves: %s: %s", at(u.Variable), u.Message)
 	}
 	cfg.WaveMod = mod
 	cfg.WaveStMod = ss.WaveStMod
@@ -69,18 +63,12 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	if hasPhase {
 		cfg.RegularPhase = &phase
 	}
-	if mod != StillWater {
-		s1, err := strconv.ParseInt(strings.TrimSpace(ss.WaveSeed1), 10, 64)
-		if err != nil {
-			return nil, nil, fmt.Errorf("waves: %s: expected an integer, got %q", at("WaveSeed(1)"), ss.WaveSeed1)
-		}
-		cfg.WaveSeed[0] = s1
+	if mod != StillWater && mod != UserElev { // checked by Check
+		cfg.WaveSeed[0], _ = strconv.ParseInt(strings.TrimSpace(ss.WaveSeed1), 10, 64)
 		if strings.EqualFold(strings.TrimSpace(ss.WaveSeed2), "RANLUX") {
 			cfg.RanLux = true
-		} else if s2, err := strconv.ParseInt(strings.TrimSpace(ss.WaveSeed2), 10, 64); err == nil {
-			cfg.WaveSeed[1] = s2
 		} else {
-			return nil, nil, fmt.Errorf("waves: %s: expected an integer or RANLUX, got %q", at("WaveSeed(2)"), ss.WaveSeed2)
+			cfg.WaveSeed[1], _ = strconv.ParseInt(strings.TrimSpace(ss.WaveSeed2), 10, 64)
 		}
 	}
 	if mod == UserElev {
@@ -94,10 +82,7 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 		}
 		cfg.Elev = elev
 	}
-	if ss.CurrMod != 0 {
-		if ss.CurrMod != 1 {
-			return nil, nil, fmt.Errorf("waves: %s: CurrMod %d (user current) is not supported; use 0 or 1", at("CurrMod"), ss.CurrMod)
-		}
+	if ss.CurrMod == 1 {
 		cfg.Current = Current{Mod: 1, SSV0: ss.CurrSSV0, SSDir: ss.CurrSSDir.Or(ss.WaveDir), NSRef: ss.CurrNSRef,
 			NSV0: ss.CurrNSV0, NSDir: ss.CurrNSDir, DIV: ss.CurrDIV, DIDir: ss.CurrDIDir}
 	}

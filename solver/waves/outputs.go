@@ -66,7 +66,7 @@ func (s *Sea) channel(name string, elev, kin []*Probe) (func(float64) float64, s
 			return nil, ""
 		}
 		p := elev[i]
-		return p.Elevation, "(m)"
+		return p.Elevation, "m"
 	}
 	if i >= len(kin) {
 		return nil, ""
@@ -76,10 +76,10 @@ func (s *Sea) channel(name string, elev, kin []*Probe) (func(float64) float64, s
 		f    func(k Kin) float64
 		unit string
 	}{
-		"VXI": {func(k Kin) float64 { return k.V[0] }, "(m/s)"}, "VYI": {func(k Kin) float64 { return k.V[1] }, "(m/s)"},
-		"VZI": {func(k Kin) float64 { return k.V[2] }, "(m/s)"}, "AXI": {func(k Kin) float64 { return k.A[0] }, "(m/s^2)"},
-		"AYI": {func(k Kin) float64 { return k.A[1] }, "(m/s^2)"}, "AZI": {func(k Kin) float64 { return k.A[2] }, "(m/s^2)"},
-		"DYNP": {func(k Kin) float64 { return k.P }, "(Pa)"},
+		"VXI": {func(k Kin) float64 { return k.V[0] }, "m/s"}, "VYI": {func(k Kin) float64 { return k.V[1] }, "m/s"},
+		"VZI": {func(k Kin) float64 { return k.V[2] }, "m/s"}, "AXI": {func(k Kin) float64 { return k.A[0] }, "m/s^2"},
+		"AYI": {func(k Kin) float64 { return k.A[1] }, "m/s^2"}, "AZI": {func(k Kin) float64 { return k.A[2] }, "m/s^2"},
+		"DYNP": {func(k Kin) float64 { return k.P }, "Pa"},
 	}[rest]
 	if pick.f == nil {
 		return nil, ""
@@ -93,3 +93,6 @@ func (o *Outputs) Eval(t float64, dst []float64) {
 		dst[i] = f(t)
 	}
 }
+
+// Value returns channel i at time t.
+func (o *Outputs) Value(i int, t float64) float64 { return o.fns[i](t) }

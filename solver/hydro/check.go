@@ -1,0 +1,97 @@
+package hydro
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/waves"
+)
+
+// Unsupported names an input of a HydroDyn file this package does not run:
+// the variable (its line is hd.Meta.LineOf(Variable), or Line for a table
+// row) and why.
+type Unsupported struct {
+	Variable, Message string
+	Line              int // a table row's line, 0 otherwise
+}
+
+// Check reports the first input of a HydroDyn file that this package
+// cannot run with a sea of wave model waveMod, without reading the WAMIT
+// files or building anything; nil when it can run.
+func Check(hd *deck.HydroDyn, waveMod int) *Unsupported {
+	bad := func(v, f string, a ...any) *Unsupported {
+		return &Unsupported{Variable: v, Message: fmt.Sprintf(f, a...)}
+	}
+	switch hd.PotMod {
+	case 0:
+	case 1:
+		switch {
+		case hd.NBody != 1:
+			return bad("NBody", "%d WAMIT bodies: only 1 is supported", hd.NBody)
+		case hd.NAddDOF != 0:
+			return bad("NAddDOF", "%d: generalised body modes are not supported; set NAddDOF 0", hd.NAddDOF)
+		case hd.ExctnMod == 2:
+			return bad("ExctnMod", "2 (state-space excitation) is not supported; use 0 or 1")
+		case hd.ExctnMod != 0 && hd.ExctnMod != 1:
+			return bad("ExctnMod", "%d is not an excitation model (0 or 1)", hd.ExctnMod)
+		case hd.ExctnMod == 1 && hd.ExctnDisp != 0:
+			return bad("ExctnDisp", "%d: excitation at the displaced position is not supported; set ExctnDisp 0", hd.ExctnDisp)
+		case hd.RdtnMod == 2:
+			return bad("RdtnMod", "2 (state-space radiation from a .ss file) is not supported; use 0 or 1 (convolution)")
+		case hd.RdtnMod != 0 && hd.RdtnMod != 1:
+			return bad("RdtnMod", "%d is not a radiation model (0 or 1)", hd.RdtnMod)
+		case hd.RdtnMod == 1 && hd.RdtnTMax < 0:
+			return bad("RdtnTMax", "%g: must be ≥ 0", hd.RdtnTMax)
+		case hd.RdtnMod == 1 && hd.RdtnTMax > 0 && !hd.RdtnDT.Default && hd.RdtnDT.Value <= 0:
+			return bad("RdtnDT", "%g: must be > 0 or DEFAULT", hd.RdtnDT.Value)
+		case hd.PtfmYMod != 0:
+			return bad("PtfmYMod", "%d: a dynamic yaw offset is not supported; set PtfmYMod 0", hd.PtfmYMod)
+		case hd.PtfmRefY != 0:
+			return bad("PtfmRefY", "%g: a yaw offset of the WAMIT body is not supported; set PtfmRefY 0", hd.PtfmRefY)
+		case hd.PtfmRefxt != 0 || hd.PtfmRefyt != 0 || hd.PtfmRefzt != 0 || hd.PtfmRefztRot != 0:
+			return bad("PtfmRefxt", "a WAMIT reference point off the origin is not supported; set PtfmRefxt, PtfmRefyt, PtfmRefzt and PtfmRefztRot to 0")
+		case hd.WAMITULEN <= 0:
+			return bad("WAMITULEN", "%g: must be > 0", hd.WAMITULEN)
+		case deckNoFile(hd.PotFile):
+			return bad("PotFile", "PotMod 1 needs the root name of the WAMIT files")
+		}
+	case 2:
+		return bad("PotMod", "2 (fluid-impulse theory) is not supported; use 0 or 1")
+	default:
+		return bad("PotMod", "%d is not a potential-flow model (0 or 1)", hd.PotMod)
+	}
+	switch {
+	case hd.WaveDisp != 0 && len(hd.Members) > 0:
+		return bad("WaveDisp", "%d: wave kinematics at the displaced position are not supported; set WaveDisp 0", hd.WaveDisp)
+	case hd.AMMod != 0 && waveMod != waves.StillWater:
+		return bad("AMMod", "%d: added mass up to the instantaneous free surface is not supported; set AMMod 0", hd.AMMod)
+	case hd.HstMod != 0 && waveMod != waves.StillWater:
+		return bad("HstMod", "%d: hydrostatics up to the instantaneous free surface are not supported; set HstMod 0", hd.HstMod)
+	}
+	for _, m := range hd.Members {
+		if m.SecGeom != 1 {
+			return &Unsupported{Variable: "MSecGeom", Line: m.Line, Message: fmt.Sprintf("member %d: rectangular members are not supported", m.ID)}
+		}
+		if m.CoefMod < 1 || m.CoefMod > 3 {
+			return &Unsupported{Variable: "MCoefMod", Line: m.Line, Message: fmt.Sprintf("member %d: %d is not a coefficient model (1, 2 or 3)", m.ID, m.CoefMod)}
+		}
+		if m.DivSize <= 0 {
+			return &Unsupported{Variable: "MDivSize", Line: m.Line, Message: fmt.Sprintf("member %d: must be > 0", m.ID)}
+		}
+	}
+	for _, j := range hd.Joints {
+		if j.Ovrlp != 0 {
+			return bad("JointOvrlp", "joint %d: %d: joint overlap elimination is not supported; set JointOvrlp 0", j.ID, j.Ovrlp)
+		}
+	}
+	return nil
+}
+
+func deckNoFile(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "unused", "none":
+		return true
+	}
+	return false
+}
