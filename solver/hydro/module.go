@@ -284,7 +284,9 @@ func addPointMass(a *[6][6]float64, m [3][3]float64, d offshore.Vec3) {
 	}
 }
 
-func sub3(a, b offshore.Vec3) offshore.Vec3 { return offshore.Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func sub3(a, b offshore.Vec3) offshore.Vec3 {
+	return offshore.Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]}
+}
 
 var (
 	_ offshore.NodalModule = (*Module)(nil)
