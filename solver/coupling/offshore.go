@@ -59,6 +59,10 @@ func (s *sim) buildOffshore(d *deck.Deck, opts Options) error {
 	}
 	mods = append(mods, opts.Modules...)
 	for _, mod := range mods {
+		// what a module reads but does not model goes into the run's notes
+		if w, ok := mod.(interface{ Warnings() []string }); ok {
+			s.notes = append(s.notes, w.Warnings()...)
+		}
 		sl := &offshoreSlot{mod: mod, uCur: &offshore.Input{}, uNext: &offshore.Input{}}
 		if nm, ok := mod.(offshore.NodalModule); ok {
 			sl.nodes = nm.Nodes()
