@@ -3,6 +3,8 @@ package deck
 import (
 	"errors"
 	"fmt"
+	"math"
+	"path/filepath"
 	"strings"
 )
 
@@ -56,6 +58,7 @@ func validateOffshore(v *validator, d *Deck) {
 	if (m.CompHydro == 1 || m.CompSub == 1 || m.CompMooring > 0) && m.WtrDpth <= 0 && m.MHK == 0 {
 		v.add(&m.Meta, "WtrDpth", true, "offshore modules are on but WtrDpth=%g m", m.WtrDpth)
 	}
+	checkWaterDepth(v, d)
 	if h := o.HydroDyn; h != nil {
 		// OpenFAST v4 moved the wave, current and wave-elevation inputs out
 		// of HydroDyn into SeaState, and v4+ reads HydroDyn by position. A
@@ -106,6 +109,53 @@ func validateOffshore(v *validator, d *Deck) {
 		var e *Error
 		if err != nil && !errors.Is(err, ErrNotRun) && errors.As(err, &e) {
 			v.probs = append(v.probs, Problem{File: e.File, Line: e.Line, Variable: e.Variable, Message: e.Msg})
+		}
+	}
+}
+
+// checkWaterDepth reports a water depth that the offshore files state
+// differently from the primary file, and SubDyn reaction joints that are
+// not at the mudline (z = −WtrDpth). Both are defects of a deck, reported
+// with file and line and not corrected: OpenFAST v5 takes the primary
+// file's WtrDpth for SeaState's "default" and for SubDyn's mudline
+// reference (ReactFXss … are about (0, 0, −WtrDpth)), earlier versions each
+// module's own (the published IEA 22 MW decks state 300 m in the .fst and
+// 34 m or 200 m in HydroDyn and MoorDyn).
+func checkWaterDepth(v *validator, d *Deck) {
+	m := d.Main
+	if m.MHK != 0 || !(m.WtrDpth > 0) {
+		return
+	}
+	fstLine := m.Meta.LineOf("WtrDpth")
+	for _, g := range []*Generic{d.Offshore.SeaState, d.Offshore.HydroDyn, d.Offshore.Mooring} {
+		if g == nil {
+			continue
+		}
+		x, ok, err := g.Float("WtrDpth")
+		if !ok || err != nil { // absent or "default" (the primary file's)
+			continue
+		}
+		if math.Abs(x-m.WtrDpth) > 1e-6*m.WtrDpth {
+			_, line, _ := g.Lookup("WtrDpth")
+			v.probs = append(v.probs, Problem{File: g.Meta.Path, Line: line, Variable: "WtrDpth", Warning: true,
+				Message: fmt.Sprintf("%g m here but %g m in the primary file (%s line %d); OpenFAST v5 uses the primary file's for the sea state's default and the substructure's mudline: state one depth", x, m.WtrDpth, filepath.Base(m.Meta.Path), fstLine)})
+		}
+	}
+	if g := d.Offshore.SubDyn; g != nil && m.CompSub == 1 {
+		sd, err := parseSubDyn(g.Meta.Src)
+		if err != nil {
+			return // reported by the SubDyn checks
+		}
+		z := map[int]float64{}
+		for _, j := range sd.Joints {
+			z[j.ID] = j.Z
+		}
+		for _, r := range sd.Reactions {
+			jz, ok := z[r.JointID]
+			if ok && math.Abs(jz+m.WtrDpth) > 0.01*m.WtrDpth {
+				v.probs = append(v.probs, Problem{File: g.Meta.Path, Line: r.Line, Variable: "RJointID", Warning: true,
+					Message: fmt.Sprintf("reaction joint %d is at z = %g m, not at the mudline z = −WtrDpth = %g m of the primary file (%s line %d): the base reactions are reported about (0, 0, %g)", r.JointID, jz, -m.WtrDpth, filepath.Base(m.Meta.Path), fstLine, -m.WtrDpth)})
+			}
 		}
 	}
 }

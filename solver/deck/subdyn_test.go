@@ -253,3 +253,41 @@ func TestLoadInReadsSubDynSSIInsideTheTree(t *testing.T) {
 		t.Errorf("SSI file outside the tree: %v, want a refusal naming SSIfile and not the path", err)
 	}
 }
+
+// The published IEA 22 MW monopile deck states WtrDpth 300 m in the .fst
+// and 34 m in HydroDyn, and stands SubDyn's base at −34 m: both are
+// reported with file and line (warnings; nothing is corrected), and the
+// consistent IEA 15 MW case has neither.
+func TestWaterDepthDefectsReported(t *testing.T) {
+	d, err := Load(testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT-Monopile.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range Validate(d) {
+		if p.Variable == "WtrDpth" || p.Variable == "RJointID" {
+			got = append(got, p.String())
+			if !p.Warning {
+				t.Errorf("%s: want a warning", p)
+			}
+		}
+	}
+	joined := strings.Join(got, "\n")
+	for _, want := range []string{"IEA-22-280-RWT_HydroDyn.dat:6: WtrDpth", "34 m here but 300 m in the primary file (IEA-22-280-RWT-Monopile.fst line 30)", "IEA-22-280-RWT_SubDyn.dat:", "reaction joint 1 is at z = -34 m"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("water-depth findings %q lack %q", joined, want)
+		}
+	}
+	if d.Main.WtrDpth != 300 {
+		t.Errorf("WtrDpth changed to %g", d.Main.WtrDpth)
+	}
+	ok, err := Load(testshared.Path(t, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Validate(ok) {
+		if p.Variable == "WtrDpth" || p.Variable == "RJointID" {
+			t.Errorf("consistent deck: %s", p)
+		}
+	}
+}
