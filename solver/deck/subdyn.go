@@ -48,6 +48,17 @@ type SubDyn struct {
 	SumPrint bool
 	OutAll   bool
 	OutSwtch int
+	// Output-file options SubDyn's own .SD.out uses (kept to write the file
+	// back): Echo, OutCBModes, OutFEMModes, OutCOSM, TabDelim, OutDec,
+	// OutFmt, OutSFmt, and the free-text title (line 2).
+	Title                   string
+	Echo, OutCOSM, TabDelim bool
+	OutCBModes, OutFEMModes int
+	OutDec                  int
+	OutFmt, OutSFmt         string
+	// COSMs are the direction-cosine rows (COSMID, COSM11 … COSM33), read
+	// and written back but not used.
+	COSMs [][10]float64
 	// MemberOutputs are the members whose nodes give the MαNβ channels,
 	// α = 1-based position in this list.
 	MemberOutputs []SDMemberOutput
@@ -318,6 +329,40 @@ func (s *sdReader) flag(name string) (bool, int, error) {
 	return b, s.lineNum(i), nil
 }
 
+// optFlag, optInt and optString read an output option, or give def when
+// the line is absent or unreadable (these options do not change the
+// model; the module reads them only to write its own file).
+func (s *sdReader) optFlag(name string, def bool) (bool, bool) {
+	cur := s.cur
+	defer func() { s.cur = cur }()
+	if _, v, _, ok := s.find(normName(name)); ok && len(v) > 0 {
+		if b, good := fortran.Logical(v[0].Text); good {
+			return b, true
+		}
+	}
+	return def, false
+}
+
+func (s *sdReader) optInt(name string, def int) int {
+	cur := s.cur
+	defer func() { s.cur = cur }()
+	if _, v, _, ok := s.find(normName(name)); ok && len(v) > 0 {
+		if n, good := parseInt(v[0].Text); good {
+			return n
+		}
+	}
+	return def
+}
+
+func (s *sdReader) optString(name, def string) string {
+	cur := s.cur
+	defer func() { s.cur = cur }()
+	if _, v, _, ok := s.find(normName(name)); ok && len(v) > 0 {
+		return v[0].Text
+	}
+	return def
+}
+
 func (s *sdReader) count(names ...string) (int, error) {
 	norm := make([]string, len(names))
 	for k, n := range names {
@@ -439,6 +484,12 @@ func parseSubDyn(src *Source) (*SubDyn, error) {
 
 func (s *sdReader) simulationControl() error {
 	sd := s.sd
+	for _, l := range s.src.Lines {
+		if l.Num == 2 && l.File == s.src.Path {
+			sd.Title = strings.TrimSpace(l.Raw)
+		}
+	}
+	sd.Echo, _ = s.optFlag("Echo", false)
 	if i, v, _, ok := s.find("sddeltat"); ok && len(v) > 0 && !isDefault(v[0].Text) {
 		x, good := parseReal(v[0].Text)
 		if !good || x <= 0 {
@@ -821,8 +872,18 @@ func (s *sdReader) properties() error {
 		return err
 	}
 	if n > 0 {
-		if _, _, _, err = s.rows("COSMID", n, 10, "NCOSMs"); err != nil {
+		cols, rows, lines, err := s.rows("COSMID", n, 10, "NCOSMs")
+		if err != nil {
 			return err
+		}
+		for k, t := range rows {
+			var c [10]float64
+			for i := range c {
+				if err := s.nums(t, i, lines[k], "NCOSMs", cols, &c[i]); err != nil {
+					return err
+				}
+			}
+			sd.COSMs = append(sd.COSMs, c)
 		}
 		s.warn("NCOSMs", s.Meta().LineOf("NCOSMs"), "direction-cosine matrices are read but not used: member axes follow the SubDyn convention (local z along the member, local x horizontal)")
 	}
@@ -904,6 +965,11 @@ func (s *sdReader) outputs() error {
 	if sd.OutSwtch, err = s.integer("OutSwtch"); err != nil {
 		return err
 	}
+	sd.OutCBModes, sd.OutFEMModes = s.optInt("OutCBModes", 0), s.optInt("OutFEMModes", 0)
+	sd.OutCOSM, _ = s.optFlag("OutCOSM", false)
+	sd.TabDelim, _ = s.optFlag("TabDelim", true)
+	sd.OutDec = s.optInt("OutDec", 1)
+	sd.OutFmt, sd.OutSFmt = s.optString("OutFmt", "ES11.4e2"), s.optString("OutSFmt", "A11")
 	n, err := s.count("NMOutputs")
 	if err != nil {
 		return err

@@ -1,8 +1,10 @@
 package deck
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -289,5 +291,131 @@ func TestWaterDepthDefectsReported(t *testing.T) {
 		if p.Variable == "WtrDpth" || p.Variable == "RJointID" {
 			t.Errorf("consistent deck: %s", p)
 		}
+	}
+}
+
+// normalizedSubDyn drops what locates a SubDyn structure in its file
+// (lines, meta, warnings, layout), so two files can be compared by value.
+func normalizedSubDyn(sd *SubDyn) SubDyn {
+	c := *sd
+	c.Meta, c.Warnings, c.Layout = Meta{}, nil, ""
+	c.Joints = append([]SDJoint(nil), sd.Joints...)
+	for i := range c.Joints {
+		c.Joints[i].Line = 0
+	}
+	c.Reactions = append([]SDReaction(nil), sd.Reactions...)
+	for i := range c.Reactions {
+		c.Reactions[i].Line = 0
+	}
+	c.Interfaces = append([]SDInterface(nil), sd.Interfaces...)
+	for i := range c.Interfaces {
+		c.Interfaces[i].Line = 0
+	}
+	c.Members = append([]SDMember(nil), sd.Members...)
+	for i := range c.Members {
+		c.Members[i].Line, c.Members[i].typeText = 0, ""
+	}
+	c.PropsCyl = append([]SDCylProp(nil), sd.PropsCyl...)
+	for i := range c.PropsCyl {
+		c.PropsCyl[i].Line = 0
+	}
+	c.CMasses = append([]SDCMass(nil), sd.CMasses...)
+	for i := range c.CMasses {
+		c.CMasses[i].Line = 0
+	}
+	c.MemberOutputs = append([]SDMemberOutput(nil), sd.MemberOutputs...)
+	for i := range c.MemberOutputs {
+		c.MemberOutputs[i].Line = 0
+	}
+	return c
+}
+
+func writeParse(t *testing.T, sd *SubDyn) *SubDyn {
+	t.Helper()
+	var b strings.Builder
+	if err := sd.WriteV5(&b); err != nil {
+		t.Fatal(err)
+	}
+	src, err := sourceFromBytes("SubDyn.dat", []byte(b.String()), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := parseSubDyn(src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if out.Layout != "v5" || len(out.Warnings) != 0 {
+		t.Errorf("written file: layout %s, warnings %v", out.Layout, out.Warnings)
+	}
+	return out
+}
+
+// The published v1.01 IEA 15 MW SubDyn file written in the v5 layout is
+// the v5 file of the OpenFAST v5 reference case (same values; that case
+// only adds output channels), and a v5 file survives a write unchanged.
+func TestSubDynWriteV5ConvertsThePublishedFile(t *testing.T) {
+	v3, err := ReadSubDyn(testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v5, err := ReadSubDyn(testshared.Path(t, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile_SubDyn.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := normalizedSubDyn(writeParse(t, v3))
+	ref := normalizedSubDyn(v5)
+	conv.OutList, ref.OutList = nil, nil
+	if !reflect.DeepEqual(conv, ref) {
+		t.Errorf("converted v1.01 file differs from the v5 reference case:\n got %+v\nwant %+v", conv, ref)
+	}
+	again := normalizedSubDyn(writeParse(t, v5))
+	if want := normalizedSubDyn(v5); !reflect.DeepEqual(again, want) {
+		t.Errorf("v5 file changed by a write:\n got %+v\nwant %+v", again, want)
+	}
+	v22, err := ReadSubDyn(testshared.Path(t, "reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT_SubDyn.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := normalizedSubDyn(writeParse(t, v22)), normalizedSubDyn(v22); !reflect.DeepEqual(got, want) {
+		t.Errorf("IEA 22 MW file changed by the conversion:\n got %+v\nwant %+v", got, want)
+	}
+	v5.Nmodes = -1
+	if err := v5.WriteV5(io.Discard); err == nil {
+		t.Error("Nmodes standing for every mode written without an error")
+	}
+}
+
+// A loaded v1.01 deck converted in place: its SubDyn file then reads in the
+// v5 layout with the same model, and Validate no longer warns about it.
+func TestConvertSubDynToV5InADeck(t *testing.T) {
+	d, err := Load(testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := d.SubDyn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	warns, err := d.ConvertSubDynToV5()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) == 0 {
+		t.Error("no conversion warnings returned")
+	}
+	after, err := d.SubDyn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Layout != "v5" || !reflect.DeepEqual(normalizedSubDyn(after), normalizedSubDyn(before)) {
+		t.Errorf("converted deck: layout %s, model changed", after.Layout)
+	}
+	for _, p := range Validate(d) {
+		if strings.Contains(p.File, "SubDyn") && p.Variable != "RJointID" {
+			t.Errorf("after conversion: %s", p)
+		}
+	}
+	if w, err := d.ConvertSubDynToV5(); err != nil || w != nil {
+		t.Errorf("second conversion: %v %v", w, err)
 	}
 }
