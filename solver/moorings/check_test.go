@@ -36,17 +36,10 @@ func TestCheckRefusesWhatIsNotRun(t *testing.T) {
 		{"channel", "FairTen3", "Body1Px", "Body1Px", 34},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			text := strings.Replace(string(orig), c.from, c.to, 1)
-			p := filepath.Join(t.TempDir(), "moor.dat")
-			if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			g, err := deck.ReadGeneric(p, "MoorDyn")
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := editedGeneric(t, orig, c.from, c.to, "MoorDyn")
+			p := g.Meta.Path
 			d.Offshore.Mooring = g
-			err = Check(d)
+			err := Check(d)
 			var e *deck.Error
 			if !errors.As(err, &e) || !errors.Is(err, deck.ErrNotRun) || e.Line != c.line || e.Variable != c.variable || e.File != p {
 				t.Errorf("got %v (want %s:%d %s, not run)", err, p, c.line, c.variable)
@@ -132,17 +125,24 @@ func TestCheckMAP(t *testing.T) {
 		{"2   Vessel   -58.000", "2   Vessel   -837.800", false},
 		{"2   Vessel", "2   Connect", false},
 	} {
-		p := filepath.Join(t.TempDir(), "map.dat")
-		if err := os.WriteFile(p, []byte(strings.Replace(string(orig), c.from, c.to, 1)), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		g, err := deck.ReadGeneric(p, "MAP++")
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.Offshore.Mooring = g
+		d.Offshore.Mooring = editedGeneric(t, orig, c.from, c.to, "MAP++")
 		if err := Check(d); (err == nil) != c.ok {
 			t.Errorf("%q → %q: Check = %v", c.from, c.to, err)
 		}
 	}
+}
+
+// editedGeneric writes orig with from replaced by to into a temporary file
+// and reads it back as a module file of the given kind.
+func editedGeneric(t *testing.T, orig []byte, from, to, kind string) *deck.Generic {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "mooring.dat")
+	if err := os.WriteFile(p, []byte(strings.Replace(string(orig), from, to, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g, err := deck.ReadGeneric(p, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

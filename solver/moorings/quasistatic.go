@@ -105,19 +105,31 @@ func (f LineForce) AnchorTension() float64 { return math.Hypot(f.State.HA, f.Sta
 // reference point for the platform motion u, and each line's solution.
 func (q *QuasiStatic) Loads(u Motion) (Loads, []LineForce, error) {
 	var total Loads
-	out := make([]LineForce, len(q.lines))
+	o, out, err := q.solveAll(u)
+	if err != nil {
+		return Loads{}, nil, err
+	}
+	for _, lf := range out {
+		total.add(o, lf.Fairlead, lf.Force)
+	}
+	return total, out, nil
+}
+
+// solveAll solves every line for the platform motion u; o is the displaced
+// reference point.
+func (q *QuasiStatic) solveAll(u Motion) ([3]float64, []LineForce, error) {
 	o := [3]float64{q.ref[0] + u.Disp[0], q.ref[1] + u.Disp[1], q.ref[2] + u.Disp[2]}
+	out := make([]LineForce, len(q.lines))
 	for i := range q.lines {
 		l := &q.lines[i]
 		r, _, _ := l.fair.Kinematics(q.ref, &u)
 		lf, err := l.solve(r, q.depth)
 		if err != nil {
-			return Loads{}, nil, err
+			return o, nil, err
 		}
 		out[i] = lf
-		total.add(o, r, lf.Force)
 	}
-	return total, out, nil
+	return o, out, nil
 }
 
 func (l *qsLine) solve(r [3]float64, depth float64) (LineForce, error) {
@@ -151,15 +163,13 @@ func (l *qsLine) solve(r [3]float64, depth float64) (LineForce, error) {
 // of the force moving with the fairlead.
 func (q *QuasiStatic) Stiffness(u Motion) ([6][6]float64, error) {
 	var K [6][6]float64
-	o := [3]float64{q.ref[0] + u.Disp[0], q.ref[1] + u.Disp[1], q.ref[2] + u.Disp[2]}
-	for i := range q.lines {
-		l := &q.lines[i]
-		r, _, _ := l.fair.Kinematics(q.ref, &u)
-		lf, err := l.solve(r, q.depth)
-		if err != nil {
-			return K, err
-		}
-		D := l.forceGradient(r, lf.State)
+	o, sols, err := q.solveAll(u)
+	if err != nil {
+		return K, err
+	}
+	for i, lf := range sols {
+		r := lf.Fairlead
+		D := q.lines[i].forceGradient(r, lf.State)
 		a := [3]float64{r[0] - o[0], r[1] - o[1], r[2] - o[2]}
 		A := skew(a)
 		Fx := skew(lf.Force)
