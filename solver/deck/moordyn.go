@@ -24,6 +24,9 @@ type MoorDyn struct {
 	Lines     []MDLine
 	Options   MDOptions
 	Outputs   []MDOutput
+	// Warnings are what MoorDyn would not read as written but this reader
+	// could (a section separator without its name).
+	Warnings []Problem
 }
 
 // MDLineType is one row of the LINE TYPES table.
@@ -141,6 +144,49 @@ func mdSection(raw string) (string, bool) {
 	return "other", true
 }
 
+// mdSectionTitle names the sections in warnings.
+var mdSectionTitle = map[string]string{"linetypes": "LINE TYPES", "points": "POINTS", "lines": "LINES", "options": "OPTIONS", "outputs": "OUTPUTS", "rods": "RODS", "bodies": "BODIES", "rodtypes": "ROD TYPES"}
+
+// mdInferSection tells the section from the first non-blank line after a
+// separator: the column names of a table, an option line ("value name") or
+// an output channel.
+func mdInferSection(rest []Line) string {
+	for _, l := range rest {
+		if len(l.toks) == 0 {
+			continue
+		}
+		if _, sep := mdSection(l.Raw); sep {
+			return ""
+		}
+		has := map[string]bool{}
+		for _, t := range l.toks {
+			has[strings.ToLower(t.Text)] = true
+		}
+		switch {
+		case has["roddiam"] || has["rodtype"] && has["xa"]:
+			return "rods"
+		case has["rodtype"] || has["cdend"]:
+			return "rodtypes"
+		case has["x0"] || has["r0"]:
+			return "bodies"
+		case has["diam"] && (has["massden"] || has["mass/m"] || has["massdeninair"]):
+			return "linetypes"
+		case has["linetype"] && (has["attacha"] || has["nodea"] || has["nodeanch"] || has["unstrlen"]):
+			return "lines"
+		case has["x"] && has["y"] && has["z"]:
+			return "points"
+		case len(l.toks) >= 2:
+			if _, num := parseReal(l.toks[0].Text); num {
+				return "options"
+			}
+		case len(l.toks) == 1:
+			return "outputs"
+		}
+		return ""
+	}
+	return ""
+}
+
 // MoorDyn reads the file as a MoorDyn v2 input file. Errors are *Error with
 // the line and the table or option concerned; inputs OpenFAST would run but
 // this solver does not (rods, bodies, bending stiffness, wave kinematics,
@@ -161,6 +207,16 @@ func (g *Generic) MoorDyn() (*MoorDyn, error) {
 			continue
 		}
 		if s, ok := mdSection(l.Raw); ok {
+			if s == "other" && i > 0 {
+				// A separator without a section name: MoorDyn needs
+				// the name, but the table header that follows says
+				// which section it is.
+				if inferred := mdInferSection(g.Meta.Src.Lines[i+1:]); inferred != "" {
+					s = inferred
+					md.Warnings = append(md.Warnings, Problem{File: path, Line: l.Num, Warning: true,
+						Message: fmt.Sprintf("section separator without its name; read as the %s section from the line after it (MoorDyn itself needs the name, e.g. \"---- %s ----\")", mdSectionTitle[s], mdSectionTitle[s])})
+				}
+			}
 			section, rowInSection = s, 0
 			switch s {
 			case "rodtypes", "rods":

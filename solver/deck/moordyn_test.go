@@ -2,6 +2,7 @@ package deck
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -181,4 +182,32 @@ func TestValidateReportsMalformedMoorDyn(t *testing.T) {
 		}
 	}
 	t.Fatal("LINES row 2 not found")
+}
+
+// Section separators without their names (as a deck stored as words
+// writes them back) are read by the table header that follows, with a
+// warning per separator; the result is the same as with the names.
+func TestMoorDynNamelessSeparators(t *testing.T) {
+	var b strings.Builder
+	for i, l := range strings.Split(mdSample, "\n") {
+		if i > 0 && strings.HasPrefix(l, "---") {
+			l = "---"
+		}
+		b.WriteString(l + "\n")
+	}
+	want, err := mdFrom(t, mdSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := mdFrom(t, b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Warnings) != 5 || len(want.Warnings) != 0 {
+		t.Errorf("warnings %v (named: %v)", got.Warnings, want.Warnings)
+	}
+	got.Warnings = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("nameless separators read as\n%+v\nwant\n%+v", got, want)
+	}
 }

@@ -102,7 +102,10 @@ func validateOffshore(v *validator, d *Deck) {
 		// this solver does not (ErrNotRun) are not deck problems.
 		var err error
 		if o.MooringKind == "MoorDyn" {
-			_, err = g.MoorDyn()
+			var md *MoorDyn
+			if md, err = g.MoorDyn(); err == nil {
+				v.probs = append(v.probs, md.Warnings...)
+			}
 		} else {
 			_, err = g.MAP()
 		}
