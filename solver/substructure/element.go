@@ -183,28 +183,23 @@ func toGlobal(x *mat12, dc *[3][3]float64) mat12 {
 }
 
 // vecToLocal returns Tᵀ·v for a 12-vector in global axes.
-func vecToLocal(v *[12]float64, dc *[3][3]float64) [12]float64 {
-	var out [12]float64
-	for b := 0; b < 4; b++ {
-		for c := 0; c < 3; c++ {
-			var s float64
-			for d := 0; d < 3; d++ {
-				s += dc[d][c] * v[3*b+d]
-			}
-			out[3*b+c] = s
-		}
-	}
-	return out
-}
+func vecToLocal(v *[12]float64, dc *[3][3]float64) [12]float64 { return rotate12(v, dc, true) }
 
 // vecToGlobal returns T·v for a 12-vector in local axes.
-func vecToGlobal(v *[12]float64, dc *[3][3]float64) [12]float64 {
+func vecToGlobal(v *[12]float64, dc *[3][3]float64) [12]float64 { return rotate12(v, dc, false) }
+
+// rotate12 applies Dc (or Dcᵀ) to each of the four 3-vectors of v.
+func rotate12(v *[12]float64, dc *[3][3]float64, transpose bool) [12]float64 {
 	var out [12]float64
 	for b := 0; b < 4; b++ {
 		for c := 0; c < 3; c++ {
 			var s float64
 			for d := 0; d < 3; d++ {
-				s += dc[c][d] * v[3*b+d]
+				m := dc[c][d]
+				if transpose {
+					m = dc[d][c]
+				}
+				s += m * v[3*b+d]
 			}
 			out[3*b+c] = s
 		}

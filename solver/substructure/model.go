@@ -136,26 +136,11 @@ func NewFEM(sd *deck.SubDyn, opts Options) (*FEM, error) {
 		}
 		return n
 	}
-	cyl := map[int]deck.SDCylProp{}
-	for _, p := range sd.PropsCyl {
-		cyl[p.ID] = p
-	}
-	arb := map[int]deck.SDArbProp{}
-	for _, p := range sd.PropsArb {
-		arb[p.ID] = p
-	}
-	cab := map[int]deck.SDCableProp{}
-	for _, p := range sd.Cables {
-		cab[p.ID] = p
-	}
-	rig := map[int]deck.SDRigidProp{}
-	for _, p := range sd.Rigids {
-		rig[p.ID] = p
-	}
-	spr := map[int]deck.SDSpringProp{}
-	for _, p := range sd.Springs {
-		spr[p.ID] = p
-	}
+	cyl := byID(sd.PropsCyl, func(p deck.SDCylProp) int { return p.ID })
+	arb := byID(sd.PropsArb, func(p deck.SDArbProp) int { return p.ID })
+	cab := byID(sd.Cables, func(p deck.SDCableProp) int { return p.ID })
+	rig := byID(sd.Rigids, func(p deck.SDRigidProp) int { return p.ID })
+	spr := byID(sd.Springs, func(p deck.SDSpringProp) int { return p.ID })
 	f.memNodes = make([][]int, len(sd.Members))
 	f.memElems = make([][]int, len(sd.Members))
 	for mi, m := range sd.Members {
@@ -364,6 +349,15 @@ func spin(dc [3][3]float64, deg float64) [3][3]float64 {
 		out[i][0] = c*dc[i][0] + s*dc[i][1]
 		out[i][1] = -s*dc[i][0] + c*dc[i][1]
 		out[i][2] = dc[i][2]
+	}
+	return out
+}
+
+// byID indexes property rows by their ID.
+func byID[T any](rows []T, id func(T) int) map[int]T {
+	out := make(map[int]T, len(rows))
+	for _, r := range rows {
+		out[id(r)] = r
 	}
 	return out
 }

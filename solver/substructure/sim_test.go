@@ -15,21 +15,11 @@ import (
 // still: once the damped modes have settled, the ground reaction, the TP
 // load and the applied loads balance (forces, and moments about the base).
 func TestSettledResponseIsInEquilibrium(t *testing.T) {
-	sd := cantilever(60, 6, 0.06, 4, 3, 6)
-	sd.Joints = []deck.SDJoint{{ID: 1, Type: 1}, {ID: 2, Z: 30, Type: 1}, {ID: 3, Z: 60, Type: 1}}
-	sd.Members = []deck.SDMember{{ID: 1, J1: 1, J2: 2, P1: 1, P2: 1, Type: deck.SDBeamCircular}, {ID: 2, J1: 2, J2: 3, P1: 1, P2: 1, Type: deck.SDBeamCircular}}
-	sd.Interfaces[0].JointID = 3
-	sd.CMasses = []deck.SDCMass{{JointID: 2, M: 2e5, Jxx: 1e6, Jyy: 1e6, Jzz: 2e6}}
+	sd := towerWithMass(4, 6)
 	sd.JDampings = []float64{30}
 	sd.SttcSolve = true
-	f, err := NewFEM(sd, Options{Gravity: 9.81, WtrDpth: 0, TPRef: [3]float64{0, 0, 60}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := New(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := build(t, sd, [3]float64{0, 0, 60})
+	f := m.FEM()
 	s := NewSim(m)
 	u := &Input{NodeLoads: make([][6]float64, len(f.Nodes))}
 	mid := f.jointIdx[2]
