@@ -109,6 +109,8 @@ type NewBatchRun struct {
 	InputDir   string
 	Entrypoint string
 	TMax       float64
+	// Work is the run's work (RunWork), which sets its tokens and price.
+	Work RunWork
 	// Recipe, when set, is the run's RunRecipe (JSON): InputDir is then
 	// the turbine's base deck and the worker makes the run from it.
 	Recipe json.RawMessage
@@ -146,9 +148,9 @@ type BatchRunJob struct {
 
 // BatchService stores batches and submits their jobs.
 type BatchService interface {
-	// QuoteBatch prices runs simulating tMax seconds each under the
-	// organization's plan and says whether they fit its caps now.
-	QuoteBatch(ctx context.Context, orgID string, tMax []float64) (*BatchQuote, error)
+	// QuoteBatch prices runs of the given work under the organization's
+	// plan and says whether they fit its caps now.
+	QuoteBatch(ctx context.Context, orgID string, work []RunWork) (*BatchQuote, error)
 	// SubmitBatch stores every distinct input tree once, then in one transaction
 	// charges the whole batch once (EPAYMENT over a cap: nothing is
 	// created), inserts the batch row, every job and their queue entries.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
@@ -225,6 +226,12 @@ func openBatchDeck(ctx context.Context, turbines TurbineService, scratchDir, org
 		release()
 		return nil, nil, nil, "", nil, invalidf("turbine_id: the turbine's deck needs ElastoDyn and InflowWind for batch runs")
 	}
+	// Nothing is charged for runs the solver could never start.
+	if err := coupling.Check(d); err != nil {
+		release()
+		return nil, nil, nil, "", nil, invalidf("turbine_id: the solver cannot run this turbine's deck: %s",
+			strings.ReplaceAll(err.Error(), dir+"/", ""))
+	}
 	return t, d, warnings, dir, release, nil
 }
 
@@ -278,12 +285,21 @@ func (p *dlcPlan) check() error {
 	return nil
 }
 
-func runTMax(runs []dlc.Run) []float64 {
-	out := make([]float64, len(runs))
-	for i, r := range runs {
-		out[i] = r.TMax
+// work is the work of every run: its steps at the base deck's DT (the
+// generated run deck keeps it) over the base deck's model, after the run
+// bounds every submission path applies (RunSteps; EINVALID naming the
+// run).
+func (p *dlcPlan) work() ([]RunWork, error) {
+	size := ModelSize(p.deck)
+	out := make([]RunWork, len(p.runs))
+	for i, r := range p.runs {
+		steps, option, problem := RunSteps(r.TMax, p.deck.Main.DT)
+		if option != "" {
+			return nil, invalidf("run %s: %s: %s", r.ID, option, problem)
+		}
+		out[i] = RunWork{Steps: steps, ModelSize: size}
 	}
-	return out
+	return out, nil
 }
 
 // Preview returns the load-basis table, run count and price of a request
@@ -298,7 +314,11 @@ func (s *DLCBatches) Preview(ctx context.Context, orgID string, req *DLCBatchReq
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	q, err := s.Batches.QuoteBatch(ctx, orgID, runTMax(p.runs))
+	work, err := p.work()
+	if err != nil {
+		return nil, err
+	}
+	q, err := s.Batches.QuoteBatch(ctx, orgID, work)
 	if err != nil {
 		return nil, err
 	}
@@ -335,19 +355,23 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 	if err := p.check(); err != nil {
 		return nil, err
 	}
+	work, err := p.work()
+	if err != nil {
+		return nil, err
+	}
 	for i, run := range p.runs {
 		recipe, err := json.Marshal(RunRecipe{Run: run, SteadyState: steady})
 		if err != nil {
 			return nil, fmt.Errorf("run %s: recipe: %w", run.ID, err)
 		}
-		nb.Runs[i] = NewBatchRun{Name: run.ID, InputDir: p.dir, Entrypoint: *p.turbine.MainFile, TMax: run.TMax, Recipe: recipe}
+		nb.Runs[i] = NewBatchRun{Name: run.ID, InputDir: p.dir, Entrypoint: *p.turbine.MainFile, TMax: run.TMax, Work: work[i], Recipe: recipe}
 	}
 	if nb.Request, err = json.Marshal(StoredDLCRequest{Request: p.request, Runs: p.runs}); err != nil {
 		return nil, err
 	}
 	// A valid batch over a cap is refused with the price in the message
 	// (SubmitBatch's charge in the transaction is the authoritative check).
-	q, err := s.Batches.QuoteBatch(ctx, by.OrganizationID, runTMax(p.runs))
+	q, err := s.Batches.QuoteBatch(ctx, by.OrganizationID, work)
 	if err != nil {
 		return nil, err
 	}

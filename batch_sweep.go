@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -66,17 +65,29 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 		return nil, err
 	}
 	defer release()
+	// Every point within the run bounds of any submission (RunSteps),
+	// priced by its work, before anything is written or charged.
 	tMax := make([]float64, len(points))
+	runWork := make([]RunWork, len(points))
 	for i, p := range points {
 		tMax[i] = d.Main.TMax
 		if v, ok := p.Values["t_max"]; ok {
 			tMax[i] = v
 		}
-		if !(tMax[i] > 0 && tMax[i] <= 7200) || math.IsNaN(tMax[i]) {
-			return nil, invalidf("point %s: t_max %g is outside (0, 7200] s", p.ID, tMax[i])
+		if _, option, problem := RunSteps(tMax[i], MaxRunDT); option == "TMax" {
+			return nil, invalidf("point %s: t_max: %s", p.ID, problem)
 		}
+		nd := *d // ApplySweepPoint replaces what it changes: d stays intact
+		if err := dlc.ApplySweepPoint(&nd, p); err != nil {
+			return nil, invalidf("point %s: %s", p.ID, err.Error())
+		}
+		steps, option, problem := RunSteps(tMax[i], nd.Main.DT)
+		if option != "" {
+			return nil, invalidf("point %s: %s: %s", p.ID, option, problem)
+		}
+		runWork[i] = RunWork{Steps: steps, ModelSize: ModelSize(&nd)}
 	}
-	q, err := s.Batches.QuoteBatch(ctx, by.OrganizationID, tMax)
+	q, err := s.Batches.QuoteBatch(ctx, by.OrganizationID, runWork)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +119,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 		if err != nil {
 			return nil, err
 		}
-		nb.Runs = append(nb.Runs, NewBatchRun{Name: p.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: tMax[i]})
+		nb.Runs = append(nb.Runs, NewBatchRun{Name: p.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: tMax[i], Work: runWork[i]})
 	}
 	if nb.Request, err = json.Marshal(struct {
 		ParametricBatchRequest

@@ -78,7 +78,9 @@ type Job struct {
 	Detail *string `json:"detail" db:"detail"`
 
 	// PriceCents is what the run was charged; Tokens what it consumed of
-	// the token cap (one token per started simulated second). Refunded is
+	// the token cap (RunWork.Tokens: steps × model size / WorkPerToken).
+	// A run cancelled while running keeps the share of both that its
+	// simulated time covers. Refunded is
 	// set when the charge was returned (cancelled before start, or a
 	// failure caused by the service).
 	PriceCents int64      `json:"price_cents" db:"price_cents"`
@@ -108,15 +110,15 @@ func (j *Job) SetPercent() {
 	}
 }
 
-// JobTokens is the token count of a run that simulates tMax seconds: one
-// token per started simulated second, at least one.
-func JobTokens(tMax float64) int64 {
-	return max(int64(math.Ceil(tMax-1e-9)), 1)
-}
-
 // JobPriceCents is the price of a run consuming tokens under plan p: a base
-// fee per run plus a rate per simulated minute, rounded up to the cent.
-func (p Plan) JobPriceCents(tokens int64) int64 {
+// fee per run plus a rate per 60 tokens, rounded up to the cent. Tokens
+// come from the run's work (RunWork.Tokens: steps × model size); a token
+// count beyond what RunWork.Tokens allows is refused, so the product
+// never overflows.
+func (p Plan) JobPriceCents(tokens int64) (int64, error) {
+	if tokens < 0 || tokens > maxRunTokens*MaxBatchRuns {
+		return 0, Errorf(EINVALID, "run price: %d tokens cannot be priced", tokens)
+	}
 	base, perMinute := int64(10), int64(30)
 	switch p {
 	case PlanPro:
@@ -126,7 +128,7 @@ func (p Plan) JobPriceCents(tokens int64) int64 {
 	case PlanEnterprise:
 		base, perMinute = 2, 15
 	}
-	return base + (tokens*perMinute+59)/60
+	return base + (tokens*perMinute+59)/60, nil
 }
 
 // JobFilter selects a page of an organization's jobs.
@@ -148,6 +150,9 @@ type NewJob struct {
 	InputDir   string
 	Entrypoint string
 	TMax       float64
+	// Work is the run's work (DeckRunWork), which sets its tokens and
+	// price.
+	Work RunWork
 	// Warnings are the deck's (LoadRunnableDeck), stored with the job.
 	Warnings []string
 	// IdempotencyKey and RequestHash make retried submissions safe: the

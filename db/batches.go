@@ -44,21 +44,25 @@ func (r *batchRow) batch() *turbinesim.Batch {
 }
 
 // priceRuns prices each run under the plan: the same rule as a single job
-// (turbinesim.JobTokens, Plan.JobPriceCents), so a batch costs exactly the
-// sum of its runs submitted one by one.
-func priceRuns(plan turbinesim.Plan, tMax []float64) (prices, tokens []int64, totalPrice, totalTokens int64) {
-	prices, tokens = make([]int64, len(tMax)), make([]int64, len(tMax))
-	for i, t := range tMax {
-		tokens[i] = turbinesim.JobTokens(t)
-		prices[i] = plan.JobPriceCents(tokens[i])
+// (RunWork.Tokens, Plan.JobPriceCents), so a batch costs exactly the sum
+// of its runs submitted one by one.
+func priceRuns(plan turbinesim.Plan, work []turbinesim.RunWork) (prices, tokens []int64, totalPrice, totalTokens int64, err error) {
+	prices, tokens = make([]int64, len(work)), make([]int64, len(work))
+	for i, w := range work {
+		if tokens[i], err = w.Tokens(); err != nil {
+			return nil, nil, 0, 0, err
+		}
+		if prices[i], err = plan.JobPriceCents(tokens[i]); err != nil {
+			return nil, nil, 0, 0, err
+		}
 		totalPrice += prices[i]
 		totalTokens += tokens[i]
 	}
-	return
+	return prices, tokens, totalPrice, totalTokens, nil
 }
 
 // QuoteBatch implements turbinesim.BatchService.
-func (s *BatchService) QuoteBatch(ctx context.Context, orgID string, tMax []float64) (*turbinesim.BatchQuote, error) {
+func (s *BatchService) QuoteBatch(ctx context.Context, orgID string, work []turbinesim.RunWork) (*turbinesim.BatchQuote, error) {
 	if !isUUID(orgID) {
 		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
 	}
@@ -66,12 +70,15 @@ func (s *BatchService) QuoteBatch(ctx context.Context, orgID string, tMax []floa
 	if err := s.jobs.db.GetContext(ctx, &plan, `SELECT plan FROM organizations WHERE id = $1`, orgID); err != nil {
 		return nil, translate(err, "reading plan")
 	}
-	_, _, price, tokens := priceRuns(plan, tMax)
+	_, _, price, tokens, err := priceRuns(plan, work)
+	if err != nil {
+		return nil, err
+	}
 	u, err := s.jobs.caps.CurrentUsage(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
-	q := &turbinesim.BatchQuote{Runs: len(tMax), Tokens: tokens, PriceCents: price,
+	q := &turbinesim.BatchQuote{Runs: len(work), Tokens: tokens, PriceCents: price,
 		RemainingCents: max(u.SpendCapCents-u.SpentCents, 0), RemainingTokens: max(u.TokenCap-u.Tokens, 0)}
 	q.Fits = price <= q.RemainingCents && tokens <= q.RemainingTokens
 	return q, nil
@@ -95,16 +102,16 @@ func (s *BatchService) SubmitBatch(ctx context.Context, nb *turbinesim.NewBatch)
 	case nb.Kind != turbinesim.BatchDLC && nb.Kind != turbinesim.BatchParametric:
 		return nil, turbinesim.Errorf(turbinesim.EINVALID, "kind: %q is not dlc or parametric", nb.Kind)
 	}
-	tMax := make([]float64, len(nb.Runs))
+	work := make([]turbinesim.RunWork, len(nb.Runs))
 	for i, r := range nb.Runs {
 		if !(r.TMax > 0) {
 			return nil, turbinesim.Errorf(turbinesim.EINVALID, "run %s: t_max must be positive", r.Name)
 		}
-		tMax[i] = r.TMax
+		work[i] = r.Work
 	}
 	// Early refusal, so that an over-cap batch stores nothing; the
 	// authoritative check is the charge inside the transaction.
-	quote, err := s.QuoteBatch(ctx, nb.OrganizationID, tMax)
+	quote, err := s.QuoteBatch(ctx, nb.OrganizationID, work)
 	if err != nil {
 		return nil, err
 	}
@@ -161,11 +168,14 @@ func (s *BatchService) submitTx(ctx context.Context, nb *turbinesim.NewBatch, ke
 	if err := tx.GetContext(ctx, &plan, `SELECT plan FROM organizations WHERE id = $1`, nb.OrganizationID); err != nil {
 		return nil, translate(err, "reading plan")
 	}
-	tMax := make([]float64, len(nb.Runs))
+	work := make([]turbinesim.RunWork, len(nb.Runs))
 	for i, r := range nb.Runs {
-		tMax[i] = r.TMax
+		work[i] = r.Work
 	}
-	prices, tokens, totalPrice, totalTokens := priceRuns(plan, tMax)
+	prices, tokens, totalPrice, totalTokens, err := priceRuns(plan, work)
+	if err != nil {
+		return nil, err
+	}
 	// One check-and-charge for the whole batch: all or nothing.
 	usage, err := s.jobs.caps.ChargeTx(ctx, tx, nb.OrganizationID, totalPrice, totalTokens)
 	if err != nil {
@@ -217,8 +227,8 @@ func (s *BatchService) submitTx(ctx context.Context, nb *turbinesim.NewBatch, ke
 	}
 	b := row.batch()
 	b.Progress = turbinesim.BatchProgress{Total: len(nb.Runs), Queued: len(nb.Runs)}
-	for _, t := range tMax {
-		b.Progress.TMax += t
+	for _, r := range nb.Runs {
+		b.Progress.TMax += r.TMax
 	}
 	b.Progress.Derive()
 	return b, nil

@@ -59,7 +59,7 @@ func (e *batchEnv) runs(t *testing.T, n int, tMax float64) []turbinesim.NewBatch
 		if err := os.WriteFile(filepath.Join(dir, "run.fst"), []byte(fmt.Sprintf("run %d\n", i)), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		out[i] = turbinesim.NewBatchRun{Name: fmt.Sprintf("R%02d", i), InputDir: dir, Entrypoint: "run.fst", TMax: tMax}
+		out[i] = turbinesim.NewBatchRun{Name: fmt.Sprintf("R%02d", i), InputDir: dir, Entrypoint: "run.fst", TMax: tMax, Work: jobtest.Work(tMax)}
 	}
 	return out
 }
@@ -278,7 +278,7 @@ func TestSubmitBatchSharesInputsAndStoresRecipes(t *testing.T) {
 	base := e.runs(t, 1, 10)[0].InputDir
 	runs := make([]turbinesim.NewBatchRun, 3)
 	for i := range runs {
-		runs[i] = turbinesim.NewBatchRun{Name: fmt.Sprintf("DLC1.2_S%d", i+1), InputDir: base, Entrypoint: "run.fst", TMax: 10,
+		runs[i] = turbinesim.NewBatchRun{Name: fmt.Sprintf("DLC1.2_S%d", i+1), InputDir: base, Entrypoint: "run.fst", TMax: 10, Work: jobtest.Work(10),
 			Recipe: json.RawMessage(fmt.Sprintf(`{"run":{"id":"DLC1.2_S%d","seed":%d}}`, i+1, 100+i))}
 	}
 	runs = append(runs, e.runs(t, 1, 10)...) // a run without a recipe, its own tree
@@ -324,7 +324,7 @@ func TestSubmitBatchSharesInputsAndStoresRecipes(t *testing.T) {
 		}
 	}
 	bad := &turbinesim.NewBatch{OrganizationID: e.org.ID, Kind: turbinesim.BatchDLC, Runs: []turbinesim.NewBatchRun{
-		{Name: "A", InputDir: base, Entrypoint: "run.fst", TMax: 10, Recipe: json.RawMessage(`{"run":`)}}}
+		{Name: "A", InputDir: base, Entrypoint: "run.fst", TMax: 10, Work: jobtest.Work(10), Recipe: json.RawMessage(`{"run":`)}}}
 	if _, err := e.batches.SubmitBatch(ctx, bad); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 		t.Fatalf("bad recipe: %v, want EINVALID", err)
 	}

@@ -125,8 +125,14 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	if err := tx.GetContext(ctx, &plan, `SELECT plan FROM organizations WHERE id = $1`, nj.OrganizationID); err != nil {
 		return nil, false, translate(err, "reading plan")
 	}
-	tokens := turbinesim.JobTokens(nj.TMax)
-	price := plan.JobPriceCents(tokens)
+	tokens, err := nj.Work.Tokens()
+	if err != nil {
+		return nil, false, err
+	}
+	price, err := plan.JobPriceCents(tokens)
+	if err != nil {
+		return nil, false, err
+	}
 	warnings, err := json.Marshal(nonNil(nj.Warnings))
 	if err != nil {
 		return nil, false, fmt.Errorf("encoding job warnings: %w", err)
@@ -299,6 +305,32 @@ func refundTx(ctx context.Context, q sqlx.ExtContext, jobID string) error {
 	return translate(err, "refunding job")
 }
 
+// settleCancelledTx charges a job cancelled while running the share of
+// its charge that its simulated time covers (sim_time / t_max, price and
+// tokens rounded up to the cent and token) and returns the rest to the
+// month it was charged in. Callers run it once, in the transaction that
+// moves the job from cancelling to cancelled (that transition happens
+// once); a refunded job is left alone.
+func settleCancelledTx(ctx context.Context, q sqlx.ExtContext, jobID string) error {
+	_, err := q.ExecContext(ctx, `
+		WITH j AS (
+			SELECT id, charge_month, price_cents, tokens,
+			       least(greatest(coalesce(sim_time / nullif(t_max, 0), 0), 0), 1) AS share
+			  FROM jobs WHERE id = $1 AND status = 'cancelled' AND refunded_at IS NULL),
+		n AS (
+			UPDATE jobs SET price_cents = ceil(j.price_cents * j.share)::bigint, tokens = ceil(j.tokens * j.share)::bigint,
+			       detail = format('cancelled while running at %s %% of the simulated time: charged that share, %s of %s cents and %s of %s tokens',
+			                       round((100 * j.share)::numeric, 1), ceil(j.price_cents * j.share)::bigint, j.price_cents,
+			                       ceil(j.tokens * j.share)::bigint, j.tokens)
+			  FROM j WHERE jobs.id = j.id
+			RETURNING jobs.organization_id, j.charge_month, j.price_cents - jobs.price_cents AS cents, j.tokens - jobs.tokens AS tokens)
+		UPDATE org_usage u
+		   SET spent_cents = greatest(u.spent_cents - n.cents, 0), tokens = greatest(u.tokens - n.tokens, 0)
+		  FROM n
+		 WHERE u.organization_id = n.organization_id AND u.month = n.charge_month`, jobID)
+	return translate(err, "settling a cancelled job")
+}
+
 // OpenOutputs implements turbinesim.JobService.
 func (s *JobService) OpenOutputs(ctx context.Context, orgID, id string) (string, func(), error) {
 	j, err := s.FindJob(ctx, orgID, id)
@@ -340,10 +372,23 @@ func (s *JobService) ClaimJob(ctx context.Context, id string, queueID int64) (*t
 		 WHERE id = $1 AND status IN ('queued', 'running') AND (queue_id IS NULL OR queue_id = $2)
 		RETURNING `+jobColumns, id, queueID)
 	if errors.Is(err, sql.ErrNoRows) {
-		_, err := s.db.ExecContext(ctx, `
+		tx, err := s.db.BeginTxx(ctx, nil)
+		if err != nil {
+			return nil, translate(err, "starting to finish a cancelled job")
+		}
+		defer tx.Rollback()
+		res, err := tx.ExecContext(ctx, `
 			UPDATE jobs SET status = 'cancelled', finished_at = now(), detail = 'cancelled', updated_at = now()
 			 WHERE id = $1 AND status = 'cancelling' AND (queue_id IS NULL OR queue_id = $2)`, id, queueID)
-		return nil, translate(err, "finishing a cancelled job")
+		if err != nil {
+			return nil, translate(err, "finishing a cancelled job")
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			if err := settleCancelledTx(ctx, tx, id); err != nil {
+				return nil, err
+			}
+		}
+		return nil, translate(tx.Commit(), "committing a cancelled job")
 	} else if err != nil {
 		return nil, translate(err, "claiming job")
 	}
@@ -441,6 +486,9 @@ func (s *JobService) RescueStaleJobs(ctx context.Context, staleAfter time.Durati
 				UPDATE jobs SET status = 'cancelled', detail = 'cancelled while running', finished_at = now(),
 				       updated_at = now(), eta_seconds = NULL
 				 WHERE id = $1`, j.ID)
+			if err == nil {
+				err = settleCancelledTx(ctx, tx, j.ID)
+			}
 			finished++
 		case j.Attempt >= j.MaxAttempts:
 			_, err = tx.ExecContext(ctx, `
@@ -516,6 +564,10 @@ func (s *JobService) FinishJob(ctx context.Context, id string, attempt int, o Jo
 	}
 	if o.Refund && status == o.Status {
 		if err := refundTx(ctx, tx, id); err != nil {
+			return false, err
+		}
+	} else if status == turbinesim.JobCancelled {
+		if err := settleCancelledTx(ctx, tx, id); err != nil {
 			return false, err
 		}
 	}

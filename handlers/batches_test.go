@@ -168,7 +168,9 @@ func reducedDLC12(turbineID string, duration float64) string {
 
 func TestDLCBatchOverCapIs402AndCreatesNothing(t *testing.T) {
 	be := newBatchAPIEnv(t, false)
-	// Six 60-s runs need 360 tokens; 300 remain. Each run alone would fit.
+	// Six 60-s runs need 348 tokens (each 6,000 steps × 191 nodes /
+	// 20,000 = 57.3, rounded up to 58); 300 remain. Each run alone would
+	// fit.
 	if err := be.caps.SetCaps(context.Background(), be.org.ID, turbinesim.Caps{SpendCapCents: 1_000_000, TokenCap: 300}); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +194,7 @@ func TestDLCBatchOverCapIs402AndCreatesNothing(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &pv) != nil {
 		t.Fatalf("preview: %d %s", resp.StatusCode, body)
 	}
-	if pv.Runs != 6 || pv.Quote.Tokens != 360 || pv.Quote.Fits || pv.Quote.RemainingTokens != 300 || len(pv.Basis) != 1 || pv.Basis[0].Seeds != 2 {
+	if pv.Runs != 6 || pv.Quote.Tokens != 348 || pv.Quote.Fits || pv.Quote.RemainingTokens != 300 || len(pv.Basis) != 1 || pv.Basis[0].Seeds != 2 {
 		t.Fatalf("preview = %+v quote %+v", pv, pv.Quote)
 	}
 }

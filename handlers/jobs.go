@@ -122,7 +122,13 @@ func (s *Server) submitJob(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		nj.TMax, nj.Warnings = d.Main.TMax, warnings
+		// The same run bounds as a JSON run, named by file, line and
+		// option; priced by the deck's work.
+		work, err := turbinesim.DeckRunWork(dir, d)
+		if err != nil {
+			return err
+		}
+		nj.TMax, nj.Warnings, nj.Work = d.Main.TMax, warnings, work
 		hash.Write([]byte("zip\x00" + nj.Entrypoint + "\x00"))
 		io.Copy(hash, io.NewSectionReader(ra, 0, fh.Size))
 	case "application/json":
@@ -203,11 +209,11 @@ func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *Turbin
 		return err
 	}
 	defer release()
-	entry, warnings, err := deckFromTurbine(src, t, req, wind, dir)
+	entry, warnings, work, err := deckFromTurbine(src, t, req, wind, dir)
 	if err != nil {
 		return err
 	}
-	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax, nj.Warnings = dir, entry, t.ID, req.Settings.TMax, warnings
+	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax, nj.Warnings, nj.Work = dir, entry, t.ID, req.Settings.TMax, warnings, work
 	return nil
 }
 

@@ -98,10 +98,10 @@ func (r *TurbineRunRequest) check(uploaded bool) error {
 	switch {
 	case r.TurbineID == "":
 		return invalid("turbine_id: required")
-	case !(s.TMax > 0 && s.TMax <= 7200):
-		return invalid("settings.t_max: %g is outside (0, 7200] s", s.TMax)
-	case s.DT < 0 || s.DT > 1:
-		return invalid("settings.dt: %g is outside [0, 1] s", s.DT)
+	case !(s.TMax > 0 && s.TMax <= turbinesim.MaxRunTMax):
+		return invalid("settings.t_max: %g is outside (0, %g] s", s.TMax, turbinesim.MaxRunTMax)
+	case s.DT != 0 && !(s.DT >= turbinesim.MinRunDT && s.DT <= turbinesim.MaxRunDT):
+		return invalid("settings.dt: %g s is outside [%g, %g] s (or 0: the deck's own DT)", s.DT, turbinesim.MinRunDT, turbinesim.MaxRunDT)
 	case w.File != nil && uploaded:
 		return invalid("settings.wind.file: not together with an uploaded wind_file")
 	case fromFile && w.Speed != 0:
@@ -127,21 +127,36 @@ func (r *TurbineRunRequest) check(uploaded bool) error {
 // deck's warnings (they name the turbine's own files and lines, which the
 // engineer edits, not those of the rewritten run deck). wind, when not
 // nil, replaces steady wind; the written deck is validated again.
-func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (entry string, warnings []string, err error) {
+func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (entry string, warnings []string, work turbinesim.RunWork, err error) {
 	if src == "" || !t.HasDeck() {
-		return "", nil, invalid("turbine_id: this turbine has no input deck to run")
+		return "", nil, work, invalid("turbine_id: this turbine has no input deck to run")
 	}
 	d, warnings, err := validateDeck(src, *t.MainFile)
 	if err != nil {
-		return "", nil, err
+		return "", nil, work, err
 	}
 	s := req.Settings
 	d.Main.TMax = s.TMax
 	if s.DT > 0 {
 		d.Main.DT = s.DT
 	}
+	// The bounds of every run, named by the request's fields (the deck's
+	// own DT when settings.dt is not given).
+	steps, option, problem := turbinesim.RunSteps(d.Main.TMax, d.Main.DT)
+	switch {
+	case option == "TMax":
+		return "", nil, work, invalid("settings.t_max: %s", problem)
+	case option == "DT" && s.DT > 0:
+		return "", nil, work, invalid("settings.dt: %s", problem)
+	case option == "DT":
+		return "", nil, work, invalid("settings.dt: the turbine deck's DT %s; give settings.dt", problem)
+	}
+	if err := turbinesim.SolverCanRun(src, d); err != nil {
+		return "", nil, work, err
+	}
+	work = turbinesim.RunWork{Steps: steps, ModelSize: turbinesim.ModelSize(d)}
 	if d.InflowWind == nil {
-		return "", nil, invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
+		return "", nil, work, invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
 	}
 	var fst string
 	if wind != nil {
@@ -155,17 +170,17 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 		fst, err = deck.Write(dir, d)
 	}
 	if err != nil {
-		return "", nil, fmt.Errorf("writing run deck: %w", err)
+		return "", nil, work, fmt.Errorf("writing run deck: %w", err)
 	}
 	if entry, err = filepath.Rel(dir, fst); err != nil {
-		return "", nil, err
+		return "", nil, work, err
 	}
 	entry = filepath.ToSlash(entry)
 	if wind != nil {
 		// The run deck as the solver will read it, wind file included.
 		if _, _, err := validateDeck(dir, entry); err != nil {
-			return "", nil, err
+			return "", nil, work, err
 		}
 	}
-	return entry, warnings, nil
+	return entry, warnings, work, nil
 }

@@ -1,5 +1,7 @@
 package handlers
 
+import "github.com/turbinesim/turbinesim"
+
 // jobOperations documents the job endpoints (issue 8). The job states are
 // in the Job schema's description; the WebSocket is documented as the GET
 // of its handshake.
@@ -10,7 +12,8 @@ func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperat
 				"(a stored turbine's deck with the run settings: steady wind with an optional power-law shear, or settings.wind.file, a wind file in an earlier job's inputs), " +
 				"or multipart turbine_id, settings (the same JSON object as text) and wind_file (an uploaded TurbSim .bts box or uniform wind file, e.g. from turbined wind). " +
 				"A wind file is read at submission: a bad one is 422 naming the field; a .bts must span settings.t_max. " +
-				"The deck is validated first (422 naming file and line, nothing charged); what OpenFAST would run with but deserves a look comes back in the job's warnings (stored with it, so GET /jobs/{id} and an idempotent replay repeat them); then the charge (price from the plan, one token per started simulated second), " +
+				"The deck is validated first (422 naming file and line, nothing charged); what OpenFAST would run with but deserves a look comes back in the job's warnings (stored with it, so GET /jobs/{id} and an idempotent replay repeat them); then the run bounds (DT 0.0001-1 s, TMax up to 7200 s, at most 10,000,000 steps; 422 naming settings.dt / settings.t_max, or a ZIP deck's file, line and option) and whether the solver can run the deck at all (422, nothing charged), " +
+				"then the charge (priced by the run's work, steps × model size: see the Job schema), " +
 				"the job and its queue entry commit together (402 over the spend or token cap). Optional Idempotency-Key header: the same key and body return the " +
 				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
 			request: "TurbineRunRequest", requestType: "application/json", moreRequests: map[string]string{"multipart/form-data": "JobUpload"},
@@ -51,7 +54,7 @@ func jobSchemas() map[string]any {
 			"attempt":     integer, "max_attempts": integer,
 			"detail":       map[string]any{"type": []string{"string", "null"}, "description": "why the job failed or was cancelled; a deck error names file and line"},
 			"price_cents":  integer,
-			"tokens":       map[string]any{"type": "integer", "description": "one token per started simulated second"},
+			"tokens":       map[string]any{"type": "integer", "description": "ceil(steps × model size / 20,000), at least 1 (see the Job schema's description)"},
 			"refunded_at":  ndt,
 			"output_files": map[string]any{"type": "array", "items": str},
 			"warnings": map[string]any{"type": "array", "items": str,
@@ -60,7 +63,7 @@ func jobSchemas() map[string]any {
 		})
 	job["description"] = "States: queued → running → succeeded | failed; queued → cancelled (cancel before start, refunded); running → cancelling → cancelled. " +
 		"A run whose worker dies is re-run on another worker as attempt+1 (charged once); after max_attempts it fails and is refunded. " +
-		"Failures caused by the service are refunded; a deck or physics error, a time limit or a cancel while running keep the charge."
+		"Billing: " + turbinesim.PricingRule
 	return map[string]any{
 		"Job": job,
 		"JobPage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
@@ -83,8 +86,8 @@ func jobSchemas() map[string]any {
 		"TurbineRunRequest": obj([]string{"turbine_id", "settings"}, map[string]any{
 			"turbine_id": str,
 			"settings": obj([]string{"t_max", "wind"}, map[string]any{
-				"t_max": map[string]any{"type": "number", "description": "simulated end time, s (0, 7200]"},
-				"dt":    map[string]any{"type": "number", "description": "time step, s; 0 or absent keeps the deck's"},
+				"t_max": map[string]any{"type": "number", "description": "simulated end time, s (0, 7200]; with dt at most 10,000,000 steps"},
+				"dt":    map[string]any{"type": "number", "description": "time step, s, [0.0001, 1]; 0 or absent keeps the deck's (which must be within the same bounds)"},
 				"wind": obj([]string{}, map[string]any{
 					"speed": map[string]any{"type": "number", "description": "steady hub-height wind speed, m/s (0, 80]; required unless the wind comes from a file"},
 					"shear": map[string]any{"type": "number", "description": "power-law shear exponent of steady wind [-1, 1]; absent keeps the deck's"},

@@ -6,10 +6,12 @@ package jobtest
 import (
 	"context"
 	"database/sql"
+	"math"
 	"testing"
 
 	"github.com/peterldowns/pgtestdb"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
 )
@@ -41,4 +43,12 @@ func (m withQueue) Migrate(ctx context.Context, sqlDB *sql.DB, conf pgtestdb.Con
 		return err
 	}
 	return db.MigrateQueue(ctx, sqlDB)
+}
+
+// Work is the work of a test run of tMax simulated seconds as a deck with
+// DT 0.01 s and 200 model nodes would have it: one token per started
+// simulated second (turbinesim.RunWork), which keeps the tests' prices
+// easy to check by hand.
+func Work(tMax float64) turbinesim.RunWork {
+	return turbinesim.RunWork{Steps: int64(math.Ceil(tMax*100 - 1e-9)), ModelSize: 200}
 }

@@ -120,7 +120,7 @@ func runBatch(b *testing.B, e *env, tMax float64) []*turbinesim.Job {
 	for i := range ids {
 		j, _, err := e.jobs.SubmitJob(ctx, &turbinesim.NewJob{
 			OrganizationID: e.org.ID, SubmittedBy: e.user.ID, InputDir: e.deck,
-			Entrypoint: "Main_Onshore.fst", TMax: tMax})
+			Entrypoint: "Main_Onshore.fst", TMax: tMax, Work: jobtest.Work(tMax)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func submitRecipeRun(t *testing.T, e *env, grid dlc.GridOptions, duration *float
 	b, err := db.NewBatchService(e.jobs).SubmitBatch(context.Background(), &turbinesim.NewBatch{
 		OrganizationID: e.org.ID, SubmittedBy: e.user.ID, Kind: turbinesim.BatchDLC, Name: "recipe test",
 		Request: json.RawMessage(`{}`),
-		Runs:    []turbinesim.NewBatchRun{{Name: runs[0].ID, InputDir: base, Entrypoint: *tb.MainFile, TMax: tMax, Recipe: recipe}}})
+		Runs:    []turbinesim.NewBatchRun{{Name: runs[0].ID, InputDir: base, Entrypoint: *tb.MainFile, TMax: tMax, Work: jobtest.Work(tMax), Recipe: recipe}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -184,7 +184,7 @@ func (e *env) submit(t *testing.T, tMax float64) *turbinesim.Job {
 	t.Helper()
 	j, _, err := e.jobs.SubmitJob(context.Background(), &turbinesim.NewJob{
 		OrganizationID: e.org.ID, SubmittedBy: e.user.ID, InputDir: e.deck,
-		Entrypoint: "Main_Onshore.fst", TMax: tMax})
+		Entrypoint: "Main_Onshore.fst", TMax: tMax, Work: jobtest.Work(tMax)})
 	if err != nil {
 		t.Fatalf("submit: %v", err)
 	}
@@ -355,8 +355,8 @@ func TestPoisonJobStopsAfterAttempts(t *testing.T) {
 }
 
 // Cancelling: a queued job is cancelled at once and refunded; a running
-// one stops within a few seconds (cancelling → cancelled, charge kept); a
-// finished one is a conflict.
+// one stops within a few seconds (cancelling → cancelled, charged pro rata
+// of the simulated time it reached); a finished one is a conflict.
 func TestCancelQueuedAndRunning(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -383,9 +383,14 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 		t.Fatalf("cancel of a cancelled job: %v, want conflict", err)
 	}
 	// Price of a 2 s beta run: 10 + ceil(2·30/60) = 11 cents, 2 tokens;
-	// only the running job's charge remains.
-	if u := e.usage(t); u.SpentCents != 11 || u.Tokens != 2 {
-		t.Fatalf("usage %+v, want one charge of 11 cents / 2 tokens", u)
+	// the running job was cancelled at sim_time 0.1 of 2 s, so it keeps
+	// 5 % of that, rounded up: 1 cent and 1 token. The queued one is
+	// refunded.
+	if u := e.usage(t); u.SpentCents != 1 || u.Tokens != 1 || j.PriceCents != 1 || j.Tokens != 1 {
+		t.Fatalf("usage %+v, job %d cents / %d tokens; want 1 cent / 1 token (5 %% of 11 cents / 2 tokens)", u, j.PriceCents, j.Tokens)
+	}
+	if d := deref(j.Detail); !strings.Contains(d, "5.0 % of the simulated time") {
+		t.Fatalf("detail %q does not state the share charged", d)
 	}
 	other := &turbinesim.Organization{Name: "Other org"}
 	db.NewOrganizationService(e.db).CreateOrganization(ctx, other)
@@ -457,7 +462,7 @@ func TestConcurrentSubmitsRespectCaps(t *testing.T) {
 			wg.Go(func() {
 				<-start
 				_, _, err := e.jobs.SubmitJob(ctx, &turbinesim.NewJob{OrganizationID: e.org.ID, SubmittedBy: e.user.ID,
-					InputDir: small, Entrypoint: "main.fst", TMax: 1})
+					InputDir: small, Entrypoint: "main.fst", TMax: 1, Work: jobtest.Work(1)})
 				switch turbinesim.ErrorCode(err) {
 				case "":
 					ok.Add(1)

@@ -83,7 +83,7 @@ func TestRunThroughS3FromAnotherMachine(t *testing.T) {
 	})
 
 	j, _, err := server.SubmitJob(ctx, &turbinesim.NewJob{OrganizationID: org.ID, SubmittedBy: user.ID,
-		InputDir: deck, Entrypoint: "Main_Onshore.fst", TMax: 0.5})
+		InputDir: deck, Entrypoint: "Main_Onshore.fst", TMax: 0.5, Work: jobtest.Work(0.5)})
 	if err != nil {
 		t.Fatal(err)
 	}
