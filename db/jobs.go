@@ -520,6 +520,57 @@ func (s *JobService) RescueStaleJobs(ctx context.Context, staleAfter time.Durati
 	return requeued, finished, nil
 }
 
+// RequeueInterrupted hands back to the queue a job whose attempt the
+// service stopped on purpose (a shutdown after its grace period), without
+// counting that attempt: the job becomes queued with attempt-1 and a new
+// queue entry carrying the attempts it has left, its progress reset; the
+// charge is untouched. A job being cancelled is finished as cancelled
+// instead (charged pro rata). Only the current attempt of a running job
+// is requeued; anything else is left as it is.
+func (s *JobService) RequeueInterrupted(ctx context.Context, id string, attempt int) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return translate(err, "starting requeue")
+	}
+	defer tx.Rollback()
+	var j struct {
+		Status      turbinesim.JobStatus `db:"status"`
+		MaxAttempts int                  `db:"max_attempts"`
+	}
+	err = tx.GetContext(ctx, &j, `SELECT status, max_attempts FROM jobs
+		WHERE id = $1 AND attempt = $2 AND status IN ('running', 'cancelling') FOR UPDATE`, id, attempt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return translate(err, "locking the interrupted job")
+	}
+	if j.Status == turbinesim.JobCancelling {
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE jobs SET status = 'cancelled', detail = 'cancelled while running', finished_at = now(),
+			       updated_at = now(), eta_seconds = NULL
+			 WHERE id = $1`, id); err != nil {
+			return translate(err, "finishing a cancelled job")
+		}
+		if err := settleCancelledTx(ctx, tx, id); err != nil {
+			return err
+		}
+		return translate(tx.Commit(), "committing a cancelled job")
+	}
+	entry, err := s.queue.InsertTx(ctx, tx.Tx, SimulationArgs{JobID: id},
+		&river.InsertOpts{MaxAttempts: max(j.MaxAttempts-attempt+1, 1)})
+	if err != nil {
+		return translate(err, "queueing the interrupted job")
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE jobs SET status = 'queued', attempt = attempt - 1, queue_id = $2, sim_time = 0, eta_seconds = NULL,
+		       updated_at = now(),
+		       detail = 'requeued: the service stopped during attempt ' || $3::int || ', which does not count'
+		 WHERE id = $1`, id, entry.Job.ID, attempt); err != nil {
+		return translate(err, "requeueing the interrupted job")
+	}
+	return translate(tx.Commit(), "committing requeue")
+}
+
 // JobOutcome is how an attempt ended.
 type JobOutcome struct {
 	Status turbinesim.JobStatus // succeeded, failed or cancelled

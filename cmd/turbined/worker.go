@@ -22,6 +22,7 @@ type jobConfig struct {
 	Memory   uint64        // JOB_MEMORY_BYTES: address-space limit of the solver (default 4 GiB)
 	Output   uint64        // JOB_OUTPUT_BYTES: output size limit (default 1 GiB)
 	Sandbox  string        // JOB_SANDBOX: auto (bubblewrap when installed), bwrap or none
+	Grace    time.Duration // JOB_SHUTDOWN_GRACE: how long a shutdown lets running runs finish (default 10s)
 	BlobDir  string        // BLOB_DIR: blob store of inputs and outputs (default DATA_DIR/blobs)
 	WorkDir  string        // WORK_DIR: attempt directories (default DATA_DIR/work)
 	// S3 replaces every local blob directory with prefixes of one bucket
@@ -42,6 +43,14 @@ func loadJobConfig(getenv func(string) string, dataDir string) (*jobConfig, erro
 			return nil, fmt.Errorf("WORKERS=%q: want an integer from 0 to 1024", v)
 		}
 		c.Workers = n
+	}
+	c.Grace = 10 * time.Second
+	if v := getenv("JOB_SHUTDOWN_GRACE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Hour {
+			return nil, fmt.Errorf("JOB_SHUTDOWN_GRACE=%q: want a duration from 0s to 1h, e.g. 30s", v)
+		}
+		c.Grace = d
 	}
 	if v := getenv("JOB_WALL_TIME"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -95,6 +104,8 @@ type jobStack struct {
 	jobs    *db.JobService
 	trees   turbinesim.TreeStore
 	workers *db.Queue // nil without workers
+	worker  *runner.Worker
+	grace   time.Duration
 	sandbox bool
 }
 
@@ -123,7 +134,7 @@ func startJobs(ctx context.Context, env *Env, d *db.DB, jc *jobConfig) (*jobStac
 	if err != nil {
 		return nil, err
 	}
-	st.sandbox = w.Sandboxed()
+	st.sandbox, st.worker, st.grace = w.Sandboxed(), w, jc.Grace
 	// A job whose worker vanished is handed to another worker once its
 	// heartbeat is 30 s old (Rescue, in every worker process); River's
 	// rescuer, after the longest an attempt may run, is the backstop.
@@ -159,17 +170,16 @@ func (st *jobStack) sweepLostJobs(ctx context.Context, env *Env) {
 	}
 }
 
-// stop cancels running attempts (their jobs stay running and are retried
-// by another worker, as after a crash) and waits for the workers to exit.
+// stop drains the workers within a bounded time (runner.Worker.Shutdown):
+// runs that end within JOB_SHUTDOWN_GRACE finish; the others' solver
+// children are stopped and their jobs requeued without using an attempt,
+// so the next start (or another worker) runs them again.
 func (st *jobStack) stop(env *Env) {
 	if st.workers == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := st.workers.StopAndCancel(ctx); err != nil {
-		env.Log.Warn("stopping workers", "err", err)
-	}
+	env.Log.Info("stopping workers", "grace", st.grace)
+	st.worker.Shutdown(st.workers, st.grace)
 }
 
 // runWorker: `turbined worker`, workers only (no HTTP). Any machine that

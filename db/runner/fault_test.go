@@ -93,9 +93,9 @@ func workerProcess(args []string) int {
 	}
 	go w.Rescue(ctx)
 	<-ctx.Done()
-	stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	q.StopAndCancel(stopCtx)
+	// As turbined does on SIGTERM: a bounded drain that requeues the
+	// interrupted runs without using their attempts.
+	w.Shutdown(q, 200*time.Millisecond)
 	return 0
 }
 

@@ -51,7 +51,7 @@ func child(mode string, args []string) int {
 			return 1
 		}
 		return 0
-	case "child:hang":
+	case "child:hang", "child:hang-drain":
 		fmt.Println(`{"sim_time":0.1,"t_max":1,"percent":10,"eta_seconds":100,"ratio":0.001}`)
 		time.Sleep(time.Hour)
 	case "child:crash":
@@ -573,5 +573,51 @@ func TestSandboxFailureIsRefunded(t *testing.T) {
 	}
 	if u := e.usage(t); u.SpentCents != 0 || u.Tokens != 0 {
 		t.Fatalf("usage after the refund %+v, want zero", u)
+	}
+}
+
+// A shutdown is bounded and costs the job nothing: a run still going after
+// the grace period has its solver child stopped, and its job goes back to
+// the queue with the interrupted attempt uncounted (before, a graceful
+// SIGTERM used one of the job's three attempts, and a runaway run held the
+// shutdown for ever). The next worker runs it as attempt 1, charged once.
+func TestShutdownRequeuesWithoutUsingAnAttempt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:hang-drain", 1, runner.Limits{WallTime: time.Hour})
+	job := e.submit(t, 2)
+	e.waitFor(t, job.ID, 10*time.Second, func(j *turbinesim.Job) bool { return j.SimTime > 0 && j.Attempt == 1 })
+	start := time.Now()
+	e.worker.Shutdown(e.queue, 300*time.Millisecond)
+	if took := time.Since(start); took > 20*time.Second {
+		t.Fatalf("shutdown took %s", took)
+	}
+	assertNoChild(t, "child:hang-drain")
+	j, err := e.jobs.FindJob(context.Background(), e.org.ID, job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Status != turbinesim.JobQueued || j.Attempt != 0 || j.SimTime != 0 || j.RefundedAt != nil {
+		t.Fatalf("after the shutdown: %s, attempt %d, sim_time %g, refunded %v; want queued, attempt 0", j.Status, j.Attempt, j.SimTime, j.RefundedAt)
+	}
+	// A worker of the next start runs it to the end.
+	w, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
+		Command: []string{os.Args[0], "child:simulate"}, Sandbox: "none", Logger: quiet, ProgressInterval: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := db.NewQueue(e.db, db.QueueConfig{Workers: 1, Worker: w, PollInterval: 50 * time.Millisecond, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Shutdown(q, time.Second) })
+	j = e.waitFor(t, job.ID, 60*time.Second, terminal)
+	if j.Status != turbinesim.JobSucceeded || j.Attempt != 1 {
+		t.Fatalf("after the restart: %s, attempt %d (%s); want succeeded as attempt 1", j.Status, j.Attempt, deref(j.Detail))
+	}
+	if u := e.usage(t); u.SpentCents != 11 || u.Tokens != 2 {
+		t.Fatalf("usage %+v, want one charge of 11 cents / 2 tokens", u)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -95,6 +96,12 @@ type Worker struct {
 	river.WorkerDefaults[db.SimulationArgs]
 	cfg   Config
 	bwrap string
+	// draining is set by Shutdown: an attempt interrupted from then on
+	// was stopped by the service, and its job is requeued without using
+	// one of its attempts.
+	draining atomic.Bool
+	// children are the process groups of the running solver children.
+	children sync.Map // pid → struct{}
 }
 
 var _ river.Worker[db.SimulationArgs] = (*Worker)(nil)
@@ -207,7 +214,9 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	// A batch run with a recipe: the child generates its wind file and
 	// deck (prepare.go).
 	extra, err := w.recipeArgs(ctx, job, dir, in)
-	if err != nil && ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil && w.draining.Load() {
+		return w.requeue(ctx, log, job)
+	} else if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("run interrupted: %w", ctx.Err())
 	} else if err != nil {
 		return serviceFailure(PrepareFailure, err)
@@ -227,9 +236,14 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 			Status: turbinesim.JobFailed, Log: res.log,
 			Detail: fmt.Sprintf("the run exceeded its wall-time limit of %s and was stopped", w.cfg.Limits.WallTime)})
 		return err
+	case ctx.Err() != nil && w.draining.Load():
+		// The service is shutting down (Shutdown): the run is not the
+		// job's fault and the attempt does not count; the job goes back to
+		// the queue for the next worker.
+		return w.requeue(ctx, log, job)
 	case ctx.Err() != nil:
-		// The worker is shutting down (or River's timeout fired): the job
-		// stays running and River retries it, as after a crash.
+		// River's timeout fired: the job stays running and River retries
+		// it, as after a crash.
 		return fmt.Errorf("run interrupted: %w", ctx.Err())
 	case res.startErr != nil:
 		return serviceFailure("could not start the solver", res.startErr)
@@ -304,6 +318,46 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		jobs.Trees().Delete(context.WithoutCancel(ctx), key)
 	}
 	return err
+}
+
+// requeue hands a job whose attempt the shutdown interrupted back to the
+// queue with that attempt uncounted (JobService.RequeueInterrupted); it
+// runs after the solver child was stopped, even though ctx is cancelled.
+func (w *Worker) requeue(ctx context.Context, log *slog.Logger, job *turbinesim.Job) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := w.cfg.Jobs.RequeueInterrupted(ctx, job.ID, job.Attempt); err != nil {
+		log.Warn("requeueing a run interrupted by the shutdown", "err", err)
+		return fmt.Errorf("run interrupted by the shutdown: %w", err)
+	}
+	log.Info("run interrupted by the shutdown; requeued without using an attempt")
+	return nil
+}
+
+// Shutdown stops the worker's queue q within a bounded time: runs that
+// end within grace finish normally; then every running solver child is
+// stopped and its job requeued without using one of its attempts
+// (JobService.RequeueInterrupted), and after a further 15 s any child
+// still alive is killed. It returns once the queue has stopped or those
+// bounds have passed.
+func (w *Worker) Shutdown(q *db.Queue, grace time.Duration) {
+	w.draining.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	err := q.Stop(ctx)
+	cancel()
+	if err == nil {
+		return
+	}
+	w.cfg.Logger.Info("runs still going after the shutdown grace period; stopping them and requeueing their jobs", "grace", grace)
+	ctx, cancel = context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := q.StopAndCancel(ctx); err != nil {
+		w.cfg.Logger.Warn("workers did not stop in time; killing the solver children", "err", err)
+	}
+	w.children.Range(func(pid, _ any) bool {
+		_ = syscall.Kill(-pid.(int), syscall.SIGKILL)
+		return true
+	})
 }
 
 // finish records an attempt's outcome, retrying for up to half a minute
@@ -523,6 +577,8 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 			return
 		}
 		started <- nil
+		w.children.Store(cmd.Process.Pid, struct{}{})
+		defer w.children.Delete(cmd.Process.Pid)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			var p ProgressLine
