@@ -323,6 +323,26 @@ func normalizedSubDyn(sd *SubDyn) SubDyn {
 	for i := range c.CMasses {
 		c.CMasses[i].Line = 0
 	}
+	c.PropsRec = append([]SDRecProp(nil), sd.PropsRec...)
+	for i := range c.PropsRec {
+		c.PropsRec[i].Line = 0
+	}
+	c.PropsArb = append([]SDArbProp(nil), sd.PropsArb...)
+	for i := range c.PropsArb {
+		c.PropsArb[i].Line = 0
+	}
+	c.Cables = append([]SDCableProp(nil), sd.Cables...)
+	for i := range c.Cables {
+		c.Cables[i].Line = 0
+	}
+	c.Rigids = append([]SDRigidProp(nil), sd.Rigids...)
+	for i := range c.Rigids {
+		c.Rigids[i].Line = 0
+	}
+	c.Springs = append([]SDSpringProp(nil), sd.Springs...)
+	for i := range c.Springs {
+		c.Springs[i].Line = 0
+	}
 	c.MemberOutputs = append([]SDMemberOutput(nil), sd.MemberOutputs...)
 	for i := range c.MemberOutputs {
 		c.MemberOutputs[i].Line = 0

@@ -119,11 +119,8 @@ func (sd *SubDyn) WriteV5(w io.Writer) error {
 	row("MemberID", "MJointID1", "MJointID2", "MPropSetID1", "MPropSetID2", "MType", "MSpin/COSMID")
 	row("(-)", "(-)", "(-)", "(-)", "(-)", "(-)", "(deg/-)")
 	for _, m := range sd.Members {
-		spin := g(m.Spin)
-		if m.COSMID != 0 {
-			spin = strconv.Itoa(m.COSMID)
-		}
-		row(strconv.Itoa(m.ID), strconv.Itoa(m.J1), strconv.Itoa(m.J2), strconv.Itoa(m.P1), strconv.Itoa(m.P2), m.Type, spin)
+		// v5 has MSpin in this column; a v1.01 COSMID has no v5 meaning
+		row(strconv.Itoa(m.ID), strconv.Itoa(m.J1), strconv.Itoa(m.J2), strconv.Itoa(m.P1), strconv.Itoa(m.P2), m.Type, g(m.Spin))
 	}
 	section("CIRCULAR BEAM CROSS-SECTION PROPERTIES")
 	line(strconv.Itoa(len(sd.PropsCyl)), "NPropSetsCyl", "number of circular sections")
