@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -17,13 +18,13 @@ type database struct {
 	logFile *os.File
 }
 
-// Died is closed if the private cluster exits on its own; nil (never
-// closed) for an external server.
-func (d *database) Died() <-chan struct{} {
-	if d.cluster == nil {
-		return nil
+// supervise restarts the private cluster whenever it exits on its own,
+// until ctx ends (pgcluster.Cluster.Supervise); an external server
+// (DATABASE_URL) is the operator's to supervise.
+func (d *database) supervise(ctx context.Context, log *slog.Logger) {
+	if d.cluster != nil {
+		go d.cluster.Supervise(ctx, log)
 	}
-	return d.cluster.Done()
 }
 
 // Close closes the pool, then stops the private cluster (fast shutdown).

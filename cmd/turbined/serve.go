@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -150,6 +149,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	bgCtx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	go sessions.CleanupLoop(bgCtx, 10*time.Minute, env.Log)
+	// The private cluster is restarted if it dies; requests answer 503
+	// with Retry-After until the pool reconnects.
+	d.supervise(bgCtx, env.Log)
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpSrv.Serve(ln) }()
@@ -161,10 +163,6 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		env.Log.Info("shutting down")
 	case err := <-serveErr:
 		return fmt.Errorf("serving: %w", err)
-	case <-d.Died():
-		err = errors.New("the private PostgreSQL server exited; see " + cfg.DataDir + "/postgres.log")
-		_ = httpSrv.Close()
-		return err
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
@@ -28,6 +29,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -56,11 +58,16 @@ type Options struct {
 
 // Cluster is a running private PostgreSQL server.
 type Cluster struct {
-	dir  string
-	port int
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the postmaster has exited
-	err  error         // the postmaster's exit status, valid after done
+	dir     string
+	port    int
+	timeout time.Duration
+	newCmd  func() *exec.Cmd // a postmaster command (a Cmd runs once)
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	done     chan struct{} // closed when the current postmaster has exited
+	err      error         // the postmaster's exit status, valid after done
+	stopping bool          // Stop was called: the supervisor restarts nothing
 }
 
 // Start initialises the cluster when needed and starts the server.
@@ -123,49 +130,111 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if !opts.Durable {
 		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}
-	c := &Cluster{dir: dir, port: port, done: make(chan struct{})}
-	c.cmd = exec.Command(filepath.Join(bin, "postgres"), args...)
-	c.cmd.Stdout, c.cmd.Stderr = logw, logw
-	c.cmd.Env = childEnv(dir)
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{
-		Credential: cred,
-		Setpgid:    true, // Ctrl-C in a terminal must not reach postgres before we drain
-		// SIGQUIT is PostgreSQL's immediate shutdown: the postmaster kills its
-		// backends too, so nothing is left behind when we die abruptly.
-		Pdeathsig: syscall.SIGQUIT,
-	}
-	if err := c.startLocked(); err != nil {
-		return nil, fmt.Errorf("pgcluster: starting postgres in %s: %w", dir, err)
-	}
-
 	timeout := opts.StartTimeout
 	if timeout == 0 {
 		timeout = 60 * time.Second
 	}
-	if err := c.waitReady(ctx, timeout); err != nil {
-		_ = c.Stop()
+	c := &Cluster{dir: dir, port: port, timeout: timeout}
+	c.newCmd = func() *exec.Cmd {
+		cmd := exec.Command(filepath.Join(bin, "postgres"), args...)
+		cmd.Stdout, cmd.Stderr = logw, logw
+		cmd.Env = childEnv(dir)
+		cmd.SysProcAttr = &syscall.SysProcAttr{
+			Credential: cred,
+			Setpgid:    true, // Ctrl-C in a terminal must not reach postgres before we drain
+			// SIGQUIT is PostgreSQL's immediate shutdown: the postmaster kills its
+			// backends too, so nothing is left behind when we die abruptly.
+			Pdeathsig: syscall.SIGQUIT,
+		}
+		return cmd
+	}
+	if err := c.run(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// run starts a postmaster and waits until it accepts connections.
+func (c *Cluster) run(ctx context.Context) error {
+	c.mu.Lock()
+	c.cmd, c.done, c.err = c.newCmd(), make(chan struct{}), nil
+	err := c.startLocked(c.cmd, c.done)
+	c.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("pgcluster: starting postgres in %s: %w", c.dir, err)
+	}
+	if err := c.waitReady(ctx, c.timeout); err != nil {
+		_ = c.kill()
+		return err
+	}
+	return nil
+}
+
+// Supervise restarts the server whenever it exits on its own (a crash, an
+// operator's kill, the out-of-memory killer), on the same port, so the
+// service's pool reconnects by itself; meanwhile requests answer 503. It
+// waits 1 s before the first attempt and doubles the wait after each
+// failed one, up to 30 s, and returns when ctx ends or Stop is called.
+// Each exit and restart is logged.
+func (c *Cluster) Supervise(ctx context.Context, log *slog.Logger) {
+	const first, most = time.Second, 30 * time.Second
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.Done():
+		}
+		c.mu.Lock()
+		stopping, exitErr := c.stopping, c.err
+		c.mu.Unlock()
+		if stopping {
+			return
+		}
+		log.Error("private PostgreSQL exited; restarting it (requests answer 503 meanwhile)", "err", exitErr, "dir", c.dir)
+		for wait := first; ; wait = min(2*wait, most) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			c.mu.Lock()
+			stopping = c.stopping
+			c.mu.Unlock()
+			if stopping {
+				return
+			}
+			err := c.run(ctx)
+			if err == nil {
+				log.Info("private PostgreSQL restarted", "port", c.port)
+				break
+			}
+			log.Warn("private PostgreSQL did not restart; trying again", "err", err, "retry_in", min(2*wait, most))
+		}
+	}
 }
 
 // startLocked starts the postmaster from a goroutine locked to its OS thread
 // that stays alive until the postmaster exits: Linux sends the parent-death
 // signal when the creating thread exits, not the process (golang/go#27505),
 // so the thread must outlive the child.
-func (c *Cluster) startLocked() error {
+func (c *Cluster) startLocked(cmd *exec.Cmd, done chan struct{}) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := c.cmd.Start(); err != nil {
+		if err := cmd.Start(); err != nil {
 			started <- err
-			close(c.done)
+			close(done)
 			return
 		}
 		started <- nil
-		c.err = c.cmd.Wait()
-		close(c.done)
+		err := cmd.Wait()
+		c.mu.Lock()
+		if c.done == done {
+			c.err = err
+		}
+		c.mu.Unlock()
+		close(done)
 	}()
 	return <-started
 }
@@ -185,8 +254,8 @@ func (c *Cluster) waitReady(ctx context.Context, timeout time.Duration) error {
 			return nil
 		}
 		select {
-		case <-c.done:
-			return fmt.Errorf("pgcluster: postgres exited during start-up (%v); is another server using %s?", c.err, c.dir)
+		case <-c.Done():
+			return fmt.Errorf("pgcluster: postgres exited during start-up (%v); is another server using %s?", c.exitErr(), c.dir)
 		case <-ctx.Done():
 			return fmt.Errorf("pgcluster: waiting for postgres: %w", ctx.Err())
 		case <-time.After(50 * time.Millisecond):
@@ -204,7 +273,17 @@ func (c *Cluster) Port() int { return c.port }
 func (c *Cluster) Dir() string { return c.dir }
 
 // Pid is the process id of the postmaster.
-func (c *Cluster) Pid() int { return c.cmd.Process.Pid }
+func (c *Cluster) Pid() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cmd.Process.Pid
+}
+
+func (c *Cluster) exitErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
 
 // URL is a lib/pq connection URL for database dbname as the superuser.
 func (c *Cluster) URL(dbname string) string {
@@ -240,28 +319,53 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name string) error {
 	return nil
 }
 
-// Done is closed when the postmaster has exited, whatever the reason.
-func (c *Cluster) Done() <-chan struct{} { return c.done }
+// Done is closed when the current postmaster has exited, whatever the
+// reason (after a restart by Supervise, Done is a new channel).
+func (c *Cluster) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done
+}
 
 // Stop asks the server for a fast shutdown (SIGINT: active sessions are
 // rolled back, data is checkpointed) and waits for it, killing it after 30 s.
+// A supervisor (Supervise) restarts nothing after Stop.
 func (c *Cluster) Stop() error {
+	c.mu.Lock()
+	c.stopping = true
+	cmd, done := c.cmd, c.done
+	c.mu.Unlock()
 	select {
-	case <-c.done:
+	case <-done:
 		return nil
 	default:
 	}
-	if err := c.cmd.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("pgcluster: signalling postgres: %w", err)
 	}
 	select {
-	case <-c.done:
+	case <-done:
 		return nil
 	case <-time.After(30 * time.Second):
-		_ = c.cmd.Process.Signal(syscall.SIGQUIT)
-		<-c.done
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		<-done
 		return fmt.Errorf("pgcluster: postgres did not stop within 30 s; sent SIGQUIT")
 	}
+}
+
+// kill ends a postmaster that did not become ready (immediate shutdown).
+func (c *Cluster) kill() error {
+	c.mu.Lock()
+	cmd, done := c.cmd, c.done
+	c.mu.Unlock()
+	_ = cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	return nil
 }
 
 // FindBinaries returns the directory holding initdb and postgres: $PG_BIN,

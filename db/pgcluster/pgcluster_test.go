@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,5 +209,73 @@ func TestFindBinariesHonoursPGBin(t *testing.T) {
 	t.Setenv("PG_BIN", t.TempDir())
 	if _, err := pgcluster.FindBinaries(); err == nil {
 		t.Fatal("an empty PG_BIN was accepted")
+	}
+}
+
+// A postmaster killed from outside (here SIGKILL, as the out-of-memory
+// killer does) is restarted by Supervise on the same port: a pool that
+// failed meanwhile answers again, with the data; after Stop nothing is
+// restarted and no process is left.
+func TestSuperviseRestartsAKilledServer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := filepath.Join(tempDir(t), "pg")
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Durable: true}) // the data must survive the crash
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	if err := c.CreateDatabase(ctx, "app"); err != nil {
+		t.Fatal(err)
+	}
+	supervised := make(chan struct{})
+	go func() {
+		c.Supervise(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		close(supervised)
+	}()
+	db, err := sql.Open("postgres", c.URL("app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)`); err != nil {
+		t.Fatal(err)
+	}
+	first := c.Pid()
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	sawOutage := false
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		qctx, qcancel := context.WithTimeout(ctx, 2*time.Second)
+		err := db.QueryRowContext(qctx, `SELECT v FROM kept`).Scan(&v)
+		qcancel()
+		if err == nil && sawOutage {
+			break
+		}
+		if err != nil {
+			sawOutage = true
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not come back within 90 s (last error %v)", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if v != 7 || c.Pid() == first || !alive(c.Pid()) {
+		t.Fatalf("after the restart: v=%d, postmaster %d (killed %d)", v, c.Pid(), first)
+	}
+	second := c.Pid()
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-supervised:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Supervise did not return after Stop")
+	}
+	if alive(second) || len(postgresUsing(dir)) > 0 {
+		t.Fatalf("postgres left running after Stop: %v", postgresUsing(dir))
 	}
 }
