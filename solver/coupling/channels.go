@@ -57,6 +57,8 @@ func edChannels(numBl, nBlGages, nTwGages int) map[string]channel {
 		i := i
 		add("NcIMUTA"+n+"s", "m/s^2", func(s *sim) float64 { return o(s).NcIMUTA[i] })
 		add("NcIMUTV"+n+"s", "m/s", func(s *sim) float64 { return o(s).NcIMUTV[i] })
+		add("NcIMURA"+n+"s", "deg/s^2", func(s *sim) float64 { return o(s).NcIMURA[i] * r2d })
+		add("NcIMURV"+n+"s", "deg/s", func(s *sim) float64 { return o(s).NcIMURV[i] * r2d })
 		add("YawBrTA"+n+"p", "m/s^2", func(s *sim) float64 { return o(s).YawBrTA[i] })
 		add("YawBrF"+n+"p", unitN, func(s *sim) float64 { return o(s).YawBrF[i] * kilo })
 		add("YawBrM"+n+"p", unitM, func(s *sim) float64 { return o(s).YawBrM[i] * kilo })

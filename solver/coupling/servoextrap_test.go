@@ -114,3 +114,20 @@ func startedIEA15(t *testing.T, caseName, channel string) *sim {
 	}
 	return s
 }
+
+// The nacelle angular accelerations (ROSCO's floating-feedback input) are
+// extrapolated to t+dt like every other ServoDyn input.
+func TestServoExtrapolatesNacelleAngularAcceleration(t *testing.T) {
+	var prev2, prev, cur, next control.Inputs
+	prev2.NacAngAcc = [3]float64{0, 1, 0}
+	prev.NacAngAcc = [3]float64{0, 2, 0}
+	cur.NacAngAcc = [3]float64{0, 4, 1}
+	extrapolateServo(1, &next, &prev2, &prev, &cur)
+	if next.NacAngAcc != [3]float64{0, 6, 2} {
+		t.Fatalf("order 1: %v, want (0, 6, 2)", next.NacAngAcc)
+	}
+	extrapolateServo(2, &next, &prev2, &prev, &cur)
+	if next.NacAngAcc != [3]float64{0, 7, 3} {
+		t.Fatalf("order 2: %v, want (0, 7, 3)", next.NacAngAcc)
+	}
+}

@@ -301,6 +301,10 @@ func (s *sim) servoInputs(o *structure.Outputs, u *control.Inputs) {
 	u.Azimuth = o.Azimuth
 	u.TwrTopAccFA = o.YawBrTA[0]
 	u.TwrTopAccSS = o.YawBrTA[1]
+	// ServoDyn hands ElastoDyn's NcIMURAxs/ys/zs to the controller
+	// (avrSWAP records 82-84; ROSCO's Fl_Mode 2 floating feedback uses the
+	// nodding acceleration, record 83).
+	u.NacAngAcc = o.NcIMURA
 	u.LSSTipMya = o.LSSTipM[1]
 	u.LSSTipMza = o.LSSTipM[2]
 	u.LSSTorque = o.RotTorq
@@ -343,6 +347,9 @@ func extrapolateServo(order int, next, prev2, prev, cur *control.Inputs) {
 	next.Azimuth = math.Mod(ext(a2, a1, cur.Azimuth)+4*math.Pi, 2*math.Pi)
 	next.TwrTopAccFA = ext(prev2.TwrTopAccFA, prev.TwrTopAccFA, cur.TwrTopAccFA)
 	next.TwrTopAccSS = ext(prev2.TwrTopAccSS, prev.TwrTopAccSS, cur.TwrTopAccSS)
+	for c := 0; c < 3; c++ {
+		next.NacAngAcc[c] = ext(prev2.NacAngAcc[c], prev.NacAngAcc[c], cur.NacAngAcc[c])
+	}
 	next.LSSTipMya = ext(prev2.LSSTipMya, prev.LSSTipMya, cur.LSSTipMya)
 	next.LSSTipMza = ext(prev2.LSSTipMza, prev.LSSTipMza, cur.LSSTipMza)
 	next.LSSTorque = ext(prev2.LSSTorque, prev.LSSTorque, cur.LSSTorque)

@@ -38,6 +38,8 @@ type Outputs struct {
 	YawBrTA        [3]float64 // tower-top acceleration, frame p, m/s²
 	NcIMUTA        [3]float64 // nacelle IMU acceleration, non-rotating shaft frame s, m/s²
 	NcIMUTV        [3]float64 // nacelle IMU velocity, frame s, m/s
+	NcIMURA        [3]float64 // nacelle angular acceleration, frame s, rad/s² (roll, nodding, yaw)
+	NcIMURV        [3]float64 // nacelle angular velocity, frame s, rad/s
 	TwrClrnc       []float64  // blade-tip to tower (yaw axis) clearance estimate, m
 	TwrBsF, TwrBsM [3]float64 // loads at the tower base, frame t
 
@@ -371,6 +373,10 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 		vIMU = vIMU.axpy(st.QD[j], s.jac[m.ptIMU*nd+j])
 	}
 	out.NcIMUTV = c.fs.local(vIMU)
+	// The IMU rides on the nacelle: its rotation is the shaft frame's
+	// (the nacelle frame tilted by a constant angle).
+	out.NcIMURA = c.fs.local(alpha)
+	out.NcIMURV = c.fs.local(s.omegaS)
 	// Tip-to-tower clearance (ElastoDyn TwrClrnc): below the yaw bearing the
 	// distance from the yaw axis, above it the distance to the bearing.
 	for k := 0; k < p.NumBl; k++ {

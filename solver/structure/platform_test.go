@@ -182,3 +182,34 @@ func TestPlatformFrameIsOrthonormal(t *testing.T) {
 		t.Fatalf("pitch 0.1 tilts z by %v rad, want atan(0.1)", got)
 	}
 }
+
+// On a rigid tower the nacelle turns with the platform: its IMU's nodding
+// acceleration (NcIMURAys, the input of ROSCO's Fl_Mode 2 floating feedback)
+// is the platform's pitch acceleration, tilted into the shaft frame.
+func TestNacelleNoddingAccelerationFollowsPlatformPitch(t *testing.T) {
+	p := platformParams(DOFFlags{PtfmPDOF: true})
+	m, err := NewModel(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := NewSystem(m)
+	st, _ := m.InitialState()
+	u := m.NewInputs()
+	u.PtfmMoment[1] = 5e8
+	out := m.NewOutputs()
+	if err := sys.Outputs(st, u, out); err != nil {
+		t.Fatal(err)
+	}
+	a := out.QDD[DOFP]
+	if a == 0 {
+		t.Fatal("no pitch acceleration")
+	}
+	// The shaft frame is the nacelle tilted about y: the nodding component
+	// is unchanged, the pitch acceleration has no roll or yaw component.
+	if math.Abs(out.NcIMURA[1]-a) > 1e-9*math.Abs(a) || math.Abs(out.NcIMURA[0]) > 1e-9*math.Abs(a) || math.Abs(out.NcIMURA[2]) > 1e-9*math.Abs(a) {
+		t.Fatalf("NcIMURA = %v, want (0, %g, 0)", out.NcIMURA, a)
+	}
+	if math.Abs(out.PtfmRAi[1]-a) > 1e-9*math.Abs(a) {
+		t.Fatalf("PtfmRAyi = %g, want %g", out.PtfmRAi[1], a)
+	}
+}
