@@ -20,6 +20,18 @@ import (
 // within 1 % (of the mean, or of the range where the mean is near zero).
 const Tolerance = 0.01
 
+// DecayTolerance is the acceptance bound on free-decay periods and damping
+// ratios (issue 20: within 2 %).
+const DecayTolerance = 0.02
+
+func fmtDecay(e float64) string {
+	s := fmt.Sprintf("%+.2f %%", 100*e)
+	if math.Abs(e) <= DecayTolerance {
+		s += " ✓"
+	}
+	return s
+}
+
 // ReportInfo is the run context printed at the top of the report.
 type ReportInfo struct {
 	Command  string
@@ -112,6 +124,18 @@ func WriteMarkdown(w io.Writer, info ReportInfo, results []CaseResult) error {
 				100*c.RuleAll, 100*c.RuleSettled, c.RuleWorstSettled)
 		}
 		p("\n")
+		if len(r.Decays) > 0 {
+			p("Free decay: the dominant damped mode of each motion (matrix-pencil fit of ten modes to the whole record averaged over 0.5-s blocks, `analysis.DecayModes`); acceptance ±%.0f %% in period and damping ratio.\n\n", 100*DecayTolerance)
+			p("| channel | ref period (s) | our period (s) | period err | ref ζ | our ζ | ζ err |\n|---|---:|---:|---:|---:|---:|---:|\n")
+			for _, dr := range r.Decays {
+				if dr.Missing != "" {
+					p("| %s | | | %s | | | |\n", dr.Name, dr.Missing)
+					continue
+				}
+				p("| %s | %.3f | %.3f | %s | %.5f | %.5f | %s |\n", dr.Name, dr.RefPeriod, dr.Period, fmtDecay(dr.PeriodErr), dr.RefZeta, dr.Zeta, fmtDecay(dr.ZetaErr))
+			}
+			p("\n")
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/turbinesim/turbinesim/solver/analysis"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/outfile"
@@ -35,6 +37,35 @@ import (
 var Channels = []string{
 	"RotSpeed", "GenSpeed", "GenPwr", "GenTq", "BldPitch1", "RotThrust", "RotTorq",
 	"RootMyc1", "RootMxc1", "OoPDefl1", "IPDefl1", "TTDspFA", "TwrBsMyt", "TwrBsMxt",
+}
+
+// OffshoreChannels are compared as well for a case whose deck has offshore
+// modules: the platform motions, the fairlead tensions and the wave
+// elevation (issue 20, "Must show").
+var OffshoreChannels = []string{
+	"PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw",
+	"FAIRTEN1", "FAIRTEN2", "FAIRTEN3", "Wave1Elev",
+}
+
+// DecayChannels are the free-decay motions whose dominant damped mode is
+// compared in a decay case (name containing "decay"), with the band of
+// damped periods (s) the mode is looked for in.
+var DecayChannels = []struct {
+	Name     string
+	Min, Max float64
+}{
+	{"PtfmPitch", 10, 60},
+	{"PtfmSurge", 60, 300},
+}
+
+// DecayResult compares one channel's dominant free-decay mode
+// (analysis.DecayModes) with the reference's.
+type DecayResult struct {
+	Name               string
+	RefPeriod, Period  float64 // damped period, s
+	RefZeta, Zeta      float64 // damping ratio
+	PeriodErr, ZetaErr float64 // relative errors
+	Missing            string
 }
 
 // Case is one reference run.
@@ -51,6 +82,9 @@ type Case struct {
 	// CASE.md reports for the reference run (0 when not found).
 	TMax         float64
 	OpenFASTWall float64
+	// Offshore is true when the deck has offshore modules (hydrodynamics,
+	// moorings or a substructure): OffshoreChannels are compared too.
+	Offshore bool
 }
 
 // Discover lists the cases under refDir (sorted by name).
@@ -155,6 +189,7 @@ type CaseResult struct {
 	SimTime  float64
 	Steps    int
 	Channels []ChannelResult
+	Decays   []DecayResult // decay cases only
 }
 
 // SimWall is the simulated-to-wall time ratio of the run.
@@ -189,6 +224,14 @@ func RunCase(ctx context.Context, c Case, channels []string) CaseResult {
 		res.Err = fmt.Errorf("loading the deck: %w", err)
 		return res
 	}
+	if c.Offshore {
+		channels = append([]string(nil), channels...)
+		for _, o := range OffshoreChannels {
+			if !slices.Contains(channels, o) {
+				channels = append(channels, o)
+			}
+		}
+	}
 	run, err := coupling.Run(ctx, d, coupling.Options{OutPath: "-", Channels: channels, KeepData: true}, nil)
 	if err != nil {
 		res.Err = err
@@ -214,7 +257,56 @@ func RunCase(ctx context.Context, c Case, channels []string) CaseResult {
 		}
 		res.Channels = append(res.Channels, cr)
 	}
+	if strings.Contains(c.Name, "decay") {
+		res.Decays = decays(ref, run)
+	}
 	return res
+}
+
+// decays compares the dominant damped mode of each DecayChannels motion:
+// ten modes fitted to the whole record averaged over 0.5-s blocks (which
+// removes the tower and blade vibrations but not the platform modes).
+func decays(ref *outfile.File, run *coupling.Result) []DecayResult {
+	var out []DecayResult
+	for _, dc := range DecayChannels {
+		r := DecayResult{Name: dc.Name}
+		base, ok := ref.Column(dc.Name)
+		col := -1
+		for i, ch := range run.Channels {
+			if ch.Name == dc.Name {
+				col = i
+			}
+		}
+		if !ok || col < 0 || len(ref.Time) < 2 || len(run.Time) < 2 {
+			r.Missing = "channel missing"
+			out = append(out, r)
+			continue
+		}
+		fit := func(t, x []float64) (analysis.DampedMode, error) {
+			block := max(1, int(math.Round(0.5/(t[1]-t[0]))))
+			modes, err := analysis.DecayModes(t, x, 10, block)
+			if err != nil {
+				return analysis.DampedMode{}, err
+			}
+			m, ok := analysis.DominantMode(modes, dc.Min, dc.Max)
+			if !ok {
+				return m, fmt.Errorf("no mode with a period of %g-%g s", dc.Min, dc.Max)
+			}
+			return m, nil
+		}
+		mr, err1 := fit(ref.Time, base)
+		mo, err2 := fit(run.Time, run.Data[col])
+		if err := errors.Join(err1, err2); err != nil {
+			r.Missing = err.Error()
+			out = append(out, r)
+			continue
+		}
+		r.RefPeriod, r.Period, r.RefZeta, r.Zeta = mr.Period, mo.Period, mr.Zeta, mo.Zeta
+		r.PeriodErr = mo.Period/mr.Period - 1
+		r.ZetaErr = mo.Zeta/mr.Zeta - 1
+		out = append(out, r)
+	}
+	return out
 }
 
 // compare fills the statistics of one channel: test (tTest, test) against
@@ -424,6 +516,8 @@ func prepare(c *Case) error {
 		return fmt.Errorf("validation: case %s: %w", c.Name, err)
 	}
 	c.TMax = d.Main.TMax
+	m := d.Main
+	c.Offshore = m.CompHydro != 0 || m.CompMooring != 0 || m.CompSub != 0
 	c.Settle = 30
 	if c.TMax >= 120-1e-9 {
 		c.Settle = 60
