@@ -187,6 +187,23 @@ func TestFloatFeedbackGain(t *testing.T) {
 	}
 }
 
+// The feedback opposes the nacelle velocity through ROSCO's negative gain:
+// a nacelle accelerating downwind (positive acceleration, so positive
+// velocity) gets a positive pitch increment, −Fl_Kp·v (ROSCO computes it as
+// (0 − v)·Fl_Kp). With the opposite sign the IEA 15 MW semi at 10 m/s
+// pitched to fine pitch while OpenFAST's feathered to 4.5°.
+func TestFloatFeedbackOpposesNacelleVelocity(t *testing.T) {
+	p := Params{FFlCornerFreq: [2]float64{5, 1}, FFlHighPassFreq: 0.01, FlKp: []float64{-9.2}}
+	var f floatFeedback
+	var pitch float64
+	for i := 0; i < 200; i++ { // 2 s of 0.01 rad/s² nodding acceleration
+		_, pitch = f.step(&p, 0.01, 10, 0.01, i == 0)
+	}
+	if !(pitch > 0) {
+		t.Fatalf("pitch increment %g rad for a nacelle speeding up downwind, want > 0", pitch)
+	}
+}
+
 // Every DISCON.IN shipped with the reference decks (IEA-15 monopile and
 // semi-submersible, IEA-22 monopile and semi) is accepted, with its Cp table.
 func TestReferenceDeckDISCONsLoad(t *testing.T) {

@@ -19,7 +19,7 @@ func (f *highPass1) step(u, dt, omega float64, reset bool, init float64) float64
 // nodding angular acceleration, record 83). The acceleration is band-passed
 // (2nd-order low-pass F_FlCornerFreq, 1st-order high-pass F_FlHighPassFreq,
 // optional notches F_TwrTopNotch_Ind), integrated to a velocity and fed back
-// with gain Fl_Kp, scheduled on the filtered wind estimate when Fl_n > 1
+// with gain −Fl_Kp, scheduled on the filtered wind estimate when Fl_n > 1
 // (Abbas et al. 2022 §2.6, "floating feedback").
 type floatFeedback struct {
 	lp      lowPass2
@@ -41,5 +41,8 @@ func (f *floatFeedback) step(p *Params, acc, windF, dt float64, reset bool) (acc
 	if len(p.FlKp) > 1 {
 		kp = interp1(p.FlU, p.FlKp, windF)
 	}
-	return accF, kp * vel
+	// The velocity is an error from a zero set point: the increment is
+	// (0 − v)·Fl_Kp (ROSCO FloatingFeedback), so with ROSCO's negative
+	// gains a nacelle moving downwind pitches the blades to feather.
+	return accF, -kp * vel
 }
