@@ -25,6 +25,10 @@ type MorisonNode struct {
 	PotOnly  bool    // member modelled with potential flow: viscous drag only
 	MGMass   float64 // marine-growth mass of the strip, kg
 	FillMass float64 // flooded or ballast fluid mass of the strip, kg
+	// fillDens, fillArea: the internal fluid's density and the inner
+	// cross-section; fillLen the strip length below the fill surface
+	fillDens, fillArea, fillLen float64
+	fillEndP                    float64 // internal pressure on an end plate, Pa
 	// End is +1 at a member's second joint, −1 at its first, 0 inside: the
 	// outward axis of an end plate is End·Axis.
 	End            int
@@ -50,7 +54,7 @@ type NodeLoad struct {
 // 1950; HydroDyn theory: distributed viscous drag ½ρC_d D|v_n|v_n, fluid
 // inertia ρ(C_p + C_a)A a_n, added mass −ρC_a A q̈_n, buoyancy normal to the
 // axis ρ g A (ẑ − (ẑ·t̂)t̂) with end-plate pressures, marine-growth and
-// ballast weight; at submerged member ends axial drag, dynamic pressure
+// the pressure of flooded or ballast fluid inside; at submerged member ends axial drag, dynamic pressure
 // and axial added mass from the joint's axial coefficients), with the
 // kinematics at the undisplaced node positions (WaveDisp 0) and the loads
 // integrated up to SWL (AMMod 0, HstMod 0).
@@ -166,7 +170,8 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 				}
 				din := dProp - 2*thck
 				flo, fhi := clipZ(a[2], ax[2], lo, hi, math.Inf(-1), fg.FSLoc)
-				n.FillMass = dens * math.Pi / 4 * din * din * math.Max(0, fhi-flo)
+				n.fillDens, n.fillArea, n.fillLen = dens, math.Pi/4*din*din, math.Max(0, fhi-flo)
+				n.FillMass = n.fillDens * n.fillArea * n.fillLen
 			}
 			if k == 0 || k == ne {
 				n.End = -1
@@ -182,6 +187,12 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 				if n.endSubmerged {
 					n.endHydrostatic = -m.rho * m.g * z
 				}
+				// an end plate in the seabed carries nothing: the soil
+				// plug holds the fluid column (as HydroDyn leaves out end
+				// loads below the seabed)
+				if flooded && z > -m.depth && z < fg.FSLoc {
+					n.fillEndP = n.fillDens * m.g * (fg.FSLoc - z)
+				}
 			}
 			n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
 			m.Nodes = append(m.Nodes, n)
@@ -193,9 +204,18 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 		n := &m.Nodes[i]
 		area := math.Pi / 4 * n.D * n.D
 		var mm [3][3]float64
-		iso := n.MGMass + n.FillMass
+		// marine growth moves with the member in every direction; the
+		// internal fluid across the axis only (along it, its end plates or
+		// the soil plug carry it)
 		for r := 0; r < 3; r++ {
-			mm[r][r] += iso
+			mm[r][r] += n.MGMass
+			for c := 0; c < 3; c++ {
+				d := 0.0
+				if r == c {
+					d = 1
+				}
+				mm[r][c] += n.FillMass * (d - n.Axis[r]*n.Axis[c])
+			}
 		}
 		if !n.PotOnly {
 			ma := m.rho * n.Ca * area * n.WetLen
@@ -220,7 +240,9 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 		}
 		m.mass[i] = mm
 		// statics: buoyancy normal to the axis on the wet strip, end-plate
-		// hydrostatic pressure, marine-growth and fill weight
+		// hydrostatic pressure, marine-growth weight, and the internal
+		// fluid's pressure on the wall (normal to the axis, outward: the
+		// opposite of a buoyancy) and on the end plates
 		var f [3]float64
 		if !n.PotOnly {
 			bz := m.rho * m.g * area * n.WetLen
@@ -232,7 +254,15 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 				}
 			}
 		}
-		f[2] -= (n.MGMass + n.FillMass) * m.g
+		f[2] -= n.MGMass * m.g
+		if n.fillLen > 0 {
+			bf := n.fillDens * m.g * n.fillArea * n.fillLen
+			f = add(f, [3]float64{bf * n.Axis[2] * n.Axis[0], bf * n.Axis[2] * n.Axis[1], -bf * (1 - n.Axis[2]*n.Axis[2])})
+		}
+		if n.End != 0 && n.fillEndP > 0 {
+			// the fluid pushes the plate outward: +p A n_out
+			f = add(f, scale(n.Axis, n.fillEndP*n.fillArea*float64(n.End)))
+		}
 		m.statics[i] = f
 	}
 	return m, nil

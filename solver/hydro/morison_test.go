@@ -81,8 +81,9 @@ func TestMorisonFixedCylinderAiry(t *testing.T) {
 
 // TestMorisonStatics: a fully submerged inclined closed cylinder above the
 // seabed feels its buoyancy ρ g V upward and no net horizontal force (the
-// lateral pressure normal to the axis plus the two end plates); a flooded
-// pile adds the water column's weight.
+// lateral pressure normal to the axis plus the two end plates); the water
+// inside a flooded pile weighs on its bottom plate, unless that plate is in
+// the seabed.
 func TestMorisonStatics(t *testing.T) {
 	sea, _ := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: 50})
 	hd := pile(3, 0.1, -40, -10)
@@ -103,15 +104,33 @@ func TestMorisonStatics(t *testing.T) {
 	if want := -6 * rho * grav * vol; math.Abs(r[4]/want-1) > 1e-3 {
 		t.Errorf("My %g, want %g (buoyancy at the centroid)", r[4], want)
 	}
-	hd = pile(3, 0.1, -50.5, 10)
-	hd.FillGroups = []deck.HDFillGroup{{Members: []int{1}, FSLoc: -5, DensDflt: true}}
-	m, _ = NewMorison(hd, sea, "test")
-	loads = make([]NodeLoad, len(m.Nodes))
-	m.Loads(0, make([]NodeMotion, len(m.Nodes)), loads)
-	r = m.Resultant(loads, [3]float64{})
+	// flooded to −5 m: standing on the seabed the water column rests on
+	// the soil (no load); closed 10 m above it, the bottom plate carries the
+	// column's weight against the outside pressure
 	din := 3 - 0.1
-	want := -rho * grav * math.Pi / 4 * din * din * (50.5 - 5) // bottom below the seabed: no end-plate buoyancy
-	if math.Abs(r[2]/want-1) > 1e-9 {
-		t.Errorf("flooded pile: Fz %g, want the fill weight %g", r[2], want)
+	for _, c := range []struct {
+		bottom, want float64
+	}{
+		{-50.5, 0},
+		{-40, rho * grav * math.Pi / 4 * (9*40 - din*din*35)},
+	} {
+		hd = pile(3, 0.1, c.bottom, 10)
+		hd.FillGroups = []deck.HDFillGroup{{Members: []int{1}, FSLoc: -5, DensDflt: true}}
+		m, _ = NewMorison(hd, sea, "test")
+		loads = make([]NodeLoad, len(m.Nodes))
+		m.Loads(0, make([]NodeMotion, len(m.Nodes)), loads)
+		r = m.Resultant(loads, [3]float64{})
+		if math.Abs(r[2]-c.want) > 1e-9*rho*grav*9*50 {
+			t.Errorf("flooded pile from %g m: Fz %g, want %g", c.bottom, r[2], c.want)
+		}
+		// the water inside moves with the pile across its axis only
+		var mx, mz float64
+		for i := range m.Nodes {
+			mx += m.NodeMass(i)[0][0]
+			mz += m.NodeMass(i)[2][2]
+		}
+		if want := rho * math.Pi / 4 * (9*math.Min(-c.bottom, 50) + din*din*(-5-c.bottom)); math.Abs(mx/want-1) > 1e-9 || mz != 0 {
+			t.Errorf("flooded pile from %g m: masses %g across (want %g), %g along", c.bottom, mx, want, mz)
+		}
 	}
 }
