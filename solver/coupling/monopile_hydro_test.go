@@ -19,7 +19,7 @@ import (
 // the wave elevation, the HydroDyn loads, the mudline reactions, the
 // tower-base moment and the tower-top displacement have OpenFAST v5.0.0's
 // mean and standard deviation within 1 % (of the mean, or of the range where
-// the mean is near zero). The 150-s figures are in docs/validation.md §9.
+// the mean is near zero). The 150-s figures are in docs/validation.md §10.
 func TestMonopileRegularWavesMatchOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("an 80-s monopile run")

@@ -2,6 +2,7 @@ package hydro
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -28,7 +29,7 @@ import (
 //     (applied explicitly with the previous step's accelerations it
 //     diverges within two steps on the IEA 15 MW monopile, 4.8e6 kg of
 //     added and flooded mass against the structure's; left out, the
-//     monopile's loads match OpenFAST within 0.1 %, docs/validation.md §9);
+//     monopile's loads match OpenFAST within 0.1 %, docs/validation.md §10);
 //   - the radiation memory as its state (UpdateStates stores the velocity
 //     at t);
 //   - SeaState's and HydroDyn's output channels.
@@ -75,9 +76,7 @@ func NewModule(d *deck.Deck, env offshore.Env) (*Module, error) {
 			return nil, err
 		}
 		md.warn = append(md.warn, md.model.Warnings...)
-		md.hdOut, w = md.model.Outputs()
-		md.warn = append(md.warn, w...)
-		md.outs = append(md.outs, md.hdOut.Names...)
+		md.hdOut, _ = md.model.Outputs()
 		if p := md.model.Platform; p != nil {
 			a := p.AInf()
 			md.am = shiftMass(a, sub3(offshore.Vec3{}, md.ref0))
@@ -96,6 +95,16 @@ func NewModule(d *deck.Deck, env offshore.Env) (*Module, error) {
 				for i := range mo.Nodes {
 					addPointMass(&md.am, mo.NodeMass(i), sub3(mo.Nodes[i].Pos, md.ref0))
 				}
+			}
+		}
+	}
+	if md.model != nil {
+		// HydroDyn's list in its order: loads and member channels
+		for _, raw := range md.model.HD.OutList {
+			if _, ok := md.Channel(raw); ok {
+				md.outs = append(md.outs, raw)
+			} else {
+				md.warn = append(md.warn, fmt.Sprintf("HydroDyn output channel %q is not available; it is left out", raw))
 			}
 		}
 	}
@@ -203,6 +212,9 @@ func (md *Module) Channel(name string) (offshore.Channel, bool) {
 	if md.hdOut == nil {
 		return offshore.Channel{}, false
 	}
+	if c, ok := md.memberChannel(name); ok {
+		return c, true
+	}
 	for i, n := range md.hdOut.Names {
 		if strings.EqualFold(n, name) {
 			return offshore.Channel{Name: n, Unit: md.hdOut.Units[i], Get: func(u *offshore.Input) float64 {
@@ -215,6 +227,74 @@ func (md *Module) Channel(name string) (offshore.Channel, bool) {
 		}
 	}
 	return offshore.Channel{}, false
+}
+
+// memberChannel resolves HydroDyn's member output channels MαNβQ for the
+// deck's member outputs (α-th row of the member output list, β-th of its
+// NodeLocs, taken at the nearest strip node): Vxi, Vyi, Vzi, Axi, Ayi, Azi
+// (fluid, with current), DynP, STVxi … STAzi (structure), FDxi … (drag),
+// FIxi … (fluid inertia), FBxi … (buoyancy), FAMxi … (added mass), per
+// unit length.
+func (md *Module) memberChannel(name string) (offshore.Channel, bool) {
+	mor := md.model.Morison
+	var a, b int
+	var q string
+	if mor == nil {
+		return offshore.Channel{}, false
+	}
+	if n, err := fmt.Sscanf(strings.ToUpper(name), "M%1dN%1d%s", &a, &b, &q); n != 3 || err != nil || a < 1 || b < 1 {
+		return offshore.Channel{}, false
+	}
+	outs := md.model.HD.MOutputs
+	if a > len(outs) || b > len(outs[a-1].NodeLocs) {
+		return offshore.Channel{}, false
+	}
+	mo := outs[a-1]
+	// the member's strip nodes, in order along it
+	var idx []int
+	for i := range mor.Nodes {
+		if mor.Nodes[i].Member == mo.MemberID {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return offshore.Channel{}, false
+	}
+	node := idx[min(len(idx)-1, int(math.Round(mo.NodeLocs[b-1]*float64(len(idx)-1))))]
+	vec := func(get func(s *NodeState) [3]float64, unit string) (func(*offshore.Input) float64, string, bool) {
+		axis := strings.Index("XYZ", q[len(q)-2:len(q)-1])
+		if !strings.HasSuffix(q, "I") || axis < 0 {
+			return nil, "", false
+		}
+		return func(*offshore.Input) float64 { return get(&mor.Last[node])[axis] }, unit, true
+	}
+	var get func(*offshore.Input) float64
+	var unit string
+	ok := false
+	switch {
+	case q == "DYNP":
+		get, unit, ok = func(*offshore.Input) float64 { return mor.Last[node].Kin.P }, "Pa", true
+	case len(q) == 3 && q[0] == 'V':
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.Kin.V }, "m/s")
+	case len(q) == 3 && q[0] == 'A':
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.Kin.A }, "m/s^2")
+	case len(q) == 5 && strings.HasPrefix(q, "STV"):
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.STV }, "m/s")
+	case len(q) == 5 && strings.HasPrefix(q, "STA"):
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.STA }, "m/s^2")
+	case len(q) == 4 && strings.HasPrefix(q, "FD"):
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.FD }, "N/m")
+	case len(q) == 4 && strings.HasPrefix(q, "FI"):
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.FI }, "N/m")
+	case len(q) == 4 && strings.HasPrefix(q, "FB"):
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.FB }, "N/m")
+	case len(q) == 5 && strings.HasPrefix(q, "FAM"):
+		get, unit, ok = vec(func(s *NodeState) [3]float64 { return s.FAM }, "N/m")
+	}
+	if !ok {
+		return offshore.Channel{}, false
+	}
+	return offshore.Channel{Name: name, Unit: unit, Get: get}, true
 }
 
 // morisonMassLoad is Σ −M_i a_i of the strip-theory nodes about the WAMIT

@@ -129,6 +129,26 @@ func TestModuleMonopile(t *testing.T) {
 	if got := c.Get(u); math.Abs(got-(md.morRes[0]-mass)) > 1e-6*mass {
 		t.Errorf("HydroFxi %g, want %g", got, md.morRes[0]-mass)
 	}
+	// member outputs: the fluid velocity and the drag per unit length at
+	// the middle of the pile
+	md.model.HD.MOutputs = []deck.HDMemberOutput{{MemberID: 1, NodeLocs: []float64{0, 0.3}}}
+	vx, ok1 := md.Channel("M1N2Vxi")
+	fd, ok2 := md.Channel("M1N2FDxi")
+	dp, ok3 := md.Channel("M1N1DynP")
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatal("member channels not resolved")
+	}
+	node := int(math.Round(0.3 * float64(len(nodes)-1)))
+	k := md.model.Morison.Nodes[node].probe.At(3)
+	want := 0.5 * d.Main.WtrDens * 10 * math.Abs(k.V[0]) * k.V[0] // Cd 1, D 10 m, node at rest
+	// the first node's strip is wet over its part above the seabed
+	p0 := md.model.Morison.Nodes[0].probe.At(3).P
+	if vx.Get(u) != k.V[0] || math.Abs(fd.Get(u)-want) > 1e-9*math.Abs(want)+1e-9 || dp.Get(u) != p0 || p0 == 0 {
+		t.Errorf("M1N2Vxi %g (want %g), M1N2FDxi %g (want %g), M1N1DynP %g (want %g)", vx.Get(u), k.V[0], fd.Get(u), want, dp.Get(u), p0)
+	}
+	if _, ok := md.Channel("M2N1Vxi"); ok {
+		t.Error("M2N1Vxi resolved without a second member output")
+	}
 	d.Main.CompSub = 0
 	md, err = NewModule(d, env)
 	if err != nil {

@@ -40,6 +40,15 @@ type MorisonNode struct {
 	endHydrostatic float64 // hydrostatic pressure at the end (Pa)
 }
 
+// NodeState is one node's kinematics and distributed loads (N/m, per unit
+// of wetted length) at the latest Loads call.
+type NodeState struct {
+	Kin        waves.Kin // fluid velocity (with current), acceleration, dynamic pressure
+	STV, STA   [3]float64
+	FD, FI, FB [3]float64 // drag, fluid inertia, buoyancy per unit length
+	FAM        [3]float64 // added-mass load per unit length for the node's acceleration
+}
+
 // NodeMotion is the translational velocity and acceleration of a node.
 type NodeMotion struct {
 	V, A [3]float64
@@ -63,7 +72,10 @@ type NodeLoad struct {
 // exported as a 3×3 matrix (NodeMass) for the structure's mass matrix;
 // Loads leaves their −M·q̈ out.
 type Morison struct {
-	Nodes    []MorisonNode
+	Nodes []MorisonNode
+	// Last holds, per node, what the latest Loads call computed, for the
+	// member output channels.
+	Last     []NodeState
 	rho, g   float64
 	depth    float64
 	mass     [][3][3]float64
@@ -200,6 +212,7 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 	}
 	m.mass = make([][3][3]float64, len(m.Nodes))
 	m.statics = make([][3]float64, len(m.Nodes))
+	m.Last = make([]NodeState, len(m.Nodes))
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
 		area := math.Pi / 4 * n.D * n.D
@@ -288,16 +301,24 @@ func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
 			vr[a] = k.V[a] - mot[i].V[a]
 		}
 		va := dot(vr, n.Axis)
+		st := NodeState{Kin: k, STV: mot[i].V, STA: mot[i].A}
 		if n.WetLen > 0 {
 			vn := sub(vr, scale(n.Axis, va))
-			dn := 0.5 * m.rho * n.Cd * n.D * norm(vn) * n.WetLen
-			f = add(f, scale(vn, dn))
+			st.FD = scale(vn, 0.5*m.rho*n.Cd*n.D*norm(vn))
+			f = add(f, scale(st.FD, n.WetLen))
 			if !n.PotOnly {
 				an := sub(k.A, scale(n.Axis, dot(k.A, n.Axis)))
 				area := math.Pi / 4 * n.D * n.D
-				f = add(f, scale(an, m.rho*(n.Cp+n.Ca)*area*n.WetLen))
+				st.FI = scale(an, m.rho*(n.Cp+n.Ca)*area)
+				f = add(f, scale(st.FI, n.WetLen))
+				bz := m.rho * m.g * area
+				st.FB = [3]float64{-bz * n.Axis[2] * n.Axis[0], -bz * n.Axis[2] * n.Axis[1], bz * (1 - n.Axis[2]*n.Axis[2])}
+				sa := mot[i].A
+				san := sub(sa, scale(n.Axis, dot(sa, n.Axis)))
+				st.FAM = scale(san, -m.rho*n.Ca*area)
 			}
 		}
+		m.Last[i] = st
 		if n.End != 0 && n.endSubmerged {
 			// axial drag, dynamic pressure on the plate, axial fluid inertia
 			f = add(f, scale(n.Axis, 0.5*m.rho*n.AxCd*n.EndArea*math.Abs(va)*va))
