@@ -1,16 +1,16 @@
 package dlc
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/turbinesim/turbinesim/solver/control/rosco"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -23,72 +23,31 @@ type CpSurface struct {
 	Cp    [][]float64
 }
 
+// maxCpTableBytes bounds the read of a Cp table: the published tables are
+// tens of kilobytes.
+const maxCpTableBytes = 16 << 20
+
 // ReadCpTable reads the pitch and TSR vectors and the power-coefficient
-// matrix of a ROSCO Cp_Ct_Cq text table: comment lines starting with '#'
-// name the blocks ("Pitch angle vector", "TSR vector", "Power
-// coefficient"); the matrix has one row per TSR and one column per pitch.
-// (A small reader of our own, so this package does not depend on the
-// aerodynamics packages behind solver/perf.)
+// matrix of a ROSCO Cp_Ct_Cq text table. The table is read by position
+// (pitch, TSR and wind-speed vectors, then the Cp, Ct and Cq matrices, '#'
+// lines skipped), as ROSCO reads it, not by the text of its comment lines:
+// the bundled reference turbines keep the numbers of these files with every
+// comment reduced to a bare '#'. Errors name the file by its base name only.
 func ReadCpTable(path string) (*CpSurface, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("dlc: Cp table: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("dlc: Cp table %s: %w", filepath.Base(path), err)
 	}
-	s := &CpSurface{}
-	block := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		if strings.HasPrefix(text, "#") {
-			low := strings.ToLower(text)
-			switch {
-			case strings.Contains(low, "pitch angle vector"):
-				block = "pitch"
-			case strings.Contains(low, "tsr vector"):
-				block = "tsr"
-			case strings.Contains(low, "power coefficient"):
-				block = "cp"
-			default:
-				block = ""
-			}
-			continue
-		}
-		if block == "" {
-			continue
-		}
-		var vals []float64
-		for _, f := range strings.Fields(text) {
-			v, err := strconv.ParseFloat(f, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("dlc: Cp table %s line %d: %q is not a number", path, line, f)
-			}
-			vals = append(vals, v)
-		}
-		switch block {
-		case "pitch":
-			s.Pitch = append(s.Pitch, vals...)
-		case "tsr":
-			s.TSR = append(s.TSR, vals...)
-		case "cp":
-			if len(vals) != len(s.Pitch) {
-				return nil, fmt.Errorf("dlc: Cp table %s line %d: %d values for %d pitch angles", path, line, len(vals), len(s.Pitch))
-			}
-			s.Cp = append(s.Cp, vals)
-		}
+	defer f.Close()
+	t, err := rosco.ReadPerfTable(io.LimitReader(f, maxCpTableBytes))
+	if err != nil {
+		return nil, fmt.Errorf("dlc: Cp table %s: %w", filepath.Base(path), err)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("dlc: Cp table %s: %w", path, err)
-	}
-	if len(s.Cp) != len(s.TSR) || len(s.TSR) == 0 {
-		return nil, fmt.Errorf("dlc: Cp table %s: %d power-coefficient rows for %d TSR values", path, len(s.Cp), len(s.TSR))
-	}
-	return s, nil
+	return &CpSurface{TSR: t.TSR, Pitch: t.PitchDeg, Cp: t.Cp}, nil
 }
 
 // OperatingPoint is one steady operating point of a turbine.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -133,5 +136,74 @@ func TestPrepareRunSteadyStateIEA15(t *testing.T) {
 	}
 	if got.InflowWind.WindType != 3 {
 		t.Errorf("WindType %d", got.InflowWind.WindType)
+	}
+}
+
+// A Cp table whose comment lines carry no text (the form the bundled
+// reference turbines are stored in: every '#' line reduced to a bare '#')
+// is read by position, as ROSCO's own reader does: pitch, TSR and
+// wind-speed vectors, then the Cp, Ct and Cq matrices.
+func TestReadCpTableWithoutCommentText(t *testing.T) {
+	named := "# Pitch angle vector, 3 entries\n-1 0 1\n# TSR vector, 2 entries\n6 8\n# Wind speed vector\n10\n\n" +
+		"# Power coefficient\n0.40 0.45 0.42\n0.38 0.47 0.41\n\n#  Thrust coefficient\n0.7 0.8 0.75\n0.9 1.0 0.95\n\n# Torque coefficient\n0.06 0.07 0.065\n0.05 0.06 0.055\n"
+	var bare strings.Builder
+	for _, l := range strings.Split(named, "\n") {
+		if strings.HasPrefix(l, "#") {
+			l = "#"
+		}
+		bare.WriteString(l + "\n")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"named.txt": named, "bare.txt": bare.String()} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := ReadCpTable(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(s.TSR) != 2 || len(s.Pitch) != 3 || len(s.Cp) != 2 || s.Cp[1][1] != 0.47 || s.Cp[0][2] != 0.42 {
+			t.Errorf("%s: TSR %v pitch %v Cp %v", name, s.TSR, s.Pitch, s.Cp)
+		}
+	}
+}
+
+// The IEA 15 MW table with its comment text removed gives the same steady
+// operating points as the published file.
+func TestSteadyStateIEA15FromStrippedCpTable(t *testing.T) {
+	src := testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT", "Cp_Ct_Cq.IEA15MW.txt")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bare strings.Builder
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			l = "#"
+		}
+		bare.WriteString(l + "\n")
+	}
+	p := filepath.Join(t.TempDir(), "Cp_Ct_Cq.txt")
+	if err := os.WriteFile(p, []byte(bare.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadCpTable(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadCpTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.TSR) != 26 || len(got.Pitch) != 36 || len(got.Cp) != 26 {
+		t.Fatalf("TSR %d pitch %d Cp rows %d, want 26, 36, 26", len(got.TSR), len(got.Pitch), len(got.Cp))
+	}
+	for i := range want.Cp {
+		for j := range want.Cp[i] {
+			if got.Cp[i][j] != want.Cp[i][j] {
+				t.Fatalf("Cp[%d][%d] %g, want %g", i, j, got.Cp[i][j], want.Cp[i][j])
+			}
+		}
 	}
 }
