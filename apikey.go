@@ -2,6 +2,10 @@ package turbinesim
 
 import (
 	"context"
+	"database/sql/driver"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -11,6 +15,85 @@ const (
 	APIKeyPrefix   = "ofk_"
 	ClientIDLength = 12
 )
+
+// Scope names a kind of work an API key may do. A key holds one or more
+// (stored space-separated, like OAuth 2.0's scope parameter, RFC 6749
+// §3.3). Whatever its scopes, a key never changes members, roles,
+// invitations, caps, organization settings, API keys or the account: those
+// need an interactive session (a browser, or a token from a password or
+// social sign-in), so a leaked key cannot mint a lasting administrator.
+type Scope string
+
+// Known scopes.
+const (
+	// ScopeSimulation is simulation work: turbines, jobs, batches, analyses
+	// and results, studies and notes, the dashboard, and reading the
+	// caller's account and the organization's usage. The default.
+	ScopeSimulation Scope = "simulation"
+	// ScopeOrgRead reads the organization: its members and, for an
+	// administrator's key, its settings, audit log and outbox.
+	ScopeOrgRead Scope = "org:read"
+)
+
+// KnownScopes lists every scope, in documentation order.
+var KnownScopes = []Scope{ScopeSimulation, ScopeOrgRead}
+
+// DefaultScopes are the scopes of a key created without any.
+var DefaultScopes = Scopes{ScopeSimulation}
+
+// Scopes is the set of scopes of a key.
+type Scopes []Scope
+
+// ParseScopes checks requested scopes: unknown ones are EINVALID, none
+// means DefaultScopes; the result is sorted in KnownScopes order without
+// duplicates.
+func ParseScopes(in []Scope) (Scopes, error) {
+	if len(in) == 0 {
+		return slices.Clone(DefaultScopes), nil
+	}
+	var out Scopes
+	for _, k := range KnownScopes {
+		if slices.Contains(in, k) {
+			out = append(out, k)
+		}
+	}
+	for _, s := range in {
+		if !slices.Contains(KnownScopes, s) {
+			return nil, Errorf(EINVALID, "scopes: unknown scope %q (known: simulation, org:read)", s)
+		}
+	}
+	return out, nil
+}
+
+// Has reports whether s holds x.
+func (s Scopes) Has(x Scope) bool { return slices.Contains(s, x) }
+
+// Scan reads the space-separated text column.
+func (s *Scopes) Scan(src any) error {
+	var text string
+	switch v := src.(type) {
+	case string:
+		text = v
+	case []byte:
+		text = string(v)
+	default:
+		return fmt.Errorf("scopes: cannot scan %T", src)
+	}
+	*s = nil
+	for _, f := range strings.Fields(text) {
+		*s = append(*s, Scope(f))
+	}
+	return nil
+}
+
+// Value writes the space-separated text column.
+func (s Scopes) Value() (driver.Value, error) {
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = string(x)
+	}
+	return strings.Join(parts, " "), nil
+}
 
 // APIKey is the stored, non-secret part of an API key. The secret itself is
 // shown once, in NewAPIKey, and kept only as a SHA-256 hash.
@@ -31,6 +114,8 @@ type APIKey struct {
 	// so only an administrator can reactivate it (the owner gets
 	// EFORBIDDEN), and a leaked key stays stopped.
 	DeactivatedByAdmin bool `json:"deactivated_by_admin" db:"deactivated_by_admin"`
+	// Scopes is what the key may do (Scope).
+	Scopes Scopes `json:"scopes" db:"scopes"`
 }
 
 // NewAPIKey is the answer to a key creation: the key's metadata plus the
@@ -45,8 +130,9 @@ type NewAPIKey struct {
 // key of another user, so that keys of others are indistinguishable from
 // absent ones.
 type APIKeyService interface {
-	// CreateAPIKey makes a key for user u (EINVALID for a bad name).
-	CreateAPIKey(ctx context.Context, u *User, name string) (*NewAPIKey, error)
+	// CreateAPIKey makes a key for user u with scopes (none: the
+	// DefaultScopes); EINVALID for a bad name or an unknown scope.
+	CreateAPIKey(ctx context.Context, u *User, name string, scopes ...Scope) (*NewAPIKey, error)
 	// ListAPIKeys lists the keys of userID, newest first (revoked ones too).
 	ListAPIKeys(ctx context.Context, userID string) ([]*APIKey, error)
 	// RevokeAPIKey revokes a key for good.

@@ -25,6 +25,8 @@ type Auth struct {
 	// ClientID is the API key's Client ID when Method is AuthAPIKey; it
 	// names the key in the audit log.
 	ClientID string
+	// Scopes are the API key's scopes when Method is AuthAPIKey.
+	Scopes Scopes
 	// TokensValidAfter is set by "sign out everywhere": access tokens
 	// issued and sessions started before it are refused.
 	TokensValidAfter *time.Time

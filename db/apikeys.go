@@ -26,7 +26,7 @@ var (
 func NewAPIKeyService(db *DB) *APIKeyService { return &APIKeyService{db: db} }
 
 const apiKeyColumns = `id, client_id, name, user_id, organization_id, active, revoked_at, created_at, last_used_at,
-	deactivated_by, ` + deactivatedByAdmin + ` AS deactivated_by_admin`
+	deactivated_by, ` + deactivatedByAdmin + ` AS deactivated_by_admin, scopes`
 
 // deactivatedByAdmin is true for a key deactivated by someone other than
 // its owner: an organization administrator (migration 00015).
@@ -49,20 +49,24 @@ func secretHash(secret string) []byte {
 }
 
 // CreateAPIKey implements turbinesim.APIKeyService.
-func (s *APIKeyService) CreateAPIKey(ctx context.Context, u *turbinesim.User, name string) (*turbinesim.NewAPIKey, error) {
+func (s *APIKeyService) CreateAPIKey(ctx context.Context, u *turbinesim.User, name string, scopes ...turbinesim.Scope) (*turbinesim.NewAPIKey, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 100 {
 		return nil, turbinesim.Errorf(turbinesim.EINVALID, "key name must be 1 to 100 characters")
+	}
+	set, err := turbinesim.ParseScopes(scopes)
+	if err != nil {
+		return nil, err
 	}
 	// A Client ID collision (40 random bits) is retried with a new key.
 	for attempt := 0; ; attempt++ {
 		secret := newAPIKeySecret()
 		k := &turbinesim.NewAPIKey{Key: secret}
 		err := s.db.GetContext(ctx, &k.APIKey, `
-			INSERT INTO api_keys (client_id, secret_hash, name, user_id, organization_id)
-			VALUES ($1, $2, $3, $4, $5)
+			INSERT INTO api_keys (client_id, secret_hash, name, user_id, organization_id, scopes)
+			VALUES ($1, $2, $3, $4, $5, $6)
 			RETURNING `+apiKeyColumns,
-			secret[:turbinesim.ClientIDLength], secretHash(secret), name, u.ID, u.OrganizationID)
+			secret[:turbinesim.ClientIDLength], secretHash(secret), name, u.ID, u.OrganizationID, set)
 		err = translate(err, "creating API key")
 		if turbinesim.ErrorCode(err) == turbinesim.ECONFLICT && attempt < 3 {
 			continue
@@ -152,7 +156,7 @@ func (s *APIKeyService) ListOrgAPIKeys(ctx context.Context, orgID string) ([]*tu
 	err := s.db.SelectContext(ctx, &keys, `
 		SELECT k.id, k.client_id, k.name, k.user_id, k.organization_id, k.active, k.revoked_at,
 		       k.created_at, k.last_used_at, k.deactivated_by,
-		       (k.deactivated_by IS NOT NULL AND k.deactivated_by <> k.user_id) AS deactivated_by_admin,
+		       (k.deactivated_by IS NOT NULL AND k.deactivated_by <> k.user_id) AS deactivated_by_admin, k.scopes,
 		       u.email AS owner_email, u.name AS owner_name, coalesce(d.email, '') AS deactivated_by_email
 		  FROM api_keys k JOIN users u ON u.id = k.user_id
 		  LEFT JOIN users d ON d.id = k.deactivated_by
@@ -234,17 +238,18 @@ func (s *APIKeyService) AuthenticateAPIKey(ctx context.Context, secret string) (
 	}
 	var row struct {
 		turbinesim.User
-		KeyID        string          `db:"key_id"`
-		SecretHash   []byte          `db:"secret_hash"`
-		KeyUsable    bool            `db:"key_usable"`
-		OrgName      string          `db:"org_name"`
-		OrgPlan      turbinesim.Plan `db:"org_plan"`
-		OrgActive    bool            `db:"org_active"`
-		OrgCreatedAt sqlTime         `db:"org_created_at"`
-		OrgUpdatedAt sqlTime         `db:"org_updated_at"`
+		KeyID        string            `db:"key_id"`
+		SecretHash   []byte            `db:"secret_hash"`
+		KeyUsable    bool              `db:"key_usable"`
+		Scopes       turbinesim.Scopes `db:"scopes"`
+		OrgName      string            `db:"org_name"`
+		OrgPlan      turbinesim.Plan   `db:"org_plan"`
+		OrgActive    bool              `db:"org_active"`
+		OrgCreatedAt sqlTime           `db:"org_created_at"`
+		OrgUpdatedAt sqlTime           `db:"org_updated_at"`
 	}
 	err := s.db.GetContext(ctx, &row, `
-		SELECT k.id AS key_id, k.secret_hash, k.active AND k.revoked_at IS NULL AS key_usable,
+		SELECT k.id AS key_id, k.secret_hash, k.active AND k.revoked_at IS NULL AS key_usable, k.scopes,
 		       u.id, u.organization_id, u.email, u.name, u.role, u.verified, u.active, u.deleted_at,
 		       u.created_at, u.updated_at,
 		       o.name AS org_name, o.plan AS org_plan, o.active AS org_active,
@@ -279,6 +284,7 @@ func (s *APIKeyService) AuthenticateAPIKey(ctx context.Context, secret string) (
 		},
 		Method:   turbinesim.AuthAPIKey,
 		ClientID: secret[:turbinesim.ClientIDLength],
+		Scopes:   row.Scopes,
 	}, nil
 }
 

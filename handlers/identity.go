@@ -133,6 +133,32 @@ func interactiveOnly(c echo.Context) error {
 	return nil
 }
 
+// keyScope lets an API-key caller through only when the key holds scope
+// (403 naming the scope otherwise); sessions and tokens pass.
+func keyScope(scope turbinesim.Scope) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if a := authFrom(c); a != nil && a.Method == turbinesim.AuthAPIKey && !a.Scopes.Has(scope) {
+				return turbinesim.Errorf(turbinesim.EFORBIDDEN, "this API key lacks the %s scope; create a key with it on the API keys page", scope)
+			}
+			return next(c)
+		}
+	}
+}
+
+// requireInteractive refuses API keys on the routes that change members,
+// roles, invitations, caps and organization settings: those need a
+// browser session or a token from a password or social sign-in, so that a
+// leaked key cannot mint an administrator that outlives its revocation.
+func requireInteractive(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if a := authFrom(c); a != nil && a.Method == turbinesim.AuthAPIKey {
+			return turbinesim.Errorf(turbinesim.EFORBIDDEN, "changing members, roles, invitations, caps or organization settings needs an interactive sign-in (browser, password or SSO), not an API key")
+		}
+		return next(c)
+	}
+}
+
 // RequireAdmin refuses callers that are not organization administrators.
 func RequireAdmin(a *turbinesim.Auth) error {
 	if a == nil || a.User.Role != turbinesim.RoleAdmin {
@@ -180,6 +206,8 @@ func (s *Server) apiKeyService() (turbinesim.APIKeyService, error) {
 // CreateAPIKeyRequest is the body of POST /api-keys.
 type CreateAPIKeyRequest struct {
 	Name string `json:"name"`
+	// Scopes of the key (turbinesim.Scope); none means simulation only.
+	Scopes []turbinesim.Scope `json:"scopes"`
 }
 
 // createAPIKey: POST /api-keys. The answer is the only one that carries
@@ -195,14 +223,29 @@ func (s *Server) createAPIKey(c echo.Context) error {
 	var req CreateAPIKeyRequest
 	if mediaType(c.Request()) == echo.MIMEApplicationForm {
 		req.Name = c.FormValue("name")
+		if req.Scopes, err = formScopes(c); err != nil {
+			return err
+		}
 	} else if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	k, err := ks.CreateAPIKey(c.Request().Context(), authFrom(c).User, req.Name)
+	k, err := ks.CreateAPIKey(c.Request().Context(), authFrom(c).User, req.Name, req.Scopes...)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusCreated, k)
+}
+
+// formScopes reads the repeated "scopes" field of a key-creation form.
+func formScopes(c echo.Context) ([]turbinesim.Scope, error) {
+	if err := c.Request().ParseForm(); err != nil {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "form: %v", err)
+	}
+	var scopes []turbinesim.Scope
+	for _, v := range c.Request().Form["scopes"] {
+		scopes = append(scopes, turbinesim.Scope(v))
+	}
+	return scopes, nil
 }
 
 // listAPIKeys: GET /api-keys, the caller's keys (Client ID and metadata,

@@ -11,7 +11,7 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			request: "RefreshRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 415, 503)},
 		{method: "POST", path: "/auth/logout", summary: "Server-side logout (beyond the contract): revoke the refresh tokens of the presented token's login; access tokens expire within 15 minutes", tag: "auth", public: true,
 			request: "RefreshRequest", responses: errs(map[int]string{204: ""}, 400, 401, 415, 503)},
-		{method: "POST", path: "/api-keys", summary: "Create an API key; the response is the only one that shows the secret. Refused (403) when authenticated by an API key. " + rateLimitNote, tag: "api-keys",
+		{method: "POST", path: "/api-keys", summary: "Create an API key with scopes (default [\"simulation\"]; unknown scopes are 422); the response is the only one that shows the secret. Refused (403) when authenticated by an API key. " + rateLimitNote, tag: "api-keys",
 			request: "CreateAPIKeyRequest", responses: errs(map[int]string{201: "NewAPIKey"}, 401, 403, 415, 422, 429, 503)},
 		{method: "GET", path: "/api-keys", summary: "The caller's API keys (Client ID and metadata, never the secret); query scope=org lists every key of the organization's members with owner_email and owner_name (organization administrators only; members get 403, other scopes 422); page, page_size (default 20, max 100; larger is 422). Not available to API-key callers (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKeyPage"}, 401, 403, 422, 429, 503)},
@@ -21,11 +21,11 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
 		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one). Own keys, except a key an organization administrator deactivated (deactivated_by_admin true): the owner gets 403 with a detail saying so, and an administrator must reactivate it. Administrators reactivate any member's key, their own included (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
-		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, and every administrator's revocation, deactivation or reactivation of a member's key (user_id the administrator, client_id empty, target_client_id and target_user_id the key and its owner), newest first (organization administrators only)", tag: "organization",
+		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, and every administrator's revocation, deactivation or reactivation of a member's key (user_id the administrator, client_id empty, target_client_id and target_user_id the key and its owner), newest first (organization administrators only; API keys need the org:read scope)", tag: "organization",
 			responses: errs(map[int]string{200: "AuditPage"}, 401, 403, 422, 429, 503)},
-		{method: "GET", path: "/org/settings", summary: "Organization settings: plan, rate limits, monthly caps (organization administrators only)", tag: "organization",
+		{method: "GET", path: "/org/settings", summary: "Organization settings: plan, rate limits, monthly caps (organization administrators only; API keys need the org:read scope)", tag: "organization",
 			responses: errs(map[int]string{200: "OrgSettings"}, 401, 403, 429, 503)},
-		{method: "PUT", path: "/org/settings", summary: "Set the monthly spend and token caps (organization administrators only; members get 403)", tag: "organization",
+		{method: "PUT", path: "/org/settings", summary: "Set the monthly spend and token caps (organization administrators only; members get 403; an interactive sign-in, never an API key: 403)", tag: "organization",
 			request: "OrgSettings", responses: errs(map[int]string{200: "OrgSettings"}, 400, 401, 403, 415, 422, 429, 503)},
 		{method: "GET", path: "/org/usage", summary: "Plan, rate limits and this calendar month's (UTC) spend and tokens against the caps, broken down by API key Client ID (by_client); a charge past a cap gets 402 naming the cap", tag: "organization",
 			responses: errs(map[int]string{200: "Usage"}, 401, 429, 503)},
@@ -35,15 +35,15 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			request: "TokenRequest", responses: errs(map[int]string{200: "User"}, 400, 401, 415, 503)},
 		{method: "POST", path: "/auth/accept-invite", summary: "Consume an invitation token, set the password; returns a token pair", tag: "auth", public: true,
 			request: "TokenRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 415, 422, 503)},
-		{method: "GET", path: "/org/members", summary: "The organization's users (roles: org_admin manages members, keys' audit log and settings; org_member uses the service); query page, page_size (default 20, max 100; larger is 422)", tag: "organization",
+		{method: "GET", path: "/org/members", summary: "The organization's users (roles: org_admin manages members, keys' audit log and settings; org_member uses the service; API keys need the org:read scope); query page, page_size (default 20, max 100; larger is 422)", tag: "organization",
 			responses: errs(map[int]string{200: "UserPage"}, 401, 422, 429, 503)},
-		{method: "POST", path: "/org/members", summary: "Invite a user by e-mail (administrators only); the invitation link goes to the invited address only", tag: "organization",
+		{method: "POST", path: "/org/members", summary: "Invite a user by e-mail (administrators only, interactive sign-in: an API key gets 403); the invitation link goes to the invited address only", tag: "organization",
 			request: "InviteRequest", responses: errs(map[int]string{201: "User"}, 400, 401, 403, 409, 415, 422, 429, 503)},
-		{method: "PUT", path: "/org/members/{id}", summary: "Change a member's role and/or active flag (administrators only; users of other organizations are 404)", tag: "organization",
+		{method: "PUT", path: "/org/members/{id}", summary: "Change a member's role and/or active flag (administrators only, interactive sign-in: an API key gets 403; users of other organizations are 404)", tag: "organization",
 			request: "MemberUpdate", responses: errs(map[int]string{200: "User"}, 400, 401, 403, 404, 409, 415, 422, 429, 503)},
-		{method: "DELETE", path: "/org/members/{id}", summary: "Soft-delete a member: every credential of the user stops on the next request (administrators only)", tag: "organization",
+		{method: "DELETE", path: "/org/members/{id}", summary: "Soft-delete a member: every credential of the user stops on the next request (administrators only, interactive sign-in: an API key gets 403)", tag: "organization",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 409, 429, 503)},
-		{method: "GET", path: "/org/outbox", summary: "Record of the mail sent to the organization's users: recipient, subject, created_at and sent_at (when the SMTP relay, or without SMTP_ADDR the operator's log, took it), newest first, at most the latest 200 (administrators only). Message bodies and their one-time links (verification, invitation, password reset) are never stored or shown; they reach only the recipient's mailbox. Query page, page_size (default 20, max 100; larger is 422)", tag: "organization",
+		{method: "GET", path: "/org/outbox", summary: "Record of the mail sent to the organization's users: recipient, subject, created_at and sent_at (when the SMTP relay, or without SMTP_ADDR the operator's log, took it), newest first, at most the latest 200 (administrators only; API keys need the org:read scope). Message bodies and their one-time links (verification, invitation, password reset) are never stored or shown; they reach only the recipient's mailbox. Query page, page_size (default 20, max 100; larger is 422)", tag: "organization",
 			responses: errs(map[int]string{200: "EmailPage"}, 401, 403, 422, 429, 503)},
 		{method: "POST", path: "/account/sign-out-everywhere", summary: "Sign out everywhere: revoke every refresh token of the caller; access tokens and browser sessions issued before now get 401 (API keys are unaffected); not with an API key", tag: "account",
 			responses: errs(map[int]string{204: ""}, 401, 403, 429, 503)},
@@ -80,6 +80,8 @@ func identitySchemas() map[string]any {
 			"page_size": integer, "total_pages": integer,
 		})
 	}
+	scopesSchema := map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"simulation", "org:read"}},
+		"description": "what the key may do: simulation (turbines, jobs, batches, analyses and results, studies and notes, the dashboard, reading the account and usage; the default) and org:read (reading the members and, for an administrator's key, the organization settings, audit log and outbox). A key outside its scopes gets 403 naming the missing scope. Whatever its scopes, no key changes members, roles, invitations, caps, organization settings, API keys, MFA or sessions: those need a browser session or a token from a password or social sign-in (403)"}
 	keyProps := func() map[string]any {
 		return map[string]any{
 			"id": str, "client_id": map[string]any{"type": "string", "description": "first 12 characters of the key"},
@@ -92,6 +94,7 @@ func identitySchemas() map[string]any {
 			"deactivated_by_email": map[string]any{"type": "string", "description": "e-mail of deactivated_by, when that account exists; in GET /api-keys?scope=org only"},
 			"owner_email":          map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
 			"owner_name":           map[string]any{"type": "string", "description": "the key's owner; in GET /api-keys?scope=org only"},
+			"scopes":               scopesSchema,
 		}
 	}
 	newKey := keyProps()
@@ -103,7 +106,7 @@ func identitySchemas() map[string]any {
 	rates := obj([]string{"per_user", "per_org"}, map[string]any{"per_user": integer, "per_org": integer})
 	return map[string]any{
 		"RefreshRequest":      obj([]string{"refresh_token"}, map[string]any{"refresh_token": str}),
-		"CreateAPIKeyRequest": obj([]string{"name"}, map[string]any{"name": str}),
+		"CreateAPIKeyRequest": obj([]string{"name"}, map[string]any{"name": str, "scopes": scopesSchema}),
 		"APIKey":              obj([]string{"id", "client_id", "name", "active", "created_at"}, keyProps()),
 		"NewAPIKey":           obj([]string{"id", "client_id", "name", "active", "created_at", "key"}, newKey),
 		"APIKeyPage":          page("APIKey"),

@@ -182,7 +182,11 @@ func (s *Server) apiKeyCreateForm(c echo.Context) error {
 	if err := interactiveOnly(c); err != nil {
 		return err
 	}
-	k, err := ks.CreateAPIKey(c.Request().Context(), authFrom(c).User, c.FormValue("name"))
+	scopes, err := formScopes(c)
+	if err != nil {
+		return err
+	}
+	k, err := ks.CreateAPIKey(c.Request().Context(), authFrom(c).User, c.FormValue("name"), scopes...)
 	if err != nil {
 		if turbinesim.ErrorCode(err) == turbinesim.EINVALID {
 			return s.renderKeys(c, http.StatusUnprocessableEntity, views.APIKeysView{Error: turbinesim.ErrorMessage(err)})

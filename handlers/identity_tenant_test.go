@@ -38,15 +38,16 @@ func TestIdentityCrossTenant(t *testing.T) {
 	}
 	bLogin := e.loginAs("boss@other.example", e.passwd)
 	bFamily := e.sessions(bearer(bLogin.AccessToken), nil)[0].ID
-	// B's audit log and outbox get a row each.
+	// B's audit log and outbox get a row each (a key's settings change is
+	// refused, and audited).
 	if resp, _ := e.do(nil, request{method: "PUT", path: "/org/settings", header: keyHeader(kB.Key),
-		body: `{"caps":{"spend_cap_cents":5,"token_cap":5}}`}); resp.StatusCode != 200 {
+		body: `{"caps":{"spend_cap_cents":5,"token_cap":5}}`}); resp.StatusCode != 403 {
 		t.Fatalf("B's settings: %d", resp.StatusCode)
 	}
 	e.requestReset("mem@other.example")
 	e.requestReset("ada@example.com") // so that A has an outbox to list
 
-	kA, err := keys.CreateAPIKey(ctx, e.admin, "a's key")
+	kA, err := keys.CreateAPIKey(ctx, e.admin, "a's key", turbinesim.ScopeSimulation, turbinesim.ScopeOrgRead)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +70,8 @@ func TestIdentityCrossTenant(t *testing.T) {
 		method, path, body string
 		key                bool // with kA; otherwise A's administrator's bearer token
 	}{
-		{"PUT", "/org/members/" + bMember.ID, `{"active":false}`, true},
-		{"DELETE", "/org/members/" + bMember.ID, "", true},
+		{"PUT", "/org/members/" + bMember.ID, `{"active":false}`, false},
+		{"DELETE", "/org/members/" + bMember.ID, "", false},
 		{"PUT", "/org/members/" + bAdmin.ID, `{"role":"org_member"}`, false},
 		{"DELETE", "/org/members/" + bAdmin.ID, "", false},
 		{"DELETE", "/api-keys/" + kB.ID, "", false},
@@ -96,6 +97,11 @@ func TestIdentityCrossTenant(t *testing.T) {
 	}
 	if after := snapshot(); after != before {
 		t.Fatal("organization B's users, keys or logins changed")
+	}
+	// A's audit log gets a row: a key's (refused) settings change.
+	if resp, _ := e.do(nil, request{method: "PUT", path: "/org/settings", header: keyHeader(kA.Key),
+		body: `{"caps":{"spend_cap_cents":5,"token_cap":5}}`}); resp.StatusCode != 403 {
+		t.Fatalf("A's key changes settings: %d", resp.StatusCode)
 	}
 	// Lists carry only A's rows, whatever the query says.
 	for _, path := range []string{"/org/members?org_id=" + orgB.ID, "/org/audit-log?org_id=" + orgB.ID, "/org/outbox", "/api-keys?user_id=" + bAdmin.ID} {

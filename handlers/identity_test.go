@@ -320,10 +320,15 @@ func TestKeyWritesAreAuditedAndAdminOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An administrator's key cannot change settings (interactive only),
+	// and the refusal is audited.
 	resp, body := e.do(nil, request{method: "PUT", path: "/org/settings", header: keyHeader(k.Key),
 		body: `{"caps":{"spend_cap_cents":1234,"token_cap":5678}}`})
+	assertDetail(t, resp, body, 403)
+	resp, body = e.do(nil, request{method: "PUT", path: "/org/settings", header: withJSON(bearer(p.AccessToken)),
+		body: `{"caps":{"spend_cap_cents":1234,"token_cap":5678}}`})
 	if resp.StatusCode != 200 || !strings.Contains(body, `"spend_cap_cents":1234`) {
-		t.Fatalf("settings with key: %d %s", resp.StatusCode, body)
+		t.Fatalf("settings signed in: %d %s", resp.StatusCode, body)
 	}
 	// A refused write is recorded too.
 	resp, _ = e.do(nil, request{method: "POST", path: "/api-keys", header: keyHeader(k.Key), body: `{"name":"x"}`})
@@ -337,7 +342,7 @@ func TestKeyWritesAreAuditedAndAdminOnly(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &page); err != nil || resp.StatusCode != 200 || page.Total != 2 {
 		t.Fatalf("audit log: %d %s", resp.StatusCode, body)
 	}
-	if a := page.Items[1]; a.ClientID != k.ClientID || a.Method != "PUT" || a.Path != "/org/settings" || a.Status != 200 || a.UserID != e.admin.ID {
+	if a := page.Items[1]; a.ClientID != k.ClientID || a.Method != "PUT" || a.Path != "/org/settings" || a.Status != 403 || a.UserID != e.admin.ID {
 		t.Fatalf("audit entry %+v", a)
 	}
 	if a := page.Items[0]; a.Status != 403 || a.Path != "/api-keys" {

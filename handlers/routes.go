@@ -33,14 +33,17 @@ func (s *Server) routes() {
 	// catches unknown paths under its prefix, which would turn every 404
 	// into a 401.)
 	authed := []echo.MiddlewareFunc{s.requireAuth, s.auditKeyWrites, s.limitRequests, noStore}
-	e.GET("/dashboard", s.dashboard, authed...)
+	// API keys reach each route only with its scope (turbinesim.Scope);
+	// membership and settings changes refuse keys altogether.
+	work := withMiddleware(authed, keyScope(turbinesim.ScopeSimulation))
+	e.GET("/dashboard", s.dashboard, work...)
 	e.GET("/account", s.account, authed...)
-	s.turbineRoutes(authed)  // handlers/turbines_routes.go
-	s.jobRoutes(authed)      // handlers/jobs_routes.go
-	s.studyRoutes(authed)    // handlers/studies_routes.go
-	s.noteRoutes(authed)     // handlers/notes.go
-	s.analysisRoutes(authed) // handlers/analysis.go
-	s.batchRoutes(authed)    // handlers/batches.go
+	s.turbineRoutes(work)  // handlers/turbines_routes.go
+	s.jobRoutes(work)      // handlers/jobs_routes.go
+	s.studyRoutes(work)    // handlers/studies_routes.go
+	s.noteRoutes(work)     // handlers/notes.go
+	s.analysisRoutes(work) // handlers/analysis.go
+	s.batchRoutes(work)    // handlers/batches.go
 
 	// Identity, API keys, limits (handlers/identity.go).
 	e.POST("/auth/token/refresh", s.refresh)
@@ -52,19 +55,22 @@ func (s *Server) routes() {
 	e.POST("/api-keys/:id/reactivate", s.setAPIKeyActive(true), authed...)
 	// Organization administration: administrators only (403 otherwise),
 	// checked once here rather than in each handler.
-	admin := append(append([]echo.MiddlewareFunc{}, authed...), s.requireAdmin)
-	e.GET("/org/audit-log", s.auditLog, admin...)
-	e.GET("/org/settings", s.getOrgSettings, admin...)
-	e.PUT("/org/settings", s.putOrgSettings, admin...)
-	e.GET("/org/usage", s.usage, authed...)
+	admin := withMiddleware(authed, s.requireAdmin)
+	orgRead := withMiddleware(authed, keyScope(turbinesim.ScopeOrgRead))
+	adminRead := withMiddleware(admin, keyScope(turbinesim.ScopeOrgRead))
+	adminWrite := withMiddleware(admin, requireInteractive)
+	e.GET("/org/audit-log", s.auditLog, adminRead...)
+	e.GET("/org/settings", s.getOrgSettings, adminRead...)
+	e.PUT("/org/settings", s.putOrgSettings, adminWrite...)
+	e.GET("/org/usage", s.usage, work...)
 	e.POST("/auth/signup", s.signUp)
 	e.POST("/auth/verify-email", s.verifyEmail)
 	e.POST("/auth/accept-invite", s.acceptInvite)
-	e.GET("/org/members", s.listMembers, authed...)
-	e.POST("/org/members", s.inviteMember, admin...)
-	e.PUT("/org/members/:id", s.updateMember, admin...)
-	e.DELETE("/org/members/:id", s.deleteMember, admin...)
-	e.GET("/org/outbox", s.outbox, admin...)
+	e.GET("/org/members", s.listMembers, orgRead...)
+	e.POST("/org/members", s.inviteMember, adminWrite...)
+	e.PUT("/org/members/:id", s.updateMember, adminWrite...)
+	e.DELETE("/org/members/:id", s.deleteMember, adminWrite...)
+	e.GET("/org/outbox", s.outbox, adminRead...)
 	e.POST("/account/mfa/enrol", s.mfaEnrol, authed...)
 	e.POST("/account/mfa/confirm", s.mfaConfirm, authed...)
 	e.POST("/account/mfa/disable", s.mfaDisable, authed...)
@@ -89,9 +95,9 @@ func (s *Server) routes() {
 	e.GET("/account/api-keys", s.apiKeysPage, authed...)
 	e.POST("/account/api-keys", s.apiKeyCreateForm, authed...)
 	e.POST("/account/api-keys/:id/:action", s.apiKeyActionForm, authed...)
-	e.GET("/org", s.orgPage, authed...)
-	e.POST("/org/invite", s.orgInviteForm, admin...)
-	e.POST("/org/api-keys/:id/:action", s.orgKeyActionForm, admin...)
+	e.GET("/org", s.orgPage, orgRead...)
+	e.POST("/org/invite", s.orgInviteForm, adminWrite...)
+	e.POST("/org/api-keys/:id/:action", s.orgKeyActionForm, adminWrite...)
 	e.GET("/accept-invite", s.acceptInvitePage, s.optionalAuth) // the invitation e-mail's link
 	e.POST("/accept-invite", s.acceptInviteForm)
 	e.GET("/forgot-password", s.forgotPasswordPage, s.optionalAuth)
@@ -99,6 +105,11 @@ func (s *Server) routes() {
 	e.GET("/reset-password", s.resetPasswordPage, s.optionalAuth)
 	e.POST("/reset-password", s.resetPasswordForm)
 	e.POST("/account/sessions/:id/revoke", s.revokeSessionForm, authed...)
+}
+
+// withMiddleware returns chain followed by more, in a new slice.
+func withMiddleware(chain []echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+	return append(append([]echo.MiddlewareFunc{}, chain...), more...)
 }
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI

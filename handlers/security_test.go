@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/handlers"
 )
@@ -162,5 +163,73 @@ func TestOutboxShowsNoSecrets(t *testing.T) {
 	}
 	if slices.Contains(columns, "body") {
 		t.Fatalf("email_outbox keeps bodies: %v", columns)
+	}
+}
+
+// Finding "a leaked administrator API key mints a permanent
+// administrator": keys carry scopes (simulation work by default) and no
+// key changes members, roles, invitations, caps or settings. On main the
+// administrator's key invited an org_admin (201), read the invitation
+// token from the outbox and changed caps and roles.
+func TestAdminKeyCannotManageTheOrganization(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	bob := e.addUser("bob@example.com", "org_member")
+	create := func(body string) (int, turbinesim.NewAPIKey) {
+		resp, b := e.do(nil, request{method: "POST", path: "/api-keys", header: withJSON(bearer(p.AccessToken)), body: body})
+		var k turbinesim.NewAPIKey
+		_ = json.Unmarshal([]byte(b), &k)
+		return resp.StatusCode, k
+	}
+	st, k := create(`{"name":"ci"}`)
+	if st != 201 || !slices.Equal(k.Scopes, turbinesim.Scopes{turbinesim.ScopeSimulation}) {
+		t.Fatalf("default key: %d scopes %v", st, k.Scopes)
+	}
+	if st, _ := create(`{"name":"x","scopes":["admin"]}`); st != 422 {
+		t.Fatalf("unknown scope: %d", st)
+	}
+	st, reader := create(`{"name":"reader","scopes":["org:read","simulation"]}`)
+	if st != 201 || !slices.Equal(reader.Scopes, turbinesim.Scopes{turbinesim.ScopeSimulation, turbinesim.ScopeOrgRead}) {
+		t.Fatalf("org:read key: %d scopes %v", st, reader.Scopes)
+	}
+	writes := []request{
+		{method: "POST", path: "/org/members", body: `{"email":"eve@example.com","role":"org_admin"}`},
+		{method: "PUT", path: "/org/members/" + bob.ID, body: `{"role":"org_admin"}`},
+		{method: "DELETE", path: "/org/members/" + bob.ID},
+		{method: "PUT", path: "/org/settings", body: `{"caps":{"spend_cap_cents":999999,"token_cap":999999}}`},
+		{method: "POST", path: "/api-keys", body: `{"name":"more"}`},
+	}
+	for _, key := range []string{k.Key, reader.Key} {
+		for _, r := range writes {
+			r.header = keyHeader(key)
+			resp, body := e.do(nil, r)
+			assertDetail(t, resp, body, 403)
+		}
+	}
+	// Reads: simulation work with any key; the organization with org:read.
+	for _, c := range []struct {
+		path          string
+		plain, reader int
+	}{{"/dashboard", 200, 200}, {"/org/usage", 200, 200}, {"/account", 200, 200},
+		{"/org/members", 403, 200}, {"/org/outbox", 403, 200}, {"/org/settings", 403, 200}, {"/org/audit-log", 403, 200}} {
+		for key, want := range map[string]int{k.Key: c.plain, reader.Key: c.reader} {
+			resp, body := e.do(nil, request{method: "GET", path: c.path, header: keyHeader(key)})
+			if resp.StatusCode != want {
+				t.Fatalf("GET %s: %d, want %d: %s", c.path, resp.StatusCode, want, body)
+			}
+			if want == 403 && !strings.Contains(body, "org:read") {
+				t.Fatalf("GET %s: 403 does not name the scope: %s", c.path, body)
+			}
+		}
+	}
+	var n int
+	if err := e.db.GetContext(context.Background(), &n, `SELECT count(*) FROM users WHERE email = 'eve@example.com' OR (id = $1 AND (role <> 'org_member' OR NOT active))`, bob.ID); err != nil || n != 0 {
+		t.Fatalf("a key changed the members: %d %v", n, err)
+	}
+	// Signed in, the administrator does all of it.
+	resp, body := e.do(nil, request{method: "PUT", path: "/org/members/" + bob.ID, header: withJSON(bearer(p.AccessToken)), body: `{"role":"org_admin"}`})
+	if resp.StatusCode != 200 {
+		t.Fatalf("signed-in role change: %d %s", resp.StatusCode, body)
 	}
 }
