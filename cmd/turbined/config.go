@@ -24,6 +24,9 @@ type Config struct {
 	BaseURL        string   // BASE_URL, the address users reach; https turns on Secure cookies
 	TrustedProxies []string // TRUSTED_PROXIES, comma-separated CIDRs allowed to set X-Forwarded-For
 	BodyLimit      int64    // BODY_LIMIT_BYTES, default 32 MiB
+	// MaxConnsPerClient is MAX_CONNS_PER_CLIENT: open connections one
+	// client address may hold (trusted proxies are exempt).
+	MaxConnsPerClient int
 }
 
 func loadConfig(getenv func(string) string) (*Config, error) {
@@ -37,6 +40,8 @@ func loadConfig(getenv func(string) string) (*Config, error) {
 		JWTSecret:     getenv("JWT_SECRET"),
 		BaseURL:       getenv("BASE_URL"),
 		BodyLimit:     32 << 20,
+
+		MaxConnsPerClient: defaultMaxConnsPerClient,
 	}
 	if c.DataDir == "" {
 		c.DataDir = "data"
@@ -59,6 +64,13 @@ func loadConfig(getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("BODY_LIMIT_BYTES=%q: want an integer of at least 1024", v)
 		}
 		c.BodyLimit = n
+	}
+	if v := getenv("MAX_CONNS_PER_CLIENT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("MAX_CONNS_PER_CLIENT=%q: want a positive integer", v)
+		}
+		c.MaxConnsPerClient = n
 	}
 	if v := getenv("TRUSTED_PROXIES"); v != "" {
 		for _, p := range strings.Split(v, ",") {

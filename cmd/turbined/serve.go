@@ -144,6 +144,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listening on port %d: %w", cfg.Port, err)
 	}
+	ln = limitConnsPerClient(ln, cfg.MaxConnsPerClient, cfg.TrustedProxies)
 	httpSrv := newHTTPServer(srv)
 
 	bgCtx, stopBackground := context.WithCancel(context.Background())
@@ -196,7 +197,7 @@ const maxHeaderBytes = 32 << 10
 // newHTTPServer is the production HTTP server around h.
 func newHTTPServer(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           h,
+		Handler:           requireBodyProgress(h, bodyGrace, bodyMinRate),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       5 * time.Minute, // uploads of input decks
 		IdleTimeout:       2 * time.Minute,
