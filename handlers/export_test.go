@@ -26,3 +26,6 @@ type EchoContext = echo.Context
 func VerifiedOnly(s *Server) []echo.MiddlewareFunc {
 	return []echo.MiddlewareFunc{s.requireAuth, s.requireVerified}
 }
+
+// FirstDuplicateKey is the repeated-key check of request bodies.
+var FirstDuplicateKey = firstDuplicateKey

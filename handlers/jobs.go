@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -69,7 +70,11 @@ func (s *Server) submitJob(c echo.Context) error {
 			// A run of a stored turbine with an uploaded wind file.
 			var req TurbineRunRequest
 			req.TurbineID = c.FormValue("turbine_id")
-			dec := json.NewDecoder(strings.NewReader(c.FormValue("settings")))
+			settings, err := readJSONBody(strings.NewReader(c.FormValue("settings")))
+			if err != nil {
+				return err
+			}
+			dec := json.NewDecoder(bytes.NewReader(settings))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&req.Settings); err != nil {
 				return invalid("settings: %s (a JSON object in the multipart field \"settings\")", jsonProblem(err))
@@ -133,7 +138,7 @@ func (s *Server) submitJob(c echo.Context) error {
 		io.Copy(hash, io.NewSectionReader(ra, 0, fh.Size))
 	case "application/json":
 		var req TurbineRunRequest
-		body, err := io.ReadAll(c.Request().Body)
+		body, err := readJSONBody(c.Request().Body)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -162,7 +163,15 @@ func decodeJSON(c echo.Context, dst any) error {
 	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
 	}
-	dec := json.NewDecoder(c.Request().Body)
+	body, err := readJSONBody(c.Request().Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+		}
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(dst); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -186,7 +195,15 @@ func decodeJSONStrict(c echo.Context, dst any) error {
 	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
 		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
 	}
-	dec := json.NewDecoder(c.Request().Body)
+	body, err := readJSONBody(c.Request().Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+		}
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		var tooLarge *http.MaxBytesError

@@ -233,3 +233,57 @@ func TestAdminKeyCannotManageTheOrganization(t *testing.T) {
 		t.Fatalf("signed-in role change: %d %s", resp.StatusCode, body)
 	}
 }
+
+// Finding "duplicate JSON keys are accepted": a body naming a key twice is
+// 422 naming the key (on main the last value won: the invitation below
+// created an org_admin).
+func TestDuplicateJSONKeysAreRefused(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		`{"a":1,"a":2}`:                             "a",
+		`{"caps":{"token_cap":1,"token_cap":2}}`:    "caps.token_cap",
+		`{"x":{"y":1},"z":[{"k":1},{"k":2,"k":3}]}`: "z.k",
+		`{"a":{"b":1},"b":2}`:                       "",
+		`[{"k":1},{"k":2}]`:                         "",
+		`{"a":"a","b":{"a":1}}`:                     "",
+		`{"a":1,"a":`:                               "a", // named before the decoder finds the body cut short
+	} {
+		got, dup := handlers.FirstDuplicateKey([]byte(body))
+		if got != want || dup != (want != "") {
+			t.Errorf("%s: %q %v, want %q", body, got, dup, want)
+		}
+	}
+	e := newIdentityEnv(t, false)
+	p := e.loginJSON()
+	resp, body := e.do(nil, request{method: "POST", path: "/org/members", header: withJSON(bearer(p.AccessToken)),
+		body: `{"email":"mia@example.com","role":"org_member","role":"org_admin"}`})
+	if d := assertDetail(t, resp, body, 422); !strings.Contains(d, "role") {
+		t.Fatalf("detail %q does not name the key", d)
+	}
+	resp, body = e.do(nil, request{method: "PUT", path: "/org/settings", header: withJSON(bearer(p.AccessToken)),
+		body: `{"caps":{"spend_cap_cents":1,"token_cap":1,"token_cap":2}}`})
+	if d := assertDetail(t, resp, body, 422); !strings.Contains(d, "caps.token_cap") {
+		t.Fatalf("detail %q does not name the key", d)
+	}
+	var n int
+	if err := e.db.GetContext(context.Background(), &n, `SELECT count(*) FROM users WHERE email = 'mia@example.com'`); err != nil || n != 0 {
+		t.Fatalf("the invitation went through: %d %v", n, err)
+	}
+}
+
+// Finding "the foreign-Origin WebSocket 403 is plain text": every refusal
+// of the progress socket's handshake is {"detail"} JSON.
+func TestWebSocketRefusalsAreJSON(t *testing.T) {
+	t.Parallel()
+	je := newJobEnv(t)
+	_, body := je.submitZip(deckZip(t, "1", nil), "Main_Onshore.fst", je.keyed())
+	job := decodeInto[turbinesim.Job](t, body)
+	upgrade := map[string]string{"X-API-Key": je.key, "Connection": "Upgrade", "Upgrade": "websocket",
+		"Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "https://evil.example"}
+	resp, body := je.do(nil, request{method: "GET", path: "/ws/jobs/" + job.ID, header: upgrade})
+	if d := assertDetail(t, resp, body, http.StatusForbidden); !strings.Contains(d, "Origin") {
+		t.Fatalf("foreign origin: %q", d)
+	}
+	resp, body = je.do(nil, request{method: "GET", path: "/ws/jobs/" + job.ID, header: map[string]string{"X-API-Key": je.key}})
+	assertDetail(t, resp, body, http.StatusUpgradeRequired)
+}

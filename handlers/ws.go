@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -71,9 +74,12 @@ func (s *Server) jobSocket(c echo.Context) error {
 // organization's resource is 404 before any upgrade.
 func (s *Server) streamProgress(c echo.Context, orgID, what string, msg any, final bool,
 	refresh func(ctx context.Context) (msg any, final bool, err error)) error {
+	if err := checkWebSocketHandshake(c.Request()); err != nil {
+		return err
+	}
 	conn, err := websocket.Accept(c.Response(), c.Request(), nil)
 	if err != nil {
-		return nil // Accept has answered (403 for a foreign Origin, 426, …)
+		return nil // Accept has answered (a malformed handshake: 400)
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(4096)
@@ -136,4 +142,32 @@ func progressOf(j *turbinesim.Job) JobProgress {
 		p.Detail = j.Detail
 	}
 	return p
+}
+
+// checkWebSocketHandshake answers, as {"detail"} JSON, what the WebSocket
+// library would refuse in plain text: a request that is no upgrade (426)
+// and a browser page of another site (403: the Origin's host must be this
+// host, RFC 6455 §10.2; non-browser clients send no Origin).
+func checkWebSocketHandshake(r *http.Request) error {
+	if !headerHasToken(r.Header, "Connection", "upgrade") || !headerHasToken(r.Header, "Upgrade", "websocket") {
+		return echo.NewHTTPError(http.StatusUpgradeRequired, "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket")
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+			return turbinesim.Errorf(turbinesim.EFORBIDDEN, "WebSocket from another site refused: the Origin must be this site")
+		}
+	}
+	return nil
+}
+
+func headerHasToken(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }
