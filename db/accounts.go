@@ -282,23 +282,6 @@ func (s *AccountService) ListMembers(ctx context.Context, orgID string) ([]*turb
 
 var errMemberNotFound = turbinesim.Errorf(turbinesim.ENOTFOUND, "user not found")
 
-func (s *AccountService) updateMember(ctx context.Context, orgID, userID, set string, args ...any) (*turbinesim.User, error) {
-	if !isUUID(orgID) || !isUUID(userID) {
-		return nil, errMemberNotFound
-	}
-	var u turbinesim.User
-	err := s.db.GetContext(ctx, &u, `
-		UPDATE users SET `+set+`, updated_at = now()
-		 WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL
-		RETURNING `+userColumns, append([]any{userID, orgID}, args...)...)
-	if err = translate(err, "updating member"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
-		return nil, errMemberNotFound
-	} else if err != nil {
-		return nil, err
-	}
-	return &u, nil
-}
-
 // SetRole implements turbinesim.AccountService.
 func (s *AccountService) SetRole(ctx context.Context, orgID, userID string, role turbinesim.Role) (*turbinesim.User, error) {
 	return s.UpdateMember(ctx, orgID, userID, &role, nil)
@@ -325,13 +308,56 @@ func (s *AccountService) UpdateMember(ctx context.Context, orgID, userID string,
 	if active != nil {
 		activeArg = *active
 	}
-	return s.updateMember(ctx, orgID, userID, "role = COALESCE($3::text, role), active = COALESCE($4::boolean, active)", roleArg, activeArg)
+	if !isUUID(orgID) || !isUUID(userID) {
+		return nil, errMemberNotFound
+	}
+	var u turbinesim.User
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var wasActive bool
+		err := tx.GetContext(ctx, &wasActive, `
+			SELECT active FROM users WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR UPDATE`, userID, orgID)
+		if err = translate(err, "finding member"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+			return errMemberNotFound
+		} else if err != nil {
+			return err
+		}
+		if err := tx.GetContext(ctx, &u, `
+			UPDATE users SET role = COALESCE($3::text, role), active = COALESCE($4::boolean, active), updated_at = now()
+			 WHERE id = $1 AND organization_id = $2 RETURNING `+userColumns, userID, orgID, roleArg, activeArg); err != nil {
+			return translate(err, "updating member")
+		}
+		// Deactivating ends every session and token; so does
+		// reactivating, so that nothing issued before the deactivation
+		// (a 15-minute access token, a 30-day refresh token) comes back.
+		if active != nil && *active != wasActive {
+			return endSessions(ctx, tx, userID, s.cfg.Now())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
 }
 
 // DeleteUser implements turbinesim.AccountService.
 func (s *AccountService) DeleteUser(ctx context.Context, orgID, userID string) error {
-	_, err := s.updateMember(ctx, orgID, userID, "deleted_at = $3, active = false", s.cfg.Now())
-	return err
+	if !isUUID(orgID) || !isUUID(userID) {
+		return errMemberNotFound
+	}
+	now := s.cfg.Now()
+	return s.inTx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, `
+			UPDATE users SET deleted_at = $3, active = false, updated_at = now()
+			 WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`, userID, orgID, now)
+		if err != nil {
+			return translate(err, "deleting member")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errMemberNotFound
+		}
+		return endSessions(ctx, tx, userID, now)
+	})
 }
 
 // Outbox implements turbinesim.AccountService.

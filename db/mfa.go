@@ -164,6 +164,12 @@ func (s *MFAService) ConfirmEnrolment(ctx context.Context, userID, code string, 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return turbinesim.Errorf(turbinesim.ECONFLICT, "no enrolment in progress")
 		}
+		// A second factor is added because a password alone is no longer
+		// trusted: every session and token signed in with it ends
+		// (ASVS 5.0 7.4.3); the caller gets a fresh one.
+		if err := endSessions(ctx, tx, userID, now); err != nil {
+			return err
+		}
 		codes, err = replaceRecoveryCodes(ctx, tx, userID)
 		return err
 	})

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/turbinesim/turbinesim"
 )
 
@@ -121,6 +123,18 @@ func (s *RefreshTokenService) SignOutEverywhere(ctx context.Context, userID stri
 		return translate(err, "starting sign-out")
 	}
 	defer tx.Rollback()
+	if err := endSessions(ctx, tx, userID, at); err != nil {
+		return err
+	}
+	return translate(tx.Commit(), "committing sign-out")
+}
+
+// endSessions, in tx, refuses the access tokens and browser sessions of
+// userID that signed in before at (users.tokens_valid_after) and revokes
+// every refresh token and recorded browser session: sign-out everywhere,
+// a second factor added, an account deactivated or reactivated. API keys
+// are not touched (they are revoked one by one).
+func endSessions(ctx context.Context, tx *sqlx.Tx, userID string, at time.Time) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE users SET tokens_valid_after = $2, updated_at = now() WHERE id = $1`, userID, at); err != nil {
 		return translate(err, "marking sign-out")
 	}
@@ -130,5 +144,5 @@ func (s *RefreshTokenService) SignOutEverywhere(ctx context.Context, userID stri
 	if _, err := tx.ExecContext(ctx, `UPDATE user_sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, userID, at); err != nil {
 		return translate(err, "revoking browser sessions")
 	}
-	return translate(tx.Commit(), "committing sign-out")
+	return nil
 }

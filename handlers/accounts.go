@@ -359,8 +359,17 @@ type RecoveryCodesResponse struct {
 	RecoveryCodes []string `json:"recovery_codes"`
 }
 
-// mfaConfirm: POST /account/mfa/confirm {code} enables MFA and returns the
-// recovery codes.
+// MFAConfirmResponse is the answer of POST /account/mfa/confirm: the
+// recovery codes and, for a caller signed in with a token, a fresh token
+// pair (enabling MFA ends every earlier session and token).
+type MFAConfirmResponse struct {
+	RecoveryCodes []string `json:"recovery_codes"`
+	*TokenPair
+}
+
+// mfaConfirm: POST /account/mfa/confirm {code} enables MFA, which signs
+// the account out everywhere, and returns the recovery codes with new
+// credentials for the caller.
 func (s *Server) mfaConfirm(c echo.Context) error {
 	mfa, err := s.mfaService(c)
 	if err != nil {
@@ -370,12 +379,21 @@ func (s *Server) mfaConfirm(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	codes, err := mfa.ConfirmEnrolment(c.Request().Context(), authFrom(c).User.ID, req.Code, s.cfg.Now())
+	a := authFrom(c)
+	codes, err := mfa.ConfirmEnrolment(c.Request().Context(), a.User.ID, req.Code, s.cfg.Now())
 	if err != nil {
 		return err
 	}
+	out := MFAConfirmResponse{RecoveryCodes: codes}
+	if a.Method == turbinesim.AuthSession {
+		if err := s.startBrowserSession(c, a.User); err != nil {
+			return err
+		}
+	} else if out.TokenPair, err = s.issueTokens(c.Request().Context(), a.User); err != nil {
+		return err
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, RecoveryCodesResponse{RecoveryCodes: codes})
+	return c.JSON(http.StatusOK, out)
 }
 
 // reauthenticate checks the password and a current second-factor code

@@ -139,10 +139,11 @@ func TestMFAOverHTTP(t *testing.T) {
 	now := e.now()
 	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/confirm", header: withJSON(bearer(p.AccessToken)),
 		body: `{"code":"` + totpCode(t, enr.Secret, now) + `"}`})
-	var rc handlers.RecoveryCodesResponse
-	if err := json.Unmarshal([]byte(body), &rc); err != nil || resp.StatusCode != 200 || len(rc.RecoveryCodes) != 10 {
+	var rc handlers.MFAConfirmResponse
+	if err := json.Unmarshal([]byte(body), &rc); err != nil || resp.StatusCode != 200 || len(rc.RecoveryCodes) != 10 || rc.TokenPair == nil {
 		t.Fatalf("confirm: %d %s", resp.StatusCode, body)
 	}
+	p = *rc.TokenPair // enabling MFA ended the earlier sign-ins
 	login := func(otp string) (int, string) {
 		b := fmt.Sprintf(`{"email":"ada@example.com","password":%q`, e.passwd)
 		if otp != "" {

@@ -116,6 +116,10 @@ func (s *Server) securityConfirm(c echo.Context) error {
 		}
 		return err
 	}
+	// Enabling MFA ended every session, this one too: start a new one.
+	if err := s.startBrowserSession(c, authFrom(c).User); err != nil {
+		return err
+	}
 	return s.renderSecurity(c, http.StatusOK, views.SecurityView{RecoveryCodes: codes})
 }
 

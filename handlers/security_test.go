@@ -38,7 +38,7 @@ func (e *env) enableMFA(access string) (string, []string) {
 	}
 	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/confirm", header: withJSON(bearer(access)),
 		body: `{"code":"` + totpCode(e.t, enr.Secret, e.now()) + `"}`})
-	var rc handlers.RecoveryCodesResponse
+	var rc handlers.MFAConfirmResponse
 	if err := json.Unmarshal([]byte(body), &rc); err != nil || resp.StatusCode != 200 {
 		e.t.Fatalf("confirm: %d %s", resp.StatusCode, body)
 	}
@@ -286,4 +286,65 @@ func TestWebSocketRefusalsAreJSON(t *testing.T) {
 	}
 	resp, body = je.do(nil, request{method: "GET", path: "/ws/jobs/" + job.ID, header: map[string]string{"X-API-Key": je.key}})
 	assertDetail(t, resp, body, http.StatusUpgradeRequired)
+}
+
+// Finding "old tokens come back": deactivating then reactivating a user,
+// and enabling MFA, end every earlier access token, refresh token and
+// browser session (a password reset already did). On main bob's access
+// and refresh tokens from before his deactivation worked again after the
+// reactivation, and tokens from before MFA stayed valid.
+func TestCredentialChangesEndOldSessions(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	admin := e.loginJSON()
+	e.addUser("bob@example.com", "org_member")
+	bobID := ""
+	if err := e.db.GetContext(context.Background(), &bobID, `SELECT id FROM users WHERE email = 'bob@example.com'`); err != nil {
+		t.Fatal(err)
+	}
+	bob := e.loginAs("bob@example.com", e.passwd)
+	bobBrowser := e.client()
+	browserLoginAs(t, e, bobBrowser, "bob@example.com")
+	setActive := func(active bool) {
+		e.advance(time.Second)
+		resp, body := e.do(nil, request{method: "PUT", path: "/org/members/" + bobID, header: withJSON(bearer(admin.AccessToken)),
+			body: fmt.Sprintf(`{"active":%v}`, active)})
+		if resp.StatusCode != 200 {
+			t.Fatalf("active=%v: %d %s", active, resp.StatusCode, body)
+		}
+	}
+	setActive(false)
+	setActive(true)
+	resp, body := e.do(nil, request{method: "GET", path: "/account", header: bearer(bob.AccessToken)})
+	assertDetail(t, resp, body, 401)
+	resp, body = e.refresh(bob.RefreshToken)
+	assertDetail(t, resp, body, 401)
+	if resp, _ := e.do(bobBrowser, request{method: "GET", path: "/account", header: map[string]string{"Accept": "application/json"}}); resp.StatusCode != 401 {
+		t.Fatalf("bob's browser session after reactivation: %d", resp.StatusCode)
+	}
+	e.loginAs("bob@example.com", e.passwd) // a new sign-in works
+
+	// Enabling MFA: the caller gets a new pair; the old one is dead.
+	e.advance(time.Second)
+	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/enrol", header: bearer(admin.AccessToken)})
+	var enr handlers.MFAEnrolmentResponse
+	if err := json.Unmarshal([]byte(body), &enr); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("enrol: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "POST", path: "/account/mfa/confirm", header: withJSON(bearer(admin.AccessToken)),
+		body: `{"code":"` + totpCode(t, enr.Secret, e.now()) + `"}`})
+	var confirmed handlers.MFAConfirmResponse
+	if err := json.Unmarshal([]byte(body), &confirmed); err != nil || resp.StatusCode != 200 || confirmed.TokenPair == nil || len(confirmed.RecoveryCodes) != 10 {
+		t.Fatalf("confirm: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.do(nil, request{method: "GET", path: "/account", header: bearer(admin.AccessToken)})
+	assertDetail(t, resp, body, 401)
+	resp, body = e.refresh(admin.RefreshToken)
+	assertDetail(t, resp, body, 401)
+	if resp, body := e.do(nil, request{method: "GET", path: "/account", header: bearer(confirmed.AccessToken)}); resp.StatusCode != 200 {
+		t.Fatalf("the new token: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := e.refresh(confirmed.RefreshToken); resp.StatusCode != 200 {
+		t.Fatalf("the new refresh token: %d %s", resp.StatusCode, body)
+	}
 }
