@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // CurvePoint is one observation for the batch curves: a run's means over
@@ -16,9 +18,14 @@ import (
 type CurvePoint struct {
 	WindSpeed     float64 `json:"wind_speed"`      // m/s (Wind1VelX, or RtVAvgxh for sheared inflow)
 	PowerKW       float64 `json:"power_kw"`        // GenPwr, kW
-	ThrustKN      float64 `json:"thrust_kn"`       // RotThrust, kN
+	ThrustKN      float64 `json:"thrust_kn"`       // aerodynamic rotor thrust (RtFldFxh), kN
 	PitchDeg      float64 `json:"pitch_deg"`       // BldPitch1, deg
 	RotorSpeedRPM float64 `json:"rotor_speed_rpm"` // RotSpeed, rpm
+	// RotorWindSpeed is the rotor-disk average of the undisturbed wind
+	// (AeroDyn RtVAvgxh, m/s); 0 or NaN when not recorded. Cp and Ct use it
+	// when every point of a bin has it, as AeroDyn's RtFldCp and RtFldCt do;
+	// in sheared inflow it differs from the hub speed by about 1 %.
+	RotorWindSpeed float64 `json:"rotor_wind_speed"`
 	// NominalSpeed is the hub speed the run's inflow was generated for
 	// (m/s; 0 when unknown), its place on a batch's wind-speed grid. With
 	// BinGrid it, not the measured WindSpeed, picks the bin: the seeds of
@@ -67,6 +74,9 @@ type CurveOptions struct {
 	// the bins reproduce OpenFAST's RtFldCp and RtFldCt (checked against the
 	// v5.0.0 reference runs to 1e-6).
 	RotorRadius float64
+	// ThrustChannel is the name of the channel the points' thrust was read
+	// from, copied into Curve.ThrustChannel.
+	ThrustChannel string
 }
 
 // CurveBin is one wind-speed bin of the batch curves. Means are plain
@@ -81,11 +91,19 @@ type CurveBin struct {
 	ThrustKN      float64 `json:"thrust_kn"`
 	PitchDeg      float64 `json:"pitch_deg"`
 	RotorSpeedRPM float64 `json:"rotor_speed_rpm"`
+	// PowerStdKW and ThrustStdKN are the sample standard deviations of the
+	// points' power and thrust in the bin (IEC 61400-12-1 reports the spread
+	// of each bin with its mean); 0 for a bin of one point.
+	PowerStdKW  float64 `json:"power_std_kw"`
+	ThrustStdKN float64 `json:"thrust_std_kn"`
 	// Cp = P̄ᵢ/(½ρA V̄ᵢ³) and Ct = T̄ᵢ/(½ρA V̄ᵢ²) with P in W and T in N. From
 	// GenPwr this is the electrical power coefficient (after generator
-	// losses), below the aerodynamic RtAeroCp.
-	Cp float64 `json:"cp"`
-	Ct float64 `json:"ct"`
+	// losses), below the aerodynamic RtAeroCp. V̄ᵢ is the bin's mean
+	// rotor-average wind (RotorWindSpeed) when every point has one, else
+	// its mean binned wind speed; CoefficientWindSpeed is the one used.
+	Cp                   float64 `json:"cp"`
+	Ct                   float64 `json:"ct"`
+	CoefficientWindSpeed float64 `json:"coefficient_wind_speed"`
 }
 
 // MarshalJSON writes an unbounded upper edge (grid binning of a single
@@ -108,6 +126,13 @@ type Curve struct {
 	HasThrust     bool       `json:"has_thrust"`
 	HasPitch      bool       `json:"has_pitch"`
 	HasRotorSpeed bool       `json:"has_rotor_speed"`
+	// ThrustChannel names the channel the thrust and Ct come from
+	// (CurveOptions.ThrustChannel); "" when not stated.
+	ThrustChannel string `json:"thrust_channel"`
+	// CoefficientWind says which wind speed Cp and Ct divide by:
+	// "rotor_average" (RtVAvgxh, as AeroDyn's RtFldCp/RtFldCt) when every
+	// point records it, else "binned" (the speed the points are binned by).
+	CoefficientWind string `json:"coefficient_wind"`
 }
 
 // PowerCurve bins the points by wind speed and averages each quantity per
@@ -209,8 +234,14 @@ func PowerCurve(points []CurvePoint, opt CurveOptions) (Curve, error) {
 	for b := range bins {
 		bins[b].Center, bins[b].Low, bins[b].High = centers[b], lows[b], highs[b]
 	}
+	rotorWind := make([]float64, len(bins)) // sum of RotorWindSpeed per bin
+	rotorWindN := make([]int, len(bins))
 	for i, p := range points {
 		b := &bins[binOf[i]]
+		if p.RotorWindSpeed > 0 && !math.IsInf(p.RotorWindSpeed, 0) {
+			rotorWind[binOf[i]] += p.RotorWindSpeed
+			rotorWindN[binOf[i]]++
+		}
 		b.N++
 		b.WindSpeed += p.WindSpeed
 		b.PowerKW += p.PowerKW
@@ -225,20 +256,46 @@ func PowerCurve(points []CurvePoint, opt CurveOptions) (Curve, error) {
 		}
 	}
 	area := math.Pi * opt.RotorRadius * opt.RotorRadius
-	out := Curve{AirDensity: rho, RotorRadius: opt.RotorRadius, RotorArea: area, HasThrust: hasT, HasPitch: hasP, HasRotorSpeed: hasR}
-	for _, b := range bins {
+	out := Curve{AirDensity: rho, RotorRadius: opt.RotorRadius, RotorArea: area, HasThrust: hasT, HasPitch: hasP, HasRotorSpeed: hasR,
+		ThrustChannel: opt.ThrustChannel, CoefficientWind: "binned"}
+	if slices.Equal(rotorWindN, binCounts(bins)) {
+		out.CoefficientWind = "rotor_average"
+	}
+	for k := range bins {
+		if n := float64(bins[k].N); n > 0 {
+			bins[k].PowerKW /= n
+			bins[k].ThrustKN /= n
+		}
+	}
+	// Spread: sample standard deviation about the bin mean (second pass).
+	for i, p := range points {
+		b := &bins[binOf[i]]
+		b.PowerStdKW += (p.PowerKW - b.PowerKW) * (p.PowerKW - b.PowerKW)
+		if hasT {
+			b.ThrustStdKN += (p.ThrustKN - b.ThrustKN) * (p.ThrustKN - b.ThrustKN)
+		}
+	}
+	for k, b := range bins {
 		if b.N == 0 {
 			continue
 		}
 		n := float64(b.N)
 		b.WindSpeed /= n
-		b.PowerKW /= n
-		b.ThrustKN /= n
 		b.PitchDeg /= n
 		b.RotorSpeedRPM /= n
-		if area > 0 && b.WindSpeed > 0 {
-			q := 0.5 * rho * area * b.WindSpeed * b.WindSpeed // dynamic pressure × area, N
-			b.Cp = b.PowerKW * 1e3 / (q * b.WindSpeed)
+		if b.N > 1 {
+			b.PowerStdKW = math.Sqrt(b.PowerStdKW / (n - 1))
+			b.ThrustStdKN = math.Sqrt(b.ThrustStdKN / (n - 1))
+		} else {
+			b.PowerStdKW, b.ThrustStdKN = 0, 0
+		}
+		b.CoefficientWindSpeed = b.WindSpeed
+		if out.CoefficientWind == "rotor_average" {
+			b.CoefficientWindSpeed = rotorWind[k] / n
+		}
+		if v := b.CoefficientWindSpeed; area > 0 && v > 0 {
+			q := 0.5 * rho * area * v * v // dynamic pressure × area, N
+			b.Cp = b.PowerKW * 1e3 / (q * v)
 			if hasT {
 				b.Ct = b.ThrustKN * 1e3 / q
 			}
@@ -247,6 +304,15 @@ func PowerCurve(points []CurvePoint, opt CurveOptions) (Curve, error) {
 	}
 	sort.Slice(out.Bins, func(i, j int) bool { return out.Bins[i].Center < out.Bins[j].Center })
 	return out, nil
+}
+
+// binCounts lists the number of points of each bin.
+func binCounts(bins []CurveBin) []int {
+	out := make([]int, len(bins))
+	for i, b := range bins {
+		out[i] = b.N
+	}
+	return out
 }
 
 // optionalPresence reports whether a quantity is recorded at every point
@@ -273,15 +339,58 @@ func optionalPresence(points []CurvePoint, get func(CurvePoint) float64, what st
 type CurveChannels struct {
 	WindSpeed  string // required
 	Power      string // required, kW
-	Thrust     string // optional, kN
+	Thrust     string // optional; N or kN by the channel's unit (RtFldFxh is in N), read as kN
 	Pitch      string // optional, deg
 	RotorSpeed string // optional, rpm
+	RotorWind  string // optional, m/s: rotor-disk average wind for Cp and Ct
+}
+
+// AeroThrustChannels are AeroDyn's aerodynamic rotor thrust, the thrust of
+// the thrust and Ct curves: RtFldFxh (OpenFAST v4 and later) or RtAeroFxh
+// (earlier). ElastoDyn's RotThrust is not one of them: it adds the rotor's
+// weight component along the tilted shaft (about 100 kN on the NREL 5 MW).
+var AeroThrustChannels = []string{"RtFldFxh", "RtAeroFxh"}
+
+// AeroThrustChannel returns the first of AeroThrustChannels rec records,
+// or "" when it records neither.
+func AeroThrustChannel(rec *Record) string {
+	for _, n := range AeroThrustChannels {
+		if _, err := rec.Index(n); err == nil {
+			return n
+		}
+	}
+	return ""
 }
 
 // OpenFASTCurveChannels are the usual OpenFAST output names: Wind1VelX,
-// GenPwr, RotThrust, BldPitch1, RotSpeed.
+// GenPwr, RtFldFxh, BldPitch1, RotSpeed (no rotor-average wind; see
+// RecordedCurveChannels).
 func OpenFASTCurveChannels() CurveChannels {
-	return CurveChannels{WindSpeed: "Wind1VelX", Power: "GenPwr", Thrust: "RotThrust", Pitch: "BldPitch1", RotorSpeed: "RotSpeed"}
+	return CurveChannels{WindSpeed: "Wind1VelX", Power: "GenPwr", Thrust: "RtFldFxh", Pitch: "BldPitch1", RotorSpeed: "RotSpeed"}
+}
+
+// RecordedCurveChannels are the OpenFAST curve channels rec records: wind
+// from wind ("" for Wind1VelX), thrust from AeroThrustChannel, the
+// rotor-average wind RtVAvgxh for Cp and Ct, and each optional channel ""
+// when rec does not record it (so every run of a batch agrees on what is
+// missing when they share an OutList).
+func RecordedCurveChannels(rec *Record, wind string) CurveChannels {
+	ch := OpenFASTCurveChannels()
+	if wind != "" {
+		ch.WindSpeed = wind
+	}
+	has := func(n string) bool { _, err := rec.Index(n); return err == nil }
+	ch.Thrust = AeroThrustChannel(rec)
+	if has("RtVAvgxh") {
+		ch.RotorWind = "RtVAvgxh"
+	}
+	if !has(ch.Pitch) {
+		ch.Pitch = ""
+	}
+	if !has(ch.RotorSpeed) {
+		ch.RotorSpeed = ""
+	}
+	return ch
 }
 
 // RunCurvePoint averages the curve channels of one run over its window
@@ -304,7 +413,7 @@ func RunCurvePoint(rec *Record, w Window, ch CurveChannels) (CurvePoint, error) 
 	}
 	return CurvePoint{
 		WindSpeed: mean(pts[0]), PowerKW: mean(pts[1]), ThrustKN: mean(pts[2]),
-		PitchDeg: mean(pts[3]), RotorSpeedRPM: mean(pts[4]),
+		PitchDeg: mean(pts[3]), RotorSpeedRPM: mean(pts[4]), RotorWindSpeed: mean(pts[5]),
 	}, nil
 }
 
@@ -325,7 +434,7 @@ func SampleCurvePoints(rec *Record, w Window, ch CurveChannels) ([]CurvePoint, e
 	for i := range out {
 		out[i] = CurvePoint{
 			WindSpeed: cols[0][i], PowerKW: cols[1][i], ThrustKN: at(cols[2], i),
-			PitchDeg: at(cols[3], i), RotorSpeedRPM: at(cols[4], i),
+			PitchDeg: at(cols[3], i), RotorSpeedRPM: at(cols[4], i), RotorWindSpeed: at(cols[5], i),
 		}
 	}
 	return out, nil
@@ -333,8 +442,8 @@ func SampleCurvePoints(rec *Record, w Window, ch CurveChannels) ([]CurvePoint, e
 
 // curveColumns returns the windowed columns wind, power, thrust, pitch,
 // rotor speed; nil for an optional channel not named.
-func curveColumns(rec *Record, w Window, ch CurveChannels) ([5][]float64, error) {
-	var cols [5][]float64
+func curveColumns(rec *Record, w Window, ch CurveChannels) ([6][]float64, error) {
+	var cols [6][]float64
 	if err := rec.Validate(); err != nil {
 		return cols, fmt.Errorf("curve point: %w", err)
 	}
@@ -345,7 +454,7 @@ func curveColumns(rec *Record, w Window, ch CurveChannels) ([5][]float64, error)
 	if err != nil {
 		return cols, fmt.Errorf("curve point: %w", err)
 	}
-	for k, name := range []string{ch.WindSpeed, ch.Power, ch.Thrust, ch.Pitch, ch.RotorSpeed} {
+	for k, name := range []string{ch.WindSpeed, ch.Power, ch.Thrust, ch.Pitch, ch.RotorSpeed, ch.RotorWind} {
 		if name == "" {
 			continue
 		}
@@ -357,6 +466,16 @@ func curveColumns(rec *Record, w Window, ch CurveChannels) ([5][]float64, error)
 			return cols, fmt.Errorf("curve point: channel %q sample at t = %g is not finite", name, rec.Time[lo+i])
 		}
 		cols[k] = c[lo:hi]
+		if k == 2 {
+			ci, _ := rec.Index(name)
+			if f := thrustToKN(name, rec.Unit(ci)); f != 1 {
+				kn := make([]float64, hi-lo)
+				for i, v := range c[lo:hi] {
+					kn[i] = v * f
+				}
+				cols[k] = kn
+			}
+		}
 	}
 	return cols, nil
 }
@@ -420,4 +539,21 @@ func AnnualEnergyAt(bins []CurveBin, dist WindDistribution, availability float64
 	}
 	gross := hours * sumKW / 1000
 	return AEP{MWhPerYear: availability * gross, GrossMWhPerYear: gross, Availability: availability, Hours: hours, UpToSpeed: prevV}, nil
+}
+
+// thrustToKN is the factor from a thrust channel's unit to kN: its unit
+// when the record carries one ("(N)" or "(kN)"), else OpenFAST's unit of
+// the channel (AeroDyn's rotor loads in N, ElastoDyn's in kN).
+func thrustToKN(name, unit string) float64 {
+	u := strings.ToLower(strings.Trim(strings.TrimSpace(unit), "()"))
+	switch u {
+	case "n":
+		return 1e-3
+	case "kn":
+		return 1
+	}
+	if slices.ContainsFunc(AeroThrustChannels, func(n string) bool { return strings.EqualFold(n, name) }) {
+		return 1e-3
+	}
+	return 1
 }

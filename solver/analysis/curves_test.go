@@ -139,26 +139,64 @@ func TestAnnualEnergyMatchesIntegral(t *testing.T) {
 func TestRunCurvePoint(t *testing.T) {
 	rec := &Record{
 		Time:     []float64{0, 1, 2, 3},
-		Names:    []string{"Wind1VelX", "GenPwr", "RotThrust", "BldPitch1", "RotSpeed"},
-		Channels: [][]float64{{0, 8, 8.2, 7.8}, {0, 1000, 1100, 900}, {0, 300, 310, 290}, {5, 0, 0, 0}, {0, 9, 9.2, 8.8}},
+		Names:    []string{"Wind1VelX", "GenPwr", "RtFldFxh", "BldPitch1", "RotSpeed", "RtVAvgxh", "RotThrust"},
+		Units:    []string{"(m/s)", "(kW)", "(N)", "(deg)", "(rpm)", "(m/s)", "(kN)"},
+		Channels: [][]float64{{0, 8, 8.2, 7.8}, {0, 1000, 1100, 900}, {0, 300e3, 310e3, 290e3}, {5, 0, 0, 0}, {0, 9, 9.2, 8.8}, {0, 7.9, 8.1, 7.7}, {0, 400, 410, 390}},
 	}
-	p, err := RunCurvePoint(rec, After(1), OpenFASTCurveChannels())
+	if got := AeroThrustChannel(rec); got != "RtFldFxh" {
+		t.Errorf("aerodynamic thrust channel %q, want RtFldFxh", got)
+	}
+	p, err := RunCurvePoint(rec, After(1), RecordedCurveChannels(rec, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	approx(t, "V", p.WindSpeed, 8, 1e-15)
 	approx(t, "P", p.PowerKW, 1000, 1e-15)
-	approx(t, "T", p.ThrustKN, 300, 1e-15)
+	// RtFldFxh is in N: read as kN, not RotThrust's 400 kN.
+	approx(t, "T", p.ThrustKN, 300, 1e-12)
+	approx(t, "rotor wind", p.RotorWindSpeed, 7.9, 1e-12)
 	if p.PitchDeg != 0 {
 		t.Errorf("pitch %v", p.PitchDeg)
 	}
 	ch := OpenFASTCurveChannels()
-	ch.Thrust = ""
+	ch.Thrust, ch.RotorWind = "", ""
 	pts, err := SampleCurvePoints(rec, After(1), ch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pts) != 3 || !math.IsNaN(pts[0].ThrustKN) || pts[2].PowerKW != 900 {
 		t.Errorf("sample points %+v", pts)
+	}
+}
+
+// Each bin carries its spread (sample standard deviation of the points'
+// power and thrust) with its count and mean, and Cp/Ct use the rotor-average
+// wind only when every point records it.
+func TestPowerCurveBinSpread(t *testing.T) {
+	pts := []CurvePoint{
+		{WindSpeed: 7.9, PowerKW: 1000, ThrustKN: 300, PitchDeg: math.NaN(), RotorSpeedRPM: math.NaN(), RotorWindSpeed: 7.8},
+		{WindSpeed: 8.0, PowerKW: 1100, ThrustKN: 320, PitchDeg: math.NaN(), RotorSpeedRPM: math.NaN(), RotorWindSpeed: 7.9},
+		{WindSpeed: 8.1, PowerKW: 1200, ThrustKN: 340, PitchDeg: math.NaN(), RotorSpeedRPM: math.NaN(), RotorWindSpeed: 8.0},
+		{WindSpeed: 12, PowerKW: 5000, ThrustKN: 500, PitchDeg: math.NaN(), RotorSpeedRPM: math.NaN(), RotorWindSpeed: 11.9},
+	}
+	c, err := PowerCurve(pts, CurveOptions{RotorRadius: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Bins) != 2 || c.Bins[0].N != 3 || c.Bins[1].N != 1 {
+		t.Fatalf("bins %+v", c.Bins)
+	}
+	b := c.Bins[0]
+	approx(t, "power std", b.PowerStdKW, 100, 1e-12)
+	approx(t, "thrust std", b.ThrustStdKN, 20, 1e-12)
+	approx(t, "coefficient wind", b.CoefficientWindSpeed, 7.9, 1e-12)
+	q := 0.5 * 1.225 * math.Pi * 3600 * 7.9 * 7.9
+	approx(t, "Ct", b.Ct, 320e3/q, 1e-12)
+	if c.CoefficientWind != "rotor_average" || c.Bins[1].PowerStdKW != 0 {
+		t.Errorf("coefficient wind %q, single-point spread %g", c.CoefficientWind, c.Bins[1].PowerStdKW)
+	}
+	pts[3].RotorWindSpeed = 0
+	if c, _ = PowerCurve(pts, CurveOptions{RotorRadius: 60}); c.CoefficientWind != "binned" || c.Bins[0].CoefficientWindSpeed != c.Bins[0].WindSpeed {
+		t.Errorf("one point without rotor wind: coefficient wind %q at %g m/s", c.CoefficientWind, c.Bins[0].CoefficientWindSpeed)
 	}
 }

@@ -484,3 +484,38 @@ func TestReferenceWelchParseval(t *testing.T) {
 		}
 	}
 }
+
+// The curve pipeline as the service runs it (run means over the window of
+// the channels OpenFASTCurveChannels names, binned on the run's own speed)
+// gives OpenFAST's RtFldCt at 11 m/s within 1 %: thrust from the
+// aerodynamic RtFldFxh (N, read as kN) and Cp/Ct over the rotor-average
+// wind RtVAvgxh. RotThrust, which adds the rotor weight along the tilted
+// shaft, would be off by more than 10 %.
+func TestReferenceCtFromAeroThrust(t *testing.T) {
+	rec := readReference(t, "nrel5mw_steady11_rigid_bem")
+	ch := RecordedCurveChannels(rec, "")
+	if ch.Thrust != "RtFldFxh" || ch.RotorWind != "RtVAvgxh" {
+		t.Fatalf("curve channels %+v", ch)
+	}
+	p, err := RunCurvePoint(rec, After(30), ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Statistics(rec, []string{"RtFldCt", "RtArea", "RotThrust"}, After(30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := PowerCurve([]CurvePoint{p}, CurveOptions{Binning: BinGrid, RotorRadius: 63 * math.Cos(2.5*math.Pi/180), ThrustChannel: ch.Thrust})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := c.Bins[0]
+	t.Logf("V %.3f m/s (rotor %.3f): thrust %.1f kN (RotThrust %.1f kN), Ct %.4f vs RtFldCt %.4f", b.WindSpeed, b.CoefficientWindSpeed, b.ThrustKN, st[2].Mean, b.Ct, st[0].Mean)
+	if c.ThrustChannel != "RtFldFxh" || c.CoefficientWind != "rotor_average" {
+		t.Errorf("thrust channel %q, coefficient wind %q", c.ThrustChannel, c.CoefficientWind)
+	}
+	approx(t, "Ct vs RtFldCt", b.Ct, st[0].Mean, 0.01)
+	if math.Abs(st[2].Mean-b.ThrustKN) < 0.1*b.ThrustKN {
+		t.Errorf("RotThrust %.1f kN within 10 %% of the aerodynamic thrust %.1f kN: the check cannot tell them apart", st[2].Mean, b.ThrustKN)
+	}
+}

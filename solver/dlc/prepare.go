@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
@@ -134,6 +135,14 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	if d.ServoDyn != nil {
 		sd := *d.ServoDyn
 		nd.ServoDyn = &sd
+	}
+	// Thrust and Ct of a load case are those of the aerodynamic rotor
+	// thrust (AeroDyn RtFldFxh; RotThrust adds the rotor's weight along the
+	// tilted shaft), so every load-case run records it.
+	if d.AeroDyn != nil && !slices.ContainsFunc(d.AeroDyn.OutList, isAeroThrust) {
+		ad := *d.AeroDyn
+		ad.OutList = append(slices.Clone(d.AeroDyn.OutList), "RtFldFxh")
+		nd.AeroDyn = &ad
 	}
 	// The old wind file is no longer referenced: do not copy it.
 	nd.Files = nil
@@ -402,4 +411,16 @@ func fileStem(id string) string {
 		}
 	}
 	return strings.Trim(b.String(), ".")
+}
+
+// isAeroThrust reports whether an OutList entry names AeroDyn's rotor
+// thrust (RtFldFxh, or RtAeroFxh before OpenFAST v4), with or without a
+// quoted or comma-separated list around it.
+func isAeroThrust(entry string) bool {
+	for _, f := range strings.FieldsFunc(entry, func(r rune) bool { return r == ',' || r == '"' || r == ' ' || r == '\t' }) {
+		if strings.EqualFold(f, "RtFldFxh") || strings.EqualFold(f, "RtAeroFxh") {
+			return true
+		}
+	}
+	return false
 }

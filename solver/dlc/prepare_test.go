@@ -285,3 +285,50 @@ func TestPrepareRunStartUpWithoutPitchControl(t *testing.T) {
 		}
 	}
 }
+
+// Every load-case run records AeroDyn's rotor thrust RtFldFxh, which the
+// thrust and Ct curves are computed from: added when the deck's AeroDyn
+// OutList lacks it, not repeated when it has it.
+func TestPrepareRunRecordsAeroThrust(t *testing.T) {
+	runs, err := Expand(Request{Turbine: nrel5MW, DLCs: []string{"1.4"}, Class: "I", Category: "B", Grid: smallGrid,
+		Overrides: map[string]Override{"1.4": {Speeds: []float64{11.4}, Duration: ptr(5), Transient: ptr(0)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(l deck.OutList) int {
+		n := 0
+		for _, e := range l {
+			if isAeroThrust(e) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, strip := range []bool{false, true} {
+		d := load5MW(t)
+		if strip {
+			var kept deck.OutList
+			for _, e := range d.AeroDyn.OutList {
+				if !strings.Contains(e, "RtFld") {
+					kept = append(kept, e)
+				}
+			}
+			d.AeroDyn.OutList = kept
+		}
+		before := len(d.AeroDyn.OutList)
+		fst, err := PrepareRun(context.Background(), d, runs[0], t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := deck.Load(fst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := count(got.AeroDyn.OutList); n != 1 {
+			t.Errorf("stripped %v: RtFldFxh listed %d times in %v", strip, n, got.AeroDyn.OutList)
+		}
+		if len(d.AeroDyn.OutList) != before {
+			t.Errorf("input deck's OutList modified")
+		}
+	}
+}
