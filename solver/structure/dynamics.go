@@ -305,6 +305,10 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	copy(s.qTmp, q)
 	p := &m.p
 	for _, j := range s.moving {
+		if j <= DOFY {
+			s.platformPartials(j, q)
+			continue
+		}
 		if j >= dofBlade0 {
 			// Blade modes move only their own blade, linearly in the
 			// shapes plus the axial shortening: ∂p/∂qₘ = Φxₘ j1 + Φyₘ j2 − Σ Aₘₙ qₙ j3.
@@ -633,6 +637,42 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	s.lastKeyQ = s.keyVersion
 	s.lastValid = true
 	return nil
+}
+
+// platformPartials sets the partial velocities of platform DOF j exactly:
+// every point is ref + R·(x − ref₀) with x independent of the platform
+// DOFs, so a translation moves every point along its axis and a rotation
+// θⱼ turns every point and frame about the reference point with the
+// platform frame's partial angular velocity ωⱼ: ∂p/∂θⱼ = ωⱼ × (p − ref).
+// Only ωⱼ needs a difference, of the platform frame alone.
+func (s *System) platformPartials(j int, q []float64) {
+	m := s.m
+	nd := m.nDOF
+	var w vec3
+	if j >= DOFR {
+		const h = 1e-5
+		th := vec3{q[DOFR], q[DOFP], q[DOFY]}
+		th[j-DOFR] += h
+		fP := platformFrame(th)
+		th[j-DOFR] -= 2 * h
+		fM := platformFrame(th)
+		d := frameDiff(&fP, &fM, 1/(2*h))
+		w = angularVelocity(&s.c0.fp, &d)
+		ref := s.c0.pos[m.ptPtfmRef]
+		for i := 0; i < m.nPoints; i++ {
+			s.jac[i*nd+j] = w.cross(s.c0.pos[i].sub(ref))
+		}
+	} else {
+		var e vec3
+		e[j-DOFSg] = 1
+		for i := 0; i < m.nPoints; i++ {
+			s.jac[i*nd+j] = e
+		}
+	}
+	s.omS[j], s.omP[j] = w, w
+	for k := range s.omJ {
+		s.omJ[k][j] = w
+	}
 }
 
 // SetPlatformAddedMass sets the added mass about the platform reference
