@@ -3,6 +3,7 @@ package turbinesim
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -138,6 +139,14 @@ type BatchQuote struct {
 	RemainingCents  int64 `json:"remaining_cents"`
 	RemainingTokens int64 `json:"remaining_tokens"`
 	Fits            bool  `json:"fits"`
+	// Usage is the month's usage and caps the quote was made against
+	// (for the 402 message, CapRefusal).
+	Usage Usage `json:"-"`
+}
+
+// Refusal is the EPAYMENT of a quote that does not fit (CapRefusal).
+func (q *BatchQuote) Refusal() error {
+	return CapRefusal(&q.Usage, q.PriceCents, q.Tokens, fmt.Sprintf("the batch of %d runs", q.Runs))
 }
 
 // BatchRunJob is one job of a batch with its run name.

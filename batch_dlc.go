@@ -376,8 +376,7 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 		return nil, err
 	}
 	if !q.Fits {
-		return nil, Errorf(EPAYMENT, "the batch of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
-			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
+		return nil, q.Refusal()
 	}
 	b, err := s.Batches.SubmitBatch(ctx, nb)
 	if err != nil {

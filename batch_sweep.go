@@ -92,8 +92,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 		return nil, err
 	}
 	if !q.Fits {
-		return nil, Errorf(EPAYMENT, "the sweep of %d runs costs %d cents and %d tokens; %d cents and %d tokens remain this month",
-			q.Runs, q.PriceCents, q.Tokens, q.RemainingCents, q.RemainingTokens)
+		return nil, q.Refusal()
 	}
 	work, err := os.MkdirTemp(s.ScratchDir, "sweep-")
 	if err != nil {

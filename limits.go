@@ -2,6 +2,9 @@ package turbinesim
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -115,3 +118,58 @@ type ClientUsage struct {
 	SpentCents int64   `json:"spent_cents" db:"spent_cents"`
 	Tokens     int64   `json:"tokens" db:"tokens"`
 }
+
+// CapRefusal is the EPAYMENT of a charge of cents and tokens that would
+// pass one of u's monthly caps, stated in that cap's own unit (dollars for
+// the spend cap, tokens for the token cap): the cap, what is spent of it
+// this month and what the request (what: "this run", "the batch of 6
+// runs") needs, and where an administrator raises it.
+func CapRefusal(u *Usage, cents, tokens int64, what string) error {
+	const raise = "an organization administrator can raise the cap on the organization page, /org (PUT /org/settings)"
+	if u.SpentCents+cents > u.SpendCapCents {
+		return Errorf(EPAYMENT, "monthly spend cap of %s reached: %s spent this month, %s costs %s; %s",
+			Dollars(u.SpendCapCents), Dollars(u.SpentCents), what, Dollars(cents), raise)
+	}
+	return Errorf(EPAYMENT, "monthly token cap of %s tokens reached: %s tokens used this month, %s needs %s tokens; %s",
+		thousands(u.TokenCap), thousands(u.Tokens), what, thousands(tokens), raise)
+}
+
+// Dollars formats cents as $1,234.56.
+func Dollars(cents int64) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s$%s.%02d", sign, thousands(cents/100), cents%100)
+}
+
+// thousands formats n with a comma every three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// MaxRunningJobs is how many runs of one organization a plan lets run at
+// once. The rest wait in the queue; a free worker goes first to the
+// organization with the fewest runs going (db.JobService.ClaimJob), so no
+// tenant's runs hold every worker while another's wait.
+func (p Plan) MaxRunningJobs() int {
+	switch p {
+	case PlanPro, PlanAcademic:
+		return 8
+	case PlanEnterprise:
+		return 32
+	}
+	return 2
+}
+
+// Plans lists every plan.
+var Plans = []Plan{PlanBeta, PlanPro, PlanAcademic, PlanEnterprise}

@@ -79,7 +79,7 @@ func (s *BatchService) QuoteBatch(ctx context.Context, orgID string, work []turb
 		return nil, err
 	}
 	q := &turbinesim.BatchQuote{Runs: len(work), Tokens: tokens, PriceCents: price,
-		RemainingCents: max(u.SpendCapCents-u.SpentCents, 0), RemainingTokens: max(u.TokenCap-u.Tokens, 0)}
+		RemainingCents: max(u.SpendCapCents-u.SpentCents, 0), RemainingTokens: max(u.TokenCap-u.Tokens, 0), Usage: *u}
 	q.Fits = price <= q.RemainingCents && tokens <= q.RemainingTokens
 	return q, nil
 }
@@ -116,7 +116,7 @@ func (s *BatchService) SubmitBatch(ctx context.Context, nb *turbinesim.NewBatch)
 		return nil, err
 	}
 	if !quote.Fits {
-		return nil, capError(quote)
+		return nil, quote.Refusal()
 	}
 	keys := make([]string, len(nb.Runs))
 	stored := map[string]string{} // InputDir → key
@@ -146,15 +146,6 @@ func (s *BatchService) SubmitBatch(ctx context.Context, nb *turbinesim.NewBatch)
 		return nil, err
 	}
 	return b, nil
-}
-
-func capError(q *turbinesim.BatchQuote) error {
-	if q.PriceCents > q.RemainingCents {
-		return turbinesim.Errorf(turbinesim.EPAYMENT,
-			"monthly spend cap: the batch of %d runs costs %d cents, %d cents remain", q.Runs, q.PriceCents, q.RemainingCents)
-	}
-	return turbinesim.Errorf(turbinesim.EPAYMENT,
-		"monthly token cap: the batch of %d runs needs %d tokens, %d remain", q.Runs, q.Tokens, q.RemainingTokens)
 }
 
 func (s *BatchService) submitTx(ctx context.Context, nb *turbinesim.NewBatch, keys []string) (*turbinesim.Batch, error) {

@@ -73,12 +73,7 @@ func (s *CapService) ChargeTx(ctx context.Context, q sqlx.ExtContext, orgID stri
 	if err != nil {
 		return nil, err
 	}
-	if cur.SpentCents+amountCents > cur.SpendCapCents {
-		return nil, turbinesim.Errorf(turbinesim.EPAYMENT,
-			"monthly spend cap reached: %d of %d cents spent, this charge needs %d", cur.SpentCents, cur.SpendCapCents, amountCents)
-	}
-	return nil, turbinesim.Errorf(turbinesim.EPAYMENT,
-		"monthly token cap reached: %d of %d tokens used, this charge needs %d", cur.Tokens, cur.TokenCap, tokens)
+	return nil, turbinesim.CapRefusal(cur, amountCents, tokens, "this request")
 }
 
 // ensureUsageRow creates the organization's caps (plan defaults) and this

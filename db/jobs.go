@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -365,18 +366,21 @@ func (s *JobService) OpenInputs(ctx context.Context, orgID, id string) (string, 
 // entry RescueStaleJobs replaced; jobs.queue_id is pinned by the first
 // claim when the inserter did not record it).
 func (s *JobService) ClaimJob(ctx context.Context, id string, queueID int64) (*turbinesim.Job, error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, translate(err, "starting claim")
+	}
+	defer tx.Rollback()
+	if err := runSlotFree(ctx, tx, id); err != nil {
+		return nil, err
+	}
 	var row jobRow
-	err := s.db.GetContext(ctx, &row, `
+	err = tx.GetContext(ctx, &row, `
 		UPDATE jobs SET status = 'running', attempt = attempt + 1, started_at = coalesce(started_at, now()),
 		       sim_time = 0, eta_seconds = NULL, updated_at = now(), heartbeat_at = now(), queue_id = $2
 		 WHERE id = $1 AND status IN ('queued', 'running') AND (queue_id IS NULL OR queue_id = $2)
 		RETURNING `+jobColumns, id, queueID)
 	if errors.Is(err, sql.ErrNoRows) {
-		tx, err := s.db.BeginTxx(ctx, nil)
-		if err != nil {
-			return nil, translate(err, "starting to finish a cancelled job")
-		}
-		defer tx.Rollback()
 		res, err := tx.ExecContext(ctx, `
 			UPDATE jobs SET status = 'cancelled', finished_at = now(), detail = 'cancelled', updated_at = now()
 			 WHERE id = $1 AND status = 'cancelling' AND (queue_id IS NULL OR queue_id = $2)`, id, queueID)
@@ -392,7 +396,83 @@ func (s *JobService) ClaimJob(ctx context.Context, id string, queueID int64) (*t
 	} else if err != nil {
 		return nil, translate(err, "claiming job")
 	}
+	if err := tx.Commit(); err != nil {
+		return nil, translate(err, "committing claim")
+	}
 	return row.job(), nil
+}
+
+// ErrRunSlotBusy is ClaimJob's answer when the job must wait for a run
+// slot: its organization runs as many jobs as its plan allows
+// (Plan.MaxRunningJobs), or another organization with fewer runs going
+// has one waiting. The worker snoozes the queue entry (no attempt used).
+var ErrRunSlotBusy = errors.New("the job waits for a run slot of its organization")
+
+// runSlotFree decides, under one advisory lock shared by every claim,
+// whether job id may start now: a job that is already running (a
+// rescued attempt) keeps its slot; a queued one needs its organization
+// under its plan's limit of runs at once, and no other organization with
+// fewer runs going (and under its own limit) may have a job ready to
+// start — that organization gets the worker first, so free workers are
+// shared out evenly rather than in submission order.
+func runSlotFree(ctx context.Context, tx *sqlx.Tx, id string) error {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('turbinesim run slots', 0))`); err != nil {
+		return translate(err, "locking run slots")
+	}
+	var j struct {
+		Org    string               `db:"organization_id"`
+		Status turbinesim.JobStatus `db:"status"`
+		Plan   turbinesim.Plan      `db:"plan"`
+	}
+	err := tx.GetContext(ctx, &j, `SELECT j.organization_id, j.status, o.plan FROM jobs j
+		JOIN organizations o ON o.id = j.organization_id WHERE j.id = $1`, id)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && j.Status != turbinesim.JobQueued {
+		return nil // nothing to start, or a rescued attempt: ClaimJob decides
+	} else if err != nil {
+		return translate(err, "reading the job to claim")
+	}
+	var running int
+	if err := tx.GetContext(ctx, &running, `SELECT count(*) FROM jobs
+		WHERE organization_id = $1 AND status IN ('running', 'cancelling')`, j.Org); err != nil {
+		return translate(err, "counting running jobs")
+	}
+	if running >= j.Plan.MaxRunningJobs() {
+		return ErrRunSlotBusy
+	}
+	var fewer bool
+	err = tx.GetContext(ctx, &fewer, `
+		WITH busy AS (
+			SELECT organization_id, count(*) AS n FROM jobs
+			 WHERE status IN ('running', 'cancelling') GROUP BY organization_id)
+		SELECT EXISTS (
+			SELECT 1 FROM jobs q
+			  JOIN organizations o ON o.id = q.organization_id
+			  LEFT JOIN busy b ON b.organization_id = q.organization_id
+			 WHERE q.status = 'queued' AND q.organization_id <> $1
+			   AND coalesce(b.n, 0) < $2 AND coalesce(b.n, 0) < `+planLimitSQL("o.plan")+`
+			   AND EXISTS (SELECT 1 FROM river_job r
+			                WHERE r.state = 'available' AND r.scheduled_at <= now()
+			                  AND (r.id = q.queue_id
+			                       OR q.queue_id IS NULL AND r.kind = 'simulation' AND r.args->>'job_id' = q.id::text)))`,
+		j.Org, running)
+	if err != nil {
+		return translate(err, "looking for organizations with fewer runs")
+	}
+	if fewer {
+		return ErrRunSlotBusy
+	}
+	return nil
+}
+
+// planLimitSQL is Plan.MaxRunningJobs as an SQL expression of column.
+func planLimitSQL(column string) string {
+	var b strings.Builder
+	b.WriteString("CASE " + column)
+	for _, p := range turbinesim.Plans {
+		fmt.Fprintf(&b, " WHEN '%s' THEN %d", p, p.MaxRunningJobs())
+	}
+	fmt.Fprintf(&b, " ELSE %d END", turbinesim.Plan("").MaxRunningJobs())
+	return b.String()
 }
 
 // ReportProgress records an attempt's progress (and its heartbeat) and

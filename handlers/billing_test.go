@@ -269,3 +269,53 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// A 402 states the cap, what is spent and what the request needs in the
+// cap's own unit (dollars for the spend cap, tokens for the token cap;
+// before, "cents" and tokens were mixed) and where an administrator
+// raises it; the browser's error page links the organization page's cap
+// settings, and that page states the billing rules and the plan's runs
+// at once.
+func TestCapRefusalStatesOneUnitAndWhereToRaise(t *testing.T) {
+	t.Parallel()
+	je := newJobEnv(t)
+	ctx := context.Background()
+	if err := je.caps.SetCaps(ctx, je.org.ID, turbinesim.Caps{SpendCapCents: 20, TokenCap: 1_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	z := deckZip(t, "10", nil) // 10 tokens, 15 cents on Beta
+	if resp, body := je.submitZip(z, "Main_Onshore.fst", je.keyed()); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("first run: %d %s", resp.StatusCode, body)
+	}
+	resp, body := je.submitZip(z, "Main_Onshore.fst", je.keyed())
+	d := assertDetail(t, resp, body, http.StatusPaymentRequired)
+	if want := "monthly spend cap of $0.20 reached: $0.15 spent this month, this request costs $0.15"; !strings.Contains(d, want) ||
+		!strings.Contains(d, "/org") || strings.Contains(d, "cents") || strings.Contains(d, "token") {
+		t.Errorf("spend-cap 402 detail %q: want %q, the organization page, and no other unit", d, want)
+	}
+	if err := je.caps.SetCaps(ctx, je.org.ID, turbinesim.Caps{SpendCapCents: 100_000, TokenCap: 12}); err != nil {
+		t.Fatal(err)
+	}
+	resp, body = je.submitZip(z, "Main_Onshore.fst", je.keyed())
+	d = assertDetail(t, resp, body, http.StatusPaymentRequired)
+	if want := "monthly token cap of 12 tokens reached: 10 tokens used this month, this request needs 10 tokens"; !strings.Contains(d, want) ||
+		strings.Contains(d, "$") || strings.Contains(d, "cent") {
+		t.Errorf("token-cap 402 detail %q: want %q and no other unit", d, want)
+	}
+
+	// The browser's error page offers the way to raise the cap.
+	resp, body = je.submitZip(z, "Main_Onshore.fst", map[string]string{"X-API-Key": je.key, "Accept": "text/html"})
+	if resp.StatusCode != http.StatusPaymentRequired || !strings.Contains(body, `id="raise-cap"`) || !strings.Contains(body, `href="/org#settings-form"`) {
+		t.Errorf("402 page: %d, raise-cap link present %v", resp.StatusCode, strings.Contains(body, "raise-cap"))
+	}
+	// The organization page (an environment with the identity services).
+	ie := newIdentityEnv(t, false)
+	b := ie.client()
+	browserLogin(t, ie, b)
+	_, body = ie.do(b, request{method: "GET", path: "/org", header: map[string]string{"Accept": "text/html"}})
+	for _, want := range []string{`id="billing-rules"`, "steps × model size", "cancelled while running is charged pro rata", "Runs at once: 2 per organization"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("organization page lacks %q: %.300s", want, body)
+		}
+	}
+}

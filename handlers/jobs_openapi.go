@@ -23,7 +23,7 @@ func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperat
 		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: status, progress, attempt, price, tokens, output files, the submitted deck's warnings",
 			responses: errs(map[int]string{200: "Job"}, 401, 404, 429, 503)},
 		{method: "POST", path: "/jobs/{id}/cancel", tag: "jobs",
-			summary:   "Cancel: a queued job becomes cancelled at once (refunded); a running one becomes cancelling and stops within seconds (cancelled, charge kept); a finished one is 409",
+			summary:   "Cancel: a queued job becomes cancelled at once (refunded); a running one becomes cancelling and stops within seconds (cancelled, charged pro rata of the simulated time it reached: cancelled at 10 % of t_max, it keeps 10 % of its price and tokens, rounded up; the detail states the share); a finished one is 409",
 			responses: errs(map[int]string{202: "Job"}, 401, 403, 404, 409, 429, 503)},
 		{method: "GET", path: "/jobs/{id}/outputs/{name}", tag: "jobs", summary: "Download one output file of a succeeded job (application/octet-stream attachment)",
 			responses: errs(map[int]string{200: ""}, 401, 404, 429, 503)},
@@ -63,6 +63,9 @@ func jobSchemas() map[string]any {
 		})
 	job["description"] = "States: queued → running → succeeded | failed; queued → cancelled (cancel before start, refunded); running → cancelling → cancelled. " +
 		"A run whose worker dies is re-run on another worker as attempt+1 (charged once); after max_attempts it fails and is refunded. " +
+		"A run the service stops on purpose (a shutdown, after JOB_SHUTDOWN_GRACE) goes back to queued with that attempt uncounted. " +
+		"An organization runs at most its plan's number of jobs at once (Beta 2, Pro and Academic 8, Enterprise 32); more stay queued, and a free worker " +
+		"goes first to the organization with the fewest runs going. " +
 		"Billing: " + turbinesim.PricingRule
 	return map[string]any{
 		"Job": job,

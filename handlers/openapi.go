@@ -155,6 +155,9 @@ func openAPIDocument() map[string]any {
 		responses := map[string]any{}
 		for status, schema := range op.responses {
 			r := map[string]any{"description": strings.ToLower(http.StatusText(status))}
+			if status == http.StatusPaymentRequired {
+				r["description"] = paymentRequiredDescription
+			}
 			if schema != "" {
 				r["content"] = map[string]any{"application/json": map[string]any{
 					"schema": map[string]any{"$ref": "#/components/schemas/" + schema}}}
@@ -208,6 +211,12 @@ func openAPIDocument() map[string]any {
 }
 
 // openAPI: GET /openapi.json.
+// paymentRequiredDescription documents every 402 of the service.
+const paymentRequiredDescription = "payment required: the charge would pass a monthly cap of the organization. The detail states, in that cap's " +
+	"own unit (dollars for the spend cap, tokens for the token cap), the cap, what is spent of it this month and what the request needs, " +
+	"e.g. \"monthly spend cap of $50.00 reached: $49.80 spent this month, this request costs $0.35; an organization administrator can raise " +
+	"the cap on the organization page, /org (PUT /org/settings)\". Nothing is stored or charged. A browser's error page links the cap settings."
+
 func (s *Server) openAPI(c echo.Context) error {
 	return c.JSON(http.StatusOK, openAPIDocument())
 }

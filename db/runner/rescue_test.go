@@ -20,6 +20,16 @@ func (e *env) queueEntry(t *testing.T, id string) int64 {
 	return q
 }
 
+// allowManyRuns moves the test organization to the Enterprise plan after
+// its jobs were charged, so that its plan's limit of runs at once (32)
+// does not hold back the claims of a rescue test.
+func (e *env) allowManyRuns(t *testing.T) {
+	t.Helper()
+	if _, err := e.db.ExecContext(context.Background(), `UPDATE organizations SET plan = 'enterprise' WHERE id = $1`, e.org.ID); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // claimStale claims a job for its current entry and makes its heartbeat an
 // hour old, as if its worker had died then.
 func (e *env) claimStale(t *testing.T, id string) *turbinesim.Job {
@@ -51,6 +61,7 @@ func TestRescueStaleJobs(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, "", 0, runner.Limits{})
 	stale, last, cancelling, live := e.submit(t, 1), e.submit(t, 1), e.submit(t, 1), e.submit(t, 1)
+	e.allowManyRuns(t)
 	oldEntry := e.queueEntry(t, stale.ID)
 	e.claimStale(t, stale.ID)
 	e.claimStale(t, cancelling.ID)
@@ -125,8 +136,13 @@ func TestRescueStaleJobsConcurrently(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, "", 0, runner.Limits{})
 	const n = 30
+	var ids []string
 	for range n {
-		e.claimStale(t, e.submit(t, 1).ID)
+		ids = append(ids, e.submit(t, 1).ID)
+	}
+	e.allowManyRuns(t)
+	for _, id := range ids {
+		e.claimStale(t, id)
 	}
 	var mu sync.Mutex
 	total := 0

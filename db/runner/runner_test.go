@@ -51,7 +51,7 @@ func child(mode string, args []string) int {
 			return 1
 		}
 		return 0
-	case "child:hang", "child:hang-drain":
+	case "child:hang", "child:hang-drain", "child:hang-slots":
 		fmt.Println(`{"sim_time":0.1,"t_max":1,"percent":10,"eta_seconds":100,"ratio":0.001}`)
 		time.Sleep(time.Hour)
 	case "child:crash":
@@ -620,4 +620,86 @@ func TestShutdownRequeuesWithoutUsingAnAttempt(t *testing.T) {
 	if u := e.usage(t); u.SpentCents != 11 || u.Tokens != 2 {
 		t.Fatalf("usage %+v, want one charge of 11 cents / 2 tokens", u)
 	}
+}
+
+// Run slots: an organization runs at most its plan's number of jobs at
+// once (Beta: 2) and the rest wait queued; a worker that frees up goes
+// to the organization with fewer runs going, not to the oldest entry.
+// Before, one tenant's queue held every worker in submission order.
+func TestRunSlotsPerOrganizationAreShared(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, "child:hang-slots", 2, runner.Limits{WallTime: time.Minute})
+	other := &turbinesim.Organization{Name: "Other org"}
+	if err := db.NewOrganizationService(e.db).CreateOrganization(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	a1, a2, a3, a4 := e.submit(t, 2), e.submit(t, 2), e.submit(t, 2), e.submit(t, 2)
+	running := func(j *turbinesim.Job) bool { return j.Status == turbinesim.JobRunning && j.SimTime > 0 }
+	e.waitFor(t, a1.ID, 10*time.Second, running)
+	e.waitFor(t, a2.ID, 10*time.Second, running)
+	b, _, err := e.jobs.SubmitJob(ctx, &turbinesim.NewJob{OrganizationID: other.ID, InputDir: e.deck,
+		Entrypoint: "Main_Onshore.fst", TMax: 2, Work: jobtest.Work(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // both workers are busy: nothing else starts
+	if _, err := e.jobs.CancelJob(ctx, e.org.ID, a1.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		jb, err := e.jobs.FindJob(ctx, other.ID, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j3, _ := e.jobs.FindJob(ctx, e.org.ID, a3.ID)
+		if j3.Status != turbinesim.JobQueued {
+			t.Fatalf("the first organization's third job is %s; the freed worker should go to the organization with no run going", j3.Status)
+		}
+		if jb.Status == turbinesim.JobRunning {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the other organization's job is still %s 15 s after a worker freed up", jb.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// With a third worker, the first organization runs two again (its
+	// third job starts) and no more: its fourth waits with a worker free.
+	newSlotWorker(t, e)
+	time.Sleep(3 * time.Second)
+	var n int
+	if err := e.db.GetContext(ctx, &n, `SELECT count(*) FROM jobs WHERE organization_id = $1 AND status = 'running'`, e.org.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("%d jobs of a Beta organization running at once with a worker free; want its limit, 2", n)
+	}
+	if j3, _ := e.jobs.FindJob(ctx, e.org.ID, a3.ID); j3.Status != turbinesim.JobRunning || j3.Attempt != 1 {
+		t.Fatalf("the third job is %s (attempt %d) once a slot of its organization is free; want running, attempt 1", j3.Status, j3.Attempt)
+	}
+	if j4, _ := e.jobs.FindJob(ctx, e.org.ID, a4.ID); j4.Status != turbinesim.JobQueued || j4.Attempt != 0 {
+		t.Fatalf("the fourth job is %s (attempt %d); want queued, no attempt used", j4.Status, j4.Attempt)
+	}
+}
+
+// newSlotWorker starts one more in-process worker on e's database.
+func newSlotWorker(t *testing.T, e *env) *runner.Worker {
+	t.Helper()
+	w, err := runner.New(runner.Config{Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
+		Command: []string{os.Args[0], "child:hang-slots"}, Sandbox: "none", Logger: quiet,
+		ProgressInterval: 100 * time.Millisecond, Limits: runner.Limits{WallTime: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := db.NewQueue(e.db, db.QueueConfig{Workers: 1, Worker: w, PollInterval: 50 * time.Millisecond, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Shutdown(q, 0) })
+	return w
 }

@@ -37,6 +37,10 @@ import (
 	"github.com/turbinesim/turbinesim/db"
 )
 
+// runSlotRetry is how long a job waiting for a run slot of its
+// organization waits before it asks again.
+const runSlotRetry = time.Second
+
 // Limits bound one attempt's child process.
 type Limits struct {
 	WallTime    time.Duration // killed after this (default 1 h)
@@ -185,6 +189,12 @@ func (w *Worker) Timeout(*river.Job[db.SimulationArgs]) time.Duration {
 func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) error {
 	jobs := w.cfg.Jobs
 	job, err := jobs.ClaimJob(ctx, rj.Args.JobID, rj.ID)
+	if errors.Is(err, db.ErrRunSlotBusy) {
+		// Its organization is at its plan's limit of runs at once, or
+		// another one with fewer runs goes first: the entry waits without
+		// using an attempt.
+		return river.JobSnooze(runSlotRetry)
+	}
 	if err != nil || job == nil {
 		return err
 	}
