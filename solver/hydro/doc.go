@@ -22,7 +22,9 @@
 // buoyancy, marine growth and flooding, member ends the joint's axial
 // terms (see Morison).
 //
-// Coupling API. The coupling owns time stepping; this package only
+// Coupling. Module is the offshore.Module the coupling seam runs
+// (solver/coupling builds it for CompSeaSt = 1; docs/offshore-coupling.md).
+// Underneath, the coupling owns time stepping and this package only
 // evaluates loads and keeps the radiation memory:
 //
 //	sea, ss, _ := waves.FromDeck(d, root)        // the SeaState

@@ -12,8 +12,8 @@ const directLimit = 8
 
 // Probe evaluates the waves at one fixed point (a structural node at its
 // undisplaced position). Build it once with Sea.Probe; At is then cheap and
-// allocation-free. A Probe is not safe for concurrent use with itself only
-// in the sense that it is read-only: concurrent At calls are fine.
+// allocation-free. A Probe is read-only after it is built, so concurrent
+// calls are safe.
 type Probe struct {
 	sea     *Sea
 	x, y, z float64
