@@ -75,12 +75,7 @@ func isROSCOParameterFile(path string) bool {
 	if err != nil {
 		return false
 	}
-	for _, k := range []string{"F_LPFType", "VS_ControlMode", "PC_GS_angles"} {
-		if _, ok := d.Entry(k); !ok {
-			return false
-		}
-	}
-	return true
+	return isROSCODiscon(d)
 }
 
 // ResolveController classifies DLL_FileName (see ClassifyController) and

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/control/bladed"
+	"github.com/turbinesim/turbinesim/solver/control/rosco"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -112,4 +113,58 @@ func (s *ServoDyn) ControllerName() string {
 		return ""
 	}
 	return s.ctrl.Name()
+}
+
+// DeckActuatorLimits returns the actuator limits a run of d would hold its
+// commands to (ServoDyn.ActuatorLimits) without building the module: those
+// of the built-in controller the deck's DLL_FileName maps to — ROSCO from
+// the DISCON.IN loaded with the deck (deck.Deck.Controller), the baseline
+// from its parameter file or the NREL 5 MW constants — or, for a deck with
+// no controller, the Bladed block's PtchRate_Max (zero: no limit). ok is
+// false when the deck has no ServoDyn.
+func DeckActuatorLimits(d *deck.Deck) (lim bladed.ActuatorLimits, ok bool, err error) {
+	if d == nil || d.ServoDyn == nil {
+		return bladed.ActuatorLimits{}, false, nil
+	}
+	sd := d.ServoDyn
+	uses := sd.PCMode == ModeDLL || sd.VSContrl == ModeDLL || sd.HSSBrMode == ModeDLL || sd.YCMode == ModeDLL
+	if uses {
+		in := ""
+		if f := strings.TrimSpace(sd.DLL_InFile); f != "" && !strings.EqualFold(f, "unused") && d.Controller == nil {
+			in = f
+			if !filepath.IsAbs(in) {
+				in = filepath.Join(filepath.Dir(sd.Meta.Path), in)
+			}
+		}
+		switch {
+		case d.Controller != nil && isROSCODiscon(d.Controller):
+			p, err := rosco.ParamsFromDiscon(d.Controller)
+			if err != nil {
+				return bladed.ActuatorLimits{}, true, fmt.Errorf("servodyn: DLL_InFile: %w", err)
+			}
+			lim = p.ActuatorLimits()
+		default:
+			if _, err := ClassifyController(sd.DLL_FileName, in); err != nil {
+				return bladed.ActuatorLimits{}, true, err
+			}
+			p, _, err := BaselineParamsFrom(in)
+			if err != nil {
+				return bladed.ActuatorLimits{}, true, fmt.Errorf("servodyn: DLL_InFile: %w", err)
+			}
+			lim = p.ActuatorLimits()
+		}
+	}
+	if lim.PitchRate == 0 && uses && sd.PtchRate_Max > 0 {
+		lim.PitchRate = sd.PtchRate_Max * degToRad
+	}
+	return lim, true, nil
+}
+
+func isROSCODiscon(d *deck.Discon) bool {
+	for _, k := range []string{"F_LPFType", "VS_ControlMode", "PC_GS_angles"} {
+		if _, ok := d.Entry(k); !ok {
+			return false
+		}
+	}
+	return true
 }

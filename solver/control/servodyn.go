@@ -78,6 +78,14 @@ type ServoDyn struct {
 	yawManStart  float64
 	yawManRate   float64
 	yawManEnd    float64
+
+	// Actuator limits and the commands last applied (committed at the end
+	// of Init and UpdateStates), from which CalcOutput limits the next.
+	limits        bladed.ActuatorLimits
+	applied       bool
+	appliedTime   float64
+	appliedPitch  [3]float64
+	appliedGenTrq float64
 }
 
 // New validates p and creates the module. ctrl is required when any of
@@ -100,6 +108,14 @@ func New(p Params, ctrl bladed.Controller) (*ServoDyn, error) {
 	}
 	s := &ServoDyn{p: p, d: d, ctrl: ctrl}
 	s.p.DLLDT = dllDT
+	if lc, ok := ctrl.(bladed.LimitedController); ok && p.usesController() {
+		s.limits = lc.ActuatorLimits()
+	}
+	if s.limits.PitchRate == 0 && p.usesController() && p.PtchRateMax > 0 {
+		// Record 9 of the Bladed interface: the largest pitch rate the
+		// deck declares for its actuator.
+		s.limits.PitchRate = p.PtchRateMax
+	}
 	s.set = bladed.InterfaceSettings{
 		CommInterval:    dllDT,
 		PitchIndividual: p.PtchCntrl == 1,
@@ -136,7 +152,33 @@ func (s *ServoDyn) Init(t0 float64, u Inputs) (Outputs, error) {
 		return y, err
 	}
 	s.lastGenTrq, s.lastElecPwr = y.GenTrq, y.ElecPwr
+	s.commit(t0, &y)
 	return y, nil
+}
+
+// ActuatorLimits are the pitch-rate and generator-torque limits ServoDyn
+// holds its applied commands to: the controller's own (its parameter
+// set's PC_MaxRat, VS_MaxRat, VS_MaxTq), else the pitch rate of the
+// Bladed-interface block (PtchRate_Max). Zero fields are not limited.
+func (s *ServoDyn) ActuatorLimits() bladed.ActuatorLimits { return s.limits }
+
+// commit records the commands applied at t; the next CalcOutput limits its
+// commands relative to them.
+func (s *ServoDyn) commit(t float64, y *Outputs) {
+	s.applied, s.appliedTime = true, t
+	s.appliedPitch = y.BlPitchCom
+	s.appliedGenTrq = y.GenTrq
+}
+
+// limitStep moves from prev toward target by at most rate·dt (rate > 0).
+func limitStep(prev, target, rate, dt float64) float64 {
+	if !(rate > 0) || dt < 0 {
+		return target
+	}
+	// The relative slack keeps a controller that honours the same limit
+	// in its own arithmetic (single precision for a DLL) untouched.
+	d := rate * dt * (1 + 1e-6)
+	return math.Max(prev-d, math.Min(prev+d, target))
 }
 
 // UpdateStates advances the module from t to t+DT. uNext are the inputs at
@@ -185,6 +227,7 @@ func (s *ServoDyn) UpdateStates(t float64, uNext Inputs) error {
 		y.GenTrq, y.ElecPwr = 0, 0
 	}
 	s.lastGenTrq, s.lastElecPwr = y.GenTrq, y.ElecPwr
+	s.commit(tNext, &y)
 	return nil
 }
 
@@ -291,6 +334,14 @@ func (s *ServoDyn) pitchOutput(t float64, u Inputs, y *Outputs) {
 		} else {
 			s.pitManActive[k] = false
 		}
+		if s.applied {
+			// The pitch actuator moves no faster than its rate limit: a
+			// hand-over (the controller taking over at TPCOn from the
+			// neutral pitch, a manoeuvre faster than the actuator) ramps
+			// instead of stepping. OpenFAST passes the demand unchanged; a
+			// controller that respects its own PC_MaxRat is not affected.
+			com = limitStep(s.appliedPitch[k], com, s.limits.PitchRate, t-s.appliedTime)
+		}
 		y.BlPitchCom[k] = com
 		// Pitch actuator spring/damper toward the command (used by
 		// ElastoDyn only when PitchDOF is enabled).
@@ -324,6 +375,19 @@ func (s *ServoDyn) torqueOutput(t float64, u Inputs, y *Outputs) error {
 			return nil
 		}
 		y.GenTrq = s.cmd.GenTorque
+		if lim := s.limits; lim.TorqueMax > 0 || lim.TorqueRate > 0 {
+			// The converter of a limited controller delivers generating
+			// torque up to VS_MaxTq, changing at VS_MaxRat from what it
+			// applied last (zero while disconnected, so a connection
+			// ramps the torque in rather than stepping it).
+			y.GenTrq = math.Max(0, y.GenTrq)
+			if lim.TorqueMax > 0 {
+				y.GenTrq = math.Min(y.GenTrq, lim.TorqueMax)
+			}
+			if s.applied {
+				y.GenTrq = limitStep(s.appliedGenTrq, y.GenTrq, lim.TorqueRate, t-s.appliedTime)
+			}
+		}
 		y.ElecPwr = elecPower(y.GenTrq, w, p.GenEff)
 	case ModeNone:
 		switch p.GenModel {

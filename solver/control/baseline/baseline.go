@@ -130,10 +130,17 @@ func (p Params) TorqueLaw(omega, pitchDemand float64) (float64, error) {
 
 func (p Params) torque(d derived, omega, pitchDemand float64) float64 {
 	switch {
+	case omega <= p.CutInSpeed: // region 1
+		// Tested before region 3: DISCON tests the pitch first, which
+		// makes a feathered rotor at rest demand P/ω (unbounded as ω → 0,
+		// negative when it rocks backwards) and drives its saved torque
+		// demand far negative at VS_MaxRat while a turbine idles before a
+		// start-up. Below cut-in speed the generator gives no torque
+		// (Jonkman et al. 2009 §7.3, region 1) whatever the pitch; above
+		// it the two orders agree.
+		return 0
 	case omega >= p.RatedGenSpeed || pitchDemand >= p.Rgn3MinPitch: // region 3: constant power
 		return p.RatedPower / omega
-	case omega <= p.CutInSpeed: // region 1
-		return 0
 	case omega < p.Rgn2Speed: // region 1½
 		return d.slope15 * (omega - p.CutInSpeed)
 	case omega < d.trGenSpeed: // region 2
@@ -170,6 +177,17 @@ func New(p Params) (*Controller, error) {
 
 // Name identifies the controller in messages.
 func (c *Controller) Name() string { return "NREL 5MW baseline (Jonkman et al. 2009 §7)" }
+
+// ActuatorLimits implements bladed.LimitedController: PC_MaxRat, VS_MaxRat,
+// VS_MaxTq and VS_CtInSp (Jonkman et al. 2009 Table 7-1 for the 5 MW).
+func (c *Controller) ActuatorLimits() bladed.ActuatorLimits {
+	return c.p.ActuatorLimits()
+}
+
+// ActuatorLimits are the limits of a controller built from p.
+func (p Params) ActuatorLimits() bladed.ActuatorLimits {
+	return bladed.ActuatorLimits{PitchRate: p.PitchMaxRate, TorqueRate: p.MaxTorqueRate, TorqueMax: p.MaxTorque, CutInGenSpeed: p.CutInSpeed}
+}
 
 // FilteredGenSpeed is the low-pass filtered generator speed (rad/s).
 func (c *Controller) FilteredGenSpeed() float64 { return c.genSpeedF }

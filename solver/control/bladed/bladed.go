@@ -128,6 +128,25 @@ type Controller interface {
 	Call(swap *Swap) error
 }
 
+// ActuatorLimits are the limits a controller's own parameter set places on
+// its demands (e.g. PC_MaxRat, VS_MaxRat, VS_MaxTq of a DISCON.IN). They
+// describe the pitch actuator and the converter the controller was tuned
+// for, so ServoDyn can hold the applied commands to them at the moments the
+// controller does not act on its own — a hand-over at TPCOn, a generator
+// connection — and a manoeuvre can be sized to them. Zero means no limit.
+type ActuatorLimits struct {
+	PitchRate     float64 // largest |dθ/dt| of a blade (rad/s)
+	TorqueRate    float64 // largest |dQ/dt| of the generator torque (N·m/s)
+	TorqueMax     float64 // largest generator torque (N·m)
+	CutInGenSpeed float64 // generator speed below which the torque law gives no torque (rad/s)
+}
+
+// LimitedController is a Controller that states its ActuatorLimits.
+type LimitedController interface {
+	Controller
+	ActuatorLimits() ActuatorLimits
+}
+
 // InterfaceSettings are the constant records ServoDyn takes from its input
 // file (BLADED INTERFACE section) and writes every call. Angles in rad,
 // speeds in rad/s.

@@ -126,6 +126,15 @@ func New(p Params) (*Controller, error) {
 // Name identifies the controller in messages.
 func (c *Controller) Name() string { return "ROSCO v2.9.4-equivalent (built-in)" }
 
+// ActuatorLimits implements bladed.LimitedController from the DISCON.IN's
+// PC_MaxRat, VS_MaxRat, VS_MaxTq and VS_MinOMSpd.
+func (c *Controller) ActuatorLimits() bladed.ActuatorLimits { return c.p.ActuatorLimits() }
+
+// ActuatorLimits are the limits of a controller built from p.
+func (p Params) ActuatorLimits() bladed.ActuatorLimits {
+	return bladed.ActuatorLimits{PitchRate: p.PCMaxRat, TorqueRate: p.VSMaxRat, TorqueMax: p.VSMaxTq, CutInGenSpeed: p.VSMinOMSpd}
+}
+
 // Diagnostics are internal signals useful for tests and debugging (ROSCO's
 // .dbg channels).
 type Diagnostics struct {
