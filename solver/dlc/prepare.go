@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/turbinesim/turbinesim/solver/control"
+	"github.com/turbinesim/turbinesim/solver/control/bladed"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/windgen"
 )
@@ -216,7 +218,13 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 			}
 		}
 	}
-	applyState(&nd, run)
+	// A controller the solver cannot build is refused by the run itself
+	// with its own message; the manoeuvres then use the default rates.
+	lim, _, err := control.DeckActuatorLimits(d)
+	if err != nil {
+		lim = bladed.ActuatorLimits{}
+	}
+	applyState(&nd, run, lim)
 
 	fst, err := deck.Write(dir, &nd)
 	if err != nil {
@@ -277,8 +285,10 @@ func operating(s TurbineState) bool {
 
 // Pitch rates of the state changes [deg/s]: a normal shut-down pitches at
 // a moderate rate, an emergency stop and the grid-loss safety system at the
-// fastest rate of utility-scale pitch systems (about 8°/s, the NREL 5 MW
-// limit, Jonkman et al. 2009 §7.1) [U for the normal rate].
+// fastest rate of the deck's pitch actuator (its controller's PC_MaxRat;
+// 8°/s for the NREL 5 MW, Jonkman et al. 2009 §7.4, taken when the deck
+// states none) [U for the normal rate]. Neither exceeds the actuator's
+// limit (see manoeuvreRates).
 const (
 	NormalPitchRate    = 4.0
 	EmergencyPitchRate = 8.0
@@ -301,14 +311,21 @@ const (
 //     FaultYawError: nothing (the misalignment is the wind direction);
 //   - NormalShutdown: the same at the normal pitch rate;
 //   - EmergencyStop: the same at the emergency rate;
-//   - StartUp: rotor idling with feathered blades, generator switched on
-//     at EventTime (GenTiStr, TimGenOn) and pitch control from then on
-//     (TPCOn); a deck without pitch control (PCMode 0) pitches from
-//     feather to its neutral pitch at the normal rate instead.
+//   - StartUp: rotor idling with feathered blades and pitch control from
+//     EventTime on (TPCOn; ServoDyn ramps the blades out of feather at the
+//     actuator's rate); the generator is switched on at EventTime
+//     (GenTiStr, TimGenOn), or with a DLL torque controller when the
+//     rotor reaches the controller's cut-in speed (SpdGenOn); a deck
+//     without pitch control (PCMode 0) pitches from feather to its
+//     neutral pitch at the normal rate instead.
+//
+// The manoeuvre rates come from lim (manoeuvreRates); docs/events.md
+// lists the hand calculations the tests check.
 //
 // Decks without ServoDyn only get the ElastoDyn initial conditions.
-func applyState(d *deck.Deck, run Run) {
+func applyState(d *deck.Deck, run Run, lim bladed.ActuatorLimits) {
 	ed, sd := d.ElastoDyn, d.ServoDyn
+	emergencyRate, normalRate := manoeuvreRates(lim)
 	// The deck's operating pitch without control, before feather():
 	// PitNeut, or for decks without it the initial ElastoDyn pitch (what
 	// ServoDyn then uses as neutral).
@@ -352,9 +369,9 @@ func applyState(d *deck.Deck, run Run) {
 		if run.State == ProductionFault && run.Fault == FaultYawError {
 			return // the fault is the yaw misalignment of the wind itself
 		}
-		rate := EmergencyPitchRate
+		rate := emergencyRate
 		if run.State == NormalShutdown {
-			rate = NormalPitchRate
+			rate = normalRate
 		}
 		if sd != nil && run.EventTime > 0 {
 			sd.GenTiStp, sd.TimGenOf = true, run.EventTime
@@ -376,18 +393,42 @@ func applyState(d *deck.Deck, run Run) {
 		if sd != nil && run.EventTime > 0 {
 			sd.GenTiStr, sd.TimGenOn = true, run.EventTime
 			sd.TPCOn = run.EventTime
+			if sd.VSContrl == control.ModeDLL && lim.CutInGenSpeed > 0 {
+				// The controller starts the turbine: its pitch demand takes
+				// over at TPCOn and ServoDyn ramps the blades out of
+				// feather at the actuator's rate (ServoDyn.ActuatorLimits);
+				// the generator is connected when the rotor reaches the
+				// controller's cut-in generator speed (VS_CtInSp,
+				// VS_MinOMSpd), not while the rotor stands.
+				sd.GenTiStr, sd.SpdGenOn = false, lim.CutInGenSpeed/rpmToRadPerSec
+			}
 			if sd.PCMode == 0 {
 				// No pitch controller to bring the blades in: pitch from
 				// feather to the deck's neutral (operating) pitch at the
 				// normal rate.
 				for i := range sd.TPitManS {
 					sd.TPitManS[i] = run.EventTime
-					sd.PitManRat[i] = NormalPitchRate
+					sd.PitManRat[i] = normalRate
 					sd.BlPitchF[i] = runPitch[i]
 				}
 			}
 		}
 	}
+}
+
+// rpmToRadPerSec converts rpm to rad/s.
+const rpmToRadPerSec = math.Pi / 30
+
+// manoeuvreRates are the emergency and normal pitch rates of the timed
+// manoeuvres [deg/s] for a pitch actuator limited to lim.PitchRate (rad/s;
+// zero: EmergencyPitchRate): the emergency rate is the actuator's limit,
+// the normal rate NormalPitchRate or the limit when that is slower.
+func manoeuvreRates(lim bladed.ActuatorLimits) (emergency, normal float64) {
+	emergency = EmergencyPitchRate
+	if lim.PitchRate > 0 {
+		emergency = lim.PitchRate * 180 / math.Pi
+	}
+	return emergency, math.Min(NormalPitchRate, emergency)
 }
 
 func resolve(from, name string) string {
