@@ -249,6 +249,16 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		return nil, nil, nil, nil, fmt.Errorf("DT must be positive, got %v", m.DT)
 	}
 	var notes []string
+	// A box shorter than the run is refused before anything is simulated
+	// (InflowWind stops at the end of a non-periodic box); a periodic box
+	// that repeats within the run is noted.
+	warn, err := CheckWindDuration(d, opts.TMax)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if warn != "" {
+		notes = append(notes, warn)
+	}
 	if m.ModCoupling != 1 {
 		notes = append(notes, fmt.Sprintf("ModCoupling=%d: run with loose coupling (ModCoupling=1)", m.ModCoupling))
 	}

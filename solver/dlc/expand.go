@@ -255,11 +255,16 @@ func Expand(req Request) ([]Run, error) {
 		if len(variants) == 0 {
 			variants = []Variant{{}}
 		}
-		batch := dlcBatchSeed(req.BatchSeed, id)
+		// Seeds depend on the batch seed, the wind model, the speed and the
+		// seed index only — not on the DLC or the yaw angle — so the runs
+		// that differ only in yaw (applied through the wind direction, not
+		// the box) or belong to DLCs with the same turbulence share one box
+		// (BoxCache generates it once per batch).
+		batch := dlcBatchSeed(req.BatchSeed, string(d.Wind))
 		first := len(runs)
 		for _, v := range speeds {
 			for _, va := range variants {
-				for iy, y := range yaws {
+				for _, y := range yaws {
 					nSeeds := seeds
 					if nSeeds == 0 {
 						nSeeds = 1
@@ -270,7 +275,7 @@ func Expand(req Request) ([]Run, error) {
 							Analysis: d.Analysis, PSF: d.PSF, Gamma: d.Gamma, Notes: d.Notes}
 						if d.Wind.Turbulent() {
 							r.SeedIndex = s + 1
-							r.Seed = windgen.CaseSeed(batch, v, s*len(yaws)+iy)
+							r.Seed = windgen.CaseSeed(batch, v, s)
 							model, _ := windgen.ParseTurbulenceModel(string(d.Wind))
 							spec := windgen.TurbulenceSpec{Class: class, Category: cat, Model: model,
 								VHub: v, Grid: grid, Dt: dt, Duration: r.TMax, Seed: r.Seed}
@@ -498,16 +503,17 @@ func findOverride(m map[string]Override, id string) Override {
 	return Override{}
 }
 
-// dlcBatchSeed gives every DLC of a batch its own seed stream, so that DLC
-// 1.2 and 1.3 at the same speed do not share phases.
-func dlcBatchSeed(batch uint64, id string) uint64 {
+// dlcBatchSeed gives every wind model of a batch its own seed stream, so
+// that DLC 1.2 (NTM) and 1.3 (ETM) at the same speed do not share phases,
+// while DLCs of the same model (1.2 and 6.4, NTM) share their boxes.
+func dlcBatchSeed(batch uint64, model string) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	for i := range b {
 		b[i] = byte(batch >> (8 * i))
 	}
 	h.Write(b[:])
-	h.Write([]byte(id))
+	h.Write([]byte(model))
 	return h.Sum64()
 }
 

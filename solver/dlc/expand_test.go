@@ -86,12 +86,20 @@ func TestExpandFullDLC12(t *testing.T) {
 	if len(runs) != 12*6*3 {
 		t.Fatalf("runs = %d, want 216", len(runs))
 	}
+	// One seed per (speed, seed index), shared by the three yaw angles:
+	// the yaw is the wind direction, so they share one box.
 	seeds := map[uint64]bool{}
+	bySpeedSeed := map[[2]float64]uint64{}
 	for _, r := range runs {
 		seeds[r.Seed] = true
+		k := [2]float64{r.WindSpeed, float64(r.SeedIndex)}
+		if s, ok := bySpeedSeed[k]; ok && s != r.Seed {
+			t.Errorf("%s: seed %d, another yaw of the same speed and seed index has %d", r.ID, r.Seed, s)
+		}
+		bySpeedSeed[k] = r.Seed
 	}
-	if len(seeds) != len(runs) {
-		t.Errorf("%d distinct seeds for %d runs", len(seeds), len(runs))
+	if len(seeds) != 12*6 {
+		t.Errorf("%d distinct seeds for %d runs, want 12 speeds × 6 seeds = 72", len(seeds), len(runs))
 	}
 	// Hand calculation of one weight: class I, V_ave = 10 m/s, Rayleigh
 	// F(V) = 1 − exp(−π/4·(V/10)²); bin of 11 m/s spans 10..12 m/s, the

@@ -25,6 +25,10 @@ type PrepareOptions struct {
 	// SteadyState sets the initial rotor speed and blade pitch from the
 	// run's mean wind speed; nil leaves the deck's initial conditions.
 	SteadyState SteadyState
+	// Boxes, when not nil, holds the batch's turbulence boxes: a run's box
+	// is taken from it (generated there once) and linked into the run's
+	// Wind/ folder.
+	Boxes *BoxCache
 }
 
 // PrepareRun writes one run into dir: the run's wind file (a TurbSim .bts
@@ -159,15 +163,22 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	// are small and kept in memory; a box is written after the deck.
 	var eventText bytes.Buffer
 	var box *windgen.FullField
+	var cached string // the box's file in opt.Boxes
 	var ext string
 	var vHub float64
 	if ts := run.Turbulence; ts != nil {
-		b, err := windgen.GenerateTurbulence(ctx, *ts)
+		if opt.Boxes != nil {
+			if cached, err = opt.Boxes.Box(ctx, *ts); err != nil {
+				return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+			}
+		} else if box, err = windgen.GenerateTurbulence(ctx, *ts); err != nil {
+			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
+		}
+		tg, err := ts.Targets() // the box's URef: V_ref-based for EWM
 		if err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
-		box = b
-		ext, vHub = ".bts", box.URef
+		ext, vHub = ".bts", tg.VHub
 	} else {
 		ev := run.Event
 		rows, info, err := eventRows(*ev, run.TMax)
@@ -234,9 +245,12 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	if err := os.MkdirAll(filepath.Dir(windPath), 0o755); err != nil {
 		return "", fmt.Errorf("dlc: prepare %s: %w", run.ID, err)
 	}
-	if box != nil {
+	switch {
+	case cached != "":
+		err = linkOrCopy(cached, windPath)
+	case box != nil:
 		err = box.WriteBTSFile(windPath)
-	} else {
+	default:
 		err = os.WriteFile(windPath, eventText.Bytes(), 0o644)
 	}
 	if err != nil {

@@ -32,6 +32,24 @@ func FromUniformFile(u *windfile.Uniform, refLength float64, o Orientation) (*Un
 	return NewUniform(recs, refLength, o)
 }
 
+// WindFilePath resolves a file name of the deck's InflowWind input
+// (FileName_Uni, FileName_BTS, FilenameRoot) against the InflowWind
+// file's folder, as InflowWind does.
+func WindFilePath(d *deck.Deck, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	dir := filepath.Dir(d.Path)
+	if d.Main != nil && d.Main.InflowFile != "" {
+		p := d.Main.InflowFile
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		dir = filepath.Dir(p)
+	}
+	return filepath.Join(dir, name)
+}
+
 // FromDeck builds the wind field of a loaded deck's InflowWind input:
 // WindType 1 (steady), 2 (uniform file), 3 (TurbSim .bts) and 4
 // (Bladed-style .wnd + .sum, optional .twr). File names are relative to the
@@ -41,20 +59,7 @@ func FromDeck(d *deck.Deck) (Field, error) {
 		return nil, errors.New("inflow: deck has no InflowWind input (CompInflow must be 1)")
 	}
 	iw := d.InflowWind
-	dir := filepath.Dir(d.Path)
-	if d.Main != nil && d.Main.InflowFile != "" {
-		p := d.Main.InflowFile
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		dir = filepath.Dir(p)
-	}
-	rel := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(dir, p)
-	}
+	rel := func(p string) string { return WindFilePath(d, p) }
 	o := Orientation{PropagationDir: iw.PropagationDir * deg2rad, VFlowAng: iw.VFlowAng * deg2rad}
 	switch iw.WindType {
 	case 1:

@@ -388,3 +388,47 @@ func WriteBTSFile(path string, ff *FullField) (err error) {
 	}
 	return nil
 }
+
+// ReadBTSHeaderFile reads only the fixed header of a TurbSim .bts file: the
+// dimensions, spacings, reference speed and heights and whether the box is
+// periodic, without the velocities (FullField.Grid and Tower stay nil). The
+// file's size must match the header's dimensions, as ParseBTS requires, so
+// the duration it reports is the one a run would get.
+func ReadBTSHeaderFile(path string) (*FullField, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bts: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("bts: %w", err)
+	}
+	var h [btsHeaderBytes]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return nil, fmt.Errorf("bts: header: %w", err)
+	}
+	le := binary.LittleEndian
+	id := int16(le.Uint16(h[0:]))
+	if id != BTSFileIDNonPeriodic && id != BTSFileIDPeriodic {
+		return nil, fmt.Errorf("bts: FileID %d, expected 7 (non-periodic) or 8 (periodic)", id)
+	}
+	i32 := func(off int) int64 { return int64(int32(le.Uint32(h[off:]))) }
+	f32 := func(off int) float64 { return float64(math.Float32frombits(le.Uint32(h[off:]))) }
+	nz, ny, nTwr, nt, nChar := i32(2), i32(6), i32(10), i32(14), i32(66)
+	if nz < 1 || ny < 1 || nTwr < 0 || nt < 1 || nChar < 0 {
+		return nil, fmt.Errorf("bts: invalid dimensions NZ=%d NY=%d NTwr=%d NT=%d", nz, ny, nTwr, nt)
+	}
+	if want := int64(btsHeaderBytes) + nChar + 2*3*(ny*nz+nTwr)*nt; fi.Size() != want {
+		return nil, fmt.Errorf("bts: %d bytes, the header's %d steps of %d×%d points (+%d tower) need %d", fi.Size(), nt, ny, nz, nTwr, want)
+	}
+	ff := &FullField{
+		NY: int(ny), NZ: int(nz), NT: int(nt), NTower: int(nTwr),
+		DZ: f32(18), DY: f32(22), DT: f32(26), URef: f32(30), ZHub: f32(34), GridBottom: f32(38),
+		Periodic: id == BTSFileIDPeriodic,
+	}
+	if err := ff.checkGeometry(); err != nil {
+		return nil, err
+	}
+	return ff, nil
+}
