@@ -12,6 +12,7 @@ import (
 
 	"github.com/turbinesim/turbinesim/solver/control"
 	"github.com/turbinesim/turbinesim/solver/control/baseline"
+	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/perf"
 )
@@ -243,6 +244,11 @@ func deckWarnings(dir string, d *deck.Deck, problems []deck.Problem) []string {
 			continue
 		}
 		warnings = append(warnings, deckProblemText(dir, p))
+	}
+	// A periodic wind box shorter than the deck's TMax repeats itself
+	// (a non-periodic one is refused by coupling.Check).
+	if w, err := coupling.CheckWindDuration(d, 0); err == nil && w != "" {
+		warnings = append(warnings, w)
 	}
 	return warnings
 }
