@@ -172,9 +172,13 @@ func (s *ServoDyn) commit(t float64, y *Outputs) {
 
 // limitStep moves from prev toward target by at most rate·dt (rate > 0).
 func limitStep(prev, target, rate, dt float64) float64 {
-	if !(rate > 0) || dt < 0 {
+	if !(rate > 0) {
 		return target
 	}
+	// The glue's clock (n·DT) and ServoDyn's (t + DT) can differ in the
+	// last bit, so an output asked for at the committed instant may come a
+	// hair before it: no time has passed, the command cannot move.
+	dt = math.Max(dt, 0)
 	// The relative slack keeps a controller that honours the same limit
 	// in its own arithmetic (single precision for a DLL) untouched.
 	d := rate * dt * (1 + 1e-6)
