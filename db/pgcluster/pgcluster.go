@@ -14,6 +14,7 @@ package pgcluster
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -39,6 +40,20 @@ import (
 // SuperUser is the bootstrap superuser created by initdb.
 const SuperUser = "postgres"
 
+// passwordFile, inside the cluster's directory (mode 0700, owned by the
+// server's OS user), holds the superuser's password: the server accepts
+// only password (SCRAM-SHA-256) connections on 127.0.0.1, so another local
+// OS user cannot connect as anybody (PostgreSQL's default "trust" would let
+// them).
+const passwordFile = "turbinesim-superuser-password"
+
+// hbaConf is the whole client-authentication file of the cluster: TCP on
+// 127.0.0.1 with SCRAM-SHA-256 passwords, nothing else (the server has no
+// Unix socket).
+const hbaConf = "# Written by turbinesim (db/pgcluster): password connections on 127.0.0.1 only.\n" +
+	"# TYPE  DATABASE  USER  ADDRESS        METHOD\n" +
+	"host    all       all   127.0.0.1/32   scram-sha-256\n"
+
 // Options configure a cluster.
 type Options struct {
 	// Dir holds the cluster; it is created when missing. A Dir that already
@@ -58,10 +73,11 @@ type Options struct {
 
 // Cluster is a running private PostgreSQL server.
 type Cluster struct {
-	dir     string
-	port    int
-	timeout time.Duration
-	newCmd  func() *exec.Cmd // a postmaster command (a Cmd runs once)
+	dir      string
+	port     int
+	password string // the superuser's (passwordFile)
+	timeout  time.Duration
+	newCmd   func() *exec.Cmd // a postmaster command (a Cmd runs once)
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd
@@ -97,18 +113,24 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		logw = io.Discard
 	}
 
+	// A cluster made before passwords (no password file) is still on
+	// "trust": it starts as it is, gets a password, and is switched over.
+	password, legacy := "", false
 	if _, err := os.Stat(filepath.Join(dir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
-		var out bytes.Buffer
-		cmd := exec.CommandContext(ctx, filepath.Join(bin, "initdb"),
-			"-D", dir, "-U", SuperUser, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync")
-		cmd.Stdout, cmd.Stderr = &out, &out
-		cmd.Env = childEnv(dir)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("pgcluster: initdb in %s: %w\n%s", dir, err, out.String())
+		if password, err = initCluster(ctx, bin, dir, cred); err != nil {
+			return nil, err
 		}
 	} else if err != nil {
 		return nil, fmt.Errorf("pgcluster: checking %s: %w", dir, err)
+	} else if b, err := os.ReadFile(filepath.Join(dir, passwordFile)); err == nil {
+		password = strings.TrimSpace(string(b))
+		if err := writeOwned(filepath.Join(dir, "pg_hba.conf"), hbaConf, cred); err != nil {
+			return nil, err
+		}
+	} else if errors.Is(err, os.ErrNotExist) {
+		legacy = true
+	} else {
+		return nil, fmt.Errorf("pgcluster: reading the password file: %w", err)
 	}
 
 	port := opts.Port
@@ -134,7 +156,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if timeout == 0 {
 		timeout = 60 * time.Second
 	}
-	c := &Cluster{dir: dir, port: port, timeout: timeout}
+	c := &Cluster{dir: dir, port: port, password: password, timeout: timeout}
 	c.newCmd = func() *exec.Cmd {
 		cmd := exec.Command(filepath.Join(bin, "postgres"), args...)
 		cmd.Stdout, cmd.Stderr = logw, logw
@@ -150,6 +172,12 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	if err := c.run(ctx); err != nil {
 		return nil, err
+	}
+	if legacy {
+		if err := c.requirePassword(ctx, cred); err != nil {
+			_ = c.Stop()
+			return nil, err
+		}
 	}
 	return c, nil
 }
@@ -211,6 +239,77 @@ func (c *Cluster) Supervise(ctx context.Context, log *slog.Logger) {
 			log.Warn("private PostgreSQL did not restart; trying again", "err", err, "retry_in", min(2*wait, most))
 		}
 	}
+}
+
+// initCluster runs initdb with a new random superuser password and
+// password-only client authentication, and returns the password.
+func initCluster(ctx context.Context, bin, dir string, cred *syscall.Credential) (string, error) {
+	password := rand.Text() + rand.Text()
+	// initdb wants an empty directory: the password file for it goes
+	// beside the cluster for the moment it runs.
+	pwfile := dir + ".initdb-password"
+	if err := writeOwned(pwfile, password+"\n", cred); err != nil {
+		return "", err
+	}
+	defer os.Remove(pwfile)
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "initdb"),
+		"-D", dir, "-U", SuperUser, "-A", "scram-sha-256", "--pwfile", pwfile,
+		"-E", "UTF8", "--locale=C", "--no-sync")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = childEnv(dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("pgcluster: initdb in %s: %w\n%s", dir, err, out.String())
+	}
+	if err := writeOwned(filepath.Join(dir, "pg_hba.conf"), hbaConf, cred); err != nil {
+		return "", err
+	}
+	if err := writeOwned(filepath.Join(dir, passwordFile), password+"\n", cred); err != nil {
+		return "", err
+	}
+	return password, nil
+}
+
+// requirePassword switches a running "trust" cluster to passwords: the
+// superuser gets a new random password (kept in the password file), the
+// client-authentication file is replaced and the server reloads it.
+func (c *Cluster) requirePassword(ctx context.Context, cred *syscall.Credential) error {
+	password := rand.Text() + rand.Text()
+	db, err := sql.Open("postgres", c.URL("postgres"))
+	if err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	defer db.Close()
+	// rand.Text is base32: nothing to quote in the literal.
+	if _, err := db.ExecContext(ctx, `ALTER ROLE `+SuperUser+` PASSWORD '`+password+`'`); err != nil {
+		return fmt.Errorf("pgcluster: setting the superuser password: %w", err)
+	}
+	if err := writeOwned(filepath.Join(c.dir, passwordFile), password+"\n", cred); err != nil {
+		return err
+	}
+	if err := writeOwned(filepath.Join(c.dir, "pg_hba.conf"), hbaConf, cred); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `SELECT pg_reload_conf()`); err != nil {
+		return fmt.Errorf("pgcluster: reloading the client-authentication file: %w", err)
+	}
+	c.password = password
+	return nil
+}
+
+// writeOwned writes a 0600 file owned by the server's OS user (cred; nil:
+// ours).
+func writeOwned(path, content string, cred *syscall.Credential) error {
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		return fmt.Errorf("pgcluster: writing %s: %w", filepath.Base(path), err)
+	}
+	if cred != nil {
+		if err := os.Chown(path, int(cred.Uid), int(cred.Gid)); err != nil {
+			return fmt.Errorf("pgcluster: handing %s to the postgres user: %w", filepath.Base(path), err)
+		}
+	}
+	return nil
 }
 
 // startLocked starts the postmaster from a goroutine locked to its OS thread
@@ -285,11 +384,16 @@ func (c *Cluster) exitErr() error {
 	return c.err
 }
 
-// URL is a lib/pq connection URL for database dbname as the superuser.
+// URL is a lib/pq connection URL for database dbname as the superuser,
+// with its password.
 func (c *Cluster) URL(dbname string) string {
+	user := url.User(SuperUser)
+	if c.password != "" {
+		user = url.UserPassword(SuperUser, c.password)
+	}
 	u := url.URL{
 		Scheme:   "postgres",
-		User:     url.User(SuperUser),
+		User:     user,
 		Host:     net.JoinHostPort("127.0.0.1", strconv.Itoa(c.port)),
 		Path:     "/" + dbname,
 		RawQuery: "sslmode=disable",

@@ -279,3 +279,71 @@ func TestSuperviseRestartsAKilledServer(t *testing.T) {
 		t.Fatalf("postgres left running after Stop: %v", postgresUsing(dir))
 	}
 }
+
+// Finding "the private cluster trusts every local user": connections
+// without the superuser's password are refused, on a new cluster and on
+// one made before passwords (switched over at its next start). On main
+// any local OS user connected as the superuser without a password.
+func TestClusterRequiresThePassword(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join(tempDir(t), "pg")
+	start := func() *pgcluster.Cluster {
+		c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	check := func(c *pgcluster.Cluster) {
+		t.Helper()
+		good, err := sql.Open("postgres", c.URL("postgres"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer good.Close()
+		if err := good.PingContext(ctx); err != nil {
+			t.Fatalf("with the password: %v", err)
+		}
+		bare, err := sql.Open("postgres", "postgres://postgres@127.0.0.1:"+strconv.Itoa(c.Port())+"/postgres?sslmode=disable")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bare.Close()
+		if err := bare.PingContext(ctx); err == nil || !strings.Contains(err.Error(), "password") {
+			t.Fatalf("without a password: %v, want a password failure", err)
+		}
+		hba, err := os.ReadFile(filepath.Join(dir, "pg_hba.conf"))
+		if err != nil || strings.Contains(string(hba), "trust") {
+			t.Fatalf("pg_hba.conf %q %v", hba, err)
+		}
+	}
+	c := start()
+	check(c)
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	c = start() // reused as it is
+	check(c)
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	// A cluster from before passwords: trust, no password file.
+	if err := os.Remove(filepath.Join(dir, "turbinesim-superuser-password")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pg_hba.conf"), []byte("host all all 127.0.0.1/32 trust\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		if fi, err := os.Stat(filepath.Join(dir, "PG_VERSION")); err == nil {
+			st := fi.Sys().(*syscall.Stat_t)
+			_ = os.Chown(filepath.Join(dir, "pg_hba.conf"), int(st.Uid), int(st.Gid))
+		}
+	}
+	c = start()
+	check(c)
+	if err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+}
