@@ -40,7 +40,10 @@ type Mailer interface {
 // that organization: users of other organizations are ENOTFOUND.
 type AccountService interface {
 	// SignUp creates the organization and its unverified administrator and
-	// sends the verification link (ECONFLICT for a taken address).
+	// sends the verification link. A taken address is not revealed (OWASP
+	// ASVS 5.0 6.3.8): its owner is told by mail that someone tried to
+	// sign up with it, and SignUp returns a nil user and no error, after
+	// the same work (the password is hashed either way).
 	SignUp(ctx context.Context, req SignUpRequest) (*User, error)
 	// VerifyEmail consumes a verification token and marks the account
 	// verified (EUNAUTHORIZED for an unknown, used or expired token).

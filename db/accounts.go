@@ -102,11 +102,35 @@ func (s *AccountService) SignUp(ctx context.Context, req turbinesim.SignUpReques
 				s.cfg.BaseURL+"/verify-email?token="+url.QueryEscape(tok)+"\n\nThe link is valid for 48 hours.")
 		return err
 	})
-	if err != nil {
+	if turbinesim.ErrorCode(err) == turbinesim.ECONFLICT {
+		return nil, s.signUpTaken(ctx, u.Email)
+	} else if err != nil {
 		return nil, err
 	}
 	s.deliver(ctx, mail)
 	return u, nil
+}
+
+// signUpTaken tells the owner of a taken address that someone tried to sign
+// up with it; the caller of SignUp learns nothing.
+func (s *AccountService) signUpTaken(ctx context.Context, email string) error {
+	var mail *pendingMail
+	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
+		var orgID string
+		err := tx.GetContext(ctx, &orgID, `SELECT organization_id FROM users WHERE email = $1`, email)
+		if err != nil {
+			return translate(err, "finding the address's account")
+		}
+		mail, err = queueMail(ctx, tx, orgID, email, "Someone tried to sign up with your address",
+			"Someone (hopefully you) tried to open a TurbineSim account with this address, which already has one. "+
+				"Nothing was changed.\n\nSign in at "+s.cfg.BaseURL+"/login, or choose a new password at "+s.cfg.BaseURL+"/forgot-password.")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.deliver(ctx, mail)
+	return nil
 }
 
 func insertUser(ctx context.Context, tx *sqlx.Tx, u *turbinesim.User, hash *string) error {

@@ -86,15 +86,20 @@ func (s *Server) accountService() (turbinesim.AccountService, error) {
 	return s.svc.Accounts, nil
 }
 
-// SignUpResponse is the answer of POST /auth/signup: the new (unverified)
-// account and a token pair to use it right away.
-type SignUpResponse struct {
-	User *turbinesim.User `json:"user"`
-	TokenPair
+// SignUpAccepted is the answer of POST /auth/signup, the same whether the
+// address was new or already had an account (which it must not reveal):
+// the caller signs in with POST /auth/login.
+type SignUpAccepted struct {
+	Email  string `json:"email"`
+	Detail string `json:"detail"`
 }
 
+// signUpAcceptedDetail is what a sign-up answers in every case.
+const signUpAcceptedDetail = "Check your mailbox: we sent a message to this address. A new account can sign in right away (POST /auth/login) as a demo account until the e-mailed link is followed."
+
 // signUp: POST /auth/signup creates an organization and its first user, an
-// unverified (demo) administrator, and mails the verification link.
+// unverified (demo) administrator, and mails the verification link; for a
+// taken address it mails the owner a notice instead and answers the same.
 // Sign-ups are counted per submitted address and per client address in a
 // budget of their own (never the sign-in back-off's).
 func (s *Server) signUp(c echo.Context) error {
@@ -110,16 +115,11 @@ func (s *Server) signUp(c echo.Context) error {
 	if err := s.throttleSignUp(c, req.Email); err != nil {
 		return err
 	}
-	u, err := acc.SignUp(ctx, req)
-	if err != nil {
-		return err
-	}
-	pair, err := s.issueTokens(ctx, u)
-	if err != nil {
+	if _, err := acc.SignUp(ctx, req); err != nil {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusCreated, SignUpResponse{User: u, TokenPair: *pair})
+	return c.JSON(http.StatusAccepted, SignUpAccepted{Email: turbinesim.NormalizeEmail(req.Email), Detail: signUpAcceptedDetail})
 }
 
 // throttleSignUp counts one sign-up for email from the client's address;

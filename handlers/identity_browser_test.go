@@ -26,6 +26,14 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
 		chromedp.Click(chromedp.CSS("#signup-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#signup-sent")),
+		chromedp.Click(chromedp.CSS("#signup-sign-in")),
+		chromedp.WaitVisible(chromedp.CSS("#login-form")),
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.Click(chromedp.CSS("#login-submit")),
+		chromedp.WaitVisible(chromedp.CSS("#whoami")),
+		chromedp.Navigate(e.http.URL+"/account"),
 		chromedp.WaitVisible(chromedp.CSS("#account-email")),
 	)
 	if err != nil {

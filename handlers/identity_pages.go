@@ -38,19 +38,15 @@ func (s *Server) signUpForm(c echo.Context) error {
 	if err := s.throttleSignUp(c, req.Email); err != nil {
 		return err
 	}
-	u, err := acc.SignUp(ctx, req)
-	if err != nil {
-		switch turbinesim.ErrorCode(err) {
-		case turbinesim.EINVALID, turbinesim.ECONFLICT:
+	if _, err := acc.SignUp(ctx, req); err != nil {
+		if turbinesim.ErrorCode(err) == turbinesim.EINVALID {
 			f := views.SignUpForm{OrgName: req.OrganizationName, Name: req.Name, Email: req.Email, Error: turbinesim.ErrorMessage(err)}
 			return render(c, http.StatusUnprocessableEntity, views.SignUpPage(s.page(c, "Create an account", ""), f))
 		}
 		return err
 	}
-	if err := s.startBrowserSession(c, u); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/account")
+	// The same page whether the address was new or taken (not revealed).
+	return render(c, http.StatusOK, views.SignUpPage(s.page(c, "Create an account", ""), views.SignUpForm{Sent: turbinesim.NormalizeEmail(req.Email)}))
 }
 
 // verifyEmailPage: GET /verify-email?token=..., the target of the e-mailed

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -346,5 +347,51 @@ func TestCredentialChangesEndOldSessions(t *testing.T) {
 	}
 	if resp, body := e.refresh(confirmed.RefreshToken); resp.StatusCode != 200 {
 		t.Fatalf("the new refresh token: %d %s", resp.StatusCode, body)
+	}
+}
+
+// Finding "sign-up tells which addresses have accounts": a sign-up for a
+// taken address answers exactly as for a new one and mails the owner. On
+// main it answered 409 "an account with this e-mail address exists".
+func TestSignUpDoesNotRevealAccounts(t *testing.T) {
+	t.Parallel()
+	e := newIdentityEnv(t, false)
+	signUp := func(email string) (int, string) {
+		resp, body := e.do(nil, request{method: "POST", path: "/auth/signup", header: jsonHeaders,
+			body: fmt.Sprintf(`{"name":"N","email":%q,"password":"attacker's password"}`, email)})
+		return resp.StatusCode, strings.ReplaceAll(body, email, "<email>")
+	}
+	newStatus, newBody := signUp("fresh@example.com")
+	takenStatus, takenBody := signUp("ada@example.com")
+	if newStatus != http.StatusAccepted || takenStatus != newStatus || takenBody != newBody {
+		t.Fatalf("new address: %d %s; taken address: %d %s", newStatus, newBody, takenStatus, takenBody)
+	}
+	msgs := e.mail.Messages()
+	last := msgs[len(msgs)-1]
+	if last.To != "ada@example.com" || !strings.HasPrefix(last.Subject, "Someone tried to sign up") || strings.Contains(last.Body, "token=") {
+		t.Fatalf("owner's notice: %+v", last)
+	}
+	// Nothing changed for the owner: the attacker's password does not sign in.
+	resp, body := e.do(nil, request{method: "POST", path: "/auth/login", header: jsonHeaders,
+		body: `{"email":"ada@example.com","password":"attacker's password"}`})
+	assertDetail(t, resp, body, 401)
+	e.loginJSON()
+	// The browser form answers the same page for both.
+	c := e.client()
+	_, page := e.do(c, request{method: "GET", path: "/signup", header: map[string]string{"Accept": "text/html"}})
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no CSRF field on the sign-up page")
+	}
+	form := func(email string) (int, string) {
+		v := url.Values{"name": {"N"}, "email": {email}, "password": {"attacker's password"}, "_csrf": {m[1]}}
+		resp, body := e.do(c, request{method: "POST", path: "/signup", body: v.Encode(),
+			header: map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html", "Origin": e.http.URL}})
+		return resp.StatusCode, strings.ReplaceAll(body, email, "<email>")
+	}
+	s1, p1 := form("fresh2@example.com")
+	s2, p2 := form("ada@example.com")
+	if s1 != 200 || s2 != 200 || p1 != p2 || !strings.Contains(p1, `id="signup-sent"`) {
+		t.Fatalf("form: %d vs %d, same page %v", s1, s2, p1 == p2)
 	}
 }
