@@ -26,10 +26,13 @@ type Outputs struct {
 	TTDspTwst       float64 // rad (always 0: no tower torsion DOF)
 
 	RootFc, RootMc [][3]float64 // blade-root loads in the coned frame, N and N·m
+	RootFb         [][3]float64 // blade-root forces in the pitched frame, N
+	TipDb          [][3]float64 // blade-tip deflection in the pitched frame, m
 	RootMb         [][3]float64 // blade-root moments in the pitched frame
 
 	RotThrust, RotTorq float64    // LSS axial force and torque, N, N·m
 	LSSTipM            [3]float64 // moments at the apex, rotating frame a
+	LSSTipMs, LSShftFs [3]float64 // moment at the apex and shaft force, non-rotating shaft frame s
 	LSSGagF, LSSGagM   [3]float64 // at the shaft strain gage, rotating frame a
 	RotPwr             float64    // W
 	HSShftTq           float64    // N·m
@@ -80,6 +83,7 @@ func (m *Model) NewOutputs() *Outputs {
 	return &Outputs{
 		BlPitch: make([]float64, nb), OoPDefl: make([]float64, nb), IPDefl: make([]float64, nb),
 		TipDzc: make([]float64, nb), TwrClrnc: make([]float64, nb),
+		RootFb: make([][3]float64, nb), TipDb: make([][3]float64, nb),
 		RootFc: make([][3]float64, nb), RootMc: make([][3]float64, nb), RootMb: make([][3]float64, nb),
 		Q: make([]float64, m.nDOF), QD: make([]float64, m.nDOF), QDD: make([]float64, m.nDOF),
 	}
@@ -321,6 +325,7 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 			M = M.add(c.pos[pi].sub(root).cross(L)).add(vec3(u.BladeMoment[k][i]))
 		}
 		out.RootFc[k] = c.fc[k].local(F)
+		out.RootFb[k] = c.fj[k].local(F)
 		out.RootMc[k] = c.fc[k].local(M)
 		out.RootMb[k] = c.fj[k].local(M)
 		FR = FR.add(F)
@@ -331,6 +336,7 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 		undeflected := Q.add(c.fj[k][2].scale(p.TipRad))
 		d := c.fc[k].local(tip.sub(undeflected))
 		out.OoPDefl[k], out.IPDefl[k], out.TipDzc[k] = d[0], d[1], d[2]
+		out.TipDb[k] = [3]float64(c.fj[k].local(tip.sub(undeflected)))
 	}
 	// Hub.
 	Lh := load(m.ptHub)
@@ -343,6 +349,8 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	out.RotThrust = FR.dot(xs)
 	out.RotTorq = MR.dot(xs)
 	out.LSSTipM = c.fh.local(MR)
+	out.LSSTipMs = c.fs.local(MR)
+	out.LSShftFs = c.fs.local(FR)
 	sgn := -1.0
 	if p.OverHang > 0 {
 		sgn = 1
