@@ -260,10 +260,22 @@ func (u *TurbineUpdate) Apply(t *Turbine) (*Turbine, error) {
 	}
 	// The deck-shaping keys of the stated blobs are checked as POST
 	// /turbines checks them, whether or not the row has a deck.
-	if _, err := decodeDeckSpecs(u.BladeConfig, u.TowerConfig, u.NacelleConfig, u.ControllerConfig); err != nil {
+	if _, err := DecodeDeckSpecs(u.BladeConfig, u.TowerConfig, u.NacelleConfig, u.ControllerConfig); err != nil {
 		return nil, err
 	}
 	return &n, nil
+}
+
+// DeckEditor applies the deck-shaping changes of a turbine update to the
+// turbine's stored deck (package decks implements it; the turbine store
+// calls it inside its update).
+type DeckEditor interface {
+	// ChangesDeck reports whether u changes a value the stored deck of
+	// cur holds; false when the row has no deck.
+	ChangesDeck(u *TurbineUpdate, cur *Turbine) (bool, error)
+	// RebuildDeck writes into dstDir (empty) the stored deck of cur, read
+	// from srcDir, with the changes of u applied; next is the updated row.
+	RebuildDeck(ctx context.Context, u *TurbineUpdate, cur, next *Turbine, srcDir, dstDir string) error
 }
 
 // TurbineFilter selects a page of an organization's turbines.

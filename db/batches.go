@@ -363,9 +363,9 @@ func (s *BatchService) BatchJobs(ctx context.Context, orgID, id string) ([]turbi
 	return out, nil
 }
 
-// RunRecipe returns the job's run recipe (turbinesim.RunRecipe JSON), or
+// RunRecipe returns the job's run recipe (batches.RunRecipe JSON), or
 // nil when the job's input tree is the run as it is. The worker reads it
-// after claiming the job (db/runner/prepare.go).
+// after claiming the job (infra/runner/prepare.go).
 func (s *JobService) RunRecipe(ctx context.Context, jobID string) (json.RawMessage, error) {
 	if !isUUID(jobID) {
 		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job not found")

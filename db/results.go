@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
-	"github.com/turbinesim/turbinesim/db/resultcache"
+	"github.com/turbinesim/turbinesim/infra/resultcache"
+	"github.com/turbinesim/turbinesim/outputs"
 )
 
-// ResultService implements turbinesim.ResultService on the jobs table (job
+// ResultService implements outputs.ResultService on the jobs table (job
 // lookup through JobService, so scoping is the jobs issue's), the blob
 // store holding output trees, and a read-once column cache.
 type ResultService struct {
@@ -20,7 +21,7 @@ type ResultService struct {
 	cache *resultcache.Cache
 }
 
-var _ turbinesim.ResultService = (*ResultService)(nil)
+var _ outputs.ResultService = (*ResultService)(nil)
 
 // NewResultService returns the result service. trees is the blob store of
 // the jobs' output trees (JobService.Trees()).
@@ -72,7 +73,7 @@ func mainOutput(listed []string, dir string) string {
 	return ""
 }
 
-// OpenOutputFile implements turbinesim.ResultService.
+// OpenOutputFile implements outputs.ResultService.
 func (s *ResultService) OpenOutputFile(ctx context.Context, orgID, jobID string) (string, string, func(), error) {
 	j, err := s.outputJob(ctx, orgID, jobID)
 	if err != nil {
@@ -100,8 +101,8 @@ func (s *ResultService) openFile(ctx context.Context, j *turbinesim.Job) (string
 	return filepath.Join(dir, filepath.FromSlash(name)), name, release, nil
 }
 
-// JobOutput implements turbinesim.ResultService.
-func (s *ResultService) JobOutput(ctx context.Context, orgID, jobID string) (*turbinesim.JobOutput, error) {
+// JobOutput implements outputs.ResultService.
+func (s *ResultService) JobOutput(ctx context.Context, orgID, jobID string) (*outputs.JobOutput, error) {
 	j, err := s.outputJob(ctx, orgID, jobID)
 	if err != nil {
 		return nil, err
@@ -109,7 +110,7 @@ func (s *ResultService) JobOutput(ctx context.Context, orgID, jobID string) (*tu
 	return s.output(ctx, j)
 }
 
-func (s *ResultService) output(ctx context.Context, j *turbinesim.Job) (*turbinesim.JobOutput, error) {
+func (s *ResultService) output(ctx context.Context, j *turbinesim.Job) (*outputs.JobOutput, error) {
 	var name string
 	// The output key names an immutable tree, so it identifies the content.
 	key := *j.OutputKey + "\x00" + strings.Join(j.OutputFiles, "\x00")
@@ -124,12 +125,12 @@ func (s *ResultService) output(ctx context.Context, j *turbinesim.Job) (*turbine
 	if name == "" {
 		name = mainOutput(j.OutputFiles, "")
 	}
-	return &turbinesim.JobOutput{JobID: j.ID, BatchID: j.BatchID, File: name, Record: rec}, nil
+	return &outputs.JobOutput{JobID: j.ID, BatchID: j.BatchID, File: name, Record: rec}, nil
 }
 
-// BatchRuns implements turbinesim.ResultService. There is no batches table
+// BatchRuns implements outputs.ResultService. There is no batches table
 // yet: a batch is the set of the organization's jobs sharing batch_id.
-func (s *ResultService) BatchRuns(ctx context.Context, orgID, batchID string) ([]turbinesim.BatchRun, error) {
+func (s *ResultService) BatchRuns(ctx context.Context, orgID, batchID string) ([]outputs.BatchRun, error) {
 	if !isUUID(batchID) {
 		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "batch not found")
 	}
@@ -155,10 +156,10 @@ func (s *ResultService) BatchRuns(ctx context.Context, orgID, batchID string) ([
 	for _, n := range named {
 		names[n.JobID] = n.RunName
 	}
-	runs := make([]turbinesim.BatchRun, len(rows))
+	runs := make([]outputs.BatchRun, len(rows))
 	for i := range rows {
 		j := rows[i].job()
-		runs[i] = turbinesim.BatchRun{JobID: j.ID, RunName: names[j.ID], Status: j.Status}
+		runs[i] = outputs.BatchRun{JobID: j.ID, RunName: names[j.ID], Status: j.Status}
 		if hasOutput(j) != nil {
 			continue
 		}

@@ -19,13 +19,15 @@ import (
 type TurbineService struct {
 	db    *DB
 	trees turbinesim.TreeStore
+	decks turbinesim.DeckEditor
 }
 
 var _ turbinesim.TurbineService = (*TurbineService)(nil)
 
-// NewTurbineService returns the turbine store.
-func NewTurbineService(db *DB, trees turbinesim.TreeStore) *TurbineService {
-	return &TurbineService{db: db, trees: trees}
+// NewTurbineService returns the turbine store; decks rewrites a stored
+// deck on a deck-shaping update (decks.Editor).
+func NewTurbineService(db *DB, trees turbinesim.TreeStore, decks turbinesim.DeckEditor) *TurbineService {
+	return &TurbineService{db: db, trees: trees, decks: decks}
 }
 
 const turbineColumns = `id, organization_id, name, description,
@@ -193,7 +195,7 @@ func (s *TurbineService) UpdateTurbine(ctx context.Context, orgID, id string, u 
 	// row switches to it in this transaction and the old tree goes after
 	// the commit (as in DeleteTurbine). Until then the new tree is ours to
 	// remove on any failure.
-	rebuild, err := u.ChangesDeck(&cur)
+	rebuild, err := s.decks.ChangesDeck(u, &cur)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +257,7 @@ func (s *TurbineService) rebuildDeck(ctx context.Context, u *turbinesim.TurbineU
 	}
 	defer os.RemoveAll(scratch)
 	dst := filepath.Join(scratch, "deck")
-	if err := u.RebuildDeck(ctx, cur, next, src, dst); err != nil {
+	if err := s.decks.RebuildDeck(ctx, u, cur, next, src, dst); err != nil {
 		return "", err
 	}
 	key, err := s.trees.Put(ctx, dst)

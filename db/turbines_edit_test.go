@@ -12,6 +12,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -19,11 +20,11 @@ import (
 // complete deck: NREL 5 MW template, 126 m rotor, 90 m hub.
 func (f *turbineFixture) builtTurbine(t *testing.T, name string) *turbinesim.Turbine {
 	t.Helper()
-	c, err := turbinesim.NewBundledDemos(turbines.FS)
+	c, err := decks.NewBundledDemos(turbines.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tpl, err := c.Model(turbinesim.BuildTemplateID)
+	tpl, err := c.Model(decks.BuildTemplateID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func (f *turbineFixture) builtTurbine(t *testing.T, name string) *turbinesim.Tur
 		RatedPowerKW: fptr(5000), RotorDiameterM: fptr(126), HubHeightM: fptr(90), RatedRotorSpeedRPM: fptr(12.1),
 		CutInWindSpeedMS: fptr(3), RatedWindSpeedMS: fptr(11.4), CutOutWindSpeedMS: fptr(25)},
 		BladeConfig: turbinesim.ConfigBlob(`{"material":"glass fibre"}`)}
-	tb, dir, cleanup, err := req.Build(context.Background(), tpl)
+	tb, dir, cleanup, err := decks.BuildTurbine(context.Background(), &req, tpl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +108,14 @@ func TestTurbineUpdateRebuildsDeckOnHubHeightEdit(t *testing.T) {
 	if got, want := after.ElastoDyn.TowerHt, before.ElastoDyn.TowerHt+20; math.Abs(got-want) > 1e-9 {
 		t.Fatalf("TowerHt %g, want %g (20 m taller)", got, want)
 	}
-	p, err := turbinesim.ParamsFromDeck(after)
+	p, err := decks.ParamsFromDeck(after)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if *p.HubHeightM != 110 || *p.RotorDiameterM != 126 {
 		t.Fatalf("params from the new deck: hub %g diameter %g, want 110 and 126", *p.HubHeightM, *p.RotorDiameterM)
 	}
-	props, err := turbinesim.DetailedPropertiesOf(after)
+	props, err := decks.DetailedPropertiesOf(after)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestTurbineUpdateRebuildsDeckOnHubHeightEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	after = f.storedDeck(t, tb.ID)
-	p, _ = turbinesim.ParamsFromDeck(after)
+	p, _ = decks.ParamsFromDeck(after)
 	bl := after.AeroDyn.Blades[0].BlSpn
 	if *p.RotorDiameterM != 140 || *p.HubHeightM != 110 || math.Abs(bl[len(bl)-1]-(70-after.ElastoDyn.HubRad)) > 1e-9 {
 		t.Fatalf("diameter edit: params %v %v, blade tip span %g", *p.RotorDiameterM, *p.HubHeightM, bl[len(bl)-1])
@@ -149,7 +150,7 @@ func TestTurbineUpdateRebuildsDeckOnHubHeightEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	after = f.storedDeck(t, tb.ID)
-	p, _ = turbinesim.ParamsFromDeck(after)
+	p, _ = decks.ParamsFromDeck(after)
 	if after.ElastoDyn.ShftTilt != 8 || *p.HubHeightM != 110 {
 		t.Fatalf("tilt edit: tilt %g hub %g", after.ElastoDyn.ShftTilt, *p.HubHeightM)
 	}
@@ -241,7 +242,7 @@ func TestTurbineUpdateDemoRowsAndOffshoreDecks(t *testing.T) {
 	t.Parallel()
 	f := newTurbineFixture(t)
 	ctx := context.Background()
-	c, err := turbinesim.NewBundledDemos(turbines.FS)
+	c, err := decks.NewBundledDemos(turbines.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestTurbineUpdateDemoRowsAndOffshoreDecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := f.storedDeck(t, clone.ID)
-	p, _ := turbinesim.ParamsFromDeck(after)
+	p, _ := decks.ParamsFromDeck(after)
 	if *p.PreconeDeg != -2 || after.ElastoDyn.TowerHt != before.ElastoDyn.TowerHt || after.Offshore.SubDyn == nil {
 		t.Fatalf("offshore precone edit: precone %g, TowerHt %g -> %g", *p.PreconeDeg, before.ElastoDyn.TowerHt, after.ElastoDyn.TowerHt)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/decks"
 )
 
 // gatedTrees is a TreeStore whose Copy, once it has been called, waits
@@ -68,7 +69,7 @@ func TestTurbineCloneDuringEditCopiesACompleteTree(t *testing.T) {
 	ctx := context.Background()
 	tb := f.builtTurbine(t, "Scratch")
 	g := &gatedTrees{TreeStore: f.store, copying: make(chan string, 1), deleted: make(chan string, 4)}
-	svc := db.NewTurbineService(f.db, g)
+	svc := db.NewTurbineService(f.db, g, decks.Editor{})
 
 	for round := range 3 {
 		before := f.treeFiles(t, tb.ID)

@@ -10,8 +10,9 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 )
 
 type turbineFixture struct {
@@ -32,7 +33,7 @@ func newTurbineFixture(t *testing.T) *turbineFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &turbineFixture{db: d, store: store, svc: db.NewTurbineService(d, store), tmpDir: t.TempDir()}
+	f := &turbineFixture{db: d, store: store, svc: db.NewTurbineService(d, store, decks.Editor{}), tmpDir: t.TempDir()}
 	for _, name := range []string{"A", "B"} {
 		o := &turbinesim.Organization{Name: "Org " + name}
 		if err := db.NewOrganizationService(d).CreateOrganization(ctx, o); err != nil {

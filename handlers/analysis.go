@@ -13,26 +13,26 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/results"
 )
 
 // Result endpoints (issue 9): per-job channels, time series, statistics,
 // spectra and the raw output; per-batch curves, AEP, DELs and extremes.
-// The questions are answered by turbinesim.ResultAnalysis; these handlers
+// The questions are answered by results.ResultAnalysis; these handlers
 // decode the request, call it and render JSON or CSV.
 
 // Request and answer types of the JSON endpoints (the service's own).
 type (
-	ChannelInfo        = turbinesim.ChannelInfo
-	TimeSeriesRequest  = turbinesim.TimeSeriesRequest
-	Series             = turbinesim.Series
-	TimeSeries         = turbinesim.TimeSeries
-	StatisticsRequest  = turbinesim.StatisticsRequest
-	ChannelStatistics  = turbinesim.ChannelStatistics
-	StatisticsResponse = turbinesim.StatisticsResponse
-	SpectrumRequest    = turbinesim.SpectrumRequest
-	Spectrum           = turbinesim.Spectrum
-	SpectrumResponse   = turbinesim.SpectrumResponse
+	ChannelInfo        = results.ChannelInfo
+	TimeSeriesRequest  = results.TimeSeriesRequest
+	Series             = results.Series
+	TimeSeries         = results.TimeSeries
+	StatisticsRequest  = results.StatisticsRequest
+	ChannelStatistics  = results.ChannelStatistics
+	StatisticsResponse = results.StatisticsResponse
+	SpectrumRequest    = results.SpectrumRequest
+	Spectrum           = results.Spectrum
+	SpectrumResponse   = results.SpectrumResponse
 )
 
 // analysisRoutes registers the result endpoints.
@@ -62,11 +62,11 @@ func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
 
 // resultAnalysis is the analysis service over the configured result
 // store, or 501 without one.
-func (s *Server) resultAnalysis() (*turbinesim.ResultAnalysis, error) {
+func (s *Server) resultAnalysis() (*results.ResultAnalysis, error) {
 	if s.svc.Results == nil {
 		return nil, notImplemented
 	}
-	return &turbinesim.ResultAnalysis{Results: s.svc.Results, Batches: s.svc.Batches, Turbines: s.svc.Turbines}, nil
+	return &results.ResultAnalysis{Results: s.svc.Results, Batches: s.svc.Batches, Turbines: s.svc.Turbines}, nil
 }
 
 // jobChannels: GET /analysis/jobs/{id}/channels.
@@ -136,7 +136,7 @@ func timeSeriesTable(r TimeSeries) [][]string {
 // jobStatistics: POST /analysis/jobs/{id}/statistics; CSV with
 // Accept: text/csv or ?format=csv.
 func (s *Server) jobStatistics(c echo.Context) error {
-	return jobAnalysis(s, c, (*turbinesim.ResultAnalysis).Statistics,
+	return jobAnalysis(s, c, (*results.ResultAnalysis).Statistics,
 		func(req StatisticsRequest, resp *StatisticsResponse) (string, [][]string) {
 			return "statistics-" + resp.JobID + ".csv", statisticsTable(*resp, req.WohlerExponents, len(req.UltimateLoads) > 0)
 		})
@@ -147,7 +147,7 @@ func (s *Server) jobStatistics(c echo.Context) error {
 // the answer as JSON, or as the CSV table csv builds when the caller asks
 // for text/csv.
 func jobAnalysis[Req, Resp any](s *Server, c echo.Context,
-	run func(*turbinesim.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
+	run func(*results.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
 	csv func(Req, *Resp) (filename string, rows [][]string)) error {
 	return jobAnalysisQuery(s, c, nil, run, csv)
 }
@@ -156,7 +156,7 @@ func jobAnalysis[Req, Resp any](s *Server, c echo.Context,
 // reading the request from the query string with fromQuery (so a page can
 // link to it); a nil fromQuery is POST only.
 func jobAnalysisQuery[Req, Resp any](s *Server, c echo.Context, fromQuery func(echo.Context) (Req, error),
-	run func(*turbinesim.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
+	run func(*results.ResultAnalysis, context.Context, string, string, Req) (*Resp, error),
 	csv func(Req, *Resp) (filename string, rows [][]string)) error {
 	var req Req
 	if fromQuery != nil && c.Request().Method == http.MethodGet {

@@ -10,21 +10,22 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
-// Batch result endpoints: the query string becomes a turbinesim.BatchQuery
+// Batch result endpoints: the query string becomes a results.BatchQuery
 // (t_start, t_end, wind_channel, dlc), CurveQuery (binning, bin_width,
 // rotor_radius, air_density) or WindDistributionSpec (distribution,
-// mean_speed, k, a, class), and turbinesim.ResultAnalysis answers.
+// mean_speed, k, a, class), and results.ResultAnalysis answers.
 
 // Answer types of the batch endpoints (the service's own).
 type (
-	BatchCurves      = turbinesim.BatchCurves
-	BatchAEP         = turbinesim.BatchAEP
-	BatchDELs        = turbinesim.BatchDELs
-	BatchExtremes    = turbinesim.BatchExtremes
-	DistributionInfo = turbinesim.DistributionInfo
+	BatchCurves      = results.BatchCurves
+	BatchAEP         = results.BatchAEP
+	BatchDELs        = results.BatchDELs
+	BatchExtremes    = results.BatchExtremes
+	DistributionInfo = results.DistributionInfo
 )
 
 func queryFloat(c echo.Context, name string) (*float64, error) {
@@ -65,40 +66,40 @@ func queryList(c echo.Context, name string) []string {
 }
 
 // batchQuery reads t_start, t_end, wind_channel and dlc.
-func batchQuery(c echo.Context) (turbinesim.BatchQuery, error) {
+func batchQuery(c echo.Context) (results.BatchQuery, error) {
 	var start, end *float64
 	if err := queryFloats(c, map[string]**float64{"t_start": &start, "t_end": &end}); err != nil {
-		return turbinesim.BatchQuery{}, err
+		return results.BatchQuery{}, err
 	}
-	return turbinesim.BatchQuery{Window: analysis.NewWindow(start, end), WindChannel: c.QueryParam("wind_channel"),
+	return results.BatchQuery{Window: analysis.NewWindow(start, end), WindChannel: c.QueryParam("wind_channel"),
 		DLCs: queryList(c, "dlc")}, nil
 }
 
 // curveQuery reads a batchQuery plus binning, bin_width, rotor_radius and
 // air_density.
-func curveQuery(c echo.Context) (turbinesim.CurveQuery, error) {
+func curveQuery(c echo.Context) (results.CurveQuery, error) {
 	bq, err := batchQuery(c)
 	if err != nil {
-		return turbinesim.CurveQuery{}, err
+		return results.CurveQuery{}, err
 	}
-	q := turbinesim.CurveQuery{BatchQuery: bq, Binning: c.QueryParam("binning")}
+	q := results.CurveQuery{BatchQuery: bq, Binning: c.QueryParam("binning")}
 	err = queryFloats(c, map[string]**float64{"bin_width": &q.BinWidth, "rotor_radius": &q.RotorRadius, "air_density": &q.AirDensity})
 	return q, err
 }
 
 // windDistributionQuery reads distribution, mean_speed, k, a and class.
-func windDistributionQuery(c echo.Context) (turbinesim.WindDistributionSpec, error) {
-	d := turbinesim.WindDistributionSpec{Kind: c.QueryParam("distribution"), Class: c.QueryParam("class")}
+func windDistributionQuery(c echo.Context) (results.WindDistributionSpec, error) {
+	d := results.WindDistributionSpec{Kind: c.QueryParam("distribution"), Class: c.QueryParam("class")}
 	err := queryFloats(c, map[string]**float64{"mean_speed": &d.MeanSpeed, "k": &d.Shape, "a": &d.Scale})
 	return d, err
 }
 
 // energyQuery reads a curveQuery and a windDistributionQuery: what the AEP
 // and the batch page need.
-func energyQuery(c echo.Context) (turbinesim.CurveQuery, turbinesim.WindDistributionSpec, error) {
+func energyQuery(c echo.Context) (results.CurveQuery, results.WindDistributionSpec, error) {
 	q, err := curveQuery(c)
 	if err != nil {
-		return q, turbinesim.WindDistributionSpec{}, err
+		return q, results.WindDistributionSpec{}, err
 	}
 	dist, err := windDistributionQuery(c)
 	return q, dist, err
@@ -197,11 +198,11 @@ func (s *Server) batchDEL(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ultimate, err := turbinesim.ParseUltimateLoads(queryList(c, "ultimate_loads"))
+	ultimate, err := results.ParseUltimateLoads(queryList(c, "ultimate_loads"))
 	if err != nil {
 		return err
 	}
-	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	events, err := results.ParseEventsPerYear(queryList(c, "events_per_year"))
 	if err != nil {
 		return err
 	}
@@ -253,8 +254,8 @@ func (s *Server) batchExtremes(c echo.Context) error {
 	}
 	res, err := ra.BatchExtremes(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), q,
 		analysis.ExtremeOptions{Channels: queryList(c, "channels"), Concurrent: queryList(c, "concurrent")},
-		turbinesim.SafetyFactorSpec(c.QueryParam("gamma_f")),
-		turbinesim.ExtrapolationSpec{Period: c.QueryParam("extrapolate"), Distribution: dist})
+		results.SafetyFactorSpec(c.QueryParam("gamma_f")),
+		results.ExtrapolationSpec{Period: c.QueryParam("extrapolate"), Distribution: dist})
 	if err != nil {
 		return err
 	}

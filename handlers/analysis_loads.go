@@ -8,21 +8,22 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/results"
 )
 
 // Load-spectrum endpoints: rainflow Markov matrices and load-duration /
 // load-revolution distributions of a job (JSON body) and of a batch
-// (query string, lifetime-weighted). turbinesim.ResultAnalysis answers.
+// (query string, lifetime-weighted). results.ResultAnalysis answers.
 
 // Request and answer types of the load-spectrum endpoints (the service's
 // own).
 type (
-	MarkovRequest        = turbinesim.MarkovRequest
-	MarkovResponse       = turbinesim.MarkovResponse
-	LoadDurationRequest  = turbinesim.LoadDurationRequest
-	LoadDurationResponse = turbinesim.LoadDurationResponse
-	BatchMarkov          = turbinesim.BatchMarkov
-	BatchLoadDuration    = turbinesim.BatchLoadDuration
+	MarkovRequest        = results.MarkovRequest
+	MarkovResponse       = results.MarkovResponse
+	LoadDurationRequest  = results.LoadDurationRequest
+	LoadDurationResponse = results.LoadDurationResponse
+	BatchMarkov          = results.BatchMarkov
+	BatchLoadDuration    = results.BatchLoadDuration
 )
 
 // jobMarkov: POST /analysis/jobs/{id}/markov; CSV with Accept: text/csv
@@ -30,7 +31,7 @@ type (
 // GET takes the same fields as query parameters (channels=a,b, range_bins,
 // mean_bins, t_start, t_end), so a page can link to a run's matrix.
 func (s *Server) jobMarkov(c echo.Context) error {
-	return jobAnalysisQuery(s, c, markovRequestQuery, (*turbinesim.ResultAnalysis).Markov,
+	return jobAnalysisQuery(s, c, markovRequestQuery, (*results.ResultAnalysis).Markov,
 		func(_ MarkovRequest, resp *MarkovResponse) (string, [][]string) {
 			return "markov-" + resp.JobID + ".csv", markovTable(resp.Channels)
 		})
@@ -40,7 +41,7 @@ func (s *Server) jobMarkov(c echo.Context) error {
 // GET takes the fields as query parameters (channels=a,b, bins,
 // speed_channel, t_start, t_end).
 func (s *Server) jobLoadDuration(c echo.Context) error {
-	return jobAnalysisQuery(s, c, loadDurationRequestQuery, (*turbinesim.ResultAnalysis).LoadDuration,
+	return jobAnalysisQuery(s, c, loadDurationRequestQuery, (*results.ResultAnalysis).LoadDuration,
 		func(_ LoadDurationRequest, resp *LoadDurationResponse) (string, [][]string) {
 			return "load-duration-" + resp.JobID + ".csv", loadDurationTable(resp.Channels)
 		})
@@ -102,23 +103,23 @@ func windowQuery(c echo.Context) (start, end *float64, err error) {
 // spectrumQuery reads a batchQuery, a windDistributionQuery, channels,
 // range_bins, mean_bins, bins, lifetime_years, speed_channel and
 // events_per_year.
-func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
+func spectrumQuery(c echo.Context) (results.SpectrumQuery, error) {
 	bq, err := batchQuery(c)
 	if err != nil {
-		return turbinesim.SpectrumQuery{}, err
+		return results.SpectrumQuery{}, err
 	}
 	dist, err := windDistributionQuery(c)
 	if err != nil {
-		return turbinesim.SpectrumQuery{}, err
+		return results.SpectrumQuery{}, err
 	}
-	q := turbinesim.SpectrumQuery{BatchQuery: bq, Distribution: dist, Channels: queryList(c, "channels")}
+	q := results.SpectrumQuery{BatchQuery: bq, Distribution: dist, Channels: queryList(c, "channels")}
 	if err := queryInts(c, map[string]*int{"range_bins": &q.RangeBins, "mean_bins": &q.MeanBins, "bins": &q.LevelBins}); err != nil {
 		return q, err
 	}
 	if q.LifetimeYears, err = queryFloat(c, "lifetime_years"); err != nil {
 		return q, err
 	}
-	if q.EventsPerYear, err = turbinesim.ParseEventsPerYear(queryList(c, "events_per_year")); err != nil {
+	if q.EventsPerYear, err = results.ParseEventsPerYear(queryList(c, "events_per_year")); err != nil {
 		return q, err
 	}
 	if _, ok := c.QueryParams()["speed_channel"]; ok {
@@ -130,7 +131,7 @@ func spectrumQuery(c echo.Context) (turbinesim.SpectrumQuery, error) {
 
 // batchMarkov: GET /analysis/batches/{id}/markov.
 func (s *Server) batchMarkov(c echo.Context) error {
-	return batchSpectrum(s, c, (*turbinesim.ResultAnalysis).BatchMarkov,
+	return batchSpectrum(s, c, (*results.ResultAnalysis).BatchMarkov,
 		func(res *BatchMarkov) (string, [][]string) {
 			return "markov-" + res.BatchID + ".csv", markovTable(res.Channels)
 		})
@@ -138,7 +139,7 @@ func (s *Server) batchMarkov(c echo.Context) error {
 
 // batchLoadDuration: GET /analysis/batches/{id}/load-duration.
 func (s *Server) batchLoadDuration(c echo.Context) error {
-	return batchSpectrum(s, c, (*turbinesim.ResultAnalysis).BatchLoadDuration,
+	return batchSpectrum(s, c, (*results.ResultAnalysis).BatchLoadDuration,
 		func(res *BatchLoadDuration) (string, [][]string) {
 			return "load-duration-" + res.BatchID + ".csv", loadDurationTable(res.Channels)
 		})
@@ -149,7 +150,7 @@ func (s *Server) batchLoadDuration(c echo.Context) error {
 // the answer as JSON, or as the CSV table csv builds when the caller asks
 // for text/csv.
 func batchSpectrum[Resp any](s *Server, c echo.Context,
-	run func(*turbinesim.ResultAnalysis, context.Context, string, string, turbinesim.SpectrumQuery) (*Resp, error),
+	run func(*results.ResultAnalysis, context.Context, string, string, results.SpectrumQuery) (*Resp, error),
 	csv func(*Resp) (filename string, rows [][]string)) error {
 	ra, err := s.resultAnalysis()
 	if err != nil {
@@ -174,7 +175,7 @@ func batchSpectrum[Resp any](s *Server, c echo.Context,
 // channel, unit, range_low, range_high, mean_low, mean_high, count,
 // count_unit (the layout of a spreadsheet pivot or a fatigue tool's
 // import; empty cells are left out).
-func markovTable(chans []turbinesim.ChannelMarkov) [][]string {
+func markovTable(chans []results.ChannelMarkov) [][]string {
 	rows := [][]string{{"channel", "unit", "range_low", "range_high", "mean_low", "mean_high", "count", "count_unit"}}
 	for _, ch := range chans {
 		for i, row := range ch.Counts {
@@ -193,7 +194,7 @@ func markovTable(chans []turbinesim.ChannelMarkov) [][]string {
 // loadDurationTable is LDD/LRD bins as CSV rows: channel, unit, level_low,
 // level_high, duration, duration_unit, revolutions (empty without a speed
 // channel).
-func loadDurationTable(chans []turbinesim.ChannelLoadDuration) [][]string {
+func loadDurationTable(chans []results.ChannelLoadDuration) [][]string {
 	rows := [][]string{{"channel", "unit", "level_low", "level_high", "duration", "duration_unit", "revolutions"}}
 	for _, ch := range chans {
 		for i, d := range ch.Duration {

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/solver/analysis"
 	"github.com/turbinesim/turbinesim/views"
 )
@@ -160,7 +161,7 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	// The fatigue section: lifetime LDD charts of the drivetrain torque,
 	// the same runs and weights as the linked endpoints.
 	ld, err := ra.BatchLoadDuration(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"),
-		turbinesim.SpectrumQuery{BatchQuery: q.BatchQuery, Distribution: dist, LevelBins: pageLevelBins, EventsPerYear: events})
+		results.SpectrumQuery{BatchQuery: q.BatchQuery, Distribution: dist, LevelBins: pageLevelBins, EventsPerYear: events})
 	if err != nil {
 		if turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 			return err
@@ -199,7 +200,7 @@ func eventsField(c echo.Context, b *turbinesim.Batch) (views.EventsField, map[st
 		}
 	}
 	slices.SortFunc(f.Keep, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	events, err := results.ParseEventsPerYear(queryList(c, "events_per_year"))
 	if err != nil {
 		f.Problem = turbinesim.ErrorMessage(err)
 		return f, nil

@@ -16,16 +16,18 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
-	"github.com/turbinesim/turbinesim/db/resultcache"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/infra/resultcache"
 	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/outputs"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // lazyResults lets the environment's option install the result service
 // before the database it needs exists.
-type lazyResults struct{ turbinesim.ResultService }
+type lazyResults struct{ outputs.ResultService }
 
 // lazyBatches and lazyTurbines are filled once the test database exists,
 // like lazyResults.
@@ -57,7 +59,7 @@ func newResultEnv(t *testing.T) *resultEnv {
 	}
 	jobs := db.NewJobService(e.db, trees, nil, nil)
 	lazy.ResultService = db.NewResultService(e.db, jobs, trees, cache)
-	batches.BatchService, turbines.TurbineService = db.NewBatchService(jobs), db.NewTurbineService(e.db, trees)
+	batches.BatchService, turbines.TurbineService = db.NewBatchService(jobs), db.NewTurbineService(e.db, trees, decks.Editor{})
 	return &resultEnv{env: e, trees: trees, cache: cache, token: e.loginJSON().AccessToken}
 }
 

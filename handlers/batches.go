@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/batches"
 	"github.com/turbinesim/turbinesim/solver/dlc"
 	"github.com/turbinesim/turbinesim/views"
 )
@@ -18,10 +19,10 @@ import (
 // GET /batches and GET /batches/{id}.
 //
 // A design load basis is expanded, checked, quoted and submitted by
-// turbinesim.DLCBatches (batch_dlc.go): the request stores one run recipe
+// batches.DLCBatches (batch_dlc.go): the request stores one run recipe
 // per job and each attempt's child process generates the run's wind file
-// and deck within the run's limits (db/runner/prepare.go). A sweep is submitted by
-// turbinesim.ParametricBatches (batch_sweep.go). The handlers here parse
+// and deck within the run's limits (infra/runner/prepare.go). A sweep is submitted by
+// batches.ParametricBatches (batch_sweep.go). The handlers here parse
 // and render only.
 
 func (s *Server) batchService() (turbinesim.BatchService, error) {
@@ -33,22 +34,22 @@ func (s *Server) batchService() (turbinesim.BatchService, error) {
 
 // dlcBatches is the DLC batch service over the turbine, blob and batch
 // stores.
-func (s *Server) dlcBatches() (*turbinesim.DLCBatches, error) {
+func (s *Server) dlcBatches() (*batches.DLCBatches, error) {
 	bs, err := s.batchService()
 	if err != nil {
 		return nil, err
 	}
-	return &turbinesim.DLCBatches{Turbines: s.svc.Turbines, Batches: bs}, nil
+	return &batches.DLCBatches{Turbines: s.svc.Turbines, Batches: bs}, nil
 }
 
 // DLCBatchRequest is the body of POST /dlcs/batch-submit and /dlcs/preview.
-type DLCBatchRequest = turbinesim.DLCBatchRequest
+type DLCBatchRequest = batches.DLCBatchRequest
 
 // DLCPreview answers POST /dlcs/preview.
-type DLCPreview = turbinesim.DLCPreview
+type DLCPreview = batches.DLCPreview
 
 // storedDLCRequest is a DLC batch's stored request (the report reads it).
-type storedDLCRequest = turbinesim.StoredDLCRequest
+type storedDLCRequest = batches.StoredDLCRequest
 
 // dlcRequestFromForm reads the wizard's form fields.
 func dlcRequestFromForm(c echo.Context) (*DLCBatchRequest, error) {
@@ -135,7 +136,7 @@ func (s *Server) submitDLCBatch(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	by := turbinesim.BatchSubmitter{OrganizationID: a.Organization.ID, UserID: a.User.ID}
+	by := batches.BatchSubmitter{OrganizationID: a.Organization.ID, UserID: a.User.ID}
 	if a.Method == turbinesim.AuthAPIKey {
 		by.ClientID = a.ClientID
 	}
@@ -160,7 +161,7 @@ func (s *Server) batchCreated(c echo.Context, b *turbinesim.Batch) error {
 }
 
 // ParametricBatchRequest is the body of POST /parametric/batch-submit.
-type ParametricBatchRequest = turbinesim.ParametricBatchRequest
+type ParametricBatchRequest = batches.ParametricBatchRequest
 
 // submitParametricBatch: POST /parametric/batch-submit (verified only).
 func (s *Server) submitParametricBatch(c echo.Context) error {
@@ -177,11 +178,11 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 		return err
 	}
 	a := authFrom(c)
-	by := turbinesim.BatchSubmitter{OrganizationID: a.Organization.ID, UserID: a.User.ID}
+	by := batches.BatchSubmitter{OrganizationID: a.Organization.ID, UserID: a.User.ID}
 	if a.Method == turbinesim.AuthAPIKey {
 		by.ClientID = a.ClientID
 	}
-	svc := &turbinesim.ParametricBatches{Turbines: s.svc.Turbines, Batches: bs, ScratchDir: s.cfg.ScratchDir}
+	svc := &batches.ParametricBatches{Turbines: s.svc.Turbines, Batches: bs, ScratchDir: s.cfg.ScratchDir}
 	b, err := svc.Submit(c.Request().Context(), by, &req)
 	if err != nil {
 		return err

@@ -15,9 +15,10 @@ import (
 	"github.com/turbinesim/turbinesim"
 	bundled "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/jobtest"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 )
 
 // BenchmarkDLCBatchSubmit measures the latency of POST /dlcs/batch-submit
@@ -100,8 +101,8 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 		tb.Fatal(err)
 	}
 	jobs := db.NewJobService(d, trees, caps, inserter)
-	turbines := db.NewTurbineService(d, trees)
-	catalog, err := turbinesim.NewBundledDemos(bundled.FS)
+	turbines := db.NewTurbineService(d, trees, decks.Editor{})
+	catalog, err := decks.NewBundledDemos(bundled.FS)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -19,12 +19,14 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	bundled "github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/batches"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/jobtest"
-	"github.com/turbinesim/turbinesim/db/resultcache"
-	"github.com/turbinesim/turbinesim/db/runner"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/infra/resultcache"
+	"github.com/turbinesim/turbinesim/infra/runner"
 )
 
 type batchAPIEnv struct {
@@ -75,9 +77,9 @@ func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 		t.Fatal(err)
 	}
 	be.jobs = db.NewJobService(d, trees, be.caps, inserter)
-	turbines := db.NewTurbineService(d, trees)
+	turbines := db.NewTurbineService(d, trees, decks.Editor{})
 	// The bundled NREL 5 MW turbine, as a user loads it from the demos.
-	catalog, err := turbinesim.NewBundledDemos(bundled.FS)
+	catalog, err := decks.NewBundledDemos(bundled.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,7 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 	// The submit request generated no wind: every job's input is the same
 	// stored copy of the turbine's deck, and each job carries its run's
 	// recipe (the attempt's child process generates the box,
-	// db/runner/prepare.go).
+	// infra/runner/prepare.go).
 	var inputs []struct {
 		Key    string `db:"input_key"`
 		Recipe []byte `db:"recipe"`
@@ -322,7 +324,7 @@ func TestDLC12BatchRunsEndToEnd(t *testing.T) {
 		t.Fatalf("%d jobs", len(inputs))
 	}
 	for _, in := range inputs {
-		var recipe turbinesim.RunRecipe
+		var recipe batches.RunRecipe
 		if in.Key != inputs[0].Key || json.Unmarshal(in.Recipe, &recipe) != nil || recipe.Run.Turbulence == nil || recipe.Run.TMax != 60 {
 			t.Fatalf("job input %s, recipe %s: want one shared input and a turbulent 60-s recipe", in.Key, in.Recipe)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 	bundled "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -36,7 +37,7 @@ func (be *batchAPIEnv) assertNothingCharged(after string) {
 func (be *batchAPIEnv) storeDemo(id, name string, edit func([]byte) []byte) string {
 	t := be.t
 	t.Helper()
-	catalog, err := turbinesim.NewBundledDemos(bundled.FS)
+	catalog, err := decks.NewBundledDemos(bundled.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestPriceFollowsTheWork(t *testing.T) {
 // (coupling.Check); the test skips once the solver runs them all.
 func TestUnrunnableTurbineIsRefusedAndCharged0(t *testing.T) {
 	t.Parallel()
-	catalog, err := turbinesim.NewBundledDemos(bundled.FS)
+	catalog, err := decks.NewBundledDemos(bundled.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,9 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 )
 
@@ -103,7 +104,7 @@ func newWarningsEnv(t *testing.T) *warningsEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	turbines := db.NewTurbineService(je.db, trees)
+	turbines := db.NewTurbineService(je.db, trees, decks.Editor{})
 	we := &warningsEnv{jobEnv: je}
 	for _, suspicious := range []bool{false, true} {
 		main := "Main_Onshore.fst"

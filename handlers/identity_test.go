@@ -19,8 +19,8 @@ import (
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
-	"github.com/turbinesim/turbinesim/db/pgcluster"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/pgcluster"
 	"github.com/turbinesim/turbinesim/internal/mailtest"
 )
 

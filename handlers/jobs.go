@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/views"
 )
 
@@ -91,7 +92,7 @@ func (s *Server) submitJob(c echo.Context) error {
 			if err := req.check(true); err != nil {
 				return err
 			}
-			wind, err := turbinesim.CheckRunWindFile("wind_file", windPath, fh.Filename, req.Settings.TMax)
+			wind, err := decks.CheckRunWindFile("wind_file", windPath, fh.Filename, req.Settings.TMax)
 			if err != nil {
 				return err
 			}
@@ -117,7 +118,7 @@ func (s *Server) submitJob(c echo.Context) error {
 			return invalid("file: not readable")
 		}
 		nj.Entrypoint = strings.TrimSpace(c.FormValue("entrypoint"))
-		if err := turbinesim.ExtractZip(ra, fh.Size, dir, jobZipLimits); err != nil {
+		if err := decks.ExtractZip(ra, fh.Size, dir, jobZipLimits); err != nil {
 			return err
 		}
 		if err := checkEntrypoint(dir, nj.Entrypoint); err != nil {
@@ -129,7 +130,7 @@ func (s *Server) submitJob(c echo.Context) error {
 		}
 		// The same run bounds as a JSON run, named by file, line and
 		// option; priced by the deck's work.
-		work, err := turbinesim.DeckRunWork(dir, d)
+		work, err := decks.DeckRunWork(dir, d)
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func (s *Server) submitJob(c echo.Context) error {
 		if err := req.check(false); err != nil {
 			return err
 		}
-		var wind *turbinesim.RunWindFile
+		var wind *decks.RunWindFile
 		if ref := req.Settings.Wind.File; ref != nil {
 			// The wind file of an earlier job of the organization.
 			src, release, err := js.OpenInputs(ctx, a.Organization.ID, ref.JobID)
@@ -164,7 +165,7 @@ func (s *Server) submitJob(c echo.Context) error {
 			if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
 				return invalid("settings.wind.file.path: %q is not a file of job %s's inputs", clipText(ref.Path, 100), ref.JobID)
 			}
-			if wind, err = turbinesim.CheckRunWindFile("settings.wind.file.path", p, path.Base(ref.Path), req.Settings.TMax); err != nil {
+			if wind, err = decks.CheckRunWindFile("settings.wind.file.path", p, path.Base(ref.Path), req.Settings.TMax); err != nil {
 				return err
 			}
 		}
@@ -203,7 +204,7 @@ func (s *Server) submitJob(c echo.Context) error {
 
 // turbineRun fills nj with a run of the stored turbine req names: its deck
 // with the run settings (and wind file) written into dir.
-func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string, nj *turbinesim.NewJob) error {
+func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *TurbineRunRequest, wind *decks.RunWindFile, dir string, nj *turbinesim.NewJob) error {
 	if s.svc.Turbines == nil {
 		return notImplemented
 	}

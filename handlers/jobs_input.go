@@ -8,14 +8,15 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // jobZipLimits bound a job's input archive (security brief §2.I). They are
-// larger than a turbine upload's (turbinesim.DefaultZipLimits) because a
+// larger than a turbine upload's (decks.DefaultZipLimits) because a
 // job may carry its own turbulent wind box: a 600-s 31 × 31 TurbSim box is
 // about 70 MB.
-var jobZipLimits = turbinesim.ZipLimits{MaxEntries: 2000, MaxTotalBytes: 512 << 20, MaxEntryBytes: 128 << 20, MaxRatio: 100}
+var jobZipLimits = decks.ZipLimits{MaxEntries: 2000, MaxTotalBytes: 512 << 20, MaxEntryBytes: 128 << 20, MaxRatio: 100}
 
 // maxEntrypointBytes bounds the entrypoint form field.
 const maxEntrypointBytes = 1024
@@ -52,11 +53,11 @@ func checkEntrypoint(dir, entry string) error {
 	return nil
 }
 
-// validateDeck is turbinesim.LoadRunnableDeck: 422 naming the file and
+// validateDeck is decks.LoadRunnableDeck: 422 naming the file and
 // line of a bad deck, or a referenced file outside dir; a runnable deck
 // comes with its warnings.
 func validateDeck(dir, entry string) (*deck.Deck, []string, error) {
-	return turbinesim.LoadRunnableDeck(dir, entry)
+	return decks.LoadRunnableDeck(dir, entry)
 }
 
 // RunSettings are the settings of a run built from a stored turbine.
@@ -127,7 +128,7 @@ func (r *TurbineRunRequest) check(uploaded bool) error {
 // deck's warnings (they name the turbine's own files and lines, which the
 // engineer edits, not those of the rewritten run deck). wind, when not
 // nil, replaces steady wind; the written deck is validated again.
-func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *turbinesim.RunWindFile, dir string) (entry string, warnings []string, work turbinesim.RunWork, err error) {
+func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *decks.RunWindFile, dir string) (entry string, warnings []string, work turbinesim.RunWork, err error) {
 	if src == "" || !t.HasDeck() {
 		return "", nil, work, invalid("turbine_id: this turbine has no input deck to run")
 	}
@@ -151,16 +152,16 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 	case option == "DT":
 		return "", nil, work, invalid("settings.dt: the turbine deck's DT %s; give settings.dt", problem)
 	}
-	if err := turbinesim.SolverCanRun(src, d); err != nil {
+	if err := decks.SolverCanRun(src, d); err != nil {
 		return "", nil, work, err
 	}
-	work = turbinesim.RunWork{Steps: steps, ModelSize: turbinesim.ModelSize(d)}
+	work = turbinesim.RunWork{Steps: steps, ModelSize: decks.ModelSize(d)}
 	if d.InflowWind == nil {
 		return "", nil, work, invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
 	}
 	var fst string
 	if wind != nil {
-		fst, err = turbinesim.WriteRunDeckWithWind(dir, d, wind)
+		fst, err = decks.WriteRunDeckWithWind(dir, d, wind)
 	} else {
 		d.InflowWind.WindType = 1
 		d.InflowWind.HWindSpeed = s.Wind.Speed

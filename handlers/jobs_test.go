@@ -20,10 +20,11 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/jobtest"
-	"github.com/turbinesim/turbinesim/db/runner"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/infra/runner"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
@@ -546,7 +547,7 @@ func newTurbineRunEnvWith(t *testing.T, wrap func(turbinesim.TreeStore) turbines
 	}
 	main := "Main_Onshore.fst"
 	tb := &turbinesim.Turbine{OrganizationID: je.org.ID, Name: "NREL 5MW copy", MainFile: &main}
-	if err := db.NewTurbineService(je.db, turbineTrees).CreateTurbine(ctx, tb, deckDir); err != nil {
+	if err := db.NewTurbineService(je.db, turbineTrees, decks.Editor{}).CreateTurbine(ctx, tb, deckDir); err != nil {
 		t.Fatal(err)
 	}
 	// The server under test reads turbine decks from turbineTrees.
@@ -554,7 +555,7 @@ func newTurbineRunEnvWith(t *testing.T, wrap func(turbinesim.TreeStore) turbines
 	if wrap != nil {
 		trees = wrap(turbineTrees)
 	}
-	turbines := db.NewTurbineService(je.db, trees)
+	turbines := db.NewTurbineService(je.db, trees, decks.Editor{})
 	cfg, svc := je.config(je.db)
 	cfg.BodyLimit = 32 << 20
 	keys := db.NewAPIKeyService(je.db)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/internal/pdfprint"
+	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/views"
 )
 
@@ -30,12 +31,12 @@ func (s *Server) batchReport(c echo.Context) error {
 	if s.svc.Batches == nil || s.svc.Results == nil {
 		return notImplemented
 	}
-	reports := &turbinesim.CertificationReports{Batches: s.svc.Batches, Results: s.svc.Results, Turbines: s.svc.Turbines}
-	events, err := turbinesim.ParseEventsPerYear(queryList(c, "events_per_year"))
+	reports := &results.CertificationReports{Batches: s.svc.Batches, Results: s.svc.Results, Turbines: s.svc.Turbines}
+	events, err := results.ParseEventsPerYear(queryList(c, "events_per_year"))
 	if err != nil {
 		return err
 	}
-	rep, err := reports.Build(ctx, authFrom(c).Organization.ID, c.Param("id"), turbinesim.ReportOptions{EventsPerYear: events})
+	rep, err := reports.Build(ctx, authFrom(c).Organization.ID, c.Param("id"), results.ReportOptions{EventsPerYear: events})
 	if err != nil {
 		return err
 	}

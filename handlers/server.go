@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/outputs"
 )
 
 // Services are the domain services the handlers call.
@@ -49,7 +50,7 @@ type Services struct {
 	Notes   turbinesim.NoteService
 
 	// Results (handlers/analysis.go); nil turns the result routes into 501.
-	Results turbinesim.ResultService
+	Results outputs.ResultService
 
 	// Identity and limits (handlers/identity.go). Each is optional: a nil
 	// service turns its routes into 501 and, for RateLimiter, disables

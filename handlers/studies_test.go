@@ -18,9 +18,10 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/outputs"
 	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
@@ -528,18 +529,18 @@ type fakeResults struct {
 	rec   *analysis.Record
 }
 
-func (f fakeResults) JobOutput(_ context.Context, _, jobID string) (*turbinesim.JobOutput, error) {
+func (f fakeResults) JobOutput(_ context.Context, _, jobID string) (*outputs.JobOutput, error) {
 	if jobID != f.jobID {
 		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "job has no output")
 	}
-	return &turbinesim.JobOutput{JobID: jobID, File: "Main.outb", Record: f.rec}, nil
+	return &outputs.JobOutput{JobID: jobID, File: "Main.outb", Record: f.rec}, nil
 }
 
 func (fakeResults) OpenOutputFile(context.Context, string, string) (string, string, func(), error) {
 	return "", "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "not found")
 }
 
-func (fakeResults) BatchRuns(context.Context, string, string) ([]turbinesim.BatchRun, error) {
+func (fakeResults) BatchRuns(context.Context, string, string) ([]outputs.BatchRun, error) {
 	return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "not found")
 }
 

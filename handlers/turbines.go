@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
@@ -199,7 +200,7 @@ func (s *Server) loadDeckOf(c echo.Context, id string, use func(dir string, d *d
 	return use(dir, d)
 }
 
-// storedDeckWarnings is turbinesim.DeckWarnings of turbine t's stored deck:
+// storedDeckWarnings is decks.DeckWarnings of turbine t's stored deck:
 // none for a row without one, nor when the stored files no longer load
 // (GET /turbines/{id}/detailed-properties says why).
 func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]string, error) {
@@ -208,7 +209,7 @@ func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]st
 	}
 	var warnings []string
 	err := s.loadDeckOf(c, t.ID, func(dir string, d *deck.Deck) error {
-		warnings = turbinesim.DeckWarnings(dir, d)
+		warnings = decks.DeckWarnings(dir, d)
 		return nil
 	})
 	if turbinesim.ErrorCode(err) == turbinesim.EINVALID {
@@ -218,10 +219,10 @@ func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]st
 }
 
 // deckProperties is DetailedPropertiesOf the turbine's stored deck.
-func (s *Server) deckProperties(c echo.Context) (*turbinesim.DetailedProperties, error) {
-	var p *turbinesim.DetailedProperties
+func (s *Server) deckProperties(c echo.Context) (*decks.DetailedProperties, error) {
+	var p *decks.DetailedProperties
 	err := s.loadDeck(c, func(_ string, d *deck.Deck) (err error) {
-		p, err = turbinesim.DetailedPropertiesOf(d)
+		p, err = decks.DetailedPropertiesOf(d)
 		return err
 	})
 	return p, err
@@ -267,7 +268,7 @@ func (s *Server) airfoilPolar(c echo.Context) error {
 
 // FSTDefaults is the response of GET /turbines/{id}/fst-defaults.
 type FSTDefaults struct {
-	Parameters []turbinesim.FSTParameter `json:"parameters"`
+	Parameters []decks.FSTParameter `json:"parameters"`
 }
 
 // fstDefaults: GET /turbines/{id}/fst-defaults: the values the main input
@@ -288,7 +289,7 @@ func (s *Server) fstDefaults(c echo.Context) error {
 			return err
 		}
 	}
-	return c.JSON(http.StatusOK, FSTDefaults{Parameters: turbinesim.FSTDefaults(main)})
+	return c.JSON(http.StatusOK, FSTDefaults{Parameters: decks.FSTDefaults(main)})
 }
 
 // createTurbine: POST /turbines (verified only), build from scratch.
@@ -307,15 +308,15 @@ func (s *Server) createTurbine(c echo.Context) error {
 	}
 	// With the bundled catalog a complete deck is generated from the
 	// build template; a catalog without models (tests) stores the row only.
-	var template *turbinesim.DeckModel
+	var template *decks.DeckModel
 	if tc, ok := s.svc.Demos.(interface {
-		Model(string) (*turbinesim.DeckModel, error)
+		Model(string) (*decks.DeckModel, error)
 	}); ok {
-		if template, err = tc.Model(turbinesim.BuildTemplateID); err != nil {
+		if template, err = tc.Model(decks.BuildTemplateID); err != nil {
 			return err
 		}
 	}
-	t, dir, cleanup, err := req.Build(c.Request().Context(), template)
+	t, dir, cleanup, err := decks.BuildTurbine(c.Request().Context(), &req, template)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/decks"
 )
 
 // A person loads the NREL 5 MW reference turbine from the gallery, sees the
@@ -24,7 +25,7 @@ import (
 // one is the main file and shows the upload's progress bar.
 func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 	t.Parallel()
-	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	catalog, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/views"
 )
@@ -43,8 +44,8 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 		var propsErr error
 		err := s.loadDeck(c, func(dir string, d *deck.Deck) error {
 			main = d.Main
-			v.Warnings = turbinesim.DeckWarnings(dir, d)
-			v.Props, propsErr = turbinesim.DetailedPropertiesOf(d)
+			v.Warnings = decks.DeckWarnings(dir, d)
+			v.Props, propsErr = decks.DetailedPropertiesOf(d)
 			return nil
 		})
 		switch {
@@ -58,7 +59,7 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 	} else {
 		v.PropsError = "This turbine has no stored input files."
 	}
-	v.FST = turbinesim.FSTDefaults(main)
+	v.FST = decks.FSTDefaults(main)
 	if p := v.Props; p != nil {
 		if i, err := strconv.Atoi(c.QueryParam("airfoil")); err == nil && i >= 0 && i < len(p.Airfoils) {
 			v.Airfoil = i

@@ -15,8 +15,9 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
-	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 )
 
 // With the deck trees in an S3-compatible store (gofakes3 over httptest)
@@ -27,7 +28,7 @@ import (
 // scratch copy is released.
 func TestTurbineInventoryOnS3(t *testing.T) {
 	t.Parallel()
-	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	catalog, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestTurbineInventoryOnS3(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("detailed properties of %s: %d %.300s", id, resp.StatusCode, body)
 		}
-		p := decodeInto[turbinesim.DetailedProperties](t, body)
+		p := decodeInto[decks.DetailedProperties](t, body)
 		if n := len(p.Blade.BlSpn); n < 10 || len(p.Airfoils) == 0 || p.Blade.BlSpn[n-1] < 61 || p.Blade.BlSpn[n-1] > 62 {
 			t.Fatalf("turbine %s: %d blade stations, %d airfoils; want the NREL 5 MW blade (61.5 m)", id, n, len(p.Airfoils))
 		}
@@ -116,7 +117,7 @@ func TestTurbineInventoryOnS3(t *testing.T) {
 	}
 	built := decodeInto[turbinesim.Turbine](t, body)
 	resp, body = te.call(te.verified, "GET", "/turbines/"+built.ID+"/detailed-properties", "")
-	p := decodeInto[turbinesim.DetailedProperties](t, body)
+	p := decodeInto[decks.DetailedProperties](t, body)
 	if resp.StatusCode != http.StatusOK || p.Controller.Kind != "baseline" {
 		t.Fatalf("built turbine's controller: %d kind %q, want the baseline parameter file's constants", resp.StatusCode, p.Controller.Kind)
 	}

@@ -18,9 +18,10 @@ import (
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
 	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -109,7 +110,7 @@ func newTurbineEnvOn(t *testing.T, demos turbinesim.DemoCatalog, store turbinesi
 			t.Fatal(err)
 		}
 	}
-	te.turbines = db.NewTurbineService(d, store)
+	te.turbines = db.NewTurbineService(d, store, decks.Editor{})
 	cfg, svc := e.config(d)
 	cfg.BodyLimit = 32 << 20
 	// A scratch root of this test's own, so leftovers() counts only the
@@ -435,7 +436,7 @@ func TestTurbineDetailedPropertiesNREL5MW(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("detailed properties: %d %.500s", resp.StatusCode, body)
 	}
-	p := decodeInto[turbinesim.DetailedProperties](t, body)
+	p := decodeInto[decks.DetailedProperties](t, body)
 	near := func(what string, got, want, tol float64) {
 		t.Helper()
 		if math.Abs(got-want) > tol {
@@ -480,7 +481,7 @@ func TestTurbineDetailedPropertiesNREL5MW(t *testing.T) {
 
 	// One polar: airfoil 7 (NACA64_A17 in AFNames order, 0-based 7).
 	resp, body = te.call(te.verified, "GET", "/turbines/"+id+"/airfoil-polar/7", "")
-	polar := decodeInto[turbinesim.AirfoilPolar](t, body)
+	polar := decodeInto[decks.AirfoilPolar](t, body)
 	if resp.StatusCode != 200 || polar.Index != 7 || len(polar.Cl) != len(p.Airfoils[7].Cl) || len(polar.Cm) == 0 {
 		t.Fatalf("polar 7: %d %.300s", resp.StatusCode, body)
 	}
@@ -521,7 +522,7 @@ func timeNowUnixNano() int64 { return time.Now().UnixNano() }
 // then builds a turbine from scratch and reads its deck back.
 func TestTurbineBundledDemosLoadCloneRead(t *testing.T) {
 	t.Parallel()
-	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	catalog, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,7 +544,7 @@ func TestTurbineBundledDemosLoadCloneRead(t *testing.T) {
 			t.Fatalf("%s clone: %d %.300s", d.ID, resp.StatusCode, body)
 		}
 		resp, body = te.call(te.verified, "GET", "/turbines/"+clone.ID+"/detailed-properties", "")
-		p := decodeInto[turbinesim.DetailedProperties](t, body)
+		p := decodeInto[decks.DetailedProperties](t, body)
 		if resp.StatusCode != 200 || len(p.Blade.BlChord) == 0 || len(p.Airfoils) == 0 || len(p.Tower.TMassDen) == 0 {
 			t.Fatalf("%s detailed properties: %d %.300s", d.ID, resp.StatusCode, body)
 		}
@@ -561,7 +562,7 @@ func TestTurbineBundledDemosLoadCloneRead(t *testing.T) {
 		t.Fatalf("build: %d %s", resp.StatusCode, body)
 	}
 	resp, body = te.call(te.verified, "GET", "/turbines/"+built.ID+"/detailed-properties", "")
-	p := decodeInto[turbinesim.DetailedProperties](t, body)
+	p := decodeInto[decks.DetailedProperties](t, body)
 	if resp.StatusCode != 200 || math.Abs(p.Blade.BlSpn[len(p.Blade.BlSpn)-1]-(70-1.5)) > 1e-9 {
 		t.Fatalf("built deck: %d tip span %v", resp.StatusCode, p.Blade.BlSpn)
 	}
@@ -604,7 +605,7 @@ func TestTurbinePutAppliesDeckEdits(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("detailed properties: %d %.300s", resp.StatusCode, body)
 		}
-		h := decodeInto[turbinesim.DetailedProperties](t, body).Tower.HeightM
+		h := decodeInto[decks.DetailedProperties](t, body).Tower.HeightM
 		return h[len(h)-1]
 	}
 	top0 := towerTop()
@@ -645,7 +646,7 @@ func TestTurbinePutAppliesDeckEdits(t *testing.T) {
 // only into the parameter file's header.
 func TestTurbineBuildWarnsOfFallbackPitchGains(t *testing.T) {
 	t.Parallel()
-	catalog, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	catalog, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 )
 
 // UploadFormField is the multipart field of POST /turbines/from-upload
@@ -60,10 +61,10 @@ func (s *Server) uploadTurbine(c echo.Context) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if err := turbinesim.ExtractZip(f, fh.Size, dir, turbinesim.DefaultZipLimits); err != nil {
+	if err := decks.ExtractZip(f, fh.Size, dir, decks.DefaultZipLimits); err != nil {
 		return err
 	}
-	up, err := turbinesim.PrepareUploadedDeck(dir, form("entrypoint"))
+	up, err := decks.PrepareUploadedDeck(dir, form("entrypoint"))
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/deck"
@@ -114,7 +115,7 @@ var fileLine = regexp.MustCompile(`[A-Za-z0-9_./()+ -]+\.[A-Za-z0-9]+:\d+`)
 // deck either becomes a configuration whose detailed properties read back,
 // or is refused with 422 naming every defect by file and line.
 func TestTurbineUploadReferenceDecks(t *testing.T) {
-	decks := testshared.Path(t, "reference-decks")
+	deckRoot := testshared.Path(t, "reference-decks")
 	te := newTurbineEnv(t, fakeDemos{})
 	cases := []struct {
 		family, entrypoint string
@@ -129,7 +130,7 @@ func TestTurbineUploadReferenceDecks(t *testing.T) {
 		{"IEA-22-280-RWT", "IEA-22-280-RWT-Semi/IEA-22-280-RWT-Semi.fst", "IEA-22-280-RWT-Semi_AeroDyn15.dat:6"},
 	}
 	for i, c := range cases {
-		archive := zipDir(t, filepath.Join(decks, c.family), nil)
+		archive := zipDir(t, filepath.Join(deckRoot, c.family), nil)
 		fields := map[string]string{"name": "upload " + string(rune('A'+i))}
 		if c.entrypoint != "" {
 			fields["entrypoint"] = c.entrypoint
@@ -145,7 +146,7 @@ func TestTurbineUploadReferenceDecks(t *testing.T) {
 				t.Errorf("%s %s: scalar parameters not extracted: %s", c.family, c.entrypoint, body)
 			}
 			r2, b2 := te.call(te.verified, "GET", "/turbines/"+tb.ID+"/detailed-properties", "")
-			if r2.StatusCode != 200 || len(decodeInto[turbinesim.DetailedProperties](t, b2).Blade.BlChord) == 0 {
+			if r2.StatusCode != 200 || len(decodeInto[decks.DetailedProperties](t, b2).Blade.BlChord) == 0 {
 				t.Errorf("%s: detailed properties of the upload: %d %.300s", c.family, r2.StatusCode, b2)
 			}
 			// The Bladed-interface controller is pinned to the built-in one.
@@ -183,12 +184,12 @@ func TestTurbineUploadReferenceDecks(t *testing.T) {
 		}
 	}
 	// Several .fst files and no entrypoint: 422 listing the candidates.
-	resp, body := te.upload(te.verified, zipDir(t, filepath.Join(decks, "IEA-15-240-RWT"), nil), nil)
+	resp, body := te.upload(te.verified, zipDir(t, filepath.Join(deckRoot, "IEA-15-240-RWT"), nil), nil)
 	if d := assertDetail(t, resp, body, 422); !strings.Contains(d, "entrypoint") || !strings.Contains(d, "IEA-15-240-RWT-UMaineSemi/IEA-15-240-RWT-UMaineSemi.fst") {
 		t.Fatalf("ambiguous main file: %q", d)
 	}
 	// Unverified accounts: 403; a taken name: 409.
-	nrel := zipDir(t, filepath.Join(decks, "NREL-5MW-Land"), nil)
+	nrel := zipDir(t, filepath.Join(deckRoot, "NREL-5MW-Land"), nil)
 	resp, body = te.upload(te.unverified, nrel, nil)
 	assertDetail(t, resp, body, http.StatusForbidden)
 	resp, body = te.upload(te.verified, nrel, map[string]string{"name": "upload A"})

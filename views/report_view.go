@@ -5,19 +5,19 @@ import (
 	"math"
 	"strings"
 
-	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/solver/analysis"
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
 // Report is the certification report ReportPage renders (built by
-// turbinesim.CertificationReports).
+// results.CertificationReports).
 type (
-	Report       = turbinesim.CertificationReport
-	FailedRun    = turbinesim.ReportFailedRun
-	FatigueTable = turbinesim.ReportFatigueTable
-	LoadSpectra  = turbinesim.ReportLoadSpectra
-	Assumptions  = turbinesim.ReportAssumptions
+	Report       = results.CertificationReport
+	FailedRun    = results.ReportFailedRun
+	FatigueTable = results.ReportFatigueTable
+	LoadSpectra  = results.ReportLoadSpectra
+	Assumptions  = results.ReportAssumptions
 )
 
 // rangeClassLabels head the range classes of the report's Markov summary:
@@ -35,7 +35,7 @@ func rangeClassLabels(sp *LoadSpectra) []string {
 }
 
 // eventCountsText lists counted events: "DLC 3.1: 1000 per year (3 runs); ...".
-func eventCountsText(events []turbinesim.ReportEventCount) string {
+func eventCountsText(events []results.ReportEventCount) string {
 	parts := make([]string, len(events))
 	for i, e := range events {
 		parts[i] = fmt.Sprintf("DLC %s: %g per year (%d runs)", e.DLC, e.EventsPerYear, e.Runs)
@@ -189,7 +189,7 @@ func runOrExtrapolated(e analysis.Extreme) string {
 
 // extrapolatedGammaOf is the γ_f of the extrapolated loads (the same for
 // every load).
-func extrapolatedGammaOf(x *turbinesim.BatchExtrapolation) float64 {
+func extrapolatedGammaOf(x *results.BatchExtrapolation) float64 {
 	if len(x.Loads) == 0 {
 		return math.NaN()
 	}
@@ -198,7 +198,7 @@ func extrapolatedGammaOf(x *turbinesim.BatchExtrapolation) float64 {
 
 // spectraEventsText completes the report's Markov sentence with the
 // start-up and shut-down events the spectra count ("" without any).
-func spectraEventsText(events []turbinesim.ReportEventCount) string {
+func spectraEventsText(events []results.ReportEventCount) string {
 	if len(events) == 0 {
 		return ""
 	}

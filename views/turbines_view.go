@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 )
 
 // fmtNum shows a stated parameter, "" when absent (editor inputs).
@@ -47,7 +48,7 @@ func airfoilLinkClass(active bool) string {
 	return "rounded bg-slate-100 px-2 py-1 text-slate-700 hover:bg-slate-200"
 }
 
-func controllerValue(c turbinesim.ControllerSetting) string {
+func controllerValue(c decks.ControllerSetting) string {
 	if c.Text != "" {
 		return c.Text
 	}

@@ -1,7 +1,7 @@
 // Command demos-build regenerates the bundled reference turbines in
 // assets/turbines from the published OpenFAST decks under
 // ../shared/reference-decks: each deck is read with solver/deck and stored in
-// the project's own turbine model (turbinesim.DeckModel: typed values only,
+// the project's own turbine model (decks.DeckModel: typed values only,
 // no text of the original files) as gzipped JSON, with a manifest.
 //
 //	go run ./cmd/demos-build [-shared ../shared] [-out assets/turbines]
@@ -17,13 +17,14 @@ import (
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // demoSource is one bundled turbine: where its deck is and the facts the
 // deck does not state.
 type demoSource struct {
-	entry turbinesim.DemoManifestEntry
+	entry decks.DemoManifestEntry
 	root  string // family folder under reference-decks
 	main  string // .fst relative to root
 	// onshore removes the substructure (SOURCES.md: the IEA 15 MW onshore
@@ -46,7 +47,7 @@ type demoSource struct {
 
 func sources() []demoSource {
 	return []demoSource{
-		{entry: turbinesim.DemoManifestEntry{ID: "nrel-5mw-land", Name: "NREL 5 MW (land-based)", Type: "onshore",
+		{entry: decks.DemoManifestEntry{ID: "nrel-5mw-land", Name: "NREL 5 MW (land-based)", Type: "onshore",
 			Description: "NREL offshore 5 MW baseline turbine on a land-based tower: 3 blades, 126 m rotor, 90 m hub, variable-speed variable-pitch with the NREL baseline controller"},
 			root: "NREL-5MW-Land", main: "Main_Onshore.fst", cutIn: 3, rated: 11.4, cutOut: 25, ratedKW: 5000,
 			// The shared deck runs ServoDyn's simple variable-speed law
@@ -63,16 +64,16 @@ func sources() []demoSource {
 					sd.DLL_FileName, sd.DLL_InFile, sd.DLL_ProcName = "DISCON.dll", "unused", "DISCON"
 				}
 			}},
-		{entry: turbinesim.DemoManifestEntry{ID: "iea-15mw-onshore", Name: "IEA 15 MW (onshore)", Type: "onshore",
+		{entry: decks.DemoManifestEntry{ID: "iea-15mw-onshore", Name: "IEA 15 MW (onshore)", Type: "onshore",
 			Description: "IEA Wind 15 MW reference turbine, onshore variant: the monopile model with the substructure removed (tower base on rigid ground, no HydroDyn or SubDyn), ROSCO controller"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-Monopile/IEA-15-240-RWT-Monopile.fst", onshore: true, cutIn: 3, rated: 10.59, cutOut: 25},
-		{entry: turbinesim.DemoManifestEntry{ID: "iea-15mw-monopile", Name: "IEA 15 MW (monopile)", Type: "offshore monopile",
+		{entry: decks.DemoManifestEntry{ID: "iea-15mw-monopile", Name: "IEA 15 MW (monopile)", Type: "offshore monopile",
 			Description: "IEA Wind 15 MW reference turbine on its monopile in 30 m of water (SubDyn, HydroDyn), ROSCO controller"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-Monopile/IEA-15-240-RWT-Monopile.fst", cutIn: 3, rated: 10.59, cutOut: 25},
-		{entry: turbinesim.DemoManifestEntry{ID: "iea-15mw-volturnus", Name: "IEA 15 MW (floating, VolturnUS-S)", Type: "offshore floating",
+		{entry: decks.DemoManifestEntry{ID: "iea-15mw-volturnus", Name: "IEA 15 MW (floating, VolturnUS-S)", Type: "offshore floating",
 			Description: "IEA Wind 15 MW reference turbine on the UMaine VolturnUS-S semisubmersible (WAMIT hydrodynamics, moorings), ROSCO controller"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-UMaineSemi/IEA-15-240-RWT-UMaineSemi.fst", cutIn: 3, rated: 10.59, cutOut: 25},
-		{entry: turbinesim.DemoManifestEntry{ID: "iea-22mw-monopile", Name: "IEA 22 MW (monopile)", Type: "offshore monopile",
+		{entry: decks.DemoManifestEntry{ID: "iea-22mw-monopile", Name: "IEA 22 MW (monopile)", Type: "offshore monopile",
 			Description: "IEA Wind 22 MW reference turbine on its monopile (SubDyn, HydroDyn), ROSCO controller"},
 			root: "IEA-22-280-RWT", main: "IEA-22-280-RWT-Monopile/IEA-22-280-RWT-Monopile.fst", cutIn: 3, rated: 11.51, cutOut: 25,
 			// The published AeroDyn file states WakeMod = 11, which no
@@ -97,7 +98,7 @@ func main() {
 }
 
 func run(shared, out string) error {
-	var manifest []turbinesim.DemoManifestEntry
+	var manifest []decks.DemoManifestEntry
 	for _, src := range sources() {
 		root := filepath.Join(shared, "reference-decks", src.root)
 		model, params, err := buildModel(root, src)
@@ -121,7 +122,7 @@ func run(shared, out string) error {
 }
 
 // buildModel loads one deck and converts it.
-func buildModel(root string, src demoSource) (*turbinesim.DeckModel, turbinesim.TurbineParams, error) {
+func buildModel(root string, src demoSource) (*decks.DeckModel, turbinesim.TurbineParams, error) {
 	d, err := deck.Load(filepath.Join(root, filepath.FromSlash(src.main)))
 	if err != nil {
 		return nil, turbinesim.TurbineParams{}, err
@@ -132,19 +133,19 @@ func buildModel(root string, src demoSource) (*turbinesim.DeckModel, turbinesim.
 	if src.fix != nil {
 		src.fix(d)
 	}
-	params, err := turbinesim.ParamsFromDeck(d)
+	params, err := decks.ParamsFromDeck(d)
 	if err != nil {
 		return nil, params, err
 	}
 	if params.RatedPowerKW == nil && src.ratedKW > 0 {
 		params.RatedPowerKW = &src.ratedKW
 	}
-	m, err := turbinesim.ModelFromDeck(d, src.main)
+	m, err := decks.ModelFromDeck(d, src.main)
 	if err != nil {
 		return nil, params, err
 	}
 	if src.onshore {
-		var keep []turbinesim.ValueFile
+		var keep []decks.ValueFile
 		for _, f := range m.DataFiles {
 			if !strings.Contains(f.Role, "Hydro") && !strings.Contains(f.Role, "SubDyn") && !strings.Contains(f.Role, "SeaSt") {
 				keep = append(keep, f)

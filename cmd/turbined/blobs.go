@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/turbinesim/turbinesim"
-	"github.com/turbinesim/turbinesim/db/blobstore"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 )
 
 // loadS3Config reads the S3-compatible blob store settings (README.md has

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/pgcluster"
+	"github.com/turbinesim/turbinesim/infra/pgcluster"
 )
 
 // database is the pool plus, when we started it, the private cluster.

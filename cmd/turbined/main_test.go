@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/turbinesim/turbinesim/db/pgcluster"
+	"github.com/turbinesim/turbinesim/infra/pgcluster"
 )
 
 // TestHelperTurbined is the real main() run as a child process by

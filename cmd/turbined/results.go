@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/turbinesim/turbinesim/db/resultcache"
+	"github.com/turbinesim/turbinesim/infra/resultcache"
 )
 
 // newResultCache is the read-once columnar cache of job outputs (issue 9):

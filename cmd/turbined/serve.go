@@ -13,6 +13,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
 )
 
@@ -80,7 +81,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	demos, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	demos, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Dashboard:      db.NewDashboardService(d.DB),
 		Sessions:       sessions,
 		Ready:          d.Ready,
-		Turbines:       db.NewTurbineService(d.DB, trees),
+		Turbines:       db.NewTurbineService(d.DB, trees, decks.Editor{}),
 		Demos:          demos,
 		RefreshTokens:  db.NewRefreshTokenService(d.DB),
 		APIKeys:        keys,

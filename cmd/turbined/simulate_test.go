@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/turbinesim/turbinesim/db/runner"
+	"github.com/turbinesim/turbinesim/infra/runner"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )

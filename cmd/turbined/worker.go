@@ -10,8 +10,8 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/blobstore"
-	"github.com/turbinesim/turbinesim/db/runner"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/infra/runner"
 )
 
 // jobConfig is the configuration of the job queue and its workers, read

@@ -1,5 +1,5 @@
 // Package dbtest gives tests a real PostgreSQL: Main starts one private
-// cluster (db/pgcluster) per test package, and New hands each test a fresh
+// cluster (infra/pgcluster) per test package, and New hands each test a fresh
 // database cloned by pgtestdb from a template with every migration applied.
 //
 //	func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -29,7 +29,7 @@ import (
 	"github.com/peterldowns/pgtestdb/migrators/goosemigrator"
 
 	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/db/pgcluster"
+	"github.com/turbinesim/turbinesim/infra/pgcluster"
 	"github.com/turbinesim/turbinesim/migrations"
 )
 

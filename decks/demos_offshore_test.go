@@ -1,0 +1,137 @@
+package decks_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// offshoreDemos pairs each offshore bundled turbine with the published deck
+// it was generated from.
+var offshoreDemos = []struct {
+	id   string
+	deck []string
+}{
+	{"iea-15mw-monopile", []string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"}},
+	{"iea-15mw-volturnus", []string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"}},
+	{"iea-22mw-monopile", []string{"reference-decks", "IEA-22-280-RWT", "IEA-22-280-RWT-Monopile", "IEA-22-280-RWT-Monopile.fst"}},
+}
+
+// lineShape describes every line of an offshore-module file: "" for a blank
+// or comment-only line, "----" for a section line, the number of value
+// words otherwise (labels and descriptions excluded), so that the order of
+// variables and the shape of every table can be compared.
+func lineShape(t *testing.T, p string) []string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// trailing blank lines carry nothing
+	lines := strings.Split(strings.TrimRight(string(b), " \t\r\n"), "\n")
+	out := make([]string, 0, len(lines))
+	for i, l := range lines {
+		// words as OpenFAST splits them: blanks, tabs, commas, semicolons
+		f := strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == ';' || r == '\r' })
+		switch {
+		case i < 2:
+			out = append(out, "header") // free text: the writer replaces it
+		case len(f) == 0 || strings.HasPrefix(f[0], "!") || strings.HasPrefix(f[0], "#"):
+			out = append(out, "")
+		case strings.HasPrefix(f[0], "--") || strings.HasPrefix(f[0], "=="):
+			out = append(out, "----")
+		default:
+			n := 0
+			for _, w := range f {
+				if w == "-" || strings.HasPrefix(w, "!") {
+					break
+				}
+				n++
+			}
+			out = append(out, strings.Repeat("w", min(n, 3))+":"+f[0])
+		}
+	}
+	return out
+}
+
+// The offshore bundled turbines carry their HydroDyn, SubDyn and MoorDyn
+// files with the published values and the published line structure (these
+// modules are read by position), their BeamDyn files as parsed structures
+// equal to the published ones, and no referenced file is missing.
+func TestOffshoreDemosCarryModuleFiles(t *testing.T) {
+	c, err := decks.NewBundledDemos(turbines.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, od := range offshoreDemos {
+		t.Run(od.id, func(t *testing.T) {
+			orig, err := deck.Load(testshared.Path(t, od.deck...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			tb, err := c.Build(od.id, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			built, err := deck.Load(filepath.Join(dir, filepath.FromSlash(*tb.MainFile)))
+			if err != nil {
+				t.Fatalf("written deck does not load: %v", err)
+			}
+			if m := built.Missing(); len(m) > 0 {
+				t.Errorf("written deck misses %v", m)
+			}
+			o, b := orig.Offshore, built.Offshore
+			pairs := []struct {
+				name string
+				a, b *deck.Generic
+			}{{"SeaState", o.SeaState, b.SeaState}, {"HydroDyn", o.HydroDyn, b.HydroDyn}, {"SubDyn", o.SubDyn, b.SubDyn}, {"Mooring", o.Mooring, b.Mooring}}
+			n := 0
+			for _, p := range pairs {
+				if (p.a == nil) != (p.b == nil) {
+					t.Errorf("%s: published %v, written %v", p.name, p.a != nil, p.b != nil)
+					continue
+				}
+				if p.a == nil {
+					continue
+				}
+				n++
+				if !reflect.DeepEqual(p.a.Describe(), p.b.Describe()) {
+					t.Errorf("%s: values differ:\npublished %v\nwritten   %v", p.name, p.a.Describe(), p.b.Describe())
+				}
+				want, got := lineShape(t, p.a.Meta.Path), lineShape(t, p.b.Meta.Path)
+				if len(want) != len(got) {
+					t.Errorf("%s: %d lines published, %d written", p.name, len(want), len(got))
+				}
+				for i := 0; i < min(len(want), len(got)); i++ {
+					if want[i] != got[i] {
+						t.Errorf("%s line %d: published %q, written %q", p.name, i+1, want[i], got[i])
+						break
+					}
+				}
+			}
+			if n == 0 {
+				t.Fatal("no offshore module file in the published deck")
+			}
+			if (orig.BeamDyn == nil) != (built.BeamDyn == nil) || len(orig.BeamDyn) != len(built.BeamDyn) {
+				t.Fatalf("BeamDyn: published %d files, written %d", len(orig.BeamDyn), len(built.BeamDyn))
+			}
+			for i := range orig.BeamDyn {
+				a, b := *orig.BeamDyn[i], *built.BeamDyn[i]
+				ab, bb := *a.Blade, *b.Blade
+				a.Meta, b.Meta, a.Title, b.Title, a.Blade, b.Blade = deck.Meta{}, deck.Meta{}, "", "", nil, nil
+				ab.Meta, bb.Meta, ab.Title, bb.Title = deck.Meta{}, deck.Meta{}, "", ""
+				if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(ab, bb) {
+					t.Errorf("BeamDyn of blade %d differs from the published file", i+1)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/batches"
+)
+
+// A DLC batch run is made from its recipe (jobs.recipe,
+// batches.RunRecipe) and the turbine's base deck (the job's staged input
+// tree) by the child process itself, `turbined simulate -recipe`: the
+// worker only writes the recipe into the attempt folder (recipeArgs). So
+// the wind generation (up to ~525 MB and seconds of CPU for a 660-s TurbSim
+// box, docs/benchmarks.md) runs under the child's rlimits, its wall-time
+// limit and bubblewrap, like the simulation of the deck it makes. The wind
+// is a pure function of the recipe (its seed included), so a retried
+// attempt makes the same files.
+
+// PrepareFailure starts the error of a child whose recipe could not be
+// made into a run; the worker's job detail names it too.
+const PrepareFailure = "could not generate the run's wind file and deck"
+
+// recipeFile is the recipe's name in the attempt folder; the child writes
+// the run into preparedDir beside it (the attempt folder is the only one
+// bubblewrap lets it write; in/ is read-only).
+const (
+	recipeFile  = "recipe.json"
+	preparedDir = "prepared"
+)
+
+// recipeArgs writes the job's recipe into the attempt folder dir and
+// returns the child's extra arguments (nil for a job without a recipe).
+func (w *Worker) recipeArgs(ctx context.Context, job *turbinesim.Job, dir, in string) ([]string, error) {
+	raw, err := w.cfg.Jobs.RunRecipe(ctx, job.ID)
+	if err != nil || raw == nil {
+		return nil, err
+	}
+	// Refuse a broken recipe here: it is the service's own data, so the
+	// failure is ours, not the run's.
+	var recipe batches.RunRecipe
+	if err := json.Unmarshal(raw, &recipe); err != nil {
+		return nil, fmt.Errorf("reading the run recipe: %w", err)
+	}
+	p := filepath.Join(dir, recipeFile)
+	if err := os.WriteFile(p, raw, 0o600); err != nil {
+		return nil, fmt.Errorf("writing the run recipe: %w", err)
+	}
+	return []string{"-recipe", p, "-base", in, "-prepared", filepath.Join(dir, preparedDir)}, nil
+}
+
+// prepareFromRecipe is the child's side: it reads the recipe, makes the
+// run from the base deck whose main file is fst (inside base) into
+// prepared, and returns the run's main .fst and the job log's line naming
+// the generated wind.
+func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared string) (string, string, error) {
+	if base == "" {
+		return "", "", fmt.Errorf("-recipe needs -base, the base deck's folder")
+	}
+	raw, err := os.ReadFile(recipePath)
+	if err != nil {
+		return "", "", fmt.Errorf("reading the run recipe: %w", err)
+	}
+	var recipe batches.RunRecipe
+	if err := json.Unmarshal(raw, &recipe); err != nil {
+		return "", "", fmt.Errorf("reading the run recipe %s: %w", filepath.Base(recipePath), err)
+	}
+	entry, err := filepath.Rel(base, fst)
+	if err != nil || entry == ".." || filepath.IsAbs(entry) || len(entry) > 2 && entry[:3] == ".."+string(filepath.Separator) {
+		return "", "", fmt.Errorf("the deck %s is not inside -base %s", fst, base)
+	}
+	start := time.Now()
+	runFst, note, err := PrepareRecipe(ctx, &recipe, base, filepath.ToSlash(entry), prepared)
+	if err != nil {
+		return "", "", err
+	}
+	return filepath.Join(prepared, filepath.FromSlash(runFst)),
+		fmt.Sprintf("%s (generated in %.1f s)", note, time.Since(start).Seconds()), nil
+}
+
+// PrepareRecipe writes the run of recipe, made from the base deck at entry
+// inside in, into prepared (emptied first, so a retried attempt starts
+// clean). It returns the run's main .fst relative to prepared and a
+// description of what was generated.
+func PrepareRecipe(ctx context.Context, recipe *batches.RunRecipe, in, entry, prepared string) (string, string, error) {
+	if err := os.RemoveAll(prepared); err != nil {
+		return "", "", err
+	}
+	fst, note, err := recipe.Prepare(ctx, in, entry, prepared)
+	if err != nil {
+		return "", "", fmt.Errorf("generating run %s: %w", recipe.Run.ID, err)
+	}
+	return fst, note, nil
+}

@@ -1,0 +1,274 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/solver/coupling"
+	"github.com/turbinesim/turbinesim/solver/deck"
+)
+
+// ErrUsage reports a malformed command line (the usage was printed).
+var ErrUsage = errors.New("usage")
+
+// Simulate is the `turbined simulate` command; it runs one OpenFAST deck on the project's solver:
+//
+//	turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none]
+//	turbined simulate base/main.fst -recipe recipe.json -base base [-prepared dir] ...
+//
+// With -recipe (a DLC batch run, batches.RunRecipe) the .fst is the
+// turbine's base deck inside -base: the run's wind file and deck are
+// generated into -prepared first, under the same limits, and that deck is
+// simulated; the first stderr line names the generated wind (prepare.go).
+// The .outb is written into -o (default: next to the .fst). Progress goes to
+// stderr as one rewritten line (text) or to stdout as JSON lines (json, the
+// form the job worker reads from its child process). A deck error exits
+// non-zero with the deck layer's message, which names file, line and
+// variable; the deck's warnings (decks.DeckWarnings) go to stderr
+// before the run starts, one "warning: file:line: variable: message" line
+// each.
+func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	outDir := fs.String("o", "", "output directory (default: the directory of the .fst)")
+	tMax := fs.Float64("tmax", 0, "simulated end time in s (default: the deck's TMax)")
+	progress := fs.String("progress", "text", "progress report: text (stderr), json (JSON lines on stdout) or none")
+	var lim rlimits
+	fs.Uint64Var(&lim.cpuSeconds, "rlimit-cpu", 0, "CPU-time limit in s (RLIMIT_CPU; 0: unchanged)")
+	fs.Uint64Var(&lim.memoryBytes, "rlimit-as", 0, "address-space limit in bytes (RLIMIT_AS; 0: unchanged)")
+	fs.Uint64Var(&lim.fileBytes, "rlimit-fsize", 0, "largest file the run may write, bytes (RLIMIT_FSIZE; 0: unchanged)")
+	fs.Uint64Var(&lim.processes, "rlimit-nproc", 0, "process/thread limit of the user (RLIMIT_NPROC; 0: unchanged)")
+	recipePath := fs.String("recipe", "", "run recipe (JSON, batches.RunRecipe): generate the run's wind file and deck from the base deck first")
+	baseDir := fs.String("base", "", "with -recipe: the base deck's folder (the .fst argument is its main file)")
+	preparedDir := fs.String("prepared", "", "with -recipe: folder to write the run into (default: prepared/ beside the recipe)")
+	rootDir := fs.String("root", "", "folder every file of the deck must lie in (refused otherwise, before it is opened); default: no confinement (a deck of the operator's)")
+	// Flags may follow the deck path (turbined simulate main.fst -tmax 5).
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return ErrUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) != 1 {
+		fmt.Fprintln(stderr, "usage: turbined simulate path/to/main.fst [-o dir] [-tmax s] [-progress text|json|none] [-recipe recipe.json -base dir [-prepared dir]]")
+		return ErrUsage
+	}
+	if *tMax < 0 {
+		return fmt.Errorf("simulate: -tmax %g must not be negative", *tMax)
+	}
+	path := positional[0]
+	// Limits first, before any input is read: the job worker runs this
+	// command on untrusted decks and passes its limits this way.
+	if err := lim.apply(); err != nil {
+		return err
+	}
+	// A DLC batch run: its wind and deck are made here, under the limits
+	// just set (and inside the worker's sandbox), not in the worker.
+	if *recipePath != "" {
+		prepared := *preparedDir
+		if prepared == "" {
+			prepared = filepath.Join(filepath.Dir(*recipePath), "prepared")
+		}
+		fst, note, err := prepareFromRecipe(ctx, *recipePath, *baseDir, path, prepared)
+		if err != nil {
+			return fmt.Errorf("%s: %w", PrepareFailure, err)
+		}
+		fmt.Fprintln(stderr, note)
+		path = fst
+	}
+
+	d, err := LoadValidDeck(*rootDir, path)
+	if err != nil {
+		return err
+	}
+	// What OpenFAST would run with but the engineer should know, before
+	// the run starts (files relative to the deck's folder).
+	for _, w := range decks.DeckWarnings(filepath.Dir(path), d) {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	opts := coupling.Options{TMax: *tMax, SkipUnsupported: true}
+	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			return fmt.Errorf("simulate: output directory: %w", err)
+		}
+		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		opts.OutPath = filepath.Join(*outDir, base+".outb")
+	}
+
+	var report func(simTime, tEnd float64)
+	var finish func()
+	switch *progress {
+	case "text":
+		p := newProgressMeter(time.Now)
+		report = func(simTime, tEnd float64) { p.text(stderr, simTime, tEnd) }
+		finish = func() { fmt.Fprintln(stderr) }
+	case "json":
+		p := newProgressMeter(time.Now)
+		report = func(simTime, tEnd float64) { p.json(stdout, simTime, tEnd) }
+		finish = func() {}
+	case "none":
+		finish = func() {}
+	default:
+		return fmt.Errorf("simulate: -progress %q: want text, json or none", *progress)
+	}
+
+	res, err := coupling.Run(ctx, d, opts, report)
+	finish()
+	if err != nil {
+		return fmt.Errorf("simulate %s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "wrote %s: %d steps, %.3f s simulated in %s (%.2f× real time)\n",
+		res.OutPath, res.Steps, res.SimTime, res.Wall.Round(time.Millisecond), ratio(res.SimTime, res.Wall))
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	if len(res.Dropped) > 0 {
+		fmt.Fprintln(stderr, "channels not computed (skipped):", strings.Join(res.Dropped, ", "))
+	}
+	return nil
+}
+
+// LoadValidDeck loads a deck and refuses it when Validate finds an error
+// (warnings pass). The returned error is the deck layer's own message, so it
+// names the file, the line and the variable. A non-empty root confines every
+// file the deck names to that folder (deck.LoadIn); the job worker always
+// sets it.
+func LoadValidDeck(root, path string) (*deck.Deck, error) {
+	var d *deck.Deck
+	var err error
+	if root != "" {
+		d, err = deck.LoadIn(root, path)
+	} else {
+		d, err = deck.Load(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	for _, p := range deck.Validate(d) {
+		if !p.Warning {
+			msgs = append(msgs, p.String())
+		}
+	}
+	if len(msgs) > 0 {
+		return nil, errors.New(strings.Join(msgs, "\n"))
+	}
+	return d, nil
+}
+
+// progressMeter turns (simulated time, end time) samples into the progress
+// figures: percent, simulated/wall ratio and the ETA extrapolated from the
+// ratio so far. Output is throttled to a few lines a second.
+type progressMeter struct {
+	now   func() time.Time
+	start time.Time
+	mu    sync.Mutex
+	last  time.Time
+}
+
+func newProgressMeter(now func() time.Time) *progressMeter {
+	return &progressMeter{now: now, start: now()}
+}
+
+// ProgressLine is one JSON progress record of `simulate -progress json`.
+type ProgressLine struct {
+	SimTime    float64 `json:"sim_time"`
+	TMax       float64 `json:"t_max"`
+	Percent    float64 `json:"percent"`
+	ETASeconds float64 `json:"eta_seconds"`
+	Ratio      float64 `json:"ratio"`
+}
+
+func (p *progressMeter) sample(simTime, tEnd float64, force bool) (ProgressLine, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	if !force && now.Sub(p.last) < 250*time.Millisecond {
+		return ProgressLine{}, false
+	}
+	p.last = now
+	wall := now.Sub(p.start)
+	l := ProgressLine{SimTime: simTime, TMax: tEnd, Ratio: ratio(simTime, wall), ETASeconds: -1}
+	if tEnd > 0 {
+		l.Percent = 100 * min(simTime/tEnd, 1)
+	}
+	if simTime > 0 && tEnd > 0 {
+		l.ETASeconds = max(tEnd-simTime, 0) * wall.Seconds() / simTime
+	}
+	return l, true
+}
+
+func (p *progressMeter) text(w io.Writer, simTime, tEnd float64) {
+	l, ok := p.sample(simTime, tEnd, simTime >= tEnd)
+	if !ok {
+		return
+	}
+	eta := "?"
+	if l.ETASeconds >= 0 {
+		eta = (time.Duration(l.ETASeconds * float64(time.Second))).Round(time.Second).String()
+	}
+	fmt.Fprintf(w, "\rt = %8.2f / %.2f s  %5.1f%%  ETA %s  %.2f× real time   ", simTime, tEnd, l.Percent, eta, l.Ratio)
+}
+
+func (p *progressMeter) json(w io.Writer, simTime, tEnd float64) {
+	l, ok := p.sample(simTime, tEnd, simTime >= tEnd)
+	if !ok {
+		return
+	}
+	b, _ := json.Marshal(l)
+	w.Write(append(b, '\n'))
+}
+
+func ratio(simTime float64, wall time.Duration) float64 {
+	if wall <= 0 {
+		return 0
+	}
+	return simTime / wall.Seconds()
+}
+
+// rlimits are the resource limits `simulate` sets on itself before reading
+// the deck (setrlimit(2)); exceeding RLIMIT_CPU ends the process with
+// SIGXCPU/SIGKILL and RLIMIT_FSIZE makes the oversized write fail.
+type rlimits struct {
+	cpuSeconds, memoryBytes, fileBytes, processes uint64
+}
+
+func (l rlimits) apply() error {
+	for _, r := range []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"rlimit-cpu", syscall.RLIMIT_CPU, l.cpuSeconds},
+		{"rlimit-as", syscall.RLIMIT_AS, l.memoryBytes},
+		{"rlimit-fsize", syscall.RLIMIT_FSIZE, l.fileBytes},
+		{"rlimit-nproc", rlimitNPROC, l.processes},
+	} {
+		if r.value == 0 {
+			continue
+		}
+		if err := syscall.Setrlimit(r.resource, &syscall.Rlimit{Cur: r.value, Max: r.value}); err != nil {
+			return fmt.Errorf("simulate: -%s %d: %w", r.name, r.value, err)
+		}
+	}
+	return nil
+}
+
+// rlimitNPROC is RLIMIT_NPROC on Linux (not exported by package syscall).
+const rlimitNPROC = 6
