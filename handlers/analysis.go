@@ -35,38 +35,13 @@ type (
 	SpectrumResponse   = results.SpectrumResponse
 )
 
-// analysisRoutes registers the result endpoints.
-func (s *Server) analysisRoutes(authed []echo.MiddlewareFunc) {
-	e := s.echo
-	e.GET("/analysis/jobs/:id/channels", s.jobChannels, authed...)
-	e.POST("/analysis/jobs/:id/time-series", s.jobTimeSeries, authed...)
-	e.POST("/analysis/jobs/:id/statistics", s.jobStatistics, authed...)
-	e.GET("/analysis/jobs/:id/output/download", s.jobOutputDownload, authed...)
-	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, authed...)
-	e.POST("/analysis/jobs/:id/markov", s.jobMarkov, authed...)              // handlers/analysis_loads.go
-	e.POST("/analysis/jobs/:id/load-duration", s.jobLoadDuration, authed...) // handlers/analysis_loads.go
-	e.GET("/analysis/jobs/:id/markov", s.jobMarkov, authed...)               // query-parameter form, for links
-	e.GET("/analysis/jobs/:id/load-duration", s.jobLoadDuration, authed...)
-	e.GET("/analysis/batches/:id/power-curve", s.batchCurves(false), authed...)
-	e.GET("/analysis/batches/:id/curves", s.batchCurves(true), authed...)
-	e.GET("/analysis/batches/:id/aep", s.batchAEP, authed...)
-	e.GET("/analysis/batches/:id/del", s.batchDEL, authed...)
-	e.GET("/analysis/batches/:id/extremes", s.batchExtremes, authed...)
-	e.GET("/analysis/batches/:id/markov", s.batchMarkov, authed...)
-	e.GET("/analysis/batches/:id/load-duration", s.batchLoadDuration, authed...)
-	// Pages (handlers/analysis_pages.go), listed in htmlOnlyRoutes.
-	e.GET("/analysis/jobs/:id", s.jobResultsPage, authed...)
-	e.GET("/analysis/compare", s.compareJobsPage, authed...)
-	e.GET("/analysis/batches/:id", s.batchResultsPage, authed...)
-}
-
 // resultAnalysis is the analysis service over the configured result
 // store, or 501 without one.
 func (s *Server) resultAnalysis() (*results.ResultAnalysis, error) {
-	if s.svc.Results == nil {
+	if s.svc.Analyses == nil {
 		return nil, notImplemented
 	}
-	return &results.ResultAnalysis{Results: s.svc.Results, Batches: s.svc.Batches, Turbines: s.svc.Turbines}, nil
+	return s.svc.Analyses, nil
 }
 
 // jobChannels: GET /analysis/jobs/{id}/channels.

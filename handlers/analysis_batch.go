@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -27,43 +26,6 @@ type (
 	BatchExtremes    = results.BatchExtremes
 	DistributionInfo = results.DistributionInfo
 )
-
-func queryFloat(c echo.Context, name string) (*float64, error) {
-	v := c.QueryParam(name)
-	if v == "" {
-		return nil, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a number", name, v)
-	}
-	return &f, nil
-}
-
-// queryFloats reads several optional numbers, stopping at the first
-// malformed one.
-func queryFloats(c echo.Context, dst map[string]**float64) error {
-	for name, p := range dst {
-		v, err := queryFloat(c, name)
-		if err != nil {
-			return err
-		}
-		*p = v
-	}
-	return nil
-}
-
-func queryList(c echo.Context, name string) []string {
-	var out []string
-	for _, v := range c.QueryParams()[name] {
-		for _, p := range strings.Split(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
 
 // batchQuery reads t_start, t_end, wind_channel and dlc.
 func batchQuery(c echo.Context) (results.BatchQuery, error) {

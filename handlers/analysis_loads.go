@@ -3,11 +3,9 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/results"
 )
 
@@ -72,23 +70,6 @@ func loadDurationRequestQuery(c echo.Context) (LoadDurationRequest, error) {
 		req.SpeedChannel = &sc
 	}
 	return req, queryInts(c, map[string]*int{"bins": &req.Bins})
-}
-
-// queryInts reads the named positive-integer query parameters that are
-// present into dst.
-func queryInts(c echo.Context, dst map[string]*int) error {
-	for name, p := range dst {
-		v := c.QueryParam(name)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not a positive integer", name, v)
-		}
-		*p = n
-	}
-	return nil
 }
 
 // windowQuery reads t_start and t_end (s), each optional.

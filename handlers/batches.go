@@ -35,11 +35,10 @@ func (s *Server) batchService() (turbinesim.BatchService, error) {
 // dlcBatches is the DLC batch service over the turbine, blob and batch
 // stores.
 func (s *Server) dlcBatches() (*batches.DLCBatches, error) {
-	bs, err := s.batchService()
-	if err != nil {
-		return nil, err
+	if s.svc.DLCBatches == nil {
+		return nil, notImplemented
 	}
-	return &batches.DLCBatches{Turbines: s.svc.Turbines, Batches: bs}, nil
+	return s.svc.DLCBatches, nil
 }
 
 // DLCBatchRequest is the body of POST /dlcs/batch-submit and /dlcs/preview.
@@ -165,11 +164,12 @@ type ParametricBatchRequest = batches.ParametricBatchRequest
 
 // submitParametricBatch: POST /parametric/batch-submit (verified only).
 func (s *Server) submitParametricBatch(c echo.Context) error {
-	bs, err := s.batchService()
-	if err != nil {
-		return err
+	svc := s.svc.ParametricBatches
+	if svc == nil {
+		return notImplemented
 	}
 	var req ParametricBatchRequest
+	var err error
 	if mediaType(c.Request()) == echo.MIMEApplicationForm {
 		if req, err = parametricFromForm(c); err != nil {
 			return err
@@ -182,7 +182,6 @@ func (s *Server) submitParametricBatch(c echo.Context) error {
 	if a.Method == turbinesim.AuthAPIKey {
 		by.ClientID = a.ClientID
 	}
-	svc := &batches.ParametricBatches{Turbines: s.svc.Turbines, Batches: bs, ScratchDir: s.cfg.ScratchDir}
 	b, err := svc.Submit(c.Request().Context(), by, &req)
 	if err != nil {
 		return err
@@ -342,19 +341,4 @@ func (s *Server) orgTurbines(c echo.Context) []*turbinesim.Turbine {
 		return nil
 	}
 	return ts
-}
-
-// batchRoutes registers the batch endpoints (called from routes.go).
-func (s *Server) batchRoutes(authed []echo.MiddlewareFunc) {
-	e := s.echo
-	verified := append(append([]echo.MiddlewareFunc{}, authed...), s.requireVerified)
-	e.POST("/dlcs/batch-submit", s.submitDLCBatch, authed...)
-	e.POST("/dlcs/preview", s.previewDLC, authed...)
-	e.GET("/dlcs/new", s.dlcWizard, authed...)
-	e.POST("/parametric/batch-submit", s.submitParametricBatch, verified...)
-	e.GET("/parametric/new", s.parametricForm, authed...)
-	e.GET("/batches", s.listBatches, authed...)
-	e.GET("/batches/:id", s.getBatch, authed...)
-	e.GET("/ws/batches/:id", s.batchSocket, authed...) // handlers/batches_ws.go
-	s.reportRoutes(authed)                             // handlers/report.go
 }

@@ -123,7 +123,7 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 	svc := handlers.Services{Auth: auth, Users: users, Organizations: db.NewOrganizationService(d),
 		Dashboard: db.NewDashboardService(d), Sessions: db.NewSessionStore(d), Ready: d.Ready,
 		Caps: caps, Turbines: turbines, Jobs: jobs, Batches: db.NewBatchService(jobs)}
-	h, err := handlers.New(cfg, svc)
+	h, err := newServer(cfg, svc)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 		t.Fatal(err)
 	}
 	svc.Results = db.NewResultService(d, be.jobs, trees, cache)
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func newWarningsEnv(t *testing.T) *warningsEnv {
 	keys := db.NewAPIKeyService(je.db)
 	svc.APIKeys, svc.Audit, svc.Caps = keys, keys, je.caps
 	svc.Jobs, svc.Turbines, svc.Batches = je.jobs, turbines, db.NewBatchService(je.jobs)
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func newEnvOn(t *testing.T, d *db.DB, limited bool, opts ...envOption) *env {
 	for _, o := range opts {
 		o(&cfg, &svc)
 	}
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,25 +2,19 @@ package handlers
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
-	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/jobs"
 	"github.com/turbinesim/turbinesim/views"
 )
 
@@ -35,41 +29,36 @@ func (s *Server) jobService() (turbinesim.JobService, error) {
 	return s.svc.Jobs, nil
 }
 
-// maxIdempotencyKey bounds the Idempotency-Key header.
-const maxIdempotencyKey = 255
+func (s *Server) jobSubmissions() (*jobs.Submissions, error) {
+	if s.svc.JobSubmissions == nil {
+		return nil, notImplemented
+	}
+	return s.svc.JobSubmissions, nil
+}
 
 // submitJob: POST /jobs. Either multipart (file = ZIP, entrypoint = main
-// .fst inside it) or JSON TurbineRunRequest. The deck is validated before
-// anything is charged (422 naming file and line); then the charge, the job
-// row and the queue entry commit together (402 over a cap).
+// .fst inside it; or turbine_id, settings and wind_file) or JSON
+// TurbineRunRequest; jobs.Submissions builds the input tree, validates the
+// deck before anything is charged (422 naming file and line) and submits
+// the job (402 over a cap).
 func (s *Server) submitJob(c echo.Context) error {
-	js, err := s.jobService()
+	subs, err := s.jobSubmissions()
 	if err != nil {
 		return err
 	}
 	a := authFrom(c)
 	ctx := c.Request().Context()
 	idem := c.Request().Header.Get("Idempotency-Key")
-	if len(idem) > maxIdempotencyKey {
-		return invalid("Idempotency-Key: at most %d characters", maxIdempotencyKey)
+	if len(idem) > jobs.MaxIdempotencyKey {
+		return invalid("Idempotency-Key: at most %d characters", jobs.MaxIdempotencyKey)
 	}
-	dir, err := s.scratchFolder("job-input-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-
-	nj := &turbinesim.NewJob{OrganizationID: a.Organization.ID, SubmittedBy: a.User.ID, InputDir: dir, IdempotencyKey: idem}
-	if a.Method == turbinesim.AuthAPIKey {
-		nj.ClientID = a.ClientID
-	}
-	hash := sha256.New()
-	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type"))
-	switch ct {
+	var job *turbinesim.Job
+	var replayed bool
+	switch mediaType(c.Request()) {
 	case "multipart/form-data":
 		if c.FormValue("turbine_id") != "" {
 			// A run of a stored turbine with an uploaded wind file.
-			var req TurbineRunRequest
+			var req jobs.TurbineRunRequest
 			req.TurbineID = c.FormValue("turbine_id")
 			settings, err := readJSONBody(strings.NewReader(c.FormValue("settings")))
 			if err != nil {
@@ -84,24 +73,15 @@ func (s *Server) submitJob(c echo.Context) error {
 			if err != nil {
 				return invalid("wind_file: required with turbine_id in a multipart request (else send JSON)")
 			}
-			windPath := filepath.Join(dir, "upload.wind")
-			sum, err := saveUpload(fh, windPath)
+			f, err := fh.Open()
 			if err != nil {
 				return err
 			}
-			if err := req.check(true); err != nil {
-				return err
-			}
-			wind, err := decks.CheckRunWindFile("wind_file", windPath, fh.Filename, req.Settings.TMax)
+			defer f.Close()
+			job, replayed, err = subs.SubmitTurbineRun(ctx, a, idem, &req, &jobs.UploadedWind{File: f, Name: fh.Filename})
 			if err != nil {
 				return err
 			}
-			if err := s.turbineRun(ctx, a, &req, wind, filepath.Join(dir, "run"), nj); err != nil {
-				return err
-			}
-			canon, _ := json.Marshal(req)
-			hash.Write([]byte("turbine+wind\x00" + fh.Filename + "\x00" + sum + "\x00"))
-			hash.Write(canon)
 			break
 		}
 		fh, err := c.FormFile("file")
@@ -117,28 +97,12 @@ func (s *Server) submitJob(c echo.Context) error {
 		if !ok {
 			return invalid("file: not readable")
 		}
-		nj.Entrypoint = strings.TrimSpace(c.FormValue("entrypoint"))
-		if err := decks.ExtractZip(ra, fh.Size, dir, jobZipLimits); err != nil {
+		archive := jobs.Archive{File: ra, Size: fh.Size, Entrypoint: strings.TrimSpace(c.FormValue("entrypoint"))}
+		if job, replayed, err = subs.SubmitArchive(ctx, a, idem, archive); err != nil {
 			return err
 		}
-		if err := checkEntrypoint(dir, nj.Entrypoint); err != nil {
-			return err
-		}
-		d, warnings, err := validateDeck(dir, nj.Entrypoint)
-		if err != nil {
-			return err
-		}
-		// The same run bounds as a JSON run, named by file, line and
-		// option; priced by the deck's work.
-		work, err := decks.DeckRunWork(dir, d)
-		if err != nil {
-			return err
-		}
-		nj.TMax, nj.Warnings, nj.Work = d.Main.TMax, warnings, work
-		hash.Write([]byte("zip\x00" + nj.Entrypoint + "\x00"))
-		io.Copy(hash, io.NewSectionReader(ra, 0, fh.Size))
 	case "application/json":
-		var req TurbineRunRequest
+		var req jobs.TurbineRunRequest
 		body, err := readJSONBody(c.Request().Body)
 		if err != nil {
 			return err
@@ -148,42 +112,12 @@ func (s *Server) submitJob(c echo.Context) error {
 		if err := dec.Decode(&req); err != nil {
 			return invalid("body: %s", jsonProblem(err))
 		}
-		if err := req.check(false); err != nil {
+		if job, replayed, err = subs.SubmitTurbineRun(ctx, a, idem, &req, nil); err != nil {
 			return err
 		}
-		var wind *decks.RunWindFile
-		if ref := req.Settings.Wind.File; ref != nil {
-			// The wind file of an earlier job of the organization.
-			src, release, err := js.OpenInputs(ctx, a.Organization.ID, ref.JobID)
-			if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
-				return invalid("settings.wind.file.job_id: no job %q in this organization", clipText(ref.JobID, 100))
-			} else if err != nil {
-				return err
-			}
-			defer release()
-			p := filepath.Join(src, filepath.FromSlash(ref.Path))
-			if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
-				return invalid("settings.wind.file.path: %q is not a file of job %s's inputs", clipText(ref.Path, 100), ref.JobID)
-			}
-			if wind, err = decks.CheckRunWindFile("settings.wind.file.path", p, path.Base(ref.Path), req.Settings.TMax); err != nil {
-				return err
-			}
-		}
-		if err := s.turbineRun(ctx, a, &req, wind, dir, nj); err != nil {
-			return err
-		}
-		canon, _ := json.Marshal(req)
-		hash.Write([]byte("turbine\x00"))
-		hash.Write(canon)
 	default:
 		return turbinesim.Errorf(turbinesim.EINVALID,
 			"Content-Type: send multipart/form-data (file, entrypoint) or application/json (turbine_id, settings)")
-	}
-	nj.RequestHash = hex.EncodeToString(hash.Sum(nil))
-
-	job, replayed, err := js.SubmitJob(ctx, nj)
-	if err != nil {
-		return err
 	}
 	status := http.StatusCreated
 	if replayed {
@@ -200,64 +134,6 @@ func (s *Server) submitJob(c echo.Context) error {
 	default:
 		return c.Redirect(http.StatusSeeOther, "/jobs/"+job.ID)
 	}
-}
-
-// turbineRun fills nj with a run of the stored turbine req names: its deck
-// with the run settings (and wind file) written into dir.
-func (s *Server) turbineRun(ctx context.Context, a *turbinesim.Auth, req *TurbineRunRequest, wind *decks.RunWindFile, dir string, nj *turbinesim.NewJob) error {
-	if s.svc.Turbines == nil {
-		return notImplemented
-	}
-	// The stored files stay in place until release (an edit that would
-	// remove them waits), which comes once the run deck is written.
-	t, src, release, err := s.svc.Turbines.OpenTurbineDeck(ctx, a.Organization.ID, req.TurbineID)
-	if err != nil {
-		return err
-	}
-	defer release()
-	entry, warnings, work, err := deckFromTurbine(src, t, req, wind, dir)
-	if err != nil {
-		return err
-	}
-	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax, nj.Warnings, nj.Work = dir, entry, t.ID, req.Settings.TMax, warnings, work
-	return nil
-}
-
-// saveUpload writes an uploaded file to path and returns its SHA-256.
-func saveUpload(fh *multipart.FileHeader, path string) (string, error) {
-	f, err := fh.Open()
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(out, h), f); err != nil {
-		out.Close()
-		return "", err
-	}
-	if err := out.Close(); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// jsonProblem is a caller-safe description of a JSON decoding error.
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	problem, typeMismatch := turbinesim.JSONTypeProblem(err)
-	switch {
-	case errors.As(err, &se):
-		return "malformed JSON"
-	case typeMismatch:
-		return problem
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return strings.TrimPrefix(err.Error(), "json: ")
-	}
-	return "malformed JSON"
 }
 
 // listJobs: GET /jobs?status=&page=&page_size=, the organization's jobs,

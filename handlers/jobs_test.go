@@ -106,7 +106,7 @@ func newJobEnvWorkers(t *testing.T, workers int) *jobEnv {
 		})
 	}
 	svc.Jobs = je.jobs
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,7 +561,7 @@ func newTurbineRunEnvWith(t *testing.T, wrap func(turbinesim.TreeStore) turbines
 	keys := db.NewAPIKeyService(je.db)
 	svc.APIKeys, svc.Audit, svc.Caps = keys, keys, je.caps
 	svc.Jobs, svc.Turbines = je.jobs, turbines
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

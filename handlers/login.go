@@ -1,11 +1,7 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -145,81 +141,4 @@ func (s *Server) logout(c echo.Context) error {
 		return c.NoContent(http.StatusOK)
 	}
 	return c.Redirect(http.StatusSeeOther, "/login")
-}
-
-// mediaType is the request's Content-Type without parameters.
-func mediaType(r *http.Request) string {
-	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	if err != nil {
-		return ""
-	}
-	return mt
-}
-
-// decodeJSON reads one JSON object into dst: 415 for another media type,
-// 413 past the body limit, 400 for malformed JSON, 422 naming the field for
-// well-formed JSON with a value of the wrong type.
-func decodeJSON(c echo.Context, dst any) error {
-	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
-	}
-	body, err := readJSONBody(c.Request().Body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		}
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(dst); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		}
-		if problem, ok := turbinesim.JSONTypeProblem(err); ok {
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s", problem)
-		}
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
-	}
-	if dec.More() {
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
-	}
-	return nil
-}
-
-// decodeJSONStrict is decodeJSON that also refuses unknown fields and
-// wrongly typed values with 422 naming the field, so that fields such as
-// is_validated, organization or author ids cannot be mass-assigned.
-func decodeJSONStrict(c echo.Context, dst any) error {
-	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
-	}
-	body, err := readJSONBody(c.Request().Body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		}
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		var tooLarge *http.MaxBytesError
-		problem, typeMismatch := turbinesim.JSONTypeProblem(err)
-		switch {
-		case errors.As(err, &tooLarge):
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		case typeMismatch:
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s", problem)
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return turbinesim.Errorf(turbinesim.EINVALID, "%s: not a settable field", strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`))
-		}
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one value")
-	}
-	return nil
 }

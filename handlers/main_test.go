@@ -15,10 +15,13 @@ import (
 	"time"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/batches"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/internal/mailtest"
+	"github.com/turbinesim/turbinesim/jobs"
+	"github.com/turbinesim/turbinesim/results"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -62,7 +65,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	for _, o := range opts {
 		o(&cfg, &svc)
 	}
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,4 +197,29 @@ func assertDetail(t *testing.T, resp *http.Response, body string, wantStatus int
 		}
 	}
 	return got.Detail
+}
+
+// newServer is handlers.New with the services built on the stores wired
+// as cmd/turbined wires them (serve.go), for the stores the test set.
+func newServer(cfg handlers.Config, svc handlers.Services) (*handlers.Server, error) {
+	if svc.Jobs != nil && svc.JobSubmissions == nil {
+		svc.JobSubmissions = &jobs.Submissions{Jobs: svc.Jobs, Turbines: svc.Turbines, ScratchDir: cfg.ScratchDir}
+	}
+	if svc.Batches != nil && svc.Turbines != nil {
+		if svc.DLCBatches == nil {
+			svc.DLCBatches = &batches.DLCBatches{Turbines: svc.Turbines, Batches: svc.Batches}
+		}
+		if svc.ParametricBatches == nil {
+			svc.ParametricBatches = &batches.ParametricBatches{Turbines: svc.Turbines, Batches: svc.Batches, ScratchDir: cfg.ScratchDir}
+		}
+	}
+	if svc.Results != nil {
+		if svc.Analyses == nil {
+			svc.Analyses = &results.ResultAnalysis{Results: svc.Results, Batches: svc.Batches, Turbines: svc.Turbines}
+		}
+		if svc.Batches != nil && svc.Reports == nil {
+			svc.Reports = &results.CertificationReports{Batches: svc.Batches, Results: svc.Results, Turbines: svc.Turbines}
+		}
+	}
+	return handlers.New(cfg, svc)
 }

@@ -22,15 +22,6 @@ func (s *Server) noteService() (turbinesim.NoteService, error) {
 	return s.svc.Notes, nil
 }
 
-func (s *Server) noteRoutes(authed []echo.MiddlewareFunc) {
-	e := s.echo
-	e.GET("/notes", s.listNotes, authed...)
-	e.POST("/notes", s.createNote, authed...)
-	e.GET("/notes/:id", s.getNote, authed...)
-	e.PUT("/notes/:id", s.updateNote, authed...)
-	e.DELETE("/notes/:id", s.deleteNote, authed...)
-}
-
 func (s *Server) listNotes(c echo.Context) error {
 	svc, err := s.noteService()
 	if err != nil {

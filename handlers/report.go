@@ -28,10 +28,10 @@ func wantsPDF(c echo.Context) bool {
 // batchReport: GET /reports/batches/{id}.
 func (s *Server) batchReport(c echo.Context) error {
 	ctx := c.Request().Context()
-	if s.svc.Batches == nil || s.svc.Results == nil {
+	reports := s.svc.Reports
+	if reports == nil {
 		return notImplemented
 	}
-	reports := &results.CertificationReports{Batches: s.svc.Batches, Results: s.svc.Results, Turbines: s.svc.Turbines}
 	events, err := results.ParseEventsPerYear(queryList(c, "events_per_year"))
 	if err != nil {
 		return err
@@ -54,10 +54,4 @@ func (s *Server) batchReport(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="report-%s.pdf"`, rep.Batch.ID))
 	return c.Blob(http.StatusOK, "application/pdf", pdf)
-}
-
-// reportRoutes registers the report (called from batchRoutes).
-func (s *Server) reportRoutes(authed []echo.MiddlewareFunc) {
-	verified := append(append([]echo.MiddlewareFunc{}, authed...), s.requireVerified)
-	s.echo.GET("/reports/batches/:id", s.batchReport, verified...)
 }

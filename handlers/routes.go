@@ -36,14 +36,100 @@ func (s *Server) routes() {
 	// API keys reach each route only with its scope (turbinesim.Scope);
 	// membership and settings changes refuse keys altogether.
 	work := withMiddleware(authed, keyScope(turbinesim.ScopeSimulation))
+	verified := append(append([]echo.MiddlewareFunc{}, work...), s.requireVerified)
 	e.GET("/dashboard", s.dashboard, work...)
 	e.GET("/account", s.account, authed...)
-	s.turbineRoutes(work)  // handlers/turbines_routes.go
-	s.jobRoutes(work)      // handlers/jobs_routes.go
-	s.studyRoutes(work)    // handlers/studies_routes.go
-	s.noteRoutes(work)     // handlers/notes.go
-	s.analysisRoutes(work) // handlers/analysis.go
-	s.batchRoutes(work)    // handlers/batches.go
+
+	// Turbines (handlers/turbines.go, turbines_upload.go, turbines_pages.go).
+	// /turbines/demos and /turbines/from-upload are static segments, which
+	// Echo's router always prefers to the :id parameter.
+	e.GET("/turbines", s.listTurbines, work...)
+	e.POST("/turbines", s.createTurbine, work...)
+	e.GET("/turbines/demos", s.listDemos, work...)
+	e.POST("/turbines/demos/:demo_id/load", s.loadDemo, work...)
+	e.POST("/turbines/from-upload", s.uploadTurbine, work...)
+	e.GET("/turbines/:id", s.getTurbine, work...)
+	e.PUT("/turbines/:id", s.updateTurbine, work...)
+	e.DELETE("/turbines/:id", s.deleteTurbine, work...)
+	e.POST("/turbines/:id/clone", s.cloneTurbine, work...)
+	e.GET("/turbines/:id/detailed-properties", s.detailedProperties, work...)
+	e.GET("/turbines/:id/airfoil-polar/:airfoil_index", s.airfoilPolar, work...)
+	e.GET("/turbines/:id/fst-defaults", s.fstDefaults, work...)
+
+	// Jobs (handlers/jobs.go). The static /jobs/new (the submit page) wins
+	// over /jobs/:id in Echo's router.
+	e.POST("/jobs", s.submitJob, work...)
+	e.GET("/jobs", s.listJobs, work...)
+	e.GET("/jobs/new", s.newJobPage, work...)
+	e.GET("/jobs/:id", s.getJob, work...)
+	e.POST("/jobs/:id/cancel", s.cancelJob, work...)
+	e.GET("/jobs/:id/outputs/:name", s.jobOutput, work...)
+	e.GET("/ws/jobs/:id", s.jobSocket, work...)
+
+	// Studies, share links and their public face (handlers/studies.go,
+	// public.go). /studies/{id}/share/rotate is a static segment after the
+	// parameter, so it never collides with the {id} routes.
+	e.GET("/studies", s.listStudies, work...)
+	e.POST("/studies", s.createStudy, work...)
+	e.GET("/studies/:id", s.getStudy, work...)
+	e.PUT("/studies/:id", s.updateStudy, work...)
+	e.DELETE("/studies/:id", s.deleteStudy, work...)
+	e.GET("/studies/:id/artifacts", s.listArtifacts, work...)
+	e.POST("/studies/:id/artifacts", s.uploadArtifact, work...)
+	e.GET("/studies/:id/artifacts/:artifact_id/download", s.downloadArtifact, work...)
+	e.DELETE("/studies/:id/artifacts/:artifact_id", s.deleteArtifact, work...)
+	e.GET("/studies/:id/share", s.getShare, work...)
+	e.POST("/studies/:id/share", s.enableShare, work...)
+	e.DELETE("/studies/:id/share", s.disableShare, work...)
+	e.POST("/studies/:id/share/rotate", s.rotateShare, work...)
+	e.GET("/studies/editor.js", s.studyScript)
+
+	public := []echo.MiddlewareFunc{publicHeaders, s.limitByAddress}
+	e.GET("/api/public/studies/:token", s.publicStudy, public...)
+	e.GET("/api/public/studies/:token/artifacts", s.publicArtifacts, public...)
+	e.GET("/api/public/studies/:token/artifacts/:id/download", s.publicDownload, public...)
+	e.GET("/s/:token", s.publicStudyPage, public...)
+
+	// Notes (handlers/notes.go).
+	e.GET("/notes", s.listNotes, work...)
+	e.POST("/notes", s.createNote, work...)
+	e.GET("/notes/:id", s.getNote, work...)
+	e.PUT("/notes/:id", s.updateNote, work...)
+	e.DELETE("/notes/:id", s.deleteNote, work...)
+
+	// Results of jobs and batches (handlers/analysis.go, analysis_batch.go,
+	// analysis_loads.go; the pages in analysis_pages.go).
+	e.GET("/analysis/jobs/:id/channels", s.jobChannels, work...)
+	e.POST("/analysis/jobs/:id/time-series", s.jobTimeSeries, work...)
+	e.POST("/analysis/jobs/:id/statistics", s.jobStatistics, work...)
+	e.GET("/analysis/jobs/:id/output/download", s.jobOutputDownload, work...)
+	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, work...)
+	e.POST("/analysis/jobs/:id/markov", s.jobMarkov, work...)
+	e.POST("/analysis/jobs/:id/load-duration", s.jobLoadDuration, work...)
+	e.GET("/analysis/jobs/:id/markov", s.jobMarkov, work...) // query-parameter form, for links
+	e.GET("/analysis/jobs/:id/load-duration", s.jobLoadDuration, work...)
+	e.GET("/analysis/batches/:id/power-curve", s.batchCurves(false), work...)
+	e.GET("/analysis/batches/:id/curves", s.batchCurves(true), work...)
+	e.GET("/analysis/batches/:id/aep", s.batchAEP, work...)
+	e.GET("/analysis/batches/:id/del", s.batchDEL, work...)
+	e.GET("/analysis/batches/:id/extremes", s.batchExtremes, work...)
+	e.GET("/analysis/batches/:id/markov", s.batchMarkov, work...)
+	e.GET("/analysis/batches/:id/load-duration", s.batchLoadDuration, work...)
+	e.GET("/analysis/jobs/:id", s.jobResultsPage, work...)
+	e.GET("/analysis/compare", s.compareJobsPage, work...)
+	e.GET("/analysis/batches/:id", s.batchResultsPage, work...)
+
+	// Batches (handlers/batches.go, batches_ws.go) and the certification
+	// report (handlers/report.go).
+	e.POST("/dlcs/batch-submit", s.submitDLCBatch, work...)
+	e.POST("/dlcs/preview", s.previewDLC, work...)
+	e.GET("/dlcs/new", s.dlcWizard, work...)
+	e.POST("/parametric/batch-submit", s.submitParametricBatch, verified...)
+	e.GET("/parametric/new", s.parametricForm, work...)
+	e.GET("/batches", s.listBatches, work...)
+	e.GET("/batches/:id", s.getBatch, work...)
+	e.GET("/ws/batches/:id", s.batchSocket, work...)
+	e.GET("/reports/batches/:id", s.batchReport, verified...)
 
 	// Identity, API keys, limits (handlers/identity.go).
 	e.POST("/auth/token/refresh", s.refresh)
@@ -148,7 +234,7 @@ var htmlOnlyRoutes = map[string]bool{
 	"POST /logout":                          true,
 	"GET /assets/*":                         true,
 	"GET /jobs/new":                         true,
-	"GET /studies/editor.js":                true, // handlers/studies_routes.go
+	"GET /studies/editor.js":                true, // handlers/studies.go
 	"GET /s/:token":                         true,
 	"GET /dlcs/new":                         true, // handlers/batches.go
 	"GET /parametric/new":                   true,
@@ -181,6 +267,3 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		return withSession(c)
 	}
 }
-
-// notImplemented is the JSON answer of an announced but unbuilt resource.
-var notImplemented = turbinesim.Errorf(turbinesim.ENOTIMPLEMENTED, "not implemented yet")

@@ -10,14 +10,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/batches"
+	"github.com/turbinesim/turbinesim/jobs"
 	"github.com/turbinesim/turbinesim/outputs"
+	"github.com/turbinesim/turbinesim/results"
 )
 
 // Services are the domain services the handlers call.
@@ -36,13 +38,20 @@ type Services struct {
 	Turbines turbinesim.TurbineService
 	Demos    turbinesim.DemoCatalog
 
-	// Jobs (handlers/jobs.go); nil turns the job routes into 501. A run
-	// of a stored turbine reads its deck through Turbines.
-	Jobs turbinesim.JobService
+	// Jobs (handlers/jobs.go); nil turns the job routes into 501.
+	// JobSubmissions builds and submits POST /jobs (a run of a stored
+	// turbine reads its deck through its Turbines); nil makes POST /jobs
+	// 501.
+	Jobs           turbinesim.JobService
+	JobSubmissions *jobs.Submissions
 
 	// Batches of jobs (handlers/batches.go); nil turns the batch routes
-	// into 501. They also need Turbines.
-	Batches turbinesim.BatchService
+	// into 501. They also need Turbines. DLCBatches and ParametricBatches
+	// preview and submit the two kinds of batch; nil makes their routes
+	// 501.
+	Batches           turbinesim.BatchService
+	DLCBatches        *batches.DLCBatches
+	ParametricBatches *batches.ParametricBatches
 
 	// Studies, share links and notes (handlers/studies.go, notes.go); nil
 	// turns their JSON routes into 501.
@@ -50,7 +59,12 @@ type Services struct {
 	Notes   turbinesim.NoteService
 
 	// Results (handlers/analysis.go); nil turns the result routes into 501.
-	Results outputs.ResultService
+	// Analyses answers the job and batch analyses and Reports builds the
+	// certification report (handlers/report.go); nil makes their routes
+	// 501.
+	Results  outputs.ResultService
+	Analyses *results.ResultAnalysis
+	Reports  *results.CertificationReports
 
 	// Identity and limits (handlers/identity.go). Each is optional: a nil
 	// service turns its routes into 501 and, for RateLimiter, disables
@@ -208,9 +222,3 @@ func (s *Server) Tokens() *Tokens { return s.tokens }
 
 // Sessions exposes the browser session manager.
 func (s *Server) Sessions() *scs.SessionManager { return s.sessions }
-
-// scratchFolder creates a new folder for one request's temporary files
-// under Config.ScratchDir; the caller removes it.
-func (s *Server) scratchFolder(pattern string) (string, error) {
-	return os.MkdirTemp(s.cfg.ScratchDir, pattern)
-}

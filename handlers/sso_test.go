@@ -201,7 +201,7 @@ func newSSOEnv(t *testing.T, idp *mockIdP) *env {
 	}}
 	idp.now = e.now
 	cfg.Logger = slog.New(slog.NewTextHandler(&idp.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +477,7 @@ func TestSSOProvidersFromEnv(t *testing.T) {
 	bad := map[string]handlers.SSOProvider{"google": {Kind: "oidc", ClientID: "g"}}
 	cfg, svc := e.config(e.db)
 	cfg.SSO, svc.SSO = bad, unusedSSO{}
-	if _, err := handlers.New(cfg, svc); err == nil {
+	if _, err := newServer(cfg, svc); err == nil {
 		t.Fatal("an OIDC provider without JWKS was accepted")
 	}
 }

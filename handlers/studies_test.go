@@ -52,7 +52,7 @@ func newStudyEnv(t *testing.T, maxArtifact int64, opts ...envOption) (*env, *db.
 	for _, o := range opts {
 		o(&cfg, &svc)
 	}
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

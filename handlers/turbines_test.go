@@ -118,7 +118,7 @@ func newTurbineEnvOn(t *testing.T, demos turbinesim.DemoCatalog, store turbinesi
 	te.scratch = t.TempDir()
 	cfg.ScratchDir = te.scratch
 	svc.Turbines, svc.Demos = te.turbines, demos
-	srv, err := handlers.New(cfg, svc)
+	srv, err := newServer(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

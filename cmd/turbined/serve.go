@@ -12,9 +12,12 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/batches"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/jobs"
+	"github.com/turbinesim/turbinesim/results"
 )
 
 // runServe: `turbined serve`. It runs until ctx ends (SIGINT/SIGTERM), then
@@ -61,11 +64,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := startJobs(ctx, env, d.DB, jc) // cmd/turbined/worker.go
+	queue, err := startJobs(ctx, env, d.DB, jc) // cmd/turbined/worker.go
 	if err != nil {
 		return err
 	}
-	defer jobs.stop(env)
+	defer queue.stop(env)
 
 	// Deck files of turbine configurations, one directory per tree.
 	trees, err := openTreeStore(ctx, jc.S3, "turbines", filepath.Join(cfg.DataDir, "turbines"))
@@ -77,7 +80,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	results, err := newResultCache(env.Getenv, cfg.DataDir) // cmd/turbined/results.go
+	cache, err := newResultCache(env.Getenv, cfg.DataDir) // cmd/turbined/results.go
 	if err != nil {
 		return err
 	}
@@ -99,6 +102,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	accounts := db.NewAccountService(d.DB, db.AccountConfig{BaseURL: cfg.BaseURL,
 		Mailer: turbinesim.MailerFromEnv(env.Getenv, env.Log)})
 	loginThrottle := db.NewLoginThrottle(d.DB)
+	turbines := db.NewTurbineService(d.DB, trees, decks.Editor{})
+	batchStore := db.NewBatchService(queue.jobs)
+	resultStore := db.NewResultService(d.DB, queue.jobs, queue.trees, cache)
 	srv, err := handlers.New(handlers.Config{
 		JWTSecret:      secret,
 		BodyLimit:      cfg.BodyLimit,
@@ -107,29 +113,34 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Logger:         env.Log,
 		SSO:            handlers.SSOProvidersFromEnv(env.Getenv, cfg.BaseURL),
 	}, handlers.Services{
-		Auth:           authSvc,
-		Users:          db.NewUserService(d.DB),
-		Organizations:  db.NewOrganizationService(d.DB),
-		Dashboard:      db.NewDashboardService(d.DB),
-		Sessions:       sessions,
-		Ready:          d.Ready,
-		Turbines:       db.NewTurbineService(d.DB, trees, decks.Editor{}),
-		Demos:          demos,
-		RefreshTokens:  db.NewRefreshTokenService(d.DB),
-		APIKeys:        keys,
-		Audit:          keys,
-		RateLimiter:    db.NewRateLimiter(d.DB),
-		Caps:           db.NewCapService(d.DB, nil),
-		Accounts:       accounts,
-		MFA:            mfa,
-		LoginThrottle:  loginThrottle,
-		SignUpThrottle: db.NewSignUpThrottle(d.DB),
-		SSO:            db.NewSSOService(d.DB),
-		Jobs:           jobs.jobs,
-		Batches:        db.NewBatchService(jobs.jobs), // issue 11: DLC and parametric batches
-		Studies:        db.NewStudyService(d.DB, artifacts),
-		Notes:          db.NewNoteService(d.DB),
-		Results:        db.NewResultService(d.DB, jobs.jobs, jobs.trees, results), // issue 9
+		Auth:              authSvc,
+		Users:             db.NewUserService(d.DB),
+		Organizations:     db.NewOrganizationService(d.DB),
+		Dashboard:         db.NewDashboardService(d.DB),
+		Sessions:          sessions,
+		Ready:             d.Ready,
+		Turbines:          turbines,
+		Demos:             demos,
+		RefreshTokens:     db.NewRefreshTokenService(d.DB),
+		APIKeys:           keys,
+		Audit:             keys,
+		RateLimiter:       db.NewRateLimiter(d.DB),
+		Caps:              db.NewCapService(d.DB, nil),
+		Accounts:          accounts,
+		MFA:               mfa,
+		LoginThrottle:     loginThrottle,
+		SignUpThrottle:    db.NewSignUpThrottle(d.DB),
+		SSO:               db.NewSSOService(d.DB),
+		Jobs:              queue.jobs,
+		JobSubmissions:    &jobs.Submissions{Jobs: queue.jobs, Turbines: turbines},
+		Batches:           batchStore,
+		DLCBatches:        &batches.DLCBatches{Turbines: turbines, Batches: batchStore},
+		ParametricBatches: &batches.ParametricBatches{Turbines: turbines, Batches: batchStore},
+		Studies:           db.NewStudyService(d.DB, artifacts),
+		Notes:             db.NewNoteService(d.DB),
+		Results:           resultStore,
+		Analyses:          &results.ResultAnalysis{Results: resultStore, Batches: batchStore, Turbines: turbines},
+		Reports:           &results.CertificationReports{Batches: batchStore, Results: resultStore, Turbines: turbines},
 
 		// Sessions list on the account page; the timeouts match the
 		// handlers' session manager (12 h absolute, 2 h idle).

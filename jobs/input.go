@@ -1,4 +1,4 @@
-package handlers
+package jobs
 
 import (
 	"fmt"
@@ -25,6 +25,7 @@ func invalid(format string, args ...any) error {
 	return turbinesim.Errorf(turbinesim.EINVALID, format, args...)
 }
 
+// clipText cuts s to n bytes for an error detail.
 func clipText(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "…"
@@ -51,13 +52,6 @@ func checkEntrypoint(dir, entry string) error {
 		return invalid("entrypoint: %q is not in the ZIP", entry)
 	}
 	return nil
-}
-
-// validateDeck is decks.LoadRunnableDeck: 422 naming the file and
-// line of a bad deck, or a referenced file outside dir; a runnable deck
-// comes with its warnings.
-func validateDeck(dir, entry string) (*deck.Deck, []string, error) {
-	return decks.LoadRunnableDeck(dir, entry)
 }
 
 // RunSettings are the settings of a run built from a stored turbine.
@@ -90,9 +84,9 @@ type TurbineRunRequest struct {
 	Settings  RunSettings `json:"settings"`
 }
 
-// check validates the request's fields; uploaded says the request carries
+// Check validates the request's fields; uploaded says the request carries
 // a wind_file part.
-func (r *TurbineRunRequest) check(uploaded bool) error {
+func (r *TurbineRunRequest) Check(uploaded bool) error {
 	s := r.Settings
 	w := s.Wind
 	fromFile := w.File != nil || uploaded
@@ -132,7 +126,7 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 	if src == "" || !t.HasDeck() {
 		return "", nil, work, invalid("turbine_id: this turbine has no input deck to run")
 	}
-	d, warnings, err := validateDeck(src, *t.MainFile)
+	d, warnings, err := decks.LoadRunnableDeck(src, *t.MainFile)
 	if err != nil {
 		return "", nil, work, err
 	}
@@ -179,7 +173,7 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 	entry = filepath.ToSlash(entry)
 	if wind != nil {
 		// The run deck as the solver will read it, wind file included.
-		if _, _, err := validateDeck(dir, entry); err != nil {
+		if _, _, err := decks.LoadRunnableDeck(dir, entry); err != nil {
 			return "", nil, work, err
 		}
 	}
