@@ -335,17 +335,13 @@ type TurbineService interface {
 	// (the deck); its row is stored with CreateTurbine's rules.
 	LoadDemo(ctx context.Context, orgID, userID, demoID string, create func(dir string) (*Turbine, error)) (t *Turbine, reused bool, err error)
 
-	// OpenDeck makes the stored deck files of a turbine readable as a local
-	// directory and returns the absolute path of the primary .fst; release
-	// must be called when done. Until then the files stay in place (an
+	// OpenTurbineDeck makes the stored deck files of a turbine readable as
+	// a local directory and returns the row as read and the root folder of
+	// its stored files (MainFile is relative to it); release must be
+	// called when done. Until then the files stay in place (an
 	// UpdateTurbine or DeleteTurbine of the turbine waits for release), so
-	// release promptly and do no other database work in between.
-	// ENOTFOUND when the row has no deck.
-	OpenDeck(ctx context.Context, orgID, id string) (mainPath string, release func(), err error)
-
-	// OpenTurbineDeck is OpenDeck returning the row as read under the
-	// same guard and the root folder of its stored files (MainFile is
-	// relative to it). A row without deck files is no error: dir is "".
+	// release promptly and do no other database work in between. A row
+	// without deck files is no error: dir is "".
 	OpenTurbineDeck(ctx context.Context, orgID, id string) (t *Turbine, dir string, release func(), err error)
 }
 

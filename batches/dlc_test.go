@@ -53,7 +53,7 @@ func TestProductionFaultDLCsRunTheirFault(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := coupling.RunPath(context.Background(), filepath.Join(out, filepath.FromSlash(fst)), coupling.Options{OutPath: "-", KeepData: true,
+			res, err := runDeckFile(context.Background(), filepath.Join(out, filepath.FromSlash(fst)), coupling.Options{OutPath: "-", KeepData: true,
 				Channels: []string{"BldPitch1", "BldPitch2", "BldPitch3", "GenPwr", "RotSpeed"}}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -150,7 +150,7 @@ func TestParkedAndStartUpDLCsKeepFeatherUntilTheirEvent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := coupling.RunPath(context.Background(), filepath.Join(out, filepath.FromSlash(fst)), coupling.Options{OutPath: "-", KeepData: true,
+			res, err := runDeckFile(context.Background(), filepath.Join(out, filepath.FromSlash(fst)), coupling.Options{OutPath: "-", KeepData: true,
 				Channels: []string{"BldPitch1", "GenPwr", "RotSpeed"}}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -207,4 +207,13 @@ func bundledNRELForDLC(t *testing.T) (string, *turbinesim.Turbine, dlc.Turbine) 
 		t.Fatal(err)
 	}
 	return base, tb, key
+}
+
+// runDeckFile loads the deck at path and runs it (coupling.Run).
+func runDeckFile(ctx context.Context, path string, opts coupling.Options, progress func(simTime, tMax float64)) (*coupling.Result, error) {
+	d, err := deck.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return coupling.Run(ctx, d, opts, progress)
 }

@@ -484,24 +484,6 @@ func (s *TurbineService) findDemo(ctx context.Context, orgID, demoID string) (*t
 	return &t, nil
 }
 
-// OpenDeck implements turbinesim.TurbineService (OpenTurbineDeck).
-func (s *TurbineService) OpenDeck(ctx context.Context, orgID, id string) (string, func(), error) {
-	t, dir, release, err := s.OpenTurbineDeck(ctx, orgID, id)
-	if err != nil {
-		return "", nil, err
-	}
-	if dir == "" {
-		release()
-		return "", nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
-	}
-	main := filepath.Join(dir, filepath.FromSlash(*t.MainFile))
-	if rel, err := filepath.Rel(dir, main); err != nil || !filepath.IsLocal(rel) {
-		release()
-		return "", nil, fmt.Errorf("db: turbine %s: main file %q escapes its tree", t.ID, *t.MainFile)
-	}
-	return main, release, nil
-}
-
 // OpenTurbineDeck implements turbinesim.TurbineService. The row stays
 // locked FOR SHARE until release (lockShared), so an edit or deletion
 // cannot remove the tree while it is read; callers only read files before

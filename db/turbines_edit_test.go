@@ -45,10 +45,10 @@ func (f *turbineFixture) builtTurbine(t *testing.T, name string) *turbinesim.Tur
 }
 
 // storedDeck loads the turbine's stored deck as jobs and
-// detailed-properties do (OpenDeck).
+// detailed-properties do (OpenTurbineDeck).
 func (f *turbineFixture) storedDeck(t *testing.T, id string) *deck.Deck {
 	t.Helper()
-	main, release, err := f.svc.OpenDeck(context.Background(), f.orgA, id)
+	main, release, err := openDeck(context.Background(), f.svc, f.orgA, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func (f *turbineFixture) storedDeck(t *testing.T, id string) *deck.Deck {
 // treeFiles reads every file of the turbine's stored tree.
 func (f *turbineFixture) treeFiles(t *testing.T, id string) map[string]string {
 	t.Helper()
-	main, release, err := f.svc.OpenDeck(context.Background(), f.orgA, id)
+	main, release, err := openDeck(context.Background(), f.svc, f.orgA, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,12 +208,12 @@ func TestTurbineCloneAndEditConcurrently(t *testing.T) {
 }
 
 // TestTurbineEditWaitsForOpenDeck: while a reader has the deck open
-// (OpenDeck for detailed-properties and the turbine page,
-// OpenTurbineDeck for job and batch submissions), a deck-rebuilding edit
+// (OpenTurbineDeck, directly or through the openDeck helper that returns
+// the main file's path), a deck-rebuilding edit
 // waits for the row instead of removing the files being read; after
 // release it completes and removes the old tree. Deterministic: the test
 // watches pg_stat_activity for the edit's lock wait. Before, the edit
-// committed and removed the open tree at once (with OpenDeck, which took
+// committed and removed the open tree at once (with a reader that took
 // no lock: "the edit finished while the deck was open", the tree gone).
 func TestTurbineEditWaitsForOpenDeck(t *testing.T) {
 	t.Parallel()
@@ -222,7 +222,7 @@ func TestTurbineEditWaitsForOpenDeck(t *testing.T) {
 	tb := f.builtTurbine(t, "Scratch")
 	openers := map[string]func() (string, func()){
 		"OpenDeck": func() (string, func()) {
-			main, release, err := f.svc.OpenDeck(ctx, f.orgA, tb.ID)
+			main, release, err := openDeck(ctx, f.svc, f.orgA, tb.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

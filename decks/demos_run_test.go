@@ -9,6 +9,7 @@ import (
 	"github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/coupling"
+	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // The land-based bundled turbines run in the solver as loaded: the deck the
@@ -43,7 +44,7 @@ func TestBundledLandTurbinesRunInTheSolver(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := coupling.RunPath(context.Background(), filepath.Join(dir, filepath.FromSlash(*tb.MainFile)),
+			res, err := runDeckFile(context.Background(), filepath.Join(dir, filepath.FromSlash(*tb.MainFile)),
 				coupling.Options{OutPath: "-", TMax: tc.tMax, KeepData: true, Channels: []string{"RotSpeed", "GenPwr", "BldPitch1"}}, nil)
 			if err != nil {
 				t.Fatalf("running the bundled %s: %v", tc.id, err)
@@ -71,4 +72,13 @@ func TestBundledLandTurbinesRunInTheSolver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runDeckFile loads the deck at path and runs it (coupling.Run).
+func runDeckFile(ctx context.Context, path string, opts coupling.Options, progress func(simTime, tMax float64)) (*coupling.Result, error) {
+	d, err := deck.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return coupling.Run(ctx, d, opts, progress)
 }

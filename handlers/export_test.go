@@ -1,6 +1,11 @@
 package handlers
 
-import "github.com/labstack/echo/v4"
+import (
+	"sort"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
 
 // Test hooks: exported only to the package's own tests.
 
@@ -13,8 +18,27 @@ func RouteKeys(s *Server) []string {
 	return keys
 }
 
-// DocumentedRouteKeys lists the operations of the OpenAPI document.
-func DocumentedRouteKeys() []string { return documentedRoutes() }
+// DocumentedRouteKeys lists the operations of the OpenAPI document as
+// "METHOD /path" keys in Echo's path syntax.
+func DocumentedRouteKeys() []string {
+	var keys []string
+	for _, op := range apiOperations() {
+		keys = append(keys, op.method+" "+echoPath(op.path))
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// echoPath turns /turbines/{id} into /turbines/:id.
+func echoPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+			parts[i] = ":" + part[1:len(part)-1]
+		}
+	}
+	return strings.Join(parts, "/")
+}
 
 // HTMLOnlyRoute reports whether a route is exempt from the document.
 func HTMLOnlyRoute(key string) bool { return htmlOnlyRoutes[key] }

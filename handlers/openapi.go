@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -219,25 +218,4 @@ const paymentRequiredDescription = "payment required: the charge would pass a mo
 
 func (s *Server) openAPI(c echo.Context) error {
 	return c.JSON(http.StatusOK, openAPIDocument())
-}
-
-// documentedRoutes returns "METHOD /path" keys in Echo's path syntax.
-func documentedRoutes() []string {
-	var keys []string
-	for _, op := range apiOperations() {
-		keys = append(keys, op.method+" "+echoPath(op.path))
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// echoPath turns /turbines/{id} into /turbines/:id.
-func echoPath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, part := range parts {
-		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
-			parts[i] = ":" + part[1:len(part)-1]
-		}
-	}
-	return strings.Join(parts, "/")
 }

@@ -20,7 +20,7 @@ import (
 // spectra count its window; a batch's are lifetime spectra, each run
 // weighted as the lifetime DEL weights it (its wind-speed bin's
 // probability split over the bin's runs, normalised over the batch, per
-// second of the run: analysis.BatchMarkovMatrix).
+// second of the run: analysis.LifetimeMarkovMatrix).
 
 // Defaults and bounds of the load-spectrum questions, documented in the
 // OpenAPI entries.

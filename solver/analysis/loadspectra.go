@@ -172,22 +172,6 @@ func lifetimeScales(runs []FatigueInput, dist WindDistribution, lifetime float64
 	return scales, los, his, w, nil
 }
 
-// BatchMarkovMatrix is the lifetime Markov matrix of one channel over a
-// batch: each run's rainflow cycles (ASTM E1049 §5.4.4, half cycles 0.5)
-// counted wⱼ·L/Tⱼ times (lifetimeScales) on edges common to every run.
-func BatchMarkovMatrix(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (Markov, SpeedWeights, error) {
-	return LifetimeMarkovMatrix(runs, nil, channel, opt, dist)
-}
-
-// BatchLoadDuration is the lifetime LDD (seconds) and LRD (revolutions,
-// with opt.SpeedChannel) of one channel over a batch: each run's
-// distribution (LoadDuration) on level edges spanning every run's minimum
-// to maximum, scaled by wⱼ·L/Tⱼ (lifetimeScales), so the durations add up
-// to L.
-func BatchLoadDuration(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (LevelDistribution, SpeedWeights, error) {
-	return LifetimeLoadDuration(runs, nil, channel, opt, dist)
-}
-
 // eventScales returns each event run's number of occurrences in the
 // lifetime L: n_d·(L/year) events of the case, shared over its runs as
 // LifetimeFatigue shares the damage of one event (meanEventDamage: the
@@ -268,8 +252,9 @@ func spectrumRuns(runs []FatigueInput, events []EventCase, dist WindDistribution
 	return all, scales, los, his, w, nil
 }
 
-// LifetimeMarkovMatrix is BatchMarkovMatrix with transient events, as
-// LifetimeFatigue: the time-weighted runs' cycles counted wⱼ·L/Tⱼ times
+// LifetimeMarkovMatrix is the lifetime Markov matrix of one channel over a
+// batch, with transient events as in LifetimeFatigue: each time-weighted
+// run's rainflow cycles (ASTM E1049 §5.4.4, half cycles 0.5) counted wⱼ·L/Tⱼ times
 // and each event case's cycles counted n_d·(L/year) times per event
 // (eventScales), on edges common to every run. The weights returned are
 // the time-weighted runs' (empty when there are none).
@@ -297,7 +282,10 @@ func LifetimeMarkovMatrix(runs []FatigueInput, events []EventCase, channel strin
 	return mk, w, nil
 }
 
-// LifetimeLoadDuration is BatchLoadDuration with transient events: each
+// LifetimeLoadDuration is the lifetime LDD (seconds) and LRD (revolutions,
+// with opt.SpeedChannel) of one channel over a batch: each time-weighted
+// run's distribution (LoadDuration) on level edges spanning every run's
+// minimum to maximum, scaled by wⱼ·L/Tⱼ (lifetimeScales), and each
 // event run's time and revolutions at level counted n_d·(L/year) times per
 // event (eventScales), as LifetimeMarkovMatrix counts its cycles. The
 // durations then add up to L (the operating time) plus the events' own

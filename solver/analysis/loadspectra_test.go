@@ -289,3 +289,18 @@ func TestLifetimeSpectraCountEventsPerEvent(t *testing.T) {
 		t.Errorf("event-only weights %v, want none", w.Weights)
 	}
 }
+
+// BatchMarkovMatrix is LifetimeMarkovMatrix without events: each run's
+// rainflow cycles counted wⱼ·L/Tⱼ times (lifetimeScales) on edges common
+// to every run.
+func BatchMarkovMatrix(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (Markov, SpeedWeights, error) {
+	return LifetimeMarkovMatrix(runs, nil, channel, opt, dist)
+}
+
+// BatchLoadDuration is LifetimeLoadDuration without events: each run's
+// distribution (LoadDuration) on level edges spanning every run's minimum
+// to maximum, scaled by wⱼ·L/Tⱼ (lifetimeScales), so the durations add up
+// to L.
+func BatchLoadDuration(runs []FatigueInput, channel string, opt BatchSpectrumOptions, dist WindDistribution) (LevelDistribution, SpeedWeights, error) {
+	return LifetimeLoadDuration(runs, nil, channel, opt, dist)
+}

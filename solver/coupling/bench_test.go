@@ -15,7 +15,7 @@ func BenchmarkNREL5MWFlex60s(b *testing.B) {
 	ch := []string{"RotSpeed", "GenPwr", "OoPDefl1", "TTDspFA", "RootMyc1", "TwrBsMyt"}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: ch}, nil)
+		res, err := runPath(context.Background(), fst, Options{OutPath: "-", Channels: ch}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -28,7 +28,7 @@ func BenchmarkNREL5MWRigid60s(b *testing.B) {
 	fst := testshared.Path(b, "reference-outputs", "nrel5mw_steady8_rigid_bem", "Main_Onshore.fst")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: []string{"RotSpeed", "GenPwr"}}, nil)
+		res, err := runPath(context.Background(), fst, Options{OutPath: "-", Channels: []string{"RotSpeed", "GenPwr"}}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func BenchmarkNREL5MWFull60s(b *testing.B) {
 	fst := testshared.Path(b, "reference-outputs", "nrel5mw_steady8_full", "Main_Onshore.fst")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		res, err := RunPath(context.Background(), fst, Options{OutPath: "-"}, nil)
+		res, err := runPath(context.Background(), fst, Options{OutPath: "-"}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -74,15 +74,6 @@ func (e *SimError) Error() string {
 
 func (e *SimError) Unwrap() error { return e.Err }
 
-// RunPath loads the deck at path and runs it (see Run).
-func RunPath(ctx context.Context, path string, opts Options, progress func(simTime, tMax float64)) (*Result, error) {
-	d, err := deck.Load(path)
-	if err != nil {
-		return nil, fmt.Errorf("coupling: loading %s: %w", path, err)
-	}
-	return Run(ctx, d, opts, progress)
-}
-
 // Run simulates the deck from t = 0 to TMax. progress, if non-nil, is called
 // after every output row with the simulated time. Cancelling ctx stops the
 // run within one time step; the output file is then not written (it is

@@ -3,6 +3,7 @@ package coupling
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -134,7 +135,7 @@ func TestIEA15OnshoreRuns(t *testing.T) {
 		t.Skip("long run")
 	}
 	dir := testshared.Path(t, "reference-outputs", "iea15_onshore_steady13_rosco", "IEA-15-240-RWT-Onshore")
-	res, err := RunPath(context.Background(), filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"),
+	res, err := runPath(context.Background(), filepath.Join(dir, "IEA-15-240-RWT-Onshore.fst"),
 		Options{OutPath: "-", TMax: 3, Channels: []string{"RotSpeed", "GenTq", "BldPitch1"}, KeepData: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -244,4 +245,13 @@ func TestOffshoreDeckFailsFast(t *testing.T) {
 	if _, statErr := os.Stat(out); !errors.Is(statErr, os.ErrNotExist) {
 		t.Errorf("an output file was left behind: %v", statErr)
 	}
+}
+
+// runPath loads the deck at path and runs it (see Run).
+func runPath(ctx context.Context, path string, opts Options, progress func(simTime, tMax float64)) (*Result, error) {
+	d, err := deck.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("coupling: loading %s: %w", path, err)
+	}
+	return Run(ctx, d, opts, progress)
 }

@@ -48,7 +48,7 @@ func compareWithReference(t *testing.T, name string, channels []string, tol map[
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: channels, KeepData: true}, nil)
+	res, err := runPath(context.Background(), fst, Options{OutPath: "-", Channels: channels, KeepData: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func runReferenceStart(t *testing.T, name string, channels []string, tmax float6
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunPath(context.Background(), fst, Options{OutPath: "-", Channels: channels, KeepData: true, TMax: tmax}, nil)
+	res, err := runPath(context.Background(), fst, Options{OutPath: "-", Channels: channels, KeepData: true, TMax: tmax}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
