@@ -45,7 +45,7 @@ type Batch struct {
 	// Progress is derived from the batch's jobs when the batch is read.
 	Progress BatchProgress `json:"progress" db:"-"`
 	// Warnings are those of the turbine's deck every run starts from
-	// (DeckWarnings), said once in the response of the submission; not
+	// (decks.Warnings), said once in the response of the submission; not
 	// stored.
 	Warnings []string `json:"warnings,omitempty" db:"-"`
 }

@@ -89,7 +89,7 @@ type Job struct {
 
 	// OutputFiles lists the published output files (succeeded jobs only).
 	OutputFiles []string `json:"output_files" db:"-"`
-	// Warnings are the submitted deck's (DeckWarnings), recorded with the
+	// Warnings are the submitted deck's (decks.Warnings), recorded with the
 	// job: "file:line: variable: message" findings that OpenFAST would
 	// run with, the file relative to the deck folder. Empty, not null,
 	// when there were none.

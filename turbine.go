@@ -108,7 +108,7 @@ type Turbine struct {
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
 	UpdatedAt time.Time `json:"updated_at" db:"updated_at"`
 	// Warnings tell the user what to know about the turbine's deck
-	// although it runs (DeckWarnings: the builder's, e.g. controller gains
+	// although it runs (decks.Warnings: the builder's, e.g. controller gains
 	// not tuned to this rotor, then the deck validator's warnings). Set in
 	// the responses that wrote or read the deck (POST /turbines, an upload,
 	// a clone, a demo load, a PUT that rebuilt the deck, GET

@@ -55,7 +55,7 @@ func TestTurbineCreateBaselineControllerFile(t *testing.T) {
 	if !strings.Contains(string(src), "PC_KK from this rotor's frozen-wake dP/dtheta") {
 		t.Fatalf("parameter file does not state the rotor's own pitch sensitivity:\n%s", src)
 	}
-	if w := decks.DeckWarnings(dir, d); w != nil {
+	if w := decks.Warnings(dir, d); w != nil {
 		t.Fatalf("warnings %q for gains tuned to the rotor", w)
 	}
 	p, err := decks.ParamsFromDeck(d)

@@ -98,8 +98,8 @@ func TestTurbineCreateBuildsValidDeck(t *testing.T) {
 		!strings.Contains(tb.Warnings[0], "does not fall with pitch") {
 		t.Fatalf("build warnings %q, want the pitch-gain fallback", tb.Warnings)
 	}
-	if got := decks.DeckWarnings(dir, d); !slices.Equal(got, tb.Warnings) {
-		t.Fatalf("DeckWarnings of the written deck %q, want the build's %q", got, tb.Warnings)
+	if got := decks.Warnings(dir, d); !slices.Equal(got, tb.Warnings) {
+		t.Fatalf("Warnings of the written deck %q, want the build's %q", got, tb.Warnings)
 	}
 }
 

@@ -106,7 +106,7 @@ func ChangesDeck(u *turbinesim.TurbineUpdate, cur *turbinesim.Turbine) (bool, er
 // rewritten; every other file is copied as stored, so MainFile stays valid.
 // next is the updated row (u.Apply); its hub_height_m follows the deck
 // when an offshore tower cannot hold the hub at its height, and its
-// Warnings are those of the rebuilt deck (DeckWarnings). An edit the deck
+// Warnings are those of the rebuilt deck (Warnings). An edit the deck
 // cannot carry is EINVALID naming the field and the reason; a done ctx
 // stops a controller retuning's sensitivity sweep.
 func RebuildDeck(ctx context.Context, u *turbinesim.TurbineUpdate, cur, next *turbinesim.Turbine, srcDir, dstDir string) error {
@@ -155,7 +155,7 @@ func RebuildDeck(ctx context.Context, u *turbinesim.TurbineUpdate, cur, next *tu
 	}
 	// The warnings of the deck as it now stands: a retuned parameter
 	// file's, or those of the file the edit kept.
-	next.Warnings = DeckWarnings(dstDir, rebuilt)
+	next.Warnings = Warnings(dstDir, rebuilt)
 	return nil
 }
 

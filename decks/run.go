@@ -2,7 +2,6 @@ package decks
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -19,7 +18,7 @@ func invalidf(format string, args ...any) error {
 // validator; any error is EINVALID naming the file (relative to dir) and
 // the line. Every referenced file must lie inside dir (an input deck
 // cannot read /etc/passwd or another job's files, security brief I10).
-// A runnable deck comes with its warnings (DeckWarnings): what the
+// A runnable deck comes with its warnings (Warnings): what the
 // engineer should know although the deck runs. Job submission and batches
 // check decks with it.
 func LoadRunnableDeck(dir, entry string) (*deck.Deck, []string, error) {
@@ -51,29 +50,4 @@ func LoadRunnableDeck(dir, entry string) (*deck.Deck, []string, error) {
 		return nil, nil, invalidf("%s", strings.Join(msgs, "; "))
 	}
 	return d, deckWarnings(dir, d, problems), nil
-}
-
-// deckRelPath is the slash-separated path of file p relative to the deck
-// folder dir; a file outside it is named by its base name only (a message
-// must not reveal the server's directory layout).
-func deckRelPath(dir, p string) string {
-	if r, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(r) {
-		return filepath.ToSlash(r)
-	}
-	return filepath.Base(p)
-}
-
-// deckProblemText is a validator finding as the engineer reads it:
-// "file:line: variable: message", the file relative to the deck folder
-// dir; the line is left out when the finding has none (a variable the file
-// does not hold, whose default was taken), and so is an empty variable.
-func deckProblemText(dir string, p deck.Problem) string {
-	s := deckRelPath(dir, p.File)
-	if p.Line > 0 {
-		s += fmt.Sprintf(":%d", p.Line)
-	}
-	if p.Variable != "" {
-		s += ": " + p.Variable
-	}
-	return s + ": " + p.Message
 }

@@ -252,7 +252,7 @@ type UploadedDeck struct {
 	Deck     *deck.Deck
 	// ControllerRewritten records DLL_FileName before and after.
 	ControllerFrom, ControllerTo string
-	// Warnings are the deck's (DeckWarnings), files relative to the
+	// Warnings are the deck's (Warnings), files relative to the
 	// upload's root.
 	Warnings []string
 }

@@ -169,7 +169,7 @@ func (s *Server) cloneTurbine(c echo.Context) error {
 // may read files the deck names (DetailedPropertiesOf reads the baseline
 // controller's parameter file), which are gone after release with an S3
 // store and no longer guarded against an edit removing them with the
-// local one. dir is the root folder of the stored files (DeckWarnings
+// local one. dir is the root folder of the stored files (decks.Warnings
 // names files relative to it).
 func (s *Server) loadDeck(c echo.Context, use func(dir string, d *deck.Deck) error) error {
 	return s.loadDeckOf(c, c.Param("id"), use)
@@ -200,7 +200,7 @@ func (s *Server) loadDeckOf(c echo.Context, id string, use func(dir string, d *d
 	return use(dir, d)
 }
 
-// storedDeckWarnings is decks.DeckWarnings of turbine t's stored deck:
+// storedDeckWarnings is decks.Warnings of turbine t's stored deck:
 // none for a row without one, nor when the stored files no longer load
 // (GET /turbines/{id}/detailed-properties says why).
 func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]string, error) {
@@ -209,7 +209,7 @@ func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]st
 	}
 	var warnings []string
 	err := s.loadDeckOf(c, t.ID, func(dir string, d *deck.Deck) error {
-		warnings = decks.DeckWarnings(dir, d)
+		warnings = decks.Warnings(dir, d)
 		return nil
 	})
 	if turbinesim.ErrorCode(err) == turbinesim.EINVALID {

@@ -44,7 +44,7 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 		var propsErr error
 		err := s.loadDeck(c, func(dir string, d *deck.Deck) error {
 			main = d.Main
-			v.Warnings = decks.DeckWarnings(dir, d)
+			v.Warnings = decks.Warnings(dir, d)
 			v.Props, propsErr = decks.DetailedPropertiesOf(d)
 			return nil
 		})

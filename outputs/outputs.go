@@ -1,3 +1,8 @@
+// Package outputs is the vocabulary of simulation outputs: a job's main
+// output file in columnar form (JobOutput), the runs of a batch (BatchRun)
+// and the service that reads them (ResultService, implemented by
+// db.ResultService over infra/resultcache). It stands apart from the root
+// package because JobOutput carries a solver/analysis record.
 package outputs
 
 import (

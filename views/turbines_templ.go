@@ -42,7 +42,7 @@ type TurbineDetailView struct {
 	PolarChart any
 	CanWrite   bool // not demo-derived
 	CanClone   bool // verified account
-	// Warnings are the stored deck's (decks.DeckWarnings): the
+	// Warnings are the stored deck's (decks.Warnings): the
 	// builder's (e.g. pitch gains not tuned to this rotor), then the deck
 	// validator's "file:line: variable: message".
 	Warnings []string

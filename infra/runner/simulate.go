@@ -35,7 +35,7 @@ var ErrUsage = errors.New("usage")
 // stderr as one rewritten line (text) or to stdout as JSON lines (json, the
 // form the job worker reads from its child process). A deck error exits
 // non-zero with the deck layer's message, which names file, line and
-// variable; the deck's warnings (decks.DeckWarnings) go to stderr
+// variable; the deck's warnings (decks.Warnings) go to stderr
 // before the run starts, one "warning: file:line: variable: message" line
 // each.
 func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -99,7 +99,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// What OpenFAST would run with but the engineer should know, before
 	// the run starts (files relative to the deck's folder).
-	for _, w := range decks.DeckWarnings(filepath.Dir(path), d) {
+	for _, w := range decks.Warnings(filepath.Dir(path), d) {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
 	opts := coupling.Options{TMax: *tMax, SkipUnsupported: true}
