@@ -19,6 +19,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -161,7 +162,7 @@ func TestMakeRunRunsEveryBundledTurbine(t *testing.T) {
 // the test takes up each turbine as soon as its modules are supported.
 func supportedDemos(t *testing.T) map[string]bool {
 	t.Helper()
-	cat, err := turbinesim.NewBundledDemos(turbineassets.FS)
+	cat, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
