@@ -19,11 +19,11 @@ import (
 // GET /batches and GET /batches/{id}.
 //
 // A design load basis is expanded, checked, quoted and submitted by
-// batches.DLCBatches (batch_dlc.go): the request stores one run recipe
+// batches.DLCBatches (batches/dlc.go): the request stores one run recipe
 // per job and each attempt's child process generates the run's wind file
-// and deck within the run's limits (infra/runner/prepare.go). A sweep is submitted by
-// batches.ParametricBatches (batch_sweep.go). The handlers here parse
-// and render only.
+// and deck within the run's limits (infra/runner/prepare.go). A sweep is
+// submitted by batches.ParametricBatches (batches/parametric.go). The
+// handlers here parse and render only.
 
 func (s *Server) batchService() (turbinesim.BatchService, error) {
 	if s.svc.Batches == nil || s.svc.Turbines == nil {

@@ -18,9 +18,9 @@ import (
 	"github.com/turbinesim/turbinesim/views"
 )
 
-// Job endpoints (issue 8): submit, list, detail, cancel, output download.
-// The WebSocket progress channel is in ws.go; the input checks in
-// jobs_input.go.
+// Job endpoints: submit, list, detail, cancel, output download. The
+// WebSocket progress channel is in ws.go; building and checking a job's
+// input is jobs.Submissions (package jobs).
 
 func (s *Server) jobService() (turbinesim.JobService, error) {
 	if s.svc.Jobs == nil {

@@ -14,9 +14,9 @@ import (
 	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
-// Result analysis (issue 9): the questions engineers ask of a finished
-// job's output — channels, time series, statistics with DELs, spectra — and
-// of a batch (analysis_batch.go). The maths is solver/analysis; this layer
+// Result analysis: the questions engineers ask of a finished job's output
+// — channels, time series, statistics with DELs, spectra — and of a batch
+// (batch.go). The maths is solver/analysis; this layer
 // validates the request, finds the organization's output through
 // ResultService and shapes the answer. The JSON endpoints and the results
 // pages both call it.
