@@ -2,8 +2,6 @@ package aero
 
 import (
 	"math"
-
-	"github.com/turbinesim/turbinesim/solver/aero/dbemt"
 )
 
 // Dynamic-wake models (AeroDyn DBEMT_Mod).
@@ -89,9 +87,11 @@ func DBEMTTau1(radius, axIndDisk, unDisk float64) float64 {
 	return math.Min(1.1*radius/((1-1.3*a)*u), 100)
 }
 
-// DBEMTTau2 is the spanwise time constant tau2 = (0.39 - 0.26 (r/R)^2) tau1.
+// DBEMTTau2 is the spanwise time constant tau2 = (0.39 - 0.26 (r/R)^2) tau1,
+// with r/R clamped to [0, 1].
 func DBEMTTau2(tau1, spanRatio float64) float64 {
-	return (0.39 - 0.26*spanRatio*spanRatio) * tau1
+	s := math.Max(0, math.Min(1, spanRatio))
+	return (0.39 - 0.26*s*s) * tau1
 }
 
 // oyeStep advances Øye's filters
@@ -338,7 +338,7 @@ func (r *Rotor) applyDBEMT(t float64, out *Output, rTip float64, xh Vec3, unDisk
 }
 
 // initDiskWeights sets, once, the weights of the disk-averaged axial
-// induction that sets tau1 (dbemt.DiskWeights: AeroDyn's kernel average
+// induction that sets tau1 (dbemtDiskWeights: AeroDyn's kernel average
 // around 70 % of the rotor radius, not the plain mean over all nodes), from
 // the nodes' distances to the rotor axis at the first DBEMT evaluation.
 func (r *Rotor) initDiskWeights(out *Output) {
@@ -352,7 +352,7 @@ func (r *Rotor) initDiskWeights(out *Output) {
 			rl[k][j] = out.work[k][j].sec.RLocal
 		}
 	}
-	r.diskWeight = dbemt.DiskWeights(rl)
+	r.diskWeight = dbemtDiskWeights(rl)
 }
 
 // saveNodes keeps each node's quasi-steady inductions, BEM root, section
@@ -392,4 +392,45 @@ func (s *dbemtState) startInput(k, j int, wind Vec3, opt *BEMTOptions) [2]float6
 		}
 	}
 	return [2]float64{-a * vx, ap * vy}
+}
+
+// dbemtDiskWeights returns the weights of the disk-averaged axial induction that
+// sets tau1 with DBEMT_Mod 2, from each node's distance to the rotor axis
+// rlocal[blade][node] at initialisation. AeroDyn does not take the plain mean
+// over all nodes, which the near-zero induction of the root cylinders would
+// drag down: each node gets the triweight kernel K(u) = 35/32 (1 - u^2)^3 of
+// u = (r/r_max - 0.7)/0.1 clipped to [-1, 1], centred on 70 % of the radius
+// (r_max the largest rlocal over all blades); the weights are normalised to
+// sum 1 on each blade and divided by the number of blades, so
+// AxIndAvg = sum over all nodes of w*a.
+func dbemtDiskWeights(rlocal [][]float64) [][]float64 {
+	rMax := 0.0
+	for _, b := range rlocal {
+		for _, r := range b {
+			rMax = math.Max(rMax, r)
+		}
+	}
+	out := make([][]float64, len(rlocal))
+	for k, b := range rlocal {
+		w := make([]float64, len(b))
+		sum := 0.0
+		for j, r := range b {
+			u := 0.0
+			if rMax > 0 {
+				u = (r/rMax - 0.7) / 0.1
+			}
+			u = math.Max(-1, math.Min(1, u))
+			v := 1 - u*u
+			w[j] = 35.0 / 32.0 * v * v * v
+			sum += w[j]
+		}
+		for j := range w {
+			if sum > 0 {
+				w[j] /= sum
+			}
+			w[j] /= float64(len(rlocal))
+		}
+		out[k] = w
+	}
+	return out
 }

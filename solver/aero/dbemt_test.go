@@ -3,8 +3,6 @@ package aero
 import (
 	"math"
 	"testing"
-
-	"github.com/turbinesim/turbinesim/solver/aero/dbemt"
 )
 
 // oyeStep against a fine RK4 integration of the two filter equations with a
@@ -255,7 +253,7 @@ func TestDBEMTTau1UsesShaftNormalInflow(t *testing.T) {
 			n++
 		}
 	}
-	w := dbemt.DiskWeights(rl)
+	w := dbemtDiskWeights(rl)
 	var aDisk float64
 	for k := range out.Blades {
 		for j, o := range out.Blades[k] {
