@@ -53,3 +53,19 @@ func VerifiedOnly(s *Server) []echo.MiddlewareFunc {
 
 // FirstDuplicateKey is the repeated-key check of request bodies.
 var FirstDuplicateKey = firstDuplicateKey
+// APISchemas are the document's components/schemas.
+func APISchemas() map[string]any { return apiSchemas() }
+
+// APIResponseSchemas maps each schema named by a success response
+// (status below 300) to one "METHOD /path" that returns it.
+func APIResponseSchemas() map[string]string {
+	out := map[string]string{}
+	for _, op := range apiOperations() {
+		for status, name := range op.responses {
+			if status < 300 && name != "" {
+				out[name] = op.method + " " + op.path
+			}
+		}
+	}
+	return out
+}

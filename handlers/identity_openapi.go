@@ -97,6 +97,10 @@ func identitySchemas() map[string]any {
 			"scopes":               scopesSchema,
 		}
 	}
+	ownKey := keyProps()
+	delete(ownKey, "owner_email")
+	delete(ownKey, "owner_name")
+	delete(ownKey, "deactivated_by_email")
 	newKey := keyProps()
 	delete(newKey, "owner_email")
 	delete(newKey, "owner_name")
@@ -107,9 +111,14 @@ func identitySchemas() map[string]any {
 	return map[string]any{
 		"RefreshRequest":      obj([]string{"refresh_token"}, map[string]any{"refresh_token": str}),
 		"CreateAPIKeyRequest": obj([]string{"name"}, map[string]any{"name": str, "scopes": scopesSchema}),
-		"APIKey":              obj([]string{"id", "client_id", "name", "active", "created_at"}, keyProps()),
+		"APIKey":              obj([]string{"id", "client_id", "name", "active", "created_at"}, ownKey),
+		"OrgAPIKey":           obj([]string{"id", "client_id", "name", "active", "created_at", "owner_email", "owner_name"}, keyProps()),
 		"NewAPIKey":           obj([]string{"id", "client_id", "name", "active", "created_at", "key"}, newKey),
-		"APIKeyPage":          page("APIKey"),
+		"APIKeyPage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
+			"items": map[string]any{"type": "array", "description": "APIKey items; OrgAPIKey items (with the owner) with ?scope=org",
+				"items": map[string]any{"oneOf": []any{ref("APIKey"), ref("OrgAPIKey")}}},
+			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,
+		}),
 		"AuditEntry": obj([]string{"id", "org_id", "user_id", "client_id", "method", "path", "status", "created_at"}, map[string]any{
 			"id": integer, "org_id": str, "user_id": str, "client_id": str, "method": str, "path": str, "status": integer, "created_at": dt,
 			"target_user_id":   map[string]any{"type": "string", "description": "owner of the key an administrator acted on"},

@@ -62,7 +62,6 @@ func apiSchemas() map[string]any {
 	dt := map[string]any{"type": "string", "format": "date-time"}
 	obj := objectSchema
 	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
-	nullableInt := map[string]any{"type": []string{"integer", "null"}, "description": "null until the resource exists"}
 	schemas := map[string]any{
 		"Error":  obj([]string{"detail"}, map[string]any{"detail": str}),
 		"Status": obj([]string{"status"}, map[string]any{"status": str}),
@@ -87,9 +86,11 @@ func apiSchemas() map[string]any {
 			"verified": map[string]any{"type": "boolean"}, "active": map[string]any{"type": "boolean"},
 			"created_at": dt, "updated_at": dt,
 		}),
-		"Dashboard": obj([]string{"organization", "member_count", "turbine_count", "job_count"}, map[string]any{
+		"Dashboard": obj([]string{"organization", "member_count", "turbine_count", "job_count", "active_job_count", "study_count"}, map[string]any{
 			"organization": ref("Organization"), "member_count": map[string]any{"type": "integer"},
-			"turbine_count": nullableInt, "job_count": nullableInt,
+			"turbine_count": map[string]any{"type": "integer"}, "job_count": map[string]any{"type": "integer"},
+			"active_job_count": map[string]any{"type": "integer", "description": "jobs queued, running or cancelling"},
+			"study_count":      map[string]any{"type": "integer"},
 		}),
 		"Account": obj([]string{"user", "organization", "auth_method"}, map[string]any{
 			"user": ref("User"), "organization": ref("Organization"),

@@ -70,7 +70,8 @@ func studySchemas() map[string]any {
 			"page_size": integer, "total_pages": integer,
 		})
 	}
-	shareStatus := map[string]any{"enabled": boolean, "enabled_at": nullDT}
+	shareStatus := map[string]any{"enabled": boolean, "enabled_at": nullDT,
+		"token": map[string]any{"type": "string", "description": "never in GET /studies/{id}/share: the token is shown once, in the ShareLink of enable and rotate"}}
 	shareLink := map[string]any{"enabled": boolean, "enabled_at": nullDT,
 		"token":   map[string]any{"type": "string", "minLength": 64, "maxLength": 64, "description": "URL-safe; shown only in this response"},
 		"url":     map[string]any{"type": "string", "description": "the reviewer's page, /s/{token}"},
