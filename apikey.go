@@ -10,7 +10,7 @@ import (
 )
 
 // APIKeyPrefix starts every API key secret; ClientIDLength characters of the
-// key (prefix included) form its public Client ID (contract, "API key").
+// key (prefix included) form its public Client ID, which audit logs and billing show.
 const (
 	APIKeyPrefix   = "ofk_"
 	ClientIDLength = 12

@@ -8,8 +8,7 @@ import (
 // AuthMethod names the credential kind that authenticated a request.
 type AuthMethod string
 
-// Credential kinds. API keys are announced by the contract and arrive with
-// the identity work; the constant exists so the seam is visible.
+// Credential kinds: a browser session, a Bearer JWT, or an API key.
 const (
 	AuthSession AuthMethod = "session" // browser: scs session cookie
 	AuthBearer  AuthMethod = "bearer"  // script: Authorization: Bearer <access JWT>

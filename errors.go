@@ -21,7 +21,7 @@ const (
 	EPAYMENT        = "payment"         // 402: spend cap or token cap reached
 	ERATELIMIT      = "rate_limit"      // 429: per-user or per-org rate limit exceeded
 	EUNAVAILABLE    = "unavailable"     // 503: a dependency (the database) cannot be reached; retry later
-	ENOTIMPLEMENTED = "not_implemented" // 501: the operation is announced by the contract but not built yet
+	ENOTIMPLEMENTED = "not_implemented" // 501: the operation is documented but not built yet
 )
 
 // Error is an application error: a machine-readable code plus a message that

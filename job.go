@@ -6,8 +6,7 @@ import (
 	"time"
 )
 
-// JobStatus is the state of a simulation job. The contract leaves job states
-// open; the service's state machine is
+// JobStatus is the state of a simulation job. The state machine is
 //
 //	queued ──► running ──► succeeded | failed
 //	   │          │

@@ -8,16 +8,14 @@ import (
 	"time"
 )
 
-// RateLimits are the requests per minute a plan allows (contract, "Rate
-// limits"). API keys count against their creator and their organization.
+// RateLimits are the requests per minute a plan allows. API keys count against their creator and their organization.
 type RateLimits struct {
 	PerUser int `json:"per_user"`
 	PerOrg  int `json:"per_org"`
 }
 
-// Caps are the monthly spend and token budgets of an organization. The
-// contract does not fix the amounts; these defaults per plan are the
-// service's choice, and an administrator can lower or raise them.
+// Caps are the monthly spend and token budgets of an organization. These
+// defaults per plan are the service's choice, and an administrator can lower or raise them.
 type Caps struct {
 	SpendCapCents int64 `json:"spend_cap_cents" db:"spend_cap_cents"`
 	TokenCap      int64 `json:"token_cap" db:"token_cap"`
@@ -35,7 +33,7 @@ func (p Plan) Limits() RateLimits {
 }
 
 // BrowserAllowance is how many times its plan's rate limits a signed-in
-// browser session may make. The contract's limits are for API callers
+// browser session may make. The plan's limits are for API callers
 // (bearer tokens and API keys, which count in one bucket per user and
 // organization). The service's own pages cost several requests each (the
 // page, its htmx fragments and chart data: four for a job's results page),
@@ -108,8 +106,7 @@ type CapService interface {
 }
 
 // ClientUsage is one row of the monthly billing breakdown by API key
-// Client ID (contract "API key": the Client ID is used in billing
-// breakdowns).
+// Client ID.
 type ClientUsage struct {
 	// ClientID is nil for runs submitted with a password, SSO or browser
 	// session.

@@ -8,7 +8,7 @@ import (
 // Plan is an organization's subscription plan; it sets the rate limits.
 type Plan string
 
-// Plans named by the contract.
+// Plans an organization can be on.
 const (
 	PlanBeta       Plan = "beta"
 	PlanPro        Plan = "pro"

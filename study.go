@@ -169,7 +169,7 @@ func CheckArtifactName(name string) error {
 	return nil
 }
 
-// ShareTokenLength is the contract's share token length.
+// ShareTokenLength is the length of a share token (URL-safe characters).
 const ShareTokenLength = 64
 
 // NewShareToken returns 64 URL-safe characters (base64url without padding

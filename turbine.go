@@ -13,7 +13,7 @@ import (
 )
 
 // DemoPrefix starts the description of every demo-derived turbine row; such
-// rows refuse update and delete (contract: Permissions).
+// rows refuse update and delete (clone one to edit it).
 const DemoPrefix = "Pre-built demo:"
 
 // IsDemoDescription reports whether a description marks a demo-derived row.
@@ -135,7 +135,7 @@ const (
 
 // ValidateTurbineName checks a name: non-empty after trimming, at most 200
 // runes, valid UTF-8, no control or bidirectional-override characters
-// (security brief §2.H5/H6: a NUL would reach PostgreSQL as an error).
+// (a NUL would reach PostgreSQL as an error).
 func ValidateTurbineName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return Errorf(EINVALID, "name: required")

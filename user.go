@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Role of a user within an organization. The contract names org_member;
-// org_admin may change organization settings.
+// Role of a user within an organization: org_member, or org_admin, who may
+// also change organization settings.
 type Role string
 
 // Known roles.

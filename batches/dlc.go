@@ -15,7 +15,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
-// Design-load-case batches (issue 11): DLCBatches turns a request into an
+// Design-load-case batches: DLCBatches turns a request into an
 // IEC 61400-1 load basis for a stored turbine, previews it and submits it.
 //
 // Where the runs are made: the submit request only expands the runs and

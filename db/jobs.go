@@ -169,7 +169,8 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	}
 	if nj.TurbineID != "" {
 		// The caller validated the turbine's deck for this submission
-		// (contract: validation is re-run at the next job submission).
+		// (is_validated: the deck passed the validator at the last submission;
+		// an edit clears it and the next submission checks again).
 		if _, err := tx.ExecContext(ctx, `UPDATE turbines SET is_validated = true
 			WHERE id = $1 AND organization_id = $2`, nj.TurbineID, nj.OrganizationID); err != nil {
 			return nil, false, translate(err, "marking turbine validated")

@@ -20,8 +20,8 @@ import (
 )
 
 // MFAService implements turbinesim.MFAService. TOTP seeds are stored
-// encrypted with AES-256-GCM (security brief D7: a database dump alone
-// does not yield second factors).
+// encrypted with AES-256-GCM, so that a database dump alone does not
+// yield second factors.
 type MFAService struct {
 	db     *DB
 	issuer string

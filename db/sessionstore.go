@@ -10,7 +10,7 @@ import (
 
 // SessionStore keeps scs browser sessions in the sessions table. (The
 // upstream scs postgresstore cannot be downloaded here; this is the same
-// contract written against our pool.)
+// interface (scs.Store) written against our pool.)
 type SessionStore struct{ db *DB }
 
 var _ scs.CtxStore = (*SessionStore)(nil)

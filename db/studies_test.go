@@ -91,7 +91,7 @@ func TestStudyShareLifecycle(t *testing.T) {
 	if _, err := f.svc.EnableShare(ctx, f.author, st.ID); turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
 		t.Fatalf("enabling twice: %v, want conflict", err)
 	}
-	// The database never holds the raw token (security brief K5).
+	// The database never holds the raw token.
 	var raw int
 	if err := f.db.Get(&raw, `SELECT count(*) FROM studies WHERE encode(share_token_hash, 'escape') LIKE '%' || $1 || '%'
 		OR title LIKE '%' || $1 || '%'`, first.Token); err != nil || raw != 0 {

@@ -17,7 +17,7 @@ func invalidf(format string, args ...any) error {
 // LoadRunnableDeck loads the deck at entry inside dir and runs the deck
 // validator; any error is EINVALID naming the file (relative to dir) and
 // the line. Every referenced file must lie inside dir (an input deck
-// cannot read /etc/passwd or another job's files, security brief I10).
+// cannot read /etc/passwd or another job's files).
 // A runnable deck comes with its warnings (Warnings): what the
 // engineer should know although the deck runs. Job submission and batches
 // check decks with it.

@@ -19,8 +19,8 @@ import (
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
-// ZipLimits bound what an uploaded archive may expand to (security brief
-// §2.I). Every check runs on the central directory before anything is
+// ZipLimits bound what an uploaded archive may expand to (a ZIP bomb or a
+// million-entry archive is refused). Every check runs on the central directory before anything is
 // written.
 type ZipLimits struct {
 	MaxEntries    int   // files and directories

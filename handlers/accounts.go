@@ -24,7 +24,7 @@ import (
 var errMFARequired = errors.New("mfa required")
 
 // MFARequiredResponse is the answer of POST /auth/login when the account
-// has MFA enabled and no otp_code was sent (contract: "mfa_required: true").
+// has MFA enabled and no otp_code was sent: {"mfa_required": true}.
 type MFARequiredResponse struct {
 	MFARequired bool `json:"mfa_required"`
 }

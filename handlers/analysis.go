@@ -16,7 +16,7 @@ import (
 	"github.com/turbinesim/turbinesim/results"
 )
 
-// Result endpoints (issue 9): per-job channels, time series, statistics,
+// Result endpoints: per-job channels, time series, statistics,
 // spectra and the raw output; per-batch curves, AEP, DELs and extremes.
 // The questions are answered by results.ResultAnalysis; these handlers
 // decode the request, call it and render JSON or CSV.

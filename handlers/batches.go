@@ -13,7 +13,7 @@ import (
 	"github.com/turbinesim/turbinesim/views"
 )
 
-// Batch endpoints (issue 11): POST /dlcs/batch-submit (a design load
+// Batch endpoints: POST /dlcs/batch-submit (a design load
 // basis), POST /dlcs/preview (run count and price before submitting),
 // POST /parametric/batch-submit (a full-factorial sweep, verified only),
 // GET /batches and GET /batches/{id}.

@@ -1,6 +1,6 @@
 package handlers
 
-// batchOperations documents the batch endpoints (issue 11).
+// batchOperations documents the batch endpoints.
 func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	return []apiOperation{
 		{method: "POST", path: "/dlcs/batch-submit", tag: "batches",

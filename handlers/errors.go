@@ -28,7 +28,7 @@ var errorStatus = map[string]int{
 	turbinesim.EINTERNAL:       http.StatusInternalServerError,
 }
 
-// ErrorBody is the one error shape of the API contract.
+// ErrorBody is the one error shape of the API: {"detail": "..."}.
 type ErrorBody struct {
 	Detail string `json:"detail"`
 }

@@ -91,8 +91,8 @@ func (s *Server) refresh(c echo.Context) error {
 }
 
 // logoutTokens: POST /auth/logout revokes the refresh family of the
-// presented refresh token. This goes beyond the contract (which has
-// client-side logout only): access tokens stay valid until they expire
+// presented refresh token, a server-side logout besides the client
+// discarding its tokens: access tokens stay valid until they expire
 // (at most 15 minutes), but no new ones can be obtained.
 func (s *Server) logoutTokens(c echo.Context) error {
 	rs, err := s.refreshService()
@@ -125,7 +125,7 @@ func (a apiKeyAuthenticator) Authenticate(c echo.Context) (*turbinesim.Auth, err
 }
 
 // interactiveOnly refuses API-key callers: keys manage neither keys nor
-// the account (contract "Authentication": a key cannot create a key).
+// the account (a key cannot create a key).
 func interactiveOnly(c echo.Context) error {
 	if authFrom(c).Method == turbinesim.AuthAPIKey {
 		return turbinesim.Errorf(turbinesim.EFORBIDDEN, "API keys cannot manage API keys or the account; sign in with a password or SSO")

@@ -113,7 +113,8 @@ func TestIdentityRoutesCSRFAndContentType(t *testing.T) {
 	}
 }
 
-// N: the identity routes answer every failure in the error contract.
+// N: the identity routes answer every failure with the error shape
+// ({"detail"} and the status of its code).
 func TestIdentityErrorContractSweep(t *testing.T) {
 	t.Parallel()
 	e := newIdentityEnv(t, false)

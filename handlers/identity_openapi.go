@@ -9,7 +9,7 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 	return []apiOperation{
 		{method: "POST", path: "/auth/token/refresh", summary: "Rotate a refresh token: the presented one is consumed and a new pair returned (the refresh token keeps the login's 30-day absolute expiry); presenting a consumed token revokes every token of its login", tag: "auth", public: true,
 			request: "RefreshRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 415, 503)},
-		{method: "POST", path: "/auth/logout", summary: "Server-side logout (beyond the contract): revoke the refresh tokens of the presented token's login; access tokens expire within 15 minutes", tag: "auth", public: true,
+		{method: "POST", path: "/auth/logout", summary: "Server-side logout: revoke the refresh tokens of the presented token's login; access tokens expire within 15 minutes", tag: "auth", public: true,
 			request: "RefreshRequest", responses: errs(map[int]string{204: ""}, 400, 401, 415, 503)},
 		{method: "POST", path: "/api-keys", summary: "Create an API key with scopes (default [\"simulation\"]; unknown scopes are 422); the response is the only one that shows the secret. Refused (403) when authenticated by an API key. " + rateLimitNote, tag: "api-keys",
 			request: "CreateAPIKeyRequest", responses: errs(map[int]string{201: "NewAPIKey"}, 401, 403, 415, 422, 429, 503)},

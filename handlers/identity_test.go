@@ -380,7 +380,7 @@ func rateHeaders(t *testing.T, resp *http.Response) (limit, remaining, reset int
 	return
 }
 
-// J1, J3: one user bucket across JWT and API key; 429 contract; the next
+// J1, J3: one user bucket across JWT and API key; 429 with Retry-After; the next
 // window is fresh.
 func TestRateLimitPerUser(t *testing.T) {
 	t.Parallel()

@@ -2,7 +2,7 @@ package handlers
 
 import "github.com/turbinesim/turbinesim"
 
-// jobOperations documents the job endpoints (issue 8). The job states are
+// jobOperations documents the job endpoints. The job states are
 // in the Job schema's description; the WebSocket is documented as the GET
 // of its handshake.
 func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {

@@ -36,7 +36,7 @@ func uniformBox(t *testing.T, u float32, span float64) []byte {
 	return b.Bytes()
 }
 
-// Runs of a stored turbine with more than steady wind (issue 8): steady
+// Runs of a stored turbine with more than steady wind: steady
 // wind with a power-law shear exponent; an uploaded uniform wind file; the
 // same file taken from the earlier job's inputs; an uploaded TurbSim box.
 // The hub-height wind in the outputs (Wind1VelX) is the file's, so the

@@ -40,8 +40,7 @@ func (s *Server) loginPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.LoginPage(p, f))
 }
 
-// login: POST /auth/login. Scripts send JSON and get the contract's token
-// pair; browsers post the login form and get a session cookie.
+// login: POST /auth/login. Scripts send JSON and get a token pair; browsers post the login form and get a session cookie.
 func (s *Server) login(c echo.Context) error {
 	var req LoginRequest
 	form := false
@@ -120,7 +119,7 @@ func (s *Server) loginFailed(c echo.Context, email, msg string, status int, mfa 
 }
 
 // logout: POST /logout ends the browser session. (Bearer tokens are
-// discarded by the client; the contract has no server-side revocation.)
+// discarded by the client, or revoked with POST /auth/logout.)
 func (s *Server) logout(c echo.Context) error {
 	ctx := c.Request().Context()
 	if s.sessions.GetString(ctx, sessionUserID) != "" {

@@ -172,7 +172,7 @@ func (e *env) loginJSON() handlers.TokenPair {
 	return pair
 }
 
-// assertDetail checks the error contract: the status, a JSON content type,
+// assertDetail checks the error shape: the status, a JSON content type,
 // a body that is exactly {"detail": non-empty}, and nothing that leaks
 // internals.
 func assertDetail(t *testing.T, resp *http.Response, body string, wantStatus int) string {

@@ -69,7 +69,7 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 	})
 }
 
-// recoverPanics turns a panic into a 500 in the error contract and logs the
+// recoverPanics turns a panic into a 500 {"detail"} and logs the
 // stack; the server keeps serving.
 func recoverPanics(log *slog.Logger) echo.MiddlewareFunc {
 	return middleware.RecoverWithConfig(middleware.RecoverConfig{

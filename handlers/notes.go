@@ -8,7 +8,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 )
 
-// Notes (issue 10): GET /notes?target_type=&target_id= (page, page_size ≤
+// Notes: GET /notes?target_type=&target_id= (page, page_size ≤
 // 200), POST /notes, GET/PUT/DELETE /notes/{id}. A private note of someone
 // else is 404 everywhere, indistinguishable from an absent one.
 

@@ -210,8 +210,8 @@ func TestOpenAPIDocumentsMultipartUploads(t *testing.T) {
 }
 
 // Every operation that refuses API-key callers says so in its OpenAPI
-// summary (the contract lets keys call any endpoint except key creation;
-// the service also keeps key management and account actions to
+// summary (keys call any endpoint except key creation; the service also
+// keeps key management and account actions to
 // interactive sessions, and must document where). Each documented
 // operation is called once with an API key.
 func TestOpenAPIDocumentsKeyRefusals(t *testing.T) {

@@ -8,21 +8,20 @@ import (
 	turbinesim "github.com/turbinesim/turbinesim"
 )
 
-// Pagination, one rule for every list endpoint (contract "Paginated
-// response" and "Limits": default page_size 20, a maximum per endpoint
-// between 50 and 200). A page_size over the endpoint's maximum is refused
+// Pagination, one rule for every list endpoint: default page_size 20, a
+// maximum per endpoint between 50 and 200. A page_size over the endpoint's maximum is refused
 // with 422 rather than silently shortened, so a script that asks for 500
 // rows learns at once that it gets at most 100 per page instead of missing
 // the rest; the maximum of each endpoint is stated in its OpenAPI summary.
 
-// defaultPageSize is the contract's default page_size.
+// defaultPageSize is the page_size of a list request that states none.
 const defaultPageSize = 20
 
 // maxPageNumber bounds page so that page*page_size cannot overflow an SQL
 // OFFSET.
 const maxPageNumber = 1_000_000
 
-// Page is the contract's paginated response.
+// Page is the paginated response of every list endpoint.
 type Page[T any] struct {
 	Items      []T `json:"items"`
 	Total      int `json:"total"`
@@ -72,8 +71,7 @@ const shortListMaxPageSize = 100
 
 // pageOf answers a list that the service reads whole (bounded, short
 // lists) in the paginated shape, honouring page and page_size like every
-// other list: the contract's "List endpoints return the paginated response
-// and take page and page_size".
+// other list.
 func pageOf[T any](c echo.Context, items []T) (Page[T], error) {
 	page, size, err := pageParams(c, shortListMaxPageSize)
 	if err != nil {

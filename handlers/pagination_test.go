@@ -9,7 +9,7 @@ import (
 	"github.com/turbinesim/turbinesim/handlers"
 )
 
-// pageShape is the contract's paginated response with the items left raw.
+// pageShape is the paginated response with the items left raw.
 type pageShape struct {
 	Items      []json.RawMessage `json:"items"`
 	Total      *int              `json:"total"`
@@ -20,7 +20,7 @@ type pageShape struct {
 
 // assertPages checks that a list endpoint holding total items answers
 // page 2 of page_size 1 with exactly the second item, carries every field
-// of the contract's paginated response, uses the default page_size 20, and
+// of the paginated response, uses the default page_size 20, and
 // refuses page=0 and a page_size over its maximum with 422.
 func (e *env) assertPages(h map[string]string, path string, total int) {
 	e.t.Helper()
@@ -60,8 +60,8 @@ func (e *env) assertPages(h map[string]string, path string, total int) {
 	}
 }
 
-// The organization's members and its outbox are lists: the contract's
-// paginated response with page and page_size honoured (they used to answer
+// The organization's members and its outbox are lists: the paginated
+// response with page and page_size honoured (they used to answer
 // every row as one page whatever was asked, with page_size = row count).
 func TestMembersAndOutboxPaginate(t *testing.T) {
 	t.Parallel()
@@ -85,8 +85,7 @@ func (threeDemos) Demos() []turbinesim.DemoTurbine {
 }
 
 // GET /turbines/demos, a study's artifacts (private and public) and the
-// caller's sessions are lists: they answer the contract's paginated
-// response and take page and page_size (they answered {"items": [...]}
+// caller's sessions are lists: they answer the paginated response and take page and page_size (they answered {"items": [...]}
 // alone and ignored both parameters).
 func TestShortListsAnswerThePaginatedResponse(t *testing.T) {
 	t.Parallel()

@@ -11,8 +11,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 )
 
-// Public, token-scoped endpoints (no credentials; contract "Public
-// endpoints"). Every token that does not open a study — unknown, disabled,
+// Public, token-scoped endpoints (no credentials). Every token that does not open a study — unknown, disabled,
 // rotated away, malformed — gets the same 404 body.
 
 // PublicRequestsPerMinute is the per-client-address limit of the public
@@ -24,7 +23,7 @@ const PublicRequestsPerMinute = 60
 type PublicArtifactList = Page[turbinesim.PublicArtifact]
 
 // publicHeaders keeps share URLs out of Referer headers, search indexes,
-// shared caches and the access log (security brief K6): once routed, the
+// shared caches and the access log: once routed, the
 // token in the request's path is replaced by "[token]", which is what the
 // request logger and error log then record.
 func publicHeaders(next echo.HandlerFunc) echo.HandlerFunc {

@@ -8,7 +8,7 @@ import (
 )
 
 // render writes a templ component. Rendering is buffered so that a template
-// error still becomes a proper 500 in the error contract.
+// error still becomes a proper 500 {"detail"}.
 func render(c echo.Context, status int, t templ.Component) error {
 	buf := templ.GetBuffer()
 	defer templ.ReleaseBuffer(buf)

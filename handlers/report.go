@@ -14,7 +14,7 @@ import (
 	"github.com/turbinesim/turbinesim/views"
 )
 
-// Certification report of a finished DLC batch (issue 11 item 5):
+// Certification report of a finished DLC batch:
 // GET /reports/batches/{id} (verified accounts only) as an HTML page, or
 // as a PDF of the same page with ?format=pdf or Accept: application/pdf,
 // printed by headless Chromium. The page is self-contained (inline CSS,

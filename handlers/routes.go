@@ -200,13 +200,13 @@ func withMiddleware(chain []echo.MiddlewareFunc, more ...echo.MiddlewareFunc) []
 
 // htmlOnlyRoutes are routes for browsers only, exempt from the OpenAPI
 // document. The three section placeholders answer JSON callers with 501
-// until their resources are built; the JSON contract for those paths is
-// documented together with its implementation.
+// until their resources are built; the JSON of those paths is documented
+// together with its implementation.
 var htmlOnlyRoutes = map[string]bool{
 	"GET /analysis/jobs/:id":    true, // handlers/analysis_pages.go
 	"GET /analysis/compare":     true,
 	"GET /analysis/batches/:id": true,
-	// Social sign-in is a browser-only flow (contract "Social login").
+	// Social sign-in is a browser-only flow (redirects to the provider and back).
 	"GET /auth/sso/:provider/login":         true,
 	"GET /auth/sso/:provider/callback":      true,
 	"GET /signup":                           true,

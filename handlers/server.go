@@ -179,8 +179,8 @@ func New(cfg Config, svc Services) (*Server, error) {
 	s.sessions.Cookie.HttpOnly = true
 	s.sessions.Cookie.SameSite = http.SameSiteLaxMode
 	s.sessions.Cookie.Path = "/"
-	// A session store failure (database down) must answer in the error
-	// contract, like every other error.
+	// A session store failure (database down) must answer with the error
+	// shape, like every other error.
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeError(w, r, err)
 	}

@@ -302,7 +302,7 @@ func (s *Server) fetchSSOIdentity(ctx context.Context, name string, p SSOProvide
 		if p.UserInfoURL == "" {
 			break
 		}
-		// The contract's user info: it counts only for the subject of the
+		// The provider's user info: it counts only for the subject of the
 		// verified ID token (OIDC Core §5.3.2), and fills in what the ID
 		// token leaves out (the ID token's e-mail claims win).
 		var info struct {

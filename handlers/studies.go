@@ -14,7 +14,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 )
 
-// Studies, artifacts and share links (issue 10). Paths:
+// Studies, artifacts and share links. Paths:
 //
 //	GET/POST        /studies                       list (page, page_size ≤ 100) / create
 //	GET/PUT/DELETE  /studies/{id}                  read / replace header / delete (author or admin)
@@ -242,7 +242,7 @@ func (s *Server) downloadArtifact(c echo.Context) error {
 	return streamArtifact(c, a, rc)
 }
 
-// streamArtifact sends an artifact as an attachment (security brief M4):
+// streamArtifact sends an artifact as an attachment:
 // a fixed octet-stream type, nosniff, a sandboxing CSP, and a
 // Content-Disposition with an ASCII fallback name and the exact name in
 // RFC 5987 encoding (RFC 6266 §4.3).

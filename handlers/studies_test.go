@@ -252,7 +252,8 @@ func TestStudyArtifactsAPI(t *testing.T) {
 		header: with(bob, "Content-Type", "multipart/form-data; boundary="+boundary), body: "--" + boundary + "--\r\n"})
 	assertDetail(t, resp, body, http.StatusUnprocessableEntity)
 
-	// Path traversal in every encoding of the security brief (M1) is
+	// Path traversal in every encoding (plain, percent- and double-encoded,
+	// absolute) is
 	// refused with 422, before anything is stored.
 	for _, name := range []string{"../../etc/passwd", "..%2F..%2Fetc%2Fpasswd", "%2e%2e%2f", "%252e%252e%252f", "/etc/passwd",
 		"a/../../b", `..\\..\\x`, "\u2215etc\u2215passwd", ".htaccess", strings.Repeat("a", 4096), "C:evil.txt"} {
@@ -401,7 +402,7 @@ func TestShareLinksAndPublicEndpoints(t *testing.T) {
 	if strings.Contains(body, "not for reviewers") {
 		t.Fatal("foreign artifact served")
 	}
-	// Write methods on public paths: 405 in the error contract.
+	// Write methods on public paths: 405 with the error shape.
 	for _, m := range []string{"POST", "PUT", "DELETE"} {
 		resp, body := e.do(nil, request{method: m, path: pub + first.Token, header: anon})
 		assertDetail(t, resp, body, http.StatusMethodNotAllowed)
@@ -477,7 +478,7 @@ func TestPublicEndpointsRateLimitedPerAddress(t *testing.T) {
 	}
 }
 
-// The access log never holds a share token (security brief K6).
+// The access log never holds a share token.
 func TestPublicTokenRedactedInAccessLog(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer

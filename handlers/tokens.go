@@ -11,7 +11,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 )
 
-// Token lifetimes fixed by the contract.
+// Token lifetimes: 15 minutes for access tokens, 30 days for refresh tokens.
 const (
 	AccessTokenLifetime  = 15 * time.Minute
 	RefreshTokenLifetime = 30 * 24 * time.Hour
@@ -26,7 +26,7 @@ const (
 	audienceRefresh = "refresh"
 )
 
-// Claims are the JWT claims of the contract (sub, email, org_id, role, exp)
+// Claims are the JWT claims the API documents (sub, email, org_id, role, exp)
 // plus the registered iss, aud, iat and, for refresh tokens, jti.
 type Claims struct {
 	Email string `json:"email"`
@@ -35,7 +35,7 @@ type Claims struct {
 	jwt.RegisteredClaims
 }
 
-// TokenPair is the login and refresh response of the contract.
+// TokenPair is the response of login and refresh.
 type TokenPair struct {
 	AccessToken  string `json:"access_token"`
 	RefreshToken string `json:"refresh_token"`

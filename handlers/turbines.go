@@ -15,7 +15,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
-// Turbine inventory endpoints (issue 7). JSON shapes are the root-package
+// Turbine inventory endpoints. JSON shapes are the root-package
 // types; the OpenAPI entries are in turbines_openapi.go.
 
 // TurbinePage is the paginated response of GET /turbines.
@@ -40,8 +40,8 @@ func (s *Server) turbineService() (turbinesim.TurbineService, error) {
 	return s.svc.Turbines, nil
 }
 
-// verifiedOnly refuses unverified (demo) accounts with 403 (contract:
-// custom turbine create, upload and clone are verified-only).
+// verifiedOnly refuses unverified (demo) accounts with 403: creating,
+// uploading and cloning a custom turbine are for verified accounts.
 func verifiedOnly(a *turbinesim.Auth) error {
 	if a == nil || a.User == nil || !a.User.Verified {
 		return turbinesim.Errorf(turbinesim.EFORBIDDEN, "this operation needs a verified account")

@@ -301,7 +301,8 @@ func lyingZip(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
-// TestTurbineUploadHostileArchives: security brief §2.I. Every archive is
+// TestTurbineUploadHostileArchives: traversal, links, bombs, too many or
+// too large entries, executables. Every archive is
 // refused with 422 and leaves nothing on disk or in the database.
 func TestTurbineUploadHostileArchives(t *testing.T) {
 	te := newTurbineEnv(t, fakeDemos{})

@@ -9,8 +9,7 @@ import (
 )
 
 // GET /org/usage breaks this month's charges down by API key Client ID
-// (contract: the Client ID is "used in audit logs and billing
-// breakdowns"); runs submitted interactively have client_id null, and a
+// (the Client ID shows in audit logs and billing breakdowns); runs submitted interactively have client_id null, and a
 // refunded run (cancelled while queued) counts for nobody. The usage
 // answer had only the organization's totals.
 func TestUsageBreaksDownByClientID(t *testing.T) {

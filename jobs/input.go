@@ -12,7 +12,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
-// jobZipLimits bound a job's input archive (security brief §2.I). They are
+// jobZipLimits bound a job's input archive. They are
 // larger than a turbine upload's (decks.DefaultZipLimits) because a
 // job may carry its own turbulent wind box: a 600-s 31 × 31 TurbSim box is
 // about 70 MB.

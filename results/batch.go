@@ -264,8 +264,8 @@ func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
 
 // skipTransients starts each run of a DLC batch after its start-up
 // transient (the DLC's Transient, e.g. 60 s for turbulent cases, stored
-// with the batch request) when the query gives no t_start: the brief's
-// analysis windows discard it (§5.3), as the certification report does,
+// with the batch request) when the query gives no t_start: the analysis
+// windows discard it, as the certification report does,
 // and a start-up excursion is neither an extreme load nor fatigue of the
 // operating turbine. An explicit t_start, and batches of other kinds, keep
 // the query's window.
@@ -308,7 +308,7 @@ func (a *ResultAnalysis) skipTransients(ctx context.Context, orgID string, b *ba
 
 // fatigueDLC is the design load case whose runs make a DLC batch's
 // lifetime DEL when the query names none: normal power production with
-// normal turbulence (IEC 61400-1 DLC 1.2, analysis brief §4.4).
+// normal turbulence (IEC 61400-1 DLC 1.2).
 const fatigueDLC = "1.2"
 
 // forFatigue chooses the runs of a lifetime DEL. The weights of §4.4 split
@@ -329,8 +329,8 @@ func (b *batchRuns) forFatigue() (*batchRuns, error) {
 }
 
 // forCurves chooses the runs of the power curve: in a batch of several
-// DLCs with no dlc= given, normal power production (NTM: DLC 1.1, 1.2;
-// analysis brief §4.5) when it has any, since the power of an extreme
+// DLCs with no dlc= given, normal power production (NTM: DLC 1.1, 1.2)
+// when it has any, since the power of an extreme
 // event (gust, shear, extreme turbulence) is not the power of a normal
 // year; otherwise every run.
 func (b *batchRuns) forCurves() *batchRuns {
@@ -556,15 +556,14 @@ type BatchDELs struct {
 
 // BatchDELs computes each run's short-term DELs of the channels (all when
 // none is named) for the Wöhler exponents and the lifetime DEL as the
-// m-power mean weighted by the distribution's bin probabilities (analysis
-// brief §4.4); each run's bin speed is the nominal speed in its DLC run
+// m-power mean weighted by the distribution's bin probabilities; each run's bin speed is the nominal speed in its DLC run
 // name (NominalWindSpeedOfRunName), else its mean of the wind channel.
 // ultimate gives channels an ultimate load S_u for the Goodman mean-load
-// correction (brief §4.3); each channel's answer says whether it was
+// correction; each channel's answer says whether it was
 // applied, and a cycle with S_m ≥ S_u is EINVALID naming the channel.
 //
 // Start-up and shut-down fatigue (DLC 3.1, 4.1; IsEventFatigueDLC) adds per
-// event, not by time (brief §4.4): eventsPerYear (per DLC id,
+// event, not by time: eventsPerYear (per DLC id,
 // ParseEventsPerYear) adds those runs' damage, n_events per year times the
 // mean damage of one event run, to the time-weighted runs' damage
 // (analysis.LifetimeFatigue). Without a count, their runs are left out and
@@ -777,7 +776,7 @@ func (b *batchRuns) fatigueInputs(channels []string) ([]analysis.FatigueInput, e
 		}
 		// The bin of a DLC run is the nominal speed of its inflow: the
 		// seeds and yaw cases of one speed share that bin's probability
-		// (analysis brief §4.4). Their measured means scatter around it
+		//. Their measured means scatter around it
 		// (turbulent boxes), and binning those would give every seed a bin
 		// of its own, of a width set by chance.
 		speed := st[0].Mean

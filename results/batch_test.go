@@ -52,7 +52,7 @@ func turbulentRun(jobID, name string, meanWind, amp float64) outputs.BatchRun {
 
 // A DLC 1.2 batch: two wind speeds, three seeds each, the seeds' measured
 // mean speeds scattered around the nominal one as turbulent boxes give.
-// The analysis brief §4.4 weighting takes each wind-speed bin's
+// The lifetime weighting takes each wind-speed bin's
 // probability and splits it equally across its seeds, so each seed of
 // 8 m/s weighs (F(10) − F(6))/3 and each of 12 m/s (F(14) − F(10))/3
 // (normalised over the batch). Binning the measured means instead made
@@ -107,8 +107,7 @@ func TestBatchDELSeedsShareTheirWindSpeedBin(t *testing.T) {
 }
 
 // Grid binning of a turbulent DLC batch: one bin per wind speed of the
-// batch's grid holding all its seeds (analysis brief §4.5, "bin = DLC
-// wind-speed grid"), with V̄ᵢ and P̄ᵢ the plain means over those seeds
+// batch's grid holding all its seeds, with V̄ᵢ and P̄ᵢ the plain means over those seeds
 // (IEC 61400-12-1 method of bins). The grid is the runs' nominal speeds;
 // a seed whose measured mean strays past the mid-point to the next speed
 // (here 9.9 m/s in a run of 8 m/s: a 600 s hub-point mean has σ ≈ 0.7 m/s
@@ -145,8 +144,7 @@ func TestBatchCurvesGridIsTheNominalSpeeds(t *testing.T) {
 }
 
 // A DLC batch holds fatigue and ultimate cases at the same wind speeds. Its
-// lifetime DEL is the fatigue case's, DLC 1.2 (analysis brief §4.4: the
-// weights split each bin over its seeds and yaw cases, and the extreme
+// lifetime DEL is the fatigue case's, DLC 1.2 (the weights split each bin over its seeds and yaw cases, and the extreme
 // turbulence runs of DLC 1.3 are neither); dlc= selects another case.
 // Before, the DLC 1.3 runs shared the bins' probability with the DLC 1.2
 // seeds and raised the lifetime DEL.
@@ -248,7 +246,7 @@ func TestBatchExtremesDLC11GammaIsNormal(t *testing.T) {
 }
 
 // The runs of a DLC batch start with a start-up transient that the analysis
-// discards (analysis brief §5.3; the DLC table's Transient, 60 s for
+// discards (the DLC table's Transient, 60 s for
 // turbulent cases), as the report does. Without t_start the batch
 // endpoints now start each run after its transient; before, they used the
 // whole record, so a start-up spike became the extreme load and entered

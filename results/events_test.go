@@ -34,7 +34,7 @@ func alternatingRun(jobID, name string, wind, amp float64, k int) outputs.BatchR
 
 // A batch of DLC 1.2 (8 and 12 m/s), 3.1 (start-up at 4 and 25 m/s) and
 // 4.1 (shut-down at 25 m/s). With events_per_year=3.1:1000,4.1:500 the
-// lifetime DEL is, by hand (brief §4.4: production by time weight,
+// lifetime DEL is, by hand (production by time weight,
 // events by count; f_eq = 1 Hz, a year of 8760 h):
 //
 //	DELᵐ = [p₈·6ᵐ + p₁₂·10ᵐ]·0.5 / (p₈ + p₁₂)

@@ -15,8 +15,8 @@ import (
 )
 
 // Statistical extrapolation of DLC 1.1's extreme loads to a 50-year
-// recurrence (IEC 61400-1 ed.3 §7.6.2 and Annex F; analysis brief §4 DLC
-// table: "DLC 1.1 (NTM, ultimate with statistical extrapolation)"). The
+// recurrence (IEC 61400-1 ed.3 §7.6.2 and Annex F: DLC 1.1 is NTM,
+// ultimate loads by statistical extrapolation). The
 // maths is analysis.ExtrapolateExtremes; here the batch's DLC 1.1 runs are
 // chosen, binned by their nominal speed, checked against the standard's
 // number of runs and given the extrapolated loads' γ_f = 1.25.

@@ -214,8 +214,7 @@ type StatisticsRequest struct {
 	IncludeExtremeTimes  bool      `json:"include_extreme_times"`
 	IncludeHigherMoments bool      `json:"include_higher_moments"`
 	// UltimateLoads give channels an ultimate load S_u (channel units)
-	// for the Goodman mean-load correction of their DELs (analysis brief
-	// §4.3); channels not named are uncorrected.
+	// for the Goodman mean-load correction of their DELs; channels not named are uncorrected.
 	UltimateLoads map[string]float64 `json:"ultimate_loads"`
 }
 

@@ -16,8 +16,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
-// Certification report of a finished DLC batch (issue 11 item 5; analysis
-// brief §5): design basis, model summary, DLC table, extreme loads with
+// Certification report of a finished DLC batch: design basis, model summary, DLC table, extreme loads with
 // partial safety factors and concurrent values, fatigue DELs per DLC with
 // lifetime aggregation, power curve and AEP, failed runs. Built here,
 // rendered as HTML by views.ReportPage and printed to PDF by the handler.
@@ -41,7 +40,7 @@ type CertificationReport struct {
 	// Spectra are the lifetime Markov and LDD/LRD summaries of the main
 	// fatigue DLC; nil when the batch has none.
 	Spectra *ReportLoadSpectra
-	// Assumptions are the fatigue and energy assumptions (brief §5 item 8).
+	// Assumptions are the fatigue and energy assumptions.
 	Assumptions ReportAssumptions
 	Curve       *analysis.Curve
 	AEP         *analysis.AEP
@@ -128,7 +127,7 @@ func summariseMarkov(channel, unit string, mk analysis.Markov) ReportMarkovSumma
 }
 
 // ReportAssumptions are the assumptions behind the report's fatigue loads
-// and energy (analysis brief §5 item 8: Weibull/Rayleigh parameters,
+// and energy (Weibull/Rayleigh parameters,
 // availability, start/stop and fault events, yaw-error distribution,
 // Goodman on/off; plus Wöhler exponents and N_eq).
 type ReportAssumptions struct {
@@ -154,8 +153,7 @@ type ReportAssumptions struct {
 type ReportOptions struct {
 	// EventsPerYear counts start-up and shut-down events per DLC id
 	// (DLC 3.1, 4.1; ParseEventsPerYear): with a count, the DLC's damage
-	// per event is added to the main fatigue DLC's lifetime DELs (brief
-	// §4.4); without one, the DLC is left out and Problems says so.
+	// per event is added to the main fatigue DLC's lifetime DELs; without one, the DLC is left out and Problems says so.
 	EventsPerYear map[string]float64
 }
 
@@ -167,8 +165,9 @@ type CertificationReports struct {
 	Turbines turbinesim.TurbineService
 }
 
-// reportSensors are the load sensors the report looks for (analysis brief
-// §5.6), in report order; those the runs did not record are left out.
+// reportSensors are the load sensors the report looks for (blade root,
+// low-speed shaft, yaw bearing, tower base, tip deflection and the
+// operating channels), in report order; those the runs did not record are left out.
 func reportSensorList() []string {
 	return []string{
 		"RootMxc1", "RootMyc1", "RootMzc1", "RootFxc1", "RootFyc1", "RootFzc1",
@@ -182,7 +181,7 @@ func reportSensorList() []string {
 
 // reportExponents are the Wöhler exponents of the fatigue table: welded
 // steel (3, 5 beyond the knee), steel details and shafts (4), composite
-// blades (10) (analysis brief §4.4).
+// blades (10).
 func reportExponents() []float64 { return []float64{3, 4, 5, 10} }
 
 func reportSensors(rec *analysis.Record) []string {
@@ -329,7 +328,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 			"they are reported as a normal design situation with γf = %.2f instead of the extrapolated loads' 1.25", extrapolatedDLC, g))
 	}
 	// Concurrent values are the other components at the same location
-	// (a certification load table's layout, analysis brief §5.7).
+	// (a certification load table's layout).
 	for _, group := range sensorLocations(sensors) {
 		if len(ext) == 0 {
 			break
@@ -346,7 +345,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 	}
 
 	// Fatigue: each fatigue DLC separately, lifetime DELs with the class's
-	// Rayleigh distribution (the m-power mean, analysis brief §4.4), the
+	// Rayleigh distribution (the m-power mean), the
 	// same default as every batch analysis (BatchWindDistribution).
 	dist, distInfo, derr := BatchWindDistribution(WindDistributionSpec{}, stored.Request.Class)
 	if derr != nil {
@@ -361,8 +360,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 			continue
 		}
 		in := analysis.FatigueInput{ID: u.run.ID, WindSpeed: u.run.WindSpeed, Record: u.out.Record, Window: analysis.After(u.run.Transient)}
-		// Start-up and shut-down fatigue counts events per year (analysis
-		// brief §4.4), which only the caller knows (the runs carry weight
+		// Start-up and shut-down fatigue counts events per year, which only the caller knows (the runs carry weight
 		// 0): time-weighting 100 s event runs by the wind distribution
 		// would give a number without meaning.
 		if IsEventFatigueDLC(u.run.DLC) {
@@ -449,8 +447,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 	}
 
 	// Power curve and AEP from normal power production (NTM: DLC 1.1,
-	// 1.2), binned on the batch's own wind-speed grid (analysis brief
-	// §4.5). The extreme events that are also power production (ETM,
+	// 1.2), binned on the batch's own wind-speed grid. The extreme events that are also power production (ETM,
 	// ECD, EWS) say nothing about the power of a normal year; they are
 	// used only when the batch has no normal production at all.
 	curveRuns := func(u usable) bool { return u.run.State == dlc.PowerProduction && u.run.Wind == dlc.NTM }

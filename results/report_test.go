@@ -73,7 +73,7 @@ func reportRequest(dlcs ...string) dlc.Request {
 }
 
 // The report's power curve bins the power-production runs on the batch's
-// wind-speed grid (analysis brief §4.5): one bin per DLC speed with all of
+// wind-speed grid: one bin per DLC speed with all of
 // its seeds and yaw cases, even when a seed's measured mean wind lies
 // nearer the next speed. Before, every distinct measured mean was a bin.
 func TestReportPowerCurveBinsOnTheDLCGrid(t *testing.T) {
@@ -125,7 +125,7 @@ func TestReportPowerCurveBinsOnTheDLCGrid(t *testing.T) {
 }
 
 // The power curve and AEP come from normal power production (NTM, DLC 1.1
-// and 1.2: analysis brief §4.5 "Turbulent DLC 1.1/1.2 batches"), not
+// and 1.2), not
 // from the extreme events that are also power production: a 100 s
 // extreme coherent gust with direction change (DLC 1.4, at V_rated ± 2)
 // says nothing about the power delivered at its mean speed. Before, every
@@ -232,8 +232,7 @@ func TestReportDLC11IsNotExtrapolated(t *testing.T) {
 }
 
 // Start-up and shut-down (DLC 3.1, 4.1) do fatigue per event, counted per
-// year (analysis brief §4.4 "added as counts per lifetime, not by time
-// weight"; the DLC table gives them weight 0 for want of the counts). A
+// year (added as counts per lifetime, not by time weight; the DLC table gives them weight 0 for want of the counts). A
 // lifetime DEL from time-weighting their 100 s runs by the Rayleigh
 // probability of V_in, V_r and V_out has no meaning, so the report leaves
 // them out of the lifetime table and says why. Before, it printed one.
@@ -261,7 +260,7 @@ func TestReportStartStopFatigueIsNotTimeWeighted(t *testing.T) {
 	}
 }
 
-// The report's load spectra and assumptions (analysis brief §5 item 8).
+// The report's load spectra and assumptions.
 // Every run's RootMyb1 is a 0.25 Hz sine, so the lifetime Markov matrix
 // holds f·L = 0.25 Hz × 20 years of cycles, to within the ±1 cycle each
 // run's window ends add to its ~135 (1 %). Every run turns at 12 rpm, so
@@ -357,7 +356,7 @@ func eventRecord(br outputs.BatchRun, transient, amp float64, k int) {
 }
 
 // With events_per_year the report adds the start-up and shut-down damage
-// per event to the DLC 1.2 lifetime DELs (brief §4.4): by hand,
+// per event to the DLC 1.2 lifetime DELs: by hand,
 // DELᵐ = DEL₁.₂ᵐ + Σ_d n_d·D̄_d/(8760·3600 s), D̄_d the mean over the
 // DLC's wind speeds of k·(2·amp)ᵐ of its runs, with DEL₁.₂ the table's
 // value without events. The assumptions name the counts.

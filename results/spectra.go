@@ -14,7 +14,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
-// Load spectra of a job and of a batch (analysis brief §5 item 8): rainflow
+// Load spectra of a job and of a batch: rainflow
 // Markov matrices (range × mean) and, for drivetrain channels, the
 // load-duration (LDD) and load-revolution (LRD) distributions. A job's
 // spectra count its window; a batch's are lifetime spectra, each run
@@ -25,8 +25,8 @@ import (
 // Defaults and bounds of the load-spectrum questions, documented in the
 // OpenAPI entries.
 const (
-	// DefaultRangeBins: ranges are "typically histogrammed into 100 bins"
-	// (analysis brief §4.2).
+	// DefaultRangeBins: 100 range bins, the usual resolution of a rainflow
+	// histogram.
 	DefaultRangeBins = 100
 	// DefaultMeanBins: the mean axis of a Markov matrix needs far fewer
 	// classes than the range axis (the mean of a load channel moves with
@@ -43,7 +43,7 @@ const (
 	// MaxLoadSpectrumChannels bounds the channels of one request.
 	MaxLoadSpectrumChannels = 20
 	// DefaultLifetimeYears is the design lifetime of the batch spectra:
-	// IEC 61400-1's minimum of 20 years (analysis brief §5 item 1).
+	// IEC 61400-1's minimum of 20 years.
 	DefaultLifetimeYears = 20.0
 	// DefaultSpeedChannel is the rotor (low-speed shaft) speed whose
 	// integral gives an LRD's revolutions.

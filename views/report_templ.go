@@ -1617,7 +1617,7 @@ func reportSpectra(sp *LoadSpectra) templ.Component {
 }
 
 // reportAssumptions: the assumptions behind the fatigue loads and the
-// energy (analysis brief §5 item 8).
+// energy.
 func reportAssumptions(a Assumptions, spectra bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -16,7 +16,7 @@ import (
 	"github.com/turbinesim/turbinesim/internal/testshared"
 )
 
-// Tolerance is the acceptance bound of issue 5: mean and standard deviation
+// Tolerance is the acceptance bound: mean and standard deviation
 // within 1 % (of the mean, or of the range where the mean is near zero).
 const Tolerance = 0.01
 

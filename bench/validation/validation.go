@@ -1,8 +1,8 @@
 // Package validation runs the solver on every OpenFAST v5.0.0 reference case
 // of ../shared/reference-outputs and compares the channels that matter
-// (solver-brief §7.3) with the reference .outb: mean and standard deviation
+// (the channels of docs/validation.md) with the reference .outb: mean and standard deviation
 // over the settled part of the run, and OpenFAST's own per-sample
-// regression rule (solver-brief §7.1, reg_tests pass_fail.py: rtol 10^-2,
+// regression rule (OpenFAST reg_tests pass_fail.py: rtol 10^-2,
 // atol 10^(floor(log10(range)) − 1.9)). It writes a Markdown report.
 //
 // A case is a folder holding a CASE.md and, somewhere below it, an .fst
@@ -33,7 +33,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
-// Channels are the compared channels, in report order (issue 5, "Must show").
+// Channels are the compared channels, in report order.
 var Channels = []string{
 	"RotSpeed", "GenSpeed", "GenPwr", "GenTq", "BldPitch1", "RotThrust", "RotTorq",
 	"RootMyc1", "RootMxc1", "OoPDefl1", "IPDefl1", "TTDspFA", "TwrBsMyt", "TwrBsMxt",

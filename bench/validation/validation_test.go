@@ -72,7 +72,7 @@ var notInReference = bound{-1, -1}
 
 // TestNREL5MWCasesAgainstOpenFAST runs the five NREL 5 MW reference cases
 // (in parallel) and holds every compared channel to the 1 % acceptance
-// bound of issue 5; the comments say what each case needed.
+// bound (Tolerance); the comments say what each case needed.
 func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs five 60-s simulations")
@@ -115,7 +115,7 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 
 // TestIEA15CasesAgainstOpenFAST runs both IEA-15-240-RWT onshore cases
 // (120 s each, ROSCO mapped to the built-in controller) and holds every
-// compared channel to the 1 % bound of issue 5. The tower-base moments'
+// compared channel to the 1 % bound (Tolerance). The tower-base moments'
 // standard deviations are dominated by the lightly damped tower sway left
 // over from the start-up, so they check the first second of the run too:
 // before the reversed-inflow BEM fix (Vx < 0 at the outer nodes while the

@@ -8,7 +8,7 @@ import (
 	"github.com/turbinesim/turbinesim/infra/resultcache"
 )
 
-// newResultCache is the read-once columnar cache of job outputs (issue 9):
+// newResultCache is the read-once columnar cache of job outputs:
 // column files under RESULT_CACHE_DIR (default DATA_DIR/results; local to
 // the machine, rebuilt from the outputs when lost) and an in-process LRU of
 // RESULT_CACHE_BYTES (default 512 MiB).

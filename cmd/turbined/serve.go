@@ -75,7 +75,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Study artifacts, one single-file tree per artifact (issue 10).
+	// Study artifacts, one single-file tree per artifact.
 	artifacts, err := openTreeStore(ctx, jc.S3, "artifacts", filepath.Join(cfg.DataDir, "artifacts"))
 	if err != nil {
 		return err
@@ -203,7 +203,7 @@ func printBanner(env *Env, cfg *Config, seed *db.SeedResult) {
 
 // maxHeaderBytes bounds a request's header block: session cookies and
 // tokens fit many times over, while a 100 kB header is refused with
-// net/http's own 431 before the application runs (security brief B12).
+// net/http's own 431 before the application runs.
 const maxHeaderBytes = 32 << 10
 
 // newHTTPServer is the production HTTP server around h.

@@ -19,7 +19,8 @@ import (
 	"github.com/turbinesim/turbinesim/infra/runner"
 )
 
-// Fault tests of security brief §3.2 with real processes: the worker is
+// Fault tests with real processes (a worker killed mid-run, a restart with
+// queued jobs, a database restart during a run): the worker is
 // this test binary started as "child:worker URL BLOBDIR WORKDIR N", a
 // River client running N workers until SIGTERM (graceful: running
 // attempts are cancelled and retried elsewhere) or SIGKILL.

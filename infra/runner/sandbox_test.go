@@ -81,7 +81,7 @@ func bwrapUnusable() string {
 	return ""
 }
 
-// Security brief §3.3: under bubblewrap the solver child cannot read a
+// Under bubblewrap the solver child cannot read a
 // file outside its attempt directory (a secret next to the worker, the
 // blob store of every job), cannot write its inputs, and does not see the
 // worker's DATABASE_URL. The same probe without the sandbox reads the

@@ -671,7 +671,7 @@ loop:
 
 // bwrapArgs confines the child: no network or other namespaces, a
 // read-only view of the system, a private /tmp, and only its attempt
-// directory writable (security brief §3.3); its inputs (in, hard links
+// directory writable; its inputs (in, hard links
 // into the blob store) are read-only.
 func (w *Worker) bwrapArgs(dir, in string) []string {
 	a := []string{w.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",

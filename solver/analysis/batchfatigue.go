@@ -31,8 +31,7 @@ type ChannelFatigue struct {
 	Channel string `json:"channel"`
 	Unit    string `json:"unit,omitempty"`
 	// Goodman says whether the Goodman mean-load correction was applied
-	// to this channel's cycles, against UltimateLoad S_u (analysis brief
-	// §4.3).
+	// to this channel's cycles, against UltimateLoad S_u.
 	Goodman      bool          `json:"goodman"`
 	UltimateLoad float64       `json:"ultimate_load,omitempty"`
 	Runs         []RunDELs     `json:"runs"`
@@ -105,8 +104,7 @@ func BatchDEL(runs []FatigueInput, channels []string, opt DELOptions, dist WindD
 // Markov is a rainflow matrix: Counts[i][j] cycles (half cycles as 0.5) with
 // range in [RangeEdges[i], RangeEdges[i+1]) and mean in [MeanEdges[j],
 // MeanEdges[j+1]); the last bin of each axis includes its upper edge. It is
-// the "Markov matrix" of a certification fatigue-load report (analysis
-// brief §5 item 8).
+// the "Markov matrix" of a certification fatigue-load report.
 type Markov struct {
 	RangeEdges []float64   `json:"range_edges"`
 	MeanEdges  []float64   `json:"mean_edges"`
@@ -205,9 +203,8 @@ func binIndex(v, lo, hi float64, n int) int {
 
 // EventCase is a transient-event fatigue case, start-up (IEC 61400-1 DLC
 // 3.1) or normal shut-down (DLC 4.1): its damage adds per event, with the
-// number of events per year, not by the time share of its runs (analysis
-// brief §4.4, "Transient events ... are added as counts per lifetime, not
-// by time weight"; pCrunch's n_fault·Σ D_fault).
+// number of events per year, not by the time share of its runs (transient
+// events add as counts per lifetime, as pCrunch's n_fault·Σ D_fault).
 type EventCase struct {
 	DLC           string
 	EventsPerYear float64
@@ -232,7 +229,7 @@ type EventDamage struct {
 
 // meanEventDamage averages the damage sums of one event case's runs: the
 // seeds (and yaw cases) of one wind speed equally, then the speeds equally.
-// The brief gives no wind-speed weighting for event counts; a count per
+// Event counts come without a wind-speed weighting; a count per
 // year for the DLC is spread evenly over the speeds it was simulated at,
 // as the speeds of a start-up or shut-down case (cut-in, rated, cut-out)
 // are where it happens, not bins of the wind distribution.

@@ -487,7 +487,7 @@ type AEP struct {
 	// GrossMWhPerYear is the AEP at 100 % availability.
 	GrossMWhPerYear float64 `json:"gross_mwh_per_year"`
 	// Availability is the fraction of the year the turbine can produce
-	// (pCrunch's 1 − loss, analysis brief §4.5), in (0, 1].
+	// (pCrunch's 1 − loss), in (0, 1].
 	Availability float64 `json:"availability"`
 	// Hours is N_h = 8760 h.
 	Hours float64 `json:"hours"`
@@ -508,8 +508,7 @@ func AnnualEnergy(bins []CurveBin, dist WindDistribution) (AEP, error) {
 }
 
 // AnnualEnergyAt is AnnualEnergy times the availability a ∈ (0, 1]: the
-// net AEP (1 − loss)·N_h·Σ… of pCrunch's simulation AEP (analysis brief
-// §4.5). The power curve is that of an available turbine; the
+// net AEP (1 − loss)·N_h·Σ… of pCrunch's simulation AEP. The power curve is that of an available turbine; the
 // unavailable share of the year produces nothing.
 func AnnualEnergyAt(bins []CurveBin, dist WindDistribution, availability float64) (AEP, error) {
 	if !(availability > 0 && availability <= 1) {

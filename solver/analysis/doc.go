@@ -4,8 +4,7 @@
 // It has no I/O, HTTP or database code; callers (the result endpoints, batch
 // jobs) read .outb/.out files with solver/outfile and hand the columns here.
 //
-// What it computes, and the conventions used (see the analysis brief,
-// shared/design/analysis-brief.md, for the sources):
+// What it computes, and the conventions used (with their public sources):
 //
 //   - Statistics per channel over a time window: min, max (with their
 //     times), mean, population standard deviation, skewness and Pearson

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Start-up and shut-down damage adds per event (analysis brief §4.4). A
+// Start-up and shut-down damage adds per event, not by time. A
 // production run of 40 cycles of range 6 over 80 s (DEL = 6·0.5^(1/m) at
 // f_eq = 1 Hz, weight 1) and a DLC 3.1 case of three runs: two seeds at
 // 4 m/s with 2 cycles of range 100 and 3 of range 60, one run at 25 m/s

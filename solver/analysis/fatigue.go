@@ -21,8 +21,8 @@ type DELOptions struct {
 	// count by the caller).
 	EquivalentCycles float64
 	// UltimateLoad S_u, when positive, applies the Goodman mean-load
-	// correction S_eq = S/(1 − S_m/S_u) to every cycle (analysis brief
-	// §4.3, fatpack's zero-mean form). Zero leaves ranges uncorrected, the
+	// correction S_eq = S/(1 − S_m/S_u) to every cycle (fatpack's
+	// zero-mean form). Zero leaves ranges uncorrected, the
 	// usual choice for wind-turbine load DELs. A cycle with S_m ≥ S_u is an
 	// error (*GoodmanError).
 	UltimateLoad float64
@@ -92,7 +92,7 @@ func DamageSum(cycles []Cycle, m, ultimate float64) (float64, error) {
 }
 
 // ShortTermDEL returns the damage-equivalent loads of counted cycles from a
-// record of duration T seconds (analysis brief §4.2):
+// record of duration T seconds:
 //
 //	DEL = ( Σ nᵢ·Sᵢᵐ / N_eq )^(1/m),  N_eq = f_eq·T (or as given).
 //
@@ -174,7 +174,7 @@ type FatigueRun struct {
 type LifetimeDEL struct {
 	Exponent float64 `json:"exponent"`
 	// DEL = (Σⱼ pⱼ·DELⱼᵐ)^(1/m), the lifetime equivalent load at the same
-	// f_eq (analysis brief §4.4).
+	// f_eq.
 	DEL float64 `json:"del"`
 	// ArithmeticMean = Σⱼ pⱼ·DELⱼ, pCrunch's "Weighted" total, reported
 	// only for comparison: it is not damage-consistent and underestimates

@@ -7,8 +7,7 @@ import (
 	"slices"
 )
 
-// Load spectra of a certification fatigue report (analysis brief §5 item
-// 8): rainflow Markov matrices per run and over a batch, and for the
+// Load spectra of a certification fatigue report: rainflow Markov matrices per run and over a batch, and for the
 // drivetrain the load-duration distribution (LDD: time spent at each load
 // level) and load-revolution distribution (LRD: shaft revolutions at each
 // load level), the inputs of gear and bearing life calculations
@@ -134,8 +133,7 @@ type BatchSpectrumOptions struct {
 // lifetimeScales returns each run's factor from its own counts (or
 // seconds, or revolutions) to the lifetime's: wⱼ·L/Tⱼ, wⱼ the run's
 // wind-speed weight (WindSpeedWeights, Σ wⱼ = 1) and Tⱼ its analysed
-// duration. This is the weighting of the lifetime DEL (analysis brief
-// §4.4): there a run's damage rate Dⱼ/Tⱼ is weighted by wⱼ, so counting
+// duration. This is the weighting of the lifetime DEL: there a run's damage rate Dⱼ/Tⱼ is weighted by wⱼ, so counting
 // each run's cycles at wⱼ·L/Tⱼ makes Σ n·Sᵐ over the lifetime matrix equal
 // L·f_eq·DEL_lifeᵐ.
 func lifetimeScales(runs []FatigueInput, dist WindDistribution, lifetime float64) ([]float64, []int, []int, SpeedWeights, error) {
@@ -177,8 +175,7 @@ func lifetimeScales(runs []FatigueInput, dist WindDistribution, lifetime float64
 // LifetimeFatigue shares the damage of one event (meanEventDamage: the
 // wind speeds equally, the seeds of a speed equally), so that Σ n·Sᵐ of
 // the event cycles counted this often is the event term of the lifetime
-// DEL times f_eq·L (analysis brief §4.4: events add per count, not by time
-// weight).
+// DEL times f_eq·L (events add per count, not by time weight).
 func eventScales(ec EventCase, lifetime float64) ([]float64, []int, []int, error) {
 	if !(ec.EventsPerYear >= 0) || math.IsInf(ec.EventsPerYear, 0) {
 		return nil, nil, nil, fmt.Errorf("DLC %s: events per year %v must be a finite number ≥ 0", ec.DLC, ec.EventsPerYear)

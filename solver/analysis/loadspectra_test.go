@@ -134,7 +134,7 @@ func triangleRun(id string, speed float64, k int, dt, lo, hi float64) FatigueInp
 
 // The lifetime Markov matrix of a batch counts run j's cycles wⱼ·L/Tⱼ
 // times, wⱼ its wind-speed bin's probability split over the bin's runs and
-// normalised over the batch (the lifetime DEL's weights, brief §4.4). Two
+// normalised over the batch (the lifetime DEL's weights). Two
 // runs at 8 m/s and one at 12 m/s with known cycles: the expected cells by
 // hand, and Σ n·Sᵐ over the matrix = L·DEL_lifeᵐ at f_eq = 1 Hz from
 // BatchDEL, since each run has a single range.
@@ -231,7 +231,7 @@ func TestGoodmanErrorNamesChannelAndRun(t *testing.T) {
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 // Events in the lifetime spectra count per event, as LifetimeFatigue adds
-// their damage (brief §4.4): DLC 3.1 at 4 m/s (two seeds: 3 and 5 cycles)
+// their damage: DLC 3.1 at 4 m/s (two seeds: 3 and 5 cycles)
 // and 25 m/s (one seed: 10 cycles) with 100 events a year gives, by hand,
 // 100·years·(mean over speeds of the mean over seeds) = 100·20·(4+10)/2
 // cycles in the lifetime on top of the time-weighted run's L/Tⱼ·k, and

@@ -405,7 +405,7 @@ func astmCountsIndependent(y []float64, m float64) (damage, cycles float64) {
 
 // Short-term DELs of real OpenFAST v5.0.0 loads (NREL 5 MW, turbulent
 // 12 m/s, t ≥ 30 s) against the independent count above and the formula
-// of the analysis brief §4.2, DEL = (Σ nᵢ Sᵢᵐ / (f_eq·T))^(1/m) with
+// of the short-term DEL, DEL = (Σ nᵢ Sᵢᵐ / (f_eq·T))^(1/m) with
 // f_eq = 1 Hz and T the elapsed time of the window, for the Wöhler
 // exponents of steel (3, 4, 5) and composites (10).
 func TestReferenceDELIndependentCount(t *testing.T) {

@@ -116,8 +116,8 @@ func finiteOrNil(v float64) *float64 {
 // (seeds and yaw cases of one bin).
 const speedTolerance = 1e-6
 
-// WindSpeedWeights turns the runs' wind speeds into occurrence weights, the
-// weighting of the analysis brief §4.4 (pCrunch's "cdf" method): the
+// WindSpeedWeights turns the runs' wind speeds into occurrence weights
+// (pCrunch's "cdf" method): the
 // distinct speeds form the bins, with edges at the mid-points between
 // neighbouring speeds and the outer edges half a spacing beyond the first and
 // last speed; P(bin) = F(high) − F(low); each bin's probability is split

@@ -6,9 +6,9 @@
 // controller exchange with the built-in controllers of packages baseline and
 // rosco (see ResolveController).
 //
-// The physics follow OpenFAST ServoDyn (solver-brief §3.5; ServoDyn user
+// The physics follow OpenFAST ServoDyn (ServoDyn user
 // documentation and Jonkman & Buhl, FAST User's Guide, NREL/EL-500-38230,
-// §"Control Modes"). The module contract is the team's: New (initialise),
+// §"Control Modes"). The module contract is the solver's: New (initialise),
 // UpdateStates (advance t → t+dt with inputs at t+dt), CalcOutput (outputs at
 // t), End.
 package control

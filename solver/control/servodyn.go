@@ -10,7 +10,7 @@ import (
 
 // Inputs are what ServoDyn receives from the structure and inflow at one
 // instant (ElastoDyn → ServoDyn and InflowWind → ServoDyn mappings,
-// solver-brief §3.1). SI units; angles in rad.
+// as in OpenFAST's glue code). SI units; angles in rad.
 type Inputs struct {
 	BlPitch  [3]float64 // blade pitch angles
 	BlPRate  [3]float64 // blade pitch rates (rad/s)

@@ -1,7 +1,7 @@
 // Package coupling is the solver's glue code: it builds the structural
 // (ElastoDyn-equivalent), inflow, aerodynamic and control modules from a
 // loaded OpenFAST deck and marches them in time with OpenFAST's loose
-// coupling (ModCoupling = 1, solver-brief §3.1), writing the requested output
+// coupling (ModCoupling = 1, OpenFAST glue-code documentation), writing the requested output
 // channels under OpenFAST's names and units to a .outb file (FileID 4).
 package coupling
 

@@ -191,8 +191,8 @@ func TestTextOutputWhenRequested(t *testing.T) {
 
 // The .outb is streamed row by row while the run goes on; it must hold
 // every row the run computed: the same times, and each value within the
-// int16 packing resolution of its channel ((max−min)/65535, solver-brief
-// §2.1) of the in-memory table kept with KeepData.
+// int16 packing resolution of its channel ((max−min)/65535, outfile.PackScale)
+// of the in-memory table kept with KeepData.
 func TestStreamedOutbHoldsEveryRow(t *testing.T) {
 	d := loadRigid(t)
 	out := filepath.Join(t.TempDir(), "run.outb")

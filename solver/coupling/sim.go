@@ -434,7 +434,7 @@ func (s *sim) extrapolateStructureInputs() {
 }
 
 // step advances every module from t to t+dt in OpenFAST's loose-coupling
-// order (solver-brief §3.1): inputs extrapolated to t+dt; ServoDyn updates
+// order (FAST_Solution in FAST_Subs.f90): inputs extrapolated to t+dt; ServoDyn updates
 // and outputs its commands at t+dt; ElastoDyn integrates t→t+dt with its
 // inputs at t and t+dt; InflowWind and AeroDyn compute the loads at t+dt
 // with the new motion; ElastoDyn's outputs at t+dt are recomputed with

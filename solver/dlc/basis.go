@@ -3,7 +3,7 @@ package dlc
 import "sort"
 
 // BasisRow summarises the runs of one DLC for the wizard and the report's
-// DLC table (analysis brief §5.4).
+// DLC table.
 type BasisRow struct {
 	DLC        string       `json:"dlc"`
 	State      TurbineState `json:"state"`

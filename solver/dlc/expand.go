@@ -47,7 +47,7 @@ const (
 	DefaultGridPoints = 25
 	DefaultGridMargin = 0.15
 	DefaultWindDt     = 0.05
-	DefaultSpeedStep  = 2.0 // m/s (analysis brief §5.3: ΔV ≤ 2 m/s, DTU DLB)
+	DefaultSpeedStep  = 2.0 // m/s (ΔV ≤ 2 m/s, as the DTU DLB)
 	// MaxRuns caps one expansion; a larger load basis is an error.
 	MaxRuns = 20000
 )
@@ -308,7 +308,7 @@ func Expand(req Request) ([]Run, error) {
 }
 
 // weigh sets the fatigue weights with analysis.WindSpeedWeights (the
-// damage-consistent weighting of analysis brief §4.4), so they match the
+// damage-consistent weighting), so they match the
 // weights analysis.AggregateDEL uses for the same speeds.
 func weigh(runs []Run, dist analysis.WindDistribution) error {
 	speeds := make([]float64, len(runs))

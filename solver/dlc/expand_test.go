@@ -236,7 +236,7 @@ func TestStandardTable(t *testing.T) {
 		if d.Wind.Turbulent() != (d.Seeds > 0) {
 			t.Errorf("DLC %s: turbulent %v with %d seeds", id, d.Wind.Turbulent(), d.Seeds)
 		}
-		// γ_f per class (analysis brief §5.5)
+		// γ_f per class (IEC 61400-1 ed.4 Table 3)
 		want := map[PSFClass]float64{PSFNormal: 1.35, PSFAbnormal: 1.1, PSFTransport: 1.5, PSFFatigue: 1.0}[d.PSF]
 		if id == "1.1" {
 			want = 1.25

@@ -1,8 +1,8 @@
 // Package dlc expands IEC 61400-1 design load cases (DLCs) into simulation
 // runs and prepares each run's deck and wind file.
 //
-// The DLC table (Standard) follows IEC 61400-1 ed.4 (2019) Table 2 as the
-// team's analysis brief §5 restates it, with the DTU reference design load
+// The DLC table (Standard) follows IEC 61400-1 ed.4 (2019) Table 2, with
+// the DTU reference design load
 // basis (wetb dlb/iec61400_1) as the template for seeds, yaw angles and
 // durations. The package is a library: Expand turns a Request into Runs,
 // PrepareRun writes one run's wind file and deck, ExpandSweep and
@@ -155,8 +155,8 @@ type DLC struct {
 	Notes    string    `json:"notes"`
 }
 
-// Default timings [s] (analysis brief §5.3: 600-s windows for turbulent
-// cases, 100-s runs for deterministic events as in the DTU DLB).
+// Default timings [s]: 600-s windows for turbulent cases, 100-s runs for
+// deterministic events, as in the DTU DLB.
 const (
 	TurbulentWindow    = 600
 	TurbulentTransient = 60
@@ -165,8 +165,8 @@ const (
 	EventDelay         = 10 // event start after the transient
 )
 
-// Standard returns the DLC table encoded from IEC 61400-1 ed.4 Table 2 (as
-// restated in the analysis brief §5.4–§5.5) with the DTU DLB's seeds and
+// Standard returns the DLC table encoded from IEC 61400-1 ed.4 Table 2
+// (partial safety factors from Table 3) with the DTU DLB's seeds and
 // yaw angles. It returns a new slice on every call, so callers may modify it.
 func Standard() []DLC {
 	dirPM := []Variant{{Name: "D+", Sign: 1}, {Name: "D-", Sign: -1}}

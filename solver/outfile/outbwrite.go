@@ -27,7 +27,7 @@ const (
 var sqrtEpsFloat32 = float32(math.Sqrt(float64(math.Nextafter32(1, 2) - 1)))
 
 // PackScale returns the float32 slope and offset OpenFAST uses to pack a
-// channel whose values span [lo, hi] into int16 (solver brief §2.1): the
+// channel whose values span [lo, hi] into int16 (WrBinFAST): the
 // minimum maps to -32768 and the maximum to 32767; a channel narrower than
 // sqrt(eps_float32) gets slope 65535/sqrt(eps) (0x4D35043E).
 func PackScale(lo, hi float64) (scale, offset float32) {

@@ -47,7 +47,7 @@ func TestROSCOFileRoundTrip(t *testing.T) {
 // 8 azimuth sectors, tip/hub loss, drag in both inductions, Buhl), and
 // compares Cp where the table's Cp > 0.2.
 //
-// The brief's target is 0.01; measured: IEA-15 largest +0.027 (TSR 14.5,
+// The target is 0.01; measured: IEA-15 largest +0.027 (TSR 14.5,
 // pitch 0; mean +0.002), IEA-22 largest -0.033 (mean -0.009). The same BEMT
 // reproduces OpenFAST v5's RtFldCp to 0.002 % (solver/aero
 // TestAgainstOpenFASTRigidBEM), and CCBlade-style changes (root/tip nodes at
@@ -113,7 +113,7 @@ func compareWithROSCO(t *testing.T, fst, table []string, tol, normTol float64) {
 		t.Errorf("largest |Cp difference| %.4f exceeds %.3f", math.Abs(worst), tol)
 	}
 	if math.Abs(worst) > 0.01 {
-		t.Logf("NOTE: above the brief's 0.01 target (see the comment on compareWithROSCO)")
+		t.Logf("NOTE: above the 0.01 target (see the comment on compareWithROSCO)")
 	}
 }
 

@@ -3,9 +3,9 @@
 // full-field files (.wnd with TurbSim's .sum, WindType 4) and uniform
 // ("hub-height") wind text files (WindType 2).
 //
-// Conventions follow InflowWind v5.0.0 (InflowWind_IO.f90, IfW_FlowField.f90)
-// as summarised in the team's solver brief §2.4. The package only holds the
-// data and the geometry of the grid; interpolation in space and time
+// Conventions follow InflowWind v5.0.0 (InflowWind_IO.f90, IfW_FlowField.f90).
+// The package only holds the data and the geometry of the grid;
+// interpolation in space and time
 // (Taylor's frozen turbulence) belongs to solver/inflow.
 package windfile
 

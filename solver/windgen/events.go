@@ -6,8 +6,8 @@ import (
 	"sort"
 )
 
-// UniformWindRow is one line of an InflowWind uniform-wind file (WindType 2,
-// solver brief §2.4): InflowWind computes the longitudinal speed at (x, y, z)
+// UniformWindRow is one line of an InflowWind uniform-wind file (WindType 2):
+// InflowWind computes the longitudinal speed at (x, y, z)
 // as Speed·((z/RefHt)^PowerLaw + (HorizShear·(y·cosδ + x·sinδ) +
 // LinVShear·(z − RefHt))/RefLength) + Gust and turns it by Direction δ.
 // The rows made here assume RefHt = hub height and RefLength = rotor
@@ -283,8 +283,8 @@ func EWS(site EventSite, tm EventTiming, vertical bool, sgn int) ([]UniformWindR
 	return rows, EventInfo{Name: name, Sigma1: r.sigma1, Lambda1: r.lambda1, Period: ewsPeriod, Amplitude: s * amp}, nil
 }
 
-// SpeedAt evaluates a row the way InflowWind's uniform wind does (solver
-// brief §2.4, UniformField_GetVel, without the direction rotation): the
+// SpeedAt evaluates a row the way InflowWind's uniform wind does
+// (UniformField_GetVel, without the direction rotation): the
 // longitudinal speed at lateral position y and height z for the given
 // reference height and length. It lets callers and tests check the profile
 // an event produces.

@@ -26,7 +26,7 @@
 // reversed flow resumes UA cleanly; below UOff the states keep integrating
 // with U raised to UMin, as AeroDyn's do.
 //
-// # Module contract and use from the time loop (engineer D, solver/coupling)
+// # Module contract and use from the time loop (solver/coupling)
 //
 // Initialise once per blade node:
 //
@@ -66,7 +66,7 @@
 // (the root finding for phi) keeps using the static polar, as in AeroDyn;
 // only the loads use the unsteady coefficients.
 //
-// # Hook in aero.Rotor (engineer C)
+// # Hook in aero.Rotor
 //
 // aero.Rotor advances its DBEMT states inside CalcOutput; UA fits the same
 // pattern, and this package does not import aero, so aero can import it:

@@ -13,7 +13,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
-// airfoilPolar adapts engineer C's aero.Airfoil (the lookup the BEMT uses,
+// airfoilPolar adapts aero.Airfoil (the lookup the BEMT uses,
 // with the file's InterpOrd) to unsteady.StaticPolar; this is the adapter
 // aero.Rotor would carry.
 type airfoilPolar struct{ af *aero.Airfoil }

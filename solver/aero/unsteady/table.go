@@ -11,7 +11,7 @@ import (
 // TablePolar is a StaticPolar over one airfoil table with linear
 // interpolation in the angle of attack (AirfoilInfo InterpOrd 1), the angle
 // wrapped to [-π, π] and end values held outside the table. It lets this
-// package run without engineer C's aero package; inside the rotor, C's
+// package run without the aero package; inside the rotor, aero's
 // airfoil lookup (which also does cubic splines and Re/UserProp tables)
 // should be passed instead so that UA and the BEMT see the same polar.
 type TablePolar struct {

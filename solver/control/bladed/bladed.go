@@ -6,7 +6,7 @@
 //
 // Record numbers and meanings follow the Bladed user manual appendix
 // ("external controller interface") as used by ServoDyn's Fill_avrSWAP and
-// Retrieve_avrSWAP (solver-brief §3.5). Indices are 1-based as in the
+// Retrieve_avrSWAP. Indices are 1-based as in the
 // documentation; element 0 of Swap is unused.
 //
 // The DLL exchange is single precision (avrSWAP is C_FLOAT). Fill rounds every

@@ -4,7 +4,7 @@
 // configured from a DISCON.IN file and called through the Bladed-style
 // record exchange (bladed.Controller).
 //
-// Implemented (v2.9.4 semantics, solver-brief §4): generator- and
+// Implemented (ROSCO v2.9.4 semantics): generator- and
 // rotor-speed low-pass filters (first or second order) and notch filters;
 // the wind-speed estimator (WE_Mode 0 filtered hub wind, 1 immersion and
 // invariance, 2 extended Kalman filter on the Cp surface); set-point
