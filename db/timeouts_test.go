@@ -9,6 +9,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/decks"
 )
 
 // A table lock held for 20 s must not stall the pool: 30 concurrent job
@@ -43,7 +44,7 @@ func TestHeldLockDoesNotStallThePool(t *testing.T) {
 	defer released.Stop()
 
 	jobs := db.NewJobService(d, nil, nil, nil)
-	turbines := db.NewTurbineService(d, nil)
+	turbines := db.NewTurbineService(d, nil, decks.Editor{})
 	start := time.Now()
 	var wg sync.WaitGroup
 	errs := make([]error, 30)
