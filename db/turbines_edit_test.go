@@ -12,6 +12,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -48,7 +49,7 @@ func (f *turbineFixture) builtTurbine(t *testing.T, name string) *turbinesim.Tur
 // detailed-properties do (OpenTurbineDeck).
 func (f *turbineFixture) storedDeck(t *testing.T, id string) *deck.Deck {
 	t.Helper()
-	main, release, err := openDeck(context.Background(), f.svc, f.orgA, id)
+	main, release, err := dbtest.OpenDeck(context.Background(), f.svc, f.orgA, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func (f *turbineFixture) storedDeck(t *testing.T, id string) *deck.Deck {
 // treeFiles reads every file of the turbine's stored tree.
 func (f *turbineFixture) treeFiles(t *testing.T, id string) map[string]string {
 	t.Helper()
-	main, release, err := openDeck(context.Background(), f.svc, f.orgA, id)
+	main, release, err := dbtest.OpenDeck(context.Background(), f.svc, f.orgA, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/decks"
 )
 
@@ -208,7 +209,7 @@ func TestTurbineCloneAndEditConcurrently(t *testing.T) {
 }
 
 // TestTurbineEditWaitsForOpenDeck: while a reader has the deck open
-// (OpenTurbineDeck, directly or through the openDeck helper that returns
+// (OpenTurbineDeck, directly or through dbtest.OpenDeck, which returns
 // the main file's path), a deck-rebuilding edit
 // waits for the row instead of removing the files being read; after
 // release it completes and removes the old tree. Deterministic: the test
@@ -222,7 +223,7 @@ func TestTurbineEditWaitsForOpenDeck(t *testing.T) {
 	tb := f.builtTurbine(t, "Scratch")
 	openers := map[string]func() (string, func()){
 		"OpenDeck": func() (string, func()) {
-			main, release, err := openDeck(ctx, f.svc, f.orgA, tb.ID)
+			main, release, err := dbtest.OpenDeck(ctx, f.svc, f.orgA, tb.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,6 @@ package db_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -290,7 +289,7 @@ func TestTurbineDemoLoadCloneDelete(t *testing.T) {
 			t.Fatalf("clone %d shares the demo's tree", i)
 		}
 	}
-	mainPath, release, err := openDeck(ctx, f.svc, f.orgA, clones[0].ID)
+	mainPath, release, err := dbtest.OpenDeck(ctx, f.svc, f.orgA, clones[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,18 +369,4 @@ func TestTurbineDeleteWithActiveJob(t *testing.T) {
 	if n := len(f.storedTrees(t)); n != 0 {
 		t.Fatalf("delete left %d trees", n)
 	}
-}
-
-// openDeck opens turbine id's stored deck (OpenTurbineDeck) and returns
-// the path of its main .fst; release must be called when done.
-func openDeck(ctx context.Context, svc turbinesim.TurbineService, orgID, id string) (string, func(), error) {
-	t, dir, release, err := svc.OpenTurbineDeck(ctx, orgID, id)
-	if err != nil {
-		return "", nil, err
-	}
-	if dir == "" {
-		release()
-		return "", nil, fmt.Errorf("turbine %q has no stored input files", t.Name)
-	}
-	return filepath.Join(dir, filepath.FromSlash(*t.MainFile)), release, nil
 }

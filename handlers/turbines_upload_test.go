@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
-	"fmt"
 	"io"
 	"io/fs"
 	"mime/multipart"
@@ -17,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db/dbtest"
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -151,7 +151,7 @@ func TestTurbineUploadReferenceDecks(t *testing.T) {
 				t.Errorf("%s: detailed properties of the upload: %d %.300s", c.family, r2.StatusCode, b2)
 			}
 			// The Bladed-interface controller is pinned to the built-in one.
-			mainPath, release, err := openDeck(context.Background(), te.turbines, te.org.ID, tb.ID)
+			mainPath, release, err := dbtest.OpenDeck(context.Background(), te.turbines, te.org.ID, tb.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -369,18 +369,4 @@ func TestTurbineUploadHostileArchives(t *testing.T) {
 
 func itoa(i int) string {
 	return strings.TrimLeft(strings.Repeat("0", 0)+string(rune('0'+i/1000%10))+string(rune('0'+i/100%10))+string(rune('0'+i/10%10))+string(rune('0'+i%10)), "")
-}
-
-// openDeck opens turbine id's stored deck (OpenTurbineDeck) and returns
-// the path of its main .fst; release must be called when done.
-func openDeck(ctx context.Context, svc turbinesim.TurbineService, orgID, id string) (string, func(), error) {
-	t, dir, release, err := svc.OpenTurbineDeck(ctx, orgID, id)
-	if err != nil {
-		return "", nil, err
-	}
-	if dir == "" {
-		release()
-		return "", nil, fmt.Errorf("turbine %q has no stored input files", t.Name)
-	}
-	return filepath.Join(dir, filepath.FromSlash(*t.MainFile)), release, nil
 }

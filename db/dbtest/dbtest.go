@@ -28,6 +28,7 @@ import (
 	"github.com/peterldowns/pgtestdb"
 	"github.com/peterldowns/pgtestdb/migrators/goosemigrator"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/infra/pgcluster"
 	"github.com/turbinesim/turbinesim/migrations"
@@ -118,4 +119,18 @@ func Config(t testing.TB) pgtestdb.Config {
 		Options:                   opts.Encode(),
 		ForceTerminateConnections: true,
 	}
+}
+
+// OpenDeck opens turbine id's stored deck (OpenTurbineDeck) and returns
+// the path of its main .fst; release must be called when done.
+func OpenDeck(ctx context.Context, svc turbinesim.TurbineService, orgID, id string) (string, func(), error) {
+	t, dir, release, err := svc.OpenTurbineDeck(ctx, orgID, id)
+	if err != nil {
+		return "", nil, err
+	}
+	if dir == "" {
+		release()
+		return "", nil, fmt.Errorf("turbine %q has no stored input files", t.Name)
+	}
+	return filepath.Join(dir, filepath.FromSlash(*t.MainFile)), release, nil
 }
