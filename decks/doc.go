@@ -1,6 +1,6 @@
 // Package decks is everything the service does with a turbine's OpenFAST
 // input deck: reading an uploaded ZIP within limits and finding its main
-// .fst (upload.go), building a deck from scratch from the NREL 5 MW template
+// .fst (zip.go, upload.go), building a deck from scratch from the NREL 5 MW template
 // (create.go, model.go), rewriting a stored deck on an edit (edit.go),
 // tuning the built-in baseline controller (baseline.go), the warnings an
 // engineer should check (warnings.go), the detailed properties and .fst
