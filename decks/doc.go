@@ -6,7 +6,8 @@
 // warnings an engineer should check (warnings.go), the detailed properties
 // and .fst defaults shown on the turbine page (properties.go), the bundled
 // reference turbines (demos.go), and the run deck of a job with its wind
-// file (run.go, wind.go). It reads and writes decks with solver/deck and
+// file (run.go, wind.go), and reading a stored turbine's deck for its
+// endpoints and page (stored.go). It reads and writes decks with solver/deck and
 // stores nothing itself: rows and files are the TurbineService's (package
 // db).
 package decks

@@ -18,6 +18,7 @@ import (
 	"github.com/turbinesim/turbinesim/batches"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/dbtest"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/internal/mailtest"
 	"github.com/turbinesim/turbinesim/jobs"
@@ -202,6 +203,9 @@ func assertDetail(t *testing.T, resp *http.Response, body string, wantStatus int
 // newServer is handlers.New with the services built on the stores wired
 // as cmd/turbined wires them (serve.go), for the stores the test set.
 func newServer(cfg handlers.Config, svc handlers.Services) (*handlers.Server, error) {
+	if svc.Turbines != nil && svc.StoredDecks == nil {
+		svc.StoredDecks = &decks.StoredDecks{Turbines: svc.Turbines}
+	}
 	if svc.Jobs != nil && svc.JobSubmissions == nil {
 		svc.JobSubmissions = &jobs.Submissions{Jobs: svc.Jobs, Turbines: svc.Turbines, ScratchDir: cfg.ScratchDir}
 	}

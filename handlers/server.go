@@ -17,6 +17,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/batches"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/jobs"
 	"github.com/turbinesim/turbinesim/outputs"
 	"github.com/turbinesim/turbinesim/results"
@@ -37,6 +38,9 @@ type Services struct {
 	// into 501.
 	Turbines turbinesim.TurbineService
 	Demos    turbinesim.DemoCatalog
+	// StoredDecks reads the turbines' stored decks (warnings, detailed
+	// properties, .fst defaults, the turbine page); nil makes those 501.
+	StoredDecks *decks.StoredDecks
 
 	// Jobs (handlers/jobs.go); nil turns the job routes into 501.
 	// JobSubmissions builds and submits POST /jobs (a run of a stored

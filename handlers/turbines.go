@@ -1,10 +1,7 @@
 package handlers
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -12,7 +9,6 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/decks"
-	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // Turbine inventory endpoints. JSON shapes are the root-package
@@ -164,83 +160,13 @@ func (s *Server) cloneTurbine(c echo.Context) error {
 	return c.JSON(http.StatusCreated, t)
 }
 
-// loadDeck loads the stored deck of the turbine the request names with
-// solver/deck and calls use with it while the stored files are open: use
-// may read files the deck names (DetailedPropertiesOf reads the baseline
-// controller's parameter file), which are gone after release with an S3
-// store and no longer guarded against an edit removing them with the
-// local one. dir is the root folder of the stored files (decks.Warnings
-// names files relative to it).
-func (s *Server) loadDeck(c echo.Context, use func(dir string, d *deck.Deck) error) error {
-	return s.loadDeckOf(c, c.Param("id"), use)
-}
-
-// loadDeckOf is loadDeck for the organization's turbine id.
-func (s *Server) loadDeckOf(c echo.Context, id string, use func(dir string, d *deck.Deck) error) error {
-	svc, err := s.turbineService()
-	if err != nil {
-		return err
-	}
-	t, dir, release, err := svc.OpenTurbineDeck(c.Request().Context(), authFrom(c).Organization.ID, id)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if dir == "" {
-		return turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
-	}
-	mainPath := filepath.Join(dir, filepath.FromSlash(*t.MainFile))
-	if rel, err := filepath.Rel(dir, mainPath); err != nil || !filepath.IsLocal(rel) {
-		return fmt.Errorf("turbine %s: main file %q escapes its stored files", t.ID, *t.MainFile)
-	}
-	d, err := deck.LoadIn(dir, *t.MainFile)
-	if err != nil {
-		return turbinesim.WrapError(turbinesim.EINVALID, "the stored input files cannot be read: "+deckErrorDetail(err, mainPath), err)
-	}
-	return use(dir, d)
-}
-
-// storedDeckWarnings is decks.Warnings of turbine t's stored deck:
-// none for a row without one, nor when the stored files no longer load
-// (GET /turbines/{id}/detailed-properties says why).
-func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]string, error) {
-	if !t.HasDeck() {
-		return nil, nil
-	}
-	var warnings []string
-	err := s.loadDeckOf(c, t.ID, func(dir string, d *deck.Deck) error {
-		warnings = decks.Warnings(dir, d)
-		return nil
-	})
-	if turbinesim.ErrorCode(err) == turbinesim.EINVALID {
-		return nil, nil
-	}
-	return warnings, err
-}
-
-// deckProperties is DetailedPropertiesOf the turbine's stored deck.
-func (s *Server) deckProperties(c echo.Context) (*decks.DetailedProperties, error) {
-	var p *decks.DetailedProperties
-	err := s.loadDeck(c, func(_ string, d *deck.Deck) (err error) {
-		p, err = decks.DetailedPropertiesOf(d)
-		return err
-	})
-	return p, err
-}
-
-// deckErrorDetail names file (relative to the deck) and line of a deck
-// error without revealing the server's directory layout.
-func deckErrorDetail(err error, mainPath string) string {
-	var de *deck.Error
-	if errors.As(err, &de) {
-		return deckLocation(de.File, mainPath, de.Line) + ": " + joinNonEmpty(de.Variable, de.Msg)
-	}
-	return "unreadable input file"
-}
-
 // detailedProperties: GET /turbines/{id}/detailed-properties.
 func (s *Server) detailedProperties(c echo.Context) error {
-	p, err := s.deckProperties(c)
+	sd, err := s.storedDecks()
+	if err != nil {
+		return err
+	}
+	p, err := sd.Properties(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -254,16 +180,32 @@ func (s *Server) airfoilPolar(c echo.Context) error {
 	if err != nil || idx < 0 {
 		return turbinesim.Errorf(turbinesim.EINVALID, "airfoil_index: must be a non-negative integer")
 	}
-	p, err := s.deckProperties(c)
+	sd, err := s.storedDecks()
 	if err != nil {
 		return err
 	}
-	for _, af := range p.Airfoils {
-		if af.Index == idx {
-			return c.JSON(http.StatusOK, af)
-		}
+	af, err := sd.AirfoilPolar(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), idx)
+	if err != nil {
+		return err
 	}
-	return turbinesim.Errorf(turbinesim.ENOTFOUND, "airfoil %d not found; the turbine has %d airfoils", idx, len(p.Airfoils))
+	return c.JSON(http.StatusOK, af)
+}
+
+// storedDecks reads stored decks (decks.StoredDecks, over Turbines).
+func (s *Server) storedDecks() (*decks.StoredDecks, error) {
+	if s.svc.StoredDecks == nil {
+		return nil, notImplemented
+	}
+	return s.svc.StoredDecks, nil
+}
+
+// storedDeckWarnings is decks.StoredDecks.Warnings of turbine t.
+func (s *Server) storedDeckWarnings(c echo.Context, t *turbinesim.Turbine) ([]string, error) {
+	sd, err := s.storedDecks()
+	if err != nil {
+		return nil, err
+	}
+	return sd.Warnings(c.Request().Context(), authFrom(c).Organization.ID, t)
 }
 
 // FSTDefaults is the response of GET /turbines/{id}/fst-defaults.
@@ -275,21 +217,15 @@ type FSTDefaults struct {
 // file gets for every Advanced Settings parameter (the turbine's own file
 // when it has one).
 func (s *Server) fstDefaults(c echo.Context) error {
-	svc, err := s.turbineService()
+	sd, err := s.storedDecks()
 	if err != nil {
 		return err
 	}
-	t, err := svc.FindTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
+	params, err := sd.FSTDefaults(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	main := &deck.Main{}
-	if t.HasDeck() {
-		if err := s.loadDeck(c, func(_ string, d *deck.Deck) error { main = d.Main; return nil }); err != nil {
-			return err
-		}
-	}
-	return c.JSON(http.StatusOK, FSTDefaults{Parameters: decks.FSTDefaults(main)})
+	return c.JSON(http.StatusOK, FSTDefaults{Parameters: params})
 }
 
 // createTurbine: POST /turbines (verified only), build from scratch.
@@ -380,29 +316,6 @@ func (s *Server) loadDemo(c echo.Context) error {
 		s.log.Warn("reading a demo turbine's deck warnings", "turbine", t.ID, "err", err, "request_id", requestID(c))
 	}
 	return c.JSON(status, DemoLoadResult{Turbine: t, Reused: reused})
-}
-
-func joinNonEmpty(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, ": ")
-}
-
-// deckLocation is "file:line" with file relative to the main file's
-// directory (never the server's absolute path).
-func deckLocation(file, mainPath string, line int) string {
-	name := filepath.Base(file)
-	if rel, err := filepath.Rel(filepath.Dir(mainPath), file); err == nil {
-		name = filepath.ToSlash(rel)
-	}
-	if line > 0 {
-		return name + ":" + strconv.Itoa(line)
-	}
-	return name
 }
 
 // updateFromForm reads the editor forms: name, description, the scalar

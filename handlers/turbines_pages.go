@@ -9,7 +9,6 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/decks"
-	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/views"
 )
 
@@ -39,27 +38,16 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 			v.DLCHref = "/dlcs/new" + selected
 		}
 	}
-	main := &deck.Main{}
-	if t.HasDeck() {
-		var propsErr error
-		err := s.loadDeck(c, func(dir string, d *deck.Deck) error {
-			main = d.Main
-			v.Warnings = decks.Warnings(dir, d)
-			v.Props, propsErr = decks.DetailedPropertiesOf(d)
-			return nil
-		})
-		switch {
-		case err != nil && turbinesim.ErrorCode(err) == turbinesim.EINVALID:
-			v.PropsError = turbinesim.ErrorMessage(err)
-		case err != nil:
-			return err
-		case propsErr != nil:
-			return propsErr
-		}
-	} else {
-		v.PropsError = "This turbine has no stored input files."
+	sd, err := s.storedDecks()
+	if err != nil {
+		return err
 	}
-	v.FST = decks.FSTDefaults(main)
+	pd, err := sd.Page(c.Request().Context(), a.Organization.ID, t)
+	if err != nil {
+		return err
+	}
+	v.Warnings, v.Props, v.PropsError = pd.Warnings, pd.Props, pd.PropsError
+	v.FST = decks.FSTDefaults(pd.Main)
 	if p := v.Props; p != nil {
 		if i, err := strconv.Atoi(c.QueryParam("airfoil")); err == nil && i >= 0 && i < len(p.Airfoils) {
 			v.Airfoil = i

@@ -121,6 +121,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Ready:             d.Ready,
 		Turbines:          turbines,
 		Demos:             demos,
+		StoredDecks:       &decks.StoredDecks{Turbines: turbines},
 		RefreshTokens:     db.NewRefreshTokenService(d.DB),
 		APIKeys:           keys,
 		Audit:             keys,
