@@ -57,7 +57,7 @@ func (be *batchAPIEnv) storeDemo(id, name string, edit func([]byte) []byte) stri
 		}
 	}
 	tb.OrganizationID, tb.Name = be.org.ID, name
-	if err := db.NewTurbineService(be.db, be.trees).CreateTurbine(context.Background(), tb, dir); err != nil {
+	if err := db.NewTurbineService(be.db, be.trees, decks.Editor{}).CreateTurbine(context.Background(), tb, dir); err != nil {
 		t.Fatal(err)
 	}
 	return tb.ID
