@@ -10,7 +10,8 @@ import (
 )
 
 // APIKeyPrefix starts every API key secret; ClientIDLength characters of the
-// key (prefix included) form its public Client ID, which audit logs and billing show.
+// key (prefix included) form its public Client ID, which audit logs and
+// billing show.
 const (
 	APIKeyPrefix   = "ofk_"
 	ClientIDLength = 12

@@ -20,10 +20,10 @@ import (
 // does not run.
 const BuildTemplateID = "nrel-5mw-land"
 
-// BuildTurbine validates the payload r and returns the row to store. When template
-// is not nil a complete deck is generated from it into a scratch folder
-// (dir; cleanup removes it): the payload's geometry and blobs replace the
-// template's values, and t.Warnings says what the user should know about
+// BuildTurbine validates the payload r and returns the row to store. When
+// template is not nil a complete deck is generated from it into a scratch
+// folder (dir; cleanup removes it): the payload's geometry and blobs replace
+// the template's values, and t.Warnings says what the user should know about
 // the generated deck (the controller tuning's fallback). Every validation
 // error is EINVALID naming the field; a done ctx stops the controller
 // tuning's sensitivity sweep and is returned.

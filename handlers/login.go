@@ -40,7 +40,8 @@ func (s *Server) loginPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.LoginPage(p, f))
 }
 
-// login: POST /auth/login. Scripts send JSON and get a token pair; browsers post the login form and get a session cookie.
+// login: POST /auth/login. Scripts send JSON and get a token pair; browsers
+// post the login form and get a session cookie.
 func (s *Server) login(c echo.Context) error {
 	var req LoginRequest
 	form := false

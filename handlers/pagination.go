@@ -9,10 +9,11 @@ import (
 )
 
 // Pagination, one rule for every list endpoint: default page_size 20, a
-// maximum per endpoint between 50 and 200. A page_size over the endpoint's maximum is refused
-// with 422 rather than silently shortened, so a script that asks for 500
-// rows learns at once that it gets at most 100 per page instead of missing
-// the rest; the maximum of each endpoint is stated in its OpenAPI summary.
+// maximum per endpoint between 50 and 200. A page_size over the endpoint's
+// maximum is refused with 422 rather than silently shortened, so a script
+// that asks for 500 rows learns at once that it gets at most 100 per page
+// instead of missing the rest; the maximum of each endpoint is stated in its
+// OpenAPI summary.
 
 // defaultPageSize is the page_size of a list request that states none.
 const defaultPageSize = 20

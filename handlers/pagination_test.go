@@ -85,8 +85,9 @@ func (threeDemos) Demos() []turbinesim.DemoTurbine {
 }
 
 // GET /turbines/demos, a study's artifacts (private and public) and the
-// caller's sessions are lists: they answer the paginated response and take page and page_size (they answered {"items": [...]}
-// alone and ignored both parameters).
+// caller's sessions are lists: they answer the paginated response and take
+// page and page_size (they answered {"items": [...]} alone and ignored both
+// parameters).
 func TestShortListsAnswerThePaginatedResponse(t *testing.T) {
 	t.Parallel()
 	t.Run("demos", func(t *testing.T) {

@@ -11,8 +11,9 @@ import (
 	"github.com/turbinesim/turbinesim"
 )
 
-// Public, token-scoped endpoints (no credentials). Every token that does not open a study — unknown, disabled,
-// rotated away, malformed — gets the same 404 body.
+// Public, token-scoped endpoints (no credentials). Every token that does not
+// open a study — unknown, disabled, rotated away, malformed — gets the same
+// 404 body.
 
 // PublicRequestsPerMinute is the per-client-address limit of the public
 // endpoints (429 with Retry-After past it).

@@ -8,10 +8,11 @@ import (
 	"github.com/turbinesim/turbinesim/handlers"
 )
 
-// GET /org/usage breaks this month's charges down by API key Client ID
-// (the Client ID shows in audit logs and billing breakdowns); runs submitted interactively have client_id null, and a
-// refunded run (cancelled while queued) counts for nobody. The usage
-// answer had only the organization's totals.
+// GET /org/usage breaks this month's charges down by API key Client ID (the
+// Client ID shows in audit logs and billing breakdowns); runs submitted
+// interactively have client_id null, and a refunded run (cancelled while
+// queued) counts for nobody. The usage answer had only the organization's
+// totals.
 func TestUsageBreaksDownByClientID(t *testing.T) {
 	t.Parallel()
 	je := newJobEnvWorkers(t, 0) // no worker: the runs stay queued

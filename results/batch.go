@@ -555,12 +555,12 @@ type BatchDELs struct {
 }
 
 // BatchDELs computes each run's short-term DELs of the channels (all when
-// none is named) for the Wöhler exponents and the lifetime DEL as the
-// m-power mean weighted by the distribution's bin probabilities; each run's bin speed is the nominal speed in its DLC run
-// name (NominalWindSpeedOfRunName), else its mean of the wind channel.
-// ultimate gives channels an ultimate load S_u for the Goodman mean-load
-// correction; each channel's answer says whether it was
-// applied, and a cycle with S_m ≥ S_u is EINVALID naming the channel.
+// none is named) for the Wöhler exponents and the lifetime DEL as the m-power
+// mean weighted by the distribution's bin probabilities; each run's bin speed
+// is the nominal speed in its DLC run name (NominalWindSpeedOfRunName), else
+// its mean of the wind channel. ultimate gives channels an ultimate load S_u
+// for the Goodman mean-load correction; each channel's answer says whether it
+// was applied, and a cycle with S_m ≥ S_u is EINVALID naming the channel.
 //
 // Start-up and shut-down fatigue (DLC 3.1, 4.1; IsEventFatigueDLC) adds per
 // event, not by time: eventsPerYear (per DLC id,

@@ -107,11 +107,11 @@ func TestBatchDELSeedsShareTheirWindSpeedBin(t *testing.T) {
 }
 
 // Grid binning of a turbulent DLC batch: one bin per wind speed of the
-// batch's grid holding all its seeds, with V̄ᵢ and P̄ᵢ the plain means over those seeds
-// (IEC 61400-12-1 method of bins). The grid is the runs' nominal speeds;
-// a seed whose measured mean strays past the mid-point to the next speed
-// (here 9.9 m/s in a run of 8 m/s: a 600 s hub-point mean has σ ≈ 0.7 m/s
-// at class A turbulence) still belongs to its own speed. Before, the grid
+// batch's grid holding all its seeds, with V̄ᵢ and P̄ᵢ the plain means over
+// those seeds (IEC 61400-12-1 method of bins). The grid is the runs' nominal
+// speeds; a seed whose measured mean strays past the mid-point to the next
+// speed (here 9.9 m/s in a run of 8 m/s: a 600 s hub-point mean has σ ≈ 0.7
+// m/s at class A turbulence) still belongs to its own speed. Before, the grid
 // was the distinct measured means: one bin per seed.
 func TestBatchCurvesGridIsTheNominalSpeeds(t *testing.T) {
 	measured := map[float64][]float64{8: {7.62, 8.05, 9.90}, 12: {11.70, 11.98, 12.55}}
@@ -144,10 +144,10 @@ func TestBatchCurvesGridIsTheNominalSpeeds(t *testing.T) {
 }
 
 // A DLC batch holds fatigue and ultimate cases at the same wind speeds. Its
-// lifetime DEL is the fatigue case's, DLC 1.2 (the weights split each bin over its seeds and yaw cases, and the extreme
-// turbulence runs of DLC 1.3 are neither); dlc= selects another case.
-// Before, the DLC 1.3 runs shared the bins' probability with the DLC 1.2
-// seeds and raised the lifetime DEL.
+// lifetime DEL is the fatigue case's, DLC 1.2 (the weights split each bin
+// over its seeds and yaw cases, and the extreme turbulence runs of DLC 1.3
+// are neither); dlc= selects another case. Before, the DLC 1.3 runs shared
+// the bins' probability with the DLC 1.2 seeds and raised the lifetime DEL.
 func TestBatchDELOfAMultiDLCBatchIsItsFatigueCase(t *testing.T) {
 	res := &memoryResults{}
 	for _, c := range []struct {

@@ -213,8 +213,9 @@ type StatisticsRequest struct {
 	WohlerExponents      []float64 `json:"wohler_exponents"`
 	IncludeExtremeTimes  bool      `json:"include_extreme_times"`
 	IncludeHigherMoments bool      `json:"include_higher_moments"`
-	// UltimateLoads give channels an ultimate load S_u (channel units)
-	// for the Goodman mean-load correction of their DELs; channels not named are uncorrected.
+	// UltimateLoads give channels an ultimate load S_u (channel units) for
+	// the Goodman mean-load correction of their DELs; channels not named are
+	// uncorrected.
 	UltimateLoads map[string]float64 `json:"ultimate_loads"`
 }
 

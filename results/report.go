@@ -16,10 +16,11 @@ import (
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
-// Certification report of a finished DLC batch: design basis, model summary, DLC table, extreme loads with
-// partial safety factors and concurrent values, fatigue DELs per DLC with
-// lifetime aggregation, power curve and AEP, failed runs. Built here,
-// rendered as HTML by views.ReportPage and printed to PDF by the handler.
+// Certification report of a finished DLC batch: design basis, model summary,
+// DLC table, extreme loads with partial safety factors and concurrent values,
+// fatigue DELs per DLC with lifetime aggregation, power curve and AEP, failed
+// runs. Built here, rendered as HTML by views.ReportPage and printed to PDF
+// by the handler.
 
 // CertificationReport is everything the report shows.
 type CertificationReport struct {
@@ -151,9 +152,10 @@ type ReportAssumptions struct {
 
 // ReportOptions are the report's inputs beyond the batch.
 type ReportOptions struct {
-	// EventsPerYear counts start-up and shut-down events per DLC id
-	// (DLC 3.1, 4.1; ParseEventsPerYear): with a count, the DLC's damage
-	// per event is added to the main fatigue DLC's lifetime DELs; without one, the DLC is left out and Problems says so.
+	// EventsPerYear counts start-up and shut-down events per DLC id (DLC 3.1,
+	// 4.1; ParseEventsPerYear): with a count, the DLC's damage per event is
+	// added to the main fatigue DLC's lifetime DELs; without one, the DLC is
+	// left out and Problems says so.
 	EventsPerYear map[string]float64
 }
 
@@ -166,8 +168,8 @@ type CertificationReports struct {
 }
 
 // reportSensors are the load sensors the report looks for (blade root,
-// low-speed shaft, yaw bearing, tower base, tip deflection and the
-// operating channels), in report order; those the runs did not record are left out.
+// low-speed shaft, yaw bearing, tower base, tip deflection and the operating
+// channels), in report order; those the runs did not record are left out.
 func reportSensorList() []string {
 	return []string{
 		"RootMxc1", "RootMyc1", "RootMzc1", "RootFxc1", "RootFyc1", "RootFzc1",
@@ -360,9 +362,10 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 			continue
 		}
 		in := analysis.FatigueInput{ID: u.run.ID, WindSpeed: u.run.WindSpeed, Record: u.out.Record, Window: analysis.After(u.run.Transient)}
-		// Start-up and shut-down fatigue counts events per year, which only the caller knows (the runs carry weight
-		// 0): time-weighting 100 s event runs by the wind distribution
-		// would give a number without meaning.
+		// Start-up and shut-down fatigue counts events per year, which only
+		// the caller knows (the runs carry weight 0): time-weighting 100 s
+		// event runs by the wind distribution would give a number without
+		// meaning.
 		if IsEventFatigueDLC(u.run.DLC) {
 			if _, seen := eventRuns[u.run.DLC]; !seen {
 				eventOrder = append(eventOrder, u.run.DLC)
@@ -446,10 +449,11 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 		rep.Spectra = reportSpectra(b.ID, main, stored.Request.Class, fatigue[main], events, dist, &rep.Assumptions, &rep.Problems)
 	}
 
-	// Power curve and AEP from normal power production (NTM: DLC 1.1,
-	// 1.2), binned on the batch's own wind-speed grid. The extreme events that are also power production (ETM,
-	// ECD, EWS) say nothing about the power of a normal year; they are
-	// used only when the batch has no normal production at all.
+	// Power curve and AEP from normal power production (NTM: DLC 1.1, 1.2),
+	// binned on the batch's own wind-speed grid. The extreme events that are
+	// also power production (ETM, ECD, EWS) say nothing about the power of a
+	// normal year; they are used only when the batch has no normal production
+	// at all.
 	curveRuns := func(u usable) bool { return u.run.State == dlc.PowerProduction && u.run.Wind == dlc.NTM }
 	if !slices.ContainsFunc(ok, curveRuns) {
 		curveRuns = func(u usable) bool { return u.run.State == dlc.PowerProduction }

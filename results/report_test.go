@@ -232,10 +232,11 @@ func TestReportDLC11IsNotExtrapolated(t *testing.T) {
 }
 
 // Start-up and shut-down (DLC 3.1, 4.1) do fatigue per event, counted per
-// year (added as counts per lifetime, not by time weight; the DLC table gives them weight 0 for want of the counts). A
-// lifetime DEL from time-weighting their 100 s runs by the Rayleigh
-// probability of V_in, V_r and V_out has no meaning, so the report leaves
-// them out of the lifetime table and says why. Before, it printed one.
+// year (added as counts per lifetime, not by time weight; the DLC table gives
+// them weight 0 for want of the counts). A lifetime DEL from time-weighting
+// their 100 s runs by the Rayleigh probability of V_in, V_r and V_out has no
+// meaning, so the report leaves them out of the lifetime table and says why.
+// Before, it printed one.
 func TestReportStartStopFatigueIsNotTimeWeighted(t *testing.T) {
 	batches, resultStore, _ := reportBatch(t, reportRequest("1.2", "3.1", "4.1"), func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
 	rep, err := (&results.CertificationReports{Batches: batches, Results: resultStore}).Build(context.Background(), "org", "batch", results.ReportOptions{})

@@ -1,9 +1,9 @@
 // Package validation runs the solver on every OpenFAST v5.0.0 reference case
-// of ../shared/reference-outputs and compares the channels that matter
-// (the channels of docs/validation.md) with the reference .outb: mean and standard deviation
-// over the settled part of the run, and OpenFAST's own per-sample
-// regression rule (OpenFAST reg_tests pass_fail.py: rtol 10^-2,
-// atol 10^(floor(log10(range)) − 1.9)). It writes a Markdown report.
+// of ../shared/reference-outputs and compares the channels that matter (the
+// channels of docs/validation.md) with the reference .outb: mean and standard
+// deviation over the settled part of the run, and OpenFAST's own per-sample
+// regression rule (OpenFAST reg_tests pass_fail.py: rtol 10^-2, atol
+// 10^(floor(log10(range)) − 1.9)). It writes a Markdown report.
 //
 // A case is a folder holding a CASE.md and, somewhere below it, an .fst
 // with an .outb of the same base name beside it: the deck exactly as

@@ -507,9 +507,10 @@ func AnnualEnergy(bins []CurveBin, dist WindDistribution) (AEP, error) {
 	return AnnualEnergyAt(bins, dist, 1)
 }
 
-// AnnualEnergyAt is AnnualEnergy times the availability a ∈ (0, 1]: the
-// net AEP (1 − loss)·N_h·Σ… of pCrunch's simulation AEP. The power curve is that of an available turbine; the
-// unavailable share of the year produces nothing.
+// AnnualEnergyAt is AnnualEnergy times the availability a ∈ (0, 1]: the net
+// AEP (1 − loss)·N_h·Σ… of pCrunch's simulation AEP. The power curve is that
+// of an available turbine; the unavailable share of the year produces
+// nothing.
 func AnnualEnergyAt(bins []CurveBin, dist WindDistribution, availability float64) (AEP, error) {
 	if !(availability > 0 && availability <= 1) {
 		return AEP{}, fmt.Errorf("AEP: availability %v is not in (0, 1]", availability)

@@ -7,11 +7,12 @@ import (
 	"slices"
 )
 
-// Load spectra of a certification fatigue report: rainflow Markov matrices per run and over a batch, and for the
-// drivetrain the load-duration distribution (LDD: time spent at each load
-// level) and load-revolution distribution (LRD: shaft revolutions at each
-// load level), the inputs of gear and bearing life calculations
-// (ISO 6336-6 / ISO 281 use the time or revolutions per load level).
+// Load spectra of a certification fatigue report: rainflow Markov matrices
+// per run and over a batch, and for the drivetrain the load-duration
+// distribution (LDD: time spent at each load level) and load-revolution
+// distribution (LRD: shaft revolutions at each load level), the inputs of
+// gear and bearing life calculations (ISO 6336-6 / ISO 281 use the time or
+// revolutions per load level).
 
 // SecondsPerYear is 365 days of 24 h (8760 h, the year of the AEP).
 const SecondsPerYear = 8760 * 3600.0
@@ -130,12 +131,12 @@ type BatchSpectrumOptions struct {
 	SpeedChannel string
 }
 
-// lifetimeScales returns each run's factor from its own counts (or
-// seconds, or revolutions) to the lifetime's: wⱼ·L/Tⱼ, wⱼ the run's
-// wind-speed weight (WindSpeedWeights, Σ wⱼ = 1) and Tⱼ its analysed
-// duration. This is the weighting of the lifetime DEL: there a run's damage rate Dⱼ/Tⱼ is weighted by wⱼ, so counting
-// each run's cycles at wⱼ·L/Tⱼ makes Σ n·Sᵐ over the lifetime matrix equal
-// L·f_eq·DEL_lifeᵐ.
+// lifetimeScales returns each run's factor from its own counts (or seconds,
+// or revolutions) to the lifetime's: wⱼ·L/Tⱼ, wⱼ the run's wind-speed weight
+// (WindSpeedWeights, Σ wⱼ = 1) and Tⱼ its analysed duration. This is the
+// weighting of the lifetime DEL: there a run's damage rate Dⱼ/Tⱼ is weighted
+// by wⱼ, so counting each run's cycles at wⱼ·L/Tⱼ makes Σ n·Sᵐ over the
+// lifetime matrix equal L·f_eq·DEL_lifeᵐ.
 func lifetimeScales(runs []FatigueInput, dist WindDistribution, lifetime float64) ([]float64, []int, []int, SpeedWeights, error) {
 	if len(runs) == 0 {
 		return nil, nil, nil, SpeedWeights{}, errors.New("no runs")
@@ -251,10 +252,10 @@ func spectrumRuns(runs []FatigueInput, events []EventCase, dist WindDistribution
 
 // LifetimeMarkovMatrix is the lifetime Markov matrix of one channel over a
 // batch, with transient events as in LifetimeFatigue: each time-weighted
-// run's rainflow cycles (ASTM E1049 §5.4.4, half cycles 0.5) counted wⱼ·L/Tⱼ times
-// and each event case's cycles counted n_d·(L/year) times per event
-// (eventScales), on edges common to every run. The weights returned are
-// the time-weighted runs' (empty when there are none).
+// run's rainflow cycles (ASTM E1049 §5.4.4, half cycles 0.5) counted wⱼ·L/Tⱼ
+// times and each event case's cycles counted n_d·(L/year) times per event
+// (eventScales), on edges common to every run. The weights returned are the
+// time-weighted runs' (empty when there are none).
 func LifetimeMarkovMatrix(runs []FatigueInput, events []EventCase, channel string, opt BatchSpectrumOptions, dist WindDistribution) (Markov, SpeedWeights, error) {
 	all, scales, los, his, w, err := spectrumRuns(runs, events, dist, opt.LifetimeSeconds)
 	if err != nil {

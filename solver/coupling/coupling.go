@@ -1,8 +1,9 @@
 // Package coupling is the solver's glue code: it builds the structural
 // (ElastoDyn-equivalent), inflow, aerodynamic and control modules from a
 // loaded OpenFAST deck and marches them in time with OpenFAST's loose
-// coupling (ModCoupling = 1, OpenFAST glue-code documentation), writing the requested output
-// channels under OpenFAST's names and units to a .outb file (FileID 4).
+// coupling (ModCoupling = 1, OpenFAST glue-code documentation), writing the
+// requested output channels under OpenFAST's names and units to a .outb file
+// (FileID 4).
 package coupling
 
 import (

@@ -434,11 +434,11 @@ func (s *sim) extrapolateStructureInputs() {
 }
 
 // step advances every module from t to t+dt in OpenFAST's loose-coupling
-// order (FAST_Solution in FAST_Subs.f90): inputs extrapolated to t+dt; ServoDyn updates
-// and outputs its commands at t+dt; ElastoDyn integrates t→t+dt with its
-// inputs at t and t+dt; InflowWind and AeroDyn compute the loads at t+dt
-// with the new motion; ElastoDyn's outputs at t+dt are recomputed with
-// those loads and mapped to ServoDyn's inputs.
+// order (FAST_Solution in FAST_Subs.f90): inputs extrapolated to t+dt;
+// ServoDyn updates and outputs its commands at t+dt; ElastoDyn integrates
+// t→t+dt with its inputs at t and t+dt; InflowWind and AeroDyn compute the
+// loads at t+dt with the new motion; ElastoDyn's outputs at t+dt are
+// recomputed with those loads and mapped to ServoDyn's inputs.
 func (s *sim) step(n int) error {
 	t := float64(n) * s.dt
 	tNext := float64(n+1) * s.dt

@@ -44,7 +44,8 @@ func TestNREL5MWValues(t *testing.T) {
 	if ad.NumAFfiles != 8 || ad.AFNames[6] != "../5MW_Baseline/Airfoils/DU21_A17.dat" || !ad.DTAero.Default || ad.MaxIter != 100 || ad.Tau1_const != 4 || ad.NumTwrNds != 12 || ad.TwrDiam[1] != 5.787 || ad.TwrCb == nil || len(ad.TwrCp) != 12 || ad.TwrCp[3] != 0 {
 		t.Errorf("AD: %d %q DTAero=%+v MaxIter=%d tau1=%g twr=%d %v", ad.NumAFfiles, ad.AFNames[6], ad.DTAero, ad.MaxIter, ad.Tau1_const, ad.NumTwrNds, ad.TwrDiam)
 	}
-	// the unquoted "B1N3Clrnc, B2N3Clrnc, B3N3Clrnc" line yields one channel, as OpenFAST reads it
+	// the unquoted "B1N3Clrnc, B2N3Clrnc, B3N3Clrnc" line yields one channel,
+	// as OpenFAST reads it
 	last := ad.OutList[len(ad.OutList)-1]
 	if last != "B1N3Clrnc" {
 		t.Errorf("AD OutList last = %q", last)

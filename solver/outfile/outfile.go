@@ -2,10 +2,10 @@
 // binary .outb format (FileFmtID 1, 2, 3 and 4, as written by WrBinFAST in
 // the NWTC Subroutine Library) and the tab-delimited text .out format.
 //
-// Layouts follow OpenFAST v5.0.0 (NWTC_IO.f90 and FAST_Subs.f90, and the openfast_toolbox
-// reader fast_output_file.py, whose conventions our writers honour: names
-// blank-padded, units wrapped in parentheses, little-endian stream layout
-// without Fortran record markers).
+// Layouts follow OpenFAST v5.0.0 (NWTC_IO.f90 and FAST_Subs.f90, and the
+// openfast_toolbox reader fast_output_file.py, whose conventions our writers
+// honour: names blank-padded, units wrapped in parentheses, little-endian
+// stream layout without Fortran record markers).
 //
 // Data are held column by column (File.Data[c][k] is channel c at row k)
 // because analysis code reads whole channels. Large files can be read row by
