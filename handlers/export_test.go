@@ -53,6 +53,7 @@ func VerifiedOnly(s *Server) []echo.MiddlewareFunc {
 
 // FirstDuplicateKey is the repeated-key check of request bodies.
 var FirstDuplicateKey = firstDuplicateKey
+
 // APISchemas are the document's components/schemas.
 func APISchemas() map[string]any { return apiSchemas() }
 
