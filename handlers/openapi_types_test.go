@@ -35,6 +35,7 @@ var responseTypes = map[string]any{
 	"Usage":                 handlers.UsageResponse{},
 	"MFAEnrolment":          handlers.MFAEnrolmentResponse{},
 	"RecoveryCodes":         handlers.RecoveryCodesResponse{},
+	"MFAConfirmed":          handlers.MFAConfirmResponse{},
 	"PasswordResetAccepted": handlers.PasswordResetAccepted{},
 	"SessionList":           handlers.SessionList{},
 	"Turbine":               turbinesim.Turbine{},
