@@ -23,7 +23,7 @@ var responseTypes = map[string]any{
 	"Account":               handlers.AccountResponse{},
 	"Dashboard":             turbinesim.Dashboard{},
 	"TokenPair":             handlers.TokenPair{},
-	"SignUpResponse":        handlers.SignUpResponse{},
+	"SignUpAccepted":        handlers.SignUpAccepted{},
 	"User":                  turbinesim.User{},
 	"UserPage":              handlers.Page[*turbinesim.User]{},
 	"EmailPage":             handlers.Page[*turbinesim.Email]{},
