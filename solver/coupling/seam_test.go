@@ -214,7 +214,7 @@ func TestFrameBAndSChannelsFollowOpenFAST(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := []string{"LSSTipMys", "LSSTipMzs", "LSShftFys", "LSShftFzs", "RootFxb1", "RootFyb2", "RootFzb3", "TipDxb1", "TipDyb1", "TipDzb1"}
-	res, err := RunPath(context.Background(), filepath.Join(dir, "IEA-15-240-RWT-UMaineSemi.fst"), Options{OutPath: "-", Channels: ch, KeepData: true, TMax: 60}, nil)
+	res, err := runPath(context.Background(), filepath.Join(dir, "IEA-15-240-RWT-UMaineSemi.fst"), Options{OutPath: "-", Channels: ch, KeepData: true, TMax: 60}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
