@@ -94,6 +94,9 @@ type dlcPlan struct {
 	release  func()
 	request  dlc.Request
 	runs     []dlc.Run
+	// steady says whether the runs start from the deck's steady-state
+	// table (set by check).
+	steady bool
 }
 
 func invalidf(format string, args ...any) error {
@@ -228,6 +231,15 @@ func DLCTurbine(t *turbinesim.Turbine, d *deck.Deck, over *dlc.Turbine) (dlc.Tur
 // make, without the generation (dlc.CheckRun): a run that cannot be made
 // is refused before anything is submitted.
 func (p *dlcPlan) check() error {
+	// The steady-state table is computed at submission; a deck whose
+	// table cannot be read (its Cp file, its DISCON values) is refused by
+	// the preview as by the submission.
+	p.steady = true
+	if _, err := dlc.SteadyStateFromDeck(p.deck); errors.Is(err, dlc.ErrNoSteadyState) {
+		p.steady = false
+	} else if err != nil {
+		return invalidf("turbine deck: %s", err.Error())
+	}
 	for _, run := range p.runs {
 		if err := dlc.CheckRun(p.deck, run); err != nil {
 			return invalidf("run %s: %s", run.ID, err.Error())
@@ -292,12 +304,6 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 	}
 	defer p.release()
 	// A bad request is 422 whatever the caps: check every run first.
-	steady := true
-	if _, err := dlc.SteadyStateFromDeck(p.deck); errors.Is(err, dlc.ErrNoSteadyState) {
-		steady = false
-	} else if err != nil {
-		return nil, invalidf("turbine deck: %s", err.Error())
-	}
 	nb := &turbinesim.NewBatch{OrganizationID: by.OrganizationID, SubmittedBy: by.UserID, ClientID: by.ClientID, TurbineID: p.turbine.ID,
 		Kind: turbinesim.BatchDLC, Name: req.Name, Runs: make([]turbinesim.NewBatchRun, len(p.runs))}
 	if nb.Name == "" {
@@ -311,7 +317,7 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 		return nil, err
 	}
 	for i, run := range p.runs {
-		recipe, err := json.Marshal(RunRecipe{Run: run, SteadyState: steady})
+		recipe, err := json.Marshal(RunRecipe{Run: run, SteadyState: p.steady})
 		if err != nil {
 			return nil, fmt.Errorf("run %s: recipe: %w", run.ID, err)
 		}

@@ -579,3 +579,50 @@ func TestTurbinePageLinksRunFormsWithTurbineSelected(t *testing.T) {
 		}
 	}
 }
+
+// The bundled IEA 15 MW onshore turbine runs a 6-run DLC 1.2 batch from
+// the API and a 12-run one from the wizard: its ROSCO Cp table (stored with bare '#'
+// comment lines) gives the steady-state start, and the preview refuses
+// what the submission would refuse, so both agree.
+func TestIEA15OnshoreDemoDLC12Batch(t *testing.T) {
+	be := newBatchAPIEnv(t, false)
+	catalog, err := decks.NewBundledDemos(bundled.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deckDir := t.TempDir()
+	tb, err := catalog.Build("iea-15mw-onshore", deckDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.OrganizationID = be.org.ID
+	if err := db.NewTurbineService(be.db, be.trees, decks.Editor{}).CreateTurbine(context.Background(), tb, deckDir); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := be.do(nil, request{method: "POST", path: "/dlcs/preview", body: reducedDLC12(tb.ID, 10), header: be.verified})
+	var pv handlers.DLCPreview
+	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &pv) != nil || pv.Runs != 6 {
+		t.Fatalf("JSON preview: %d %s", resp.StatusCode, body)
+	}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: reducedDLC12(tb.ID, 10), header: be.verified})
+	var b turbinesim.Batch
+	if resp.StatusCode != http.StatusCreated || json.Unmarshal([]byte(body), &b) != nil || b.RunCount != 6 {
+		t.Fatalf("API submit: %d %s", resp.StatusCode, body)
+	}
+	// The wizard (its smallest DLC 1.2: one seed, 10 m/s steps from cut-in
+	// to cut-out, three yaw cases: the 12 runs of the failing report).
+	form := "turbine_id=" + tb.ID + "&class=I&category=B&dlcs=1.2&seeds_per_bin=1&speed_step=10&duration=10&name=iea15wizard"
+	h := map[string]string{"Authorization": be.verified["Authorization"], "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: form, header: h})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `data-runs="12"`) {
+		t.Fatalf("wizard preview: %d %s", resp.StatusCode, body)
+	}
+	h = map[string]string{"Authorization": be.verified["Authorization"], "Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: form, header: h})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("wizard submit: %d %s", resp.StatusCode, body)
+	}
+	if n := be.count(`SELECT count(*) FROM batches WHERE name = 'iea15wizard' AND run_count = 12`); n != 1 {
+		t.Errorf("wizard batch of 12 runs missing")
+	}
+}
