@@ -91,10 +91,17 @@ func analysisSchemas() map[string]any {
 		"equivalent_cycles": num, "damage_sum": map[string]any{"type": "number", "description": "Σ nᵢ Sᵢᵐ"}})
 	harmonic := obj([]string{"label", "order", "frequency"}, map[string]any{"label": str, "order": integer, "frequency": map[string]any{"type": "number", "description": "Hz"}})
 	bin := obj([]string{"center", "n", "wind_speed", "power_kw"}, map[string]any{
-		"center": num, "low": num, "high": num, "n": integer, "wind_speed": num, "power_kw": num, "thrust_kn": num,
-		"pitch_deg": num, "rotor_speed_rpm": num, "cp": num, "ct": num})
+		"center": num, "low": num, "high": num, "n": map[string]any{"type": "integer", "description": "runs (or samples) in the bin"},
+		"wind_speed": map[string]any{"type": "number", "description": "bin mean of the binned wind speed, m/s"}, "power_kw": num,
+		"thrust_kn":     map[string]any{"type": "number", "description": "bin mean of the aerodynamic rotor thrust (thrust_channel), kN"},
+		"power_std_kw":  map[string]any{"type": "number", "description": "sample standard deviation of the bin's power (IEC 61400-12-1 spread); 0 for one point"},
+		"thrust_std_kn": map[string]any{"type": "number", "description": "sample standard deviation of the bin's thrust"},
+		"pitch_deg":     num, "rotor_speed_rpm": num, "cp": num, "ct": num,
+		"coefficient_wind_speed": map[string]any{"type": "number", "description": "the wind speed cp and ct divide by (see coefficient_wind), m/s"}})
 	curve := obj([]string{"bins"}, map[string]any{"bins": arr(bin), "air_density": num, "rotor_area": num,
-		"has_thrust": map[string]any{"type": "boolean"}, "has_pitch": map[string]any{"type": "boolean"}, "has_rotor_speed": map[string]any{"type": "boolean"}})
+		"has_thrust": map[string]any{"type": "boolean"}, "has_pitch": map[string]any{"type": "boolean"}, "has_rotor_speed": map[string]any{"type": "boolean"},
+		"thrust_channel":   map[string]any{"type": "string", "description": "the channel thrust and Ct come from: AeroDyn's aerodynamic rotor thrust RtFldFxh (or RtAeroFxh before OpenFAST v4); never RotThrust, which adds the rotor weight along the tilted shaft. Empty: the runs record neither, so no thrust or Ct"},
+		"coefficient_wind": map[string]any{"type": "string", "enum": []string{"rotor_average", "binned"}, "description": "rotor_average: Cp and Ct over the rotor-average wind RtVAvgxh, as AeroDyn's RtFldCp/RtFldCt; binned: over the binned wind speed (a run without RtVAvgxh)"}})
 	markov := obj([]string{"channel", "unit", "range_edges", "mean_edges", "counts", "count_unit", "total_cycles"}, map[string]any{
 		"channel": str, "unit": map[string]any{"type": "string", "description": "of the range and mean edges"},
 		"range_edges":  map[string]any{"type": "array", "items": num, "description": "range_bins + 1 edges from 0"},

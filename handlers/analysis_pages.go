@@ -148,13 +148,20 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 		}
 	}
 	if len(o.Extremes) > 0 {
-		r.Extremes = [][]string{{"channel", "unit", "kind", "value", "job", "time (s)"}}
+		r.Extremes = [][]string{{"channel", "unit", "kind", "DLC", "γf", "characteristic", "design", "job", "time (s)"}}
+		if o.ExtremesFromAll {
+			r.ExtremesNote = "This batch has no DLC of type U: the extremes are taken over every run, each with its DLC's γf (at least 1)."
+		}
 		for _, e := range o.Extremes {
 			run := views.RunLink{Name: e.RunID, Href: "/jobs/" + e.RunID}
 			if name := o.RunNames[e.RunID]; name != "" {
 				run.Name = name
 			}
-			r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, fmtLoad(e.Characteristic), run.Name, fmtLoad(e.Time)})
+			gamma, design := "1.00", e.Characteristic
+			if e.SafetyFactor > 0 {
+				gamma, design = strconv.FormatFloat(e.SafetyFactor, 'f', 2, 64), e.Design
+			}
+			r.Extremes = append(r.Extremes, []string{e.Channel, e.Unit, e.Kind, e.DLC, gamma, fmtLoad(e.Characteristic), fmtLoad(design), run.Name, fmtLoad(e.Time)})
 			r.ExtremeRuns = append(r.ExtremeRuns, run)
 		}
 	}

@@ -425,7 +425,9 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 	}
 	points := make([]analysis.CurvePoint, 0, len(b.runs))
 	for i, r := range b.runs {
-		p, err := analysis.RunCurvePoint(r.Record, b.windows[i], CurveChannels(r.Record, q.WindChannel))
+		ch := CurveChannels(r.Record, q.WindChannel)
+		opt.ThrustChannel = ch.Thrust
+		p, err := analysis.RunCurvePoint(r.Record, b.windows[i], ch)
 		if err != nil {
 			return nil, analysis.Curve{}, turbinesim.Errorf(turbinesim.EINVALID, "job %s: %v", r.JobID, err)
 		}
@@ -483,25 +485,15 @@ func sweptRadiusOf(diameter float64, preconeDeg *float64) float64 {
 	return diameter / 2 * math.Cos(cone)
 }
 
-// CurveChannels are OpenFAST's names of the curve quantities (wind from
-// wind, "" for Wind1VelX), with the optional ones dropped when the run did
-// not record them, so every point agrees on what is missing.
+// CurveChannels are OpenFAST's names of the curve quantities the run
+// records (analysis.RecordedCurveChannels): wind from wind ("" for
+// Wind1VelX), thrust from AeroDyn's aerodynamic rotor thrust (RtFldFxh or
+// RtAeroFxh, never RotThrust, which adds the rotor weight along the tilted
+// shaft), Cp and Ct over the rotor-average wind RtVAvgxh when recorded,
+// and the optional ones dropped when the run did not record them, so every
+// point agrees on what is missing.
 func CurveChannels(rec *analysis.Record, wind string) analysis.CurveChannels {
-	ch := analysis.OpenFASTCurveChannels()
-	if wind != "" {
-		ch.WindSpeed = wind
-	}
-	has := func(n string) bool { _, err := rec.Index(n); return err == nil }
-	if !has(ch.Thrust) {
-		ch.Thrust = ""
-	}
-	if !has(ch.Pitch) {
-		ch.Pitch = ""
-	}
-	if !has(ch.RotorSpeed) {
-		ch.RotorSpeed = ""
-	}
-	return ch
+	return analysis.RecordedCurveChannels(rec, wind)
 }
 
 // BatchAEP is the annual energy production of a batch's power curve.
@@ -969,10 +961,14 @@ type BatchOverview struct {
 	Distribution DistributionInfo
 	// Loads are the load channels tabulated; LoadNote says why a table is
 	// missing (no load channel, or the DELs could not be computed).
-	Loads    []string
-	DELs     []analysis.ChannelFatigue
-	Extremes []analysis.Extreme
-	LoadNote string
+	Loads []string
+	DELs  []analysis.ChannelFatigue
+	// Extremes are the ultimate loads (batchRuns.ultimate: the runs of
+	// type-U DLCs with their γ_f); ExtremesFromAll says the batch has no
+	// such run and every run was used.
+	Extremes        []analysis.Extreme
+	ExtremesFromAll bool
+	LoadNote        string
 	// RunNames maps a run's job id to its run name (e.g.
 	// DLC1.1_V25.0_S1_Y+10) for the runs the batch service named.
 	RunNames map[string]string
@@ -1018,6 +1014,39 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 	} else {
 		o.LoadNote = strings.Join(fb.notes, "; ")
 	}
-	o.Extremes, _ = b.extremes(analysis.ExtremeOptions{Channels: o.Loads})
+	ub, gammas, fromAll := b.ultimate()
+	o.ExtremesFromAll = fromAll
+	o.Extremes, _ = ub.extremes(analysis.ExtremeOptions{Channels: o.Loads, SafetyFactors: gammas})
 	return o, nil
+}
+
+// ultimate selects the runs ultimate loads come from, as the certification
+// report does: the runs of DLCs whose analysis type is U (IEC 61400-1
+// Table 2; solver/dlc's table), each DLC with its partial safety factor
+// γ_f for its simulated extremes (SimulatedExtremeGamma). A batch with no
+// such run (fatigue DLCs only, or runs of no known DLC) keeps every run,
+// with its DLC's factor where it has one, and fromAll says so.
+func (b *batchRuns) ultimate() (runs *batchRuns, gammas map[string]float64, fromAll bool) {
+	gammas = map[string]float64{}
+	isU := func(name string) bool {
+		d, ok := dlc.Lookup(DLCOfRunName(name))
+		return ok && d.Analysis == dlc.Ultimate
+	}
+	if slices.ContainsFunc(b.names, isU) {
+		u := b.filter(isU)
+		for _, n := range u.names {
+			d, _ := dlc.Lookup(DLCOfRunName(n))
+			gammas[d.ID] = SimulatedExtremeGamma(d.ID, d.Gamma)
+		}
+		return u, gammas, false
+	}
+	for _, n := range b.names {
+		if d, ok := dlc.Lookup(DLCOfRunName(n)); ok {
+			gammas[d.ID] = max(SimulatedExtremeGamma(d.ID, d.Gamma), 1)
+		}
+	}
+	if len(gammas) == 0 {
+		gammas = nil
+	}
+	return b, gammas, true
 }

@@ -62,7 +62,9 @@ type BatchResults struct {
 	Bins     [][]string // header first
 	DELs     [][]string // header first; empty when not computed
 	DELNote  string
-	Extremes [][]string // header first
+	Extremes [][]string // header first; the job in column extremeJobColumn
+	// ExtremesNote says when the extremes are not from type-U DLCs.
+	ExtremesNote string
 	// ExtremeRuns are the runs of the extreme rows (aligned with
 	// Extremes[1:]), shown in its job column as a link to the job.
 	ExtremeRuns []RunLink
@@ -142,3 +144,6 @@ type RunLink struct {
 	Name string
 	Href string
 }
+
+// extremeJobColumn is the column of the extreme table that names the run.
+const extremeJobColumn = 7
