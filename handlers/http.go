@@ -30,22 +30,32 @@ func mediaType(r *http.Request) string {
 	return mt
 }
 
-// decodeJSON reads one JSON object into dst: 415 for another media type,
-// 413 past the body limit, 400 for malformed JSON, 422 naming the field for
-// well-formed JSON with a value of the wrong type.
-func decodeJSON(c echo.Context, dst any) error {
+// jsonBodyDecoder checks the media type (415) and reads the request body
+// (413 past the body limit; a repeated key is 422, readJSONBody), and
+// returns a decoder over it.
+func jsonBodyDecoder(c echo.Context) (*json.Decoder, error) {
 	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
+		return nil, echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
 	}
 	body, err := readJSONBody(c.Request().Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
+			return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
 		}
+		return nil, err
+	}
+	return json.NewDecoder(bytes.NewReader(body)), nil
+}
+
+// decodeJSON reads one JSON object into dst: 415 for another media type,
+// 413 past the body limit, 400 for malformed JSON, 422 naming the field for
+// well-formed JSON with a value of the wrong type.
+func decodeJSON(c echo.Context, dst any) error {
+	dec, err := jsonBodyDecoder(c)
+	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(dst); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -66,18 +76,10 @@ func decodeJSON(c echo.Context, dst any) error {
 // wrongly typed values with 422 naming the field, so that fields such as
 // is_validated, organization or author ids cannot be mass-assigned.
 func decodeJSONStrict(c echo.Context, dst any) error {
-	if mediaType(c.Request()) != echo.MIMEApplicationJSON {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "send application/json")
-	}
-	body, err := readJSONBody(c.Request().Body)
+	dec, err := jsonBodyDecoder(c)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "request body too large")
-		}
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		var tooLarge *http.MaxBytesError
