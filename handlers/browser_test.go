@@ -3,11 +3,8 @@ package handlers_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -16,76 +13,20 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 	"github.com/turbinesim/turbinesim/views"
 )
 
-// chromiumPath finds Debian's Chromium. CI installs it (.ci/run), so there
-// a missing browser fails the test; on a developer machine without it the
-// test skips with a message.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if _, err := exec.LookPath(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium not found; .ci/run should have installed it")
-	}
-	t.Skip("chromium not installed (apt-get install -y chromium)")
-	return ""
-}
-
-// newBrowser starts a headless Chromium with a fresh profile.
-// pollText reads the text of the element sel every 50 ms until done accepts
-// it or wait has passed, and returns the last text read. A read while a
-// redirect or an htmx swap is replacing the page fails ("No node with given
-// id") or finds no element, even after an element of the new page has
-// shown; such reads are retried.
-func pollText(ctx context.Context, sel string, done func(string) bool, wait time.Duration) (string, error) {
-	q, _ := json.Marshal(sel)
-	js := `(function () { var el = document.readyState === "complete" && document.querySelector(` + string(q) + `); return el ? el.innerText : ""; })()`
-	deadline := time.Now().Add(wait)
-	for {
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		if err == nil && done(got) {
-			return got, nil
-		}
-		if time.Now().After(deadline) {
-			return got, err
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// pollText reads an element's text until it is accepted (testbrowser.PollText).
+var pollText = testbrowser.PollText
 
 // equalTo accepts a text equal to want.
 func equalTo(want string) func(string) bool { return func(s string) bool { return s == want } }
 
+// newBrowser starts a headless Chromium with a fresh profile.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath(t)),
-		chromedp.Headless,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses to sandbox as root
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-	return ctx
+	return testbrowser.New(t, 60*time.Second)
 }
 
 // A person opens the site, mistypes the password (htmx swaps the form with

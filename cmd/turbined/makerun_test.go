@@ -17,9 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -134,6 +137,11 @@ func TestMakeRunRunsEveryBundledTurbine(t *testing.T) {
 		t.Fatalf("ran %d bundled turbines; the solver supports %d (%v); GET /turbines/demos listed %d", ran, len(supported), supported, len(demos))
 	}
 
+	// The same path in Chromium: sign in with the printed account, add the
+	// NREL 5 MW from the reference-turbine gallery, run it from the submit
+	// form and watch the job page reach succeeded.
+	t.Run("browser", func(t *testing.T) { runFromTheBrowser(t, base, email, password) })
+
 	// Ctrl-C.
 	pg := family(t, filepath.Join(dir, "data"))
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
@@ -154,6 +162,46 @@ func TestMakeRunRunsEveryBundledTurbine(t *testing.T) {
 	}
 	if left := processesUnder(dir); len(left) > 0 {
 		t.Errorf("processes left behind: %s", strings.Join(left, "; "))
+	}
+}
+
+// runFromTheBrowser signs in at base in a real Chromium, adds the NREL
+// 5 MW from the gallery (htmx button, HX-Redirect to the turbine page),
+// follows the turbine page's run link, submits a 2-s run at 9 m/s and
+// waits for the job page to say succeeded.
+func runFromTheBrowser(t *testing.T, base, email, password string) {
+	ctx := testbrowser.New(t, 5*time.Minute)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/login"),
+		chromedp.WaitVisible(chromedp.CSS("#login-form")),
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
+		chromedp.Click(chromedp.CSS("#login-submit")),
+		chromedp.WaitNotPresent(chromedp.CSS("#login-form")),
+		chromedp.Navigate(base+"/turbines/demos"),
+		chromedp.Click(chromedp.CSS("#load-nrel-5mw-land")),
+		chromedp.WaitVisible(chromedp.CSS("#run-link")),
+		chromedp.Click(chromedp.CSS("#run-link")),
+		chromedp.WaitVisible(chromedp.CSS("#submit-turbine")),
+		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="t_max"]`), "2"),
+		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="speed"]`), "9"),
+		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		chromedp.WaitVisible(chromedp.CSS("#job-status")),
+	)
+	if err != nil {
+		loc, _ := chromedp.Run(ctx, chromedp.Location())
+		t.Fatalf("signing in, adding the NREL 5 MW and submitting a run: %v (at %s)", err, loc)
+	}
+	done := func(s string) bool { return s == "succeeded" || s == "failed" || s == "cancelled" }
+	status, err := testbrowser.PollText(ctx, "#job-status", done, 4*time.Minute)
+	if status != "succeeded" {
+		detail, _ := testbrowser.PollText(ctx, "#job", func(string) bool { return true }, time.Second)
+		t.Fatalf("the job page says %q (%v):\n%s", status, err, detail)
+	}
+	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.Contains(loc, "/jobs/") {
+		t.Fatalf("the run did not land on its job page: %q (%v)", loc, err)
+	} else {
+		t.Logf("browser: %s succeeded", loc)
 	}
 }
 
