@@ -87,14 +87,17 @@ func (s *Scopes) Scan(src any) error {
 	return nil
 }
 
-// Value writes the space-separated text column.
-func (s Scopes) Value() (driver.Value, error) {
+// String is the scopes space-separated, as stored.
+func (s Scopes) String() string {
 	parts := make([]string, len(s))
 	for i, x := range s {
 		parts[i] = string(x)
 	}
-	return strings.Join(parts, " "), nil
+	return strings.Join(parts, " ")
 }
+
+// Value writes the space-separated text column.
+func (s Scopes) Value() (driver.Value, error) { return s.String(), nil }
 
 // APIKey is the stored, non-secret part of an API key. The secret itself is
 // shown once, in NewAPIKey, and kept only as a SHA-256 hash.
@@ -202,28 +205,4 @@ type OrgAPIKey struct {
 	// DeactivatedByEmail is the e-mail of DeactivatedBy ("" when unset or
 	// when that account is gone).
 	DeactivatedByEmail string `json:"deactivated_by_email,omitempty" db:"deactivated_by_email"`
-}
-
-// AuditEntry records one key-authenticated write, or an administrator's
-// action on a member's key: then UserID is the administrator, ClientID is
-// empty and TargetClientID and TargetUserID name the key and its owner.
-type AuditEntry struct {
-	ID             int64     `json:"id" db:"id"`
-	OrganizationID string    `json:"org_id" db:"organization_id"`
-	UserID         string    `json:"user_id" db:"user_id"`
-	ClientID       string    `json:"client_id" db:"client_id"`
-	Method         string    `json:"method" db:"method"`
-	Path           string    `json:"path" db:"path"`
-	Status         int       `json:"status" db:"status"`
-	TargetUserID   *string   `json:"target_user_id,omitempty" db:"target_user_id"`
-	TargetClientID *string   `json:"target_client_id,omitempty" db:"target_client_id"`
-	CreatedAt      time.Time `json:"created_at" db:"created_at"`
-}
-
-// AuditService stores and reads the audit log.
-type AuditService interface {
-	RecordAudit(ctx context.Context, e *AuditEntry) error
-	// ListAudit returns one page (1-based) of an organization's log, newest
-	// first, and the total count.
-	ListAudit(ctx context.Context, orgID string, page, pageSize int) ([]*AuditEntry, int, error)
 }

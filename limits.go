@@ -105,7 +105,20 @@ type CapService interface {
 	// key Client ID the runs were submitted with (nil: interactively);
 	// refunded runs are left out, so the rows sum to CurrentUsage.
 	UsageByClient(ctx context.Context, orgID string) ([]ClientUsage, error)
+	// UsageByDay is the current month's charges per UTC day of submission;
+	// days without runs and refunded runs are left out.
+	UsageByDay(ctx context.Context, orgID string) ([]DayUsage, error)
+	// SetCaps sets the caps and records the change (old and new values)
+	// in the audit log in the same transaction.
 	SetCaps(ctx context.Context, orgID string, caps Caps) error
+}
+
+// DayUsage is one day of the month's charges.
+type DayUsage struct {
+	Day        time.Time `json:"day" db:"day"`
+	Runs       int64     `json:"runs" db:"runs"`
+	SpentCents int64     `json:"spent_cents" db:"spent_cents"`
+	Tokens     int64     `json:"tokens" db:"tokens"`
 }
 
 // ClientUsage is one row of the monthly billing breakdown by API key
@@ -267,3 +280,12 @@ const PricingRule = "A run is priced by its work: steps × model size. Steps = c
 	"the simulated time it reached (cancelled at 10 % of TMax: 10 % of its price and tokens, rounded up). A run the " +
 	"solver refuses because of the deck (a deck error, a diverging model) or that exceeds its wall-time, CPU or output " +
 	"limit is charged in full."
+
+// FormatCents writes an amount of cents as dollars: "$12.34".
+func FormatCents(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s$%d.%02d", sign, c/100, c%100)
+}

@@ -23,8 +23,13 @@ type MFAService interface {
 	// BeginEnrolment creates a new, unconfirmed secret (ECONFLICT when MFA
 	// is already enabled).
 	BeginEnrolment(ctx context.Context, u *User) (*MFAEnrolment, error)
+	// PendingEnrolment returns the secret of the enrolment in progress
+	// (ECONFLICT when there is none), so that a mistyped code can be
+	// retried with the same authenticator entry.
+	PendingEnrolment(ctx context.Context, u *User) (*MFAEnrolment, error)
 	// ConfirmEnrolment checks a code of the pending secret, enables MFA and
-	// returns fresh recovery codes (shown once, stored hashed).
+	// returns fresh recovery codes (shown once, stored hashed). A wrong code
+	// is EUNAUTHORIZED and leaves the pending secret valid.
 	ConfirmEnrolment(ctx context.Context, userID, code string, now time.Time) ([]string, error)
 	// Verify checks a 6-digit TOTP code (time steps s-1..s+1, each step
 	// usable once: the accepted step must be later than the last one) or a

@@ -249,6 +249,10 @@ func (s *AccountService) Invite(ctx context.Context, orgID, email string, role t
 		if err := insertUser(ctx, tx, u, nil); err != nil {
 			return err
 		}
+		if err := recordEvent(ctx, tx, orgID, auditChange{Event: turbinesim.AuditMemberInvited, TargetType: "user",
+			TargetID: u.ID, TargetUserID: u.ID, Summary: fmt.Sprintf("%s invited as %s", u.Email, u.Role)}); err != nil {
+			return err
+		}
 		tok, err := s.newToken(ctx, tx, u.ID, "invite", InviteTokenLifetime)
 		if err != nil {
 			return err
@@ -337,9 +341,9 @@ func (s *AccountService) UpdateMember(ctx context.Context, orgID, userID string,
 	}
 	var u turbinesim.User
 	err := s.inTx(ctx, func(tx *sqlx.Tx) error {
-		var wasActive bool
-		err := tx.GetContext(ctx, &wasActive, `
-			SELECT active FROM users WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR UPDATE`, userID, orgID)
+		var was turbinesim.User
+		err := tx.GetContext(ctx, &was, `
+			SELECT `+userColumns+` FROM users WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR UPDATE`, userID, orgID)
 		if err = translate(err, "finding member"); turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
 			return errMemberNotFound
 		} else if err != nil {
@@ -350,10 +354,13 @@ func (s *AccountService) UpdateMember(ctx context.Context, orgID, userID string,
 			 WHERE id = $1 AND organization_id = $2 RETURNING `+userColumns, userID, orgID, roleArg, activeArg); err != nil {
 			return translate(err, "updating member")
 		}
+		if err := auditMemberUpdate(ctx, tx, &was, &u); err != nil {
+			return err
+		}
 		// Deactivating ends every session and token; so does
 		// reactivating, so that nothing issued before the deactivation
 		// (a 15-minute access token, a 30-day refresh token) comes back.
-		if active != nil && *active != wasActive {
+		if active != nil && *active != was.Active {
 			return endSessions(ctx, tx, userID, s.cfg.Now())
 		}
 		return nil
@@ -371,17 +378,41 @@ func (s *AccountService) DeleteUser(ctx context.Context, orgID, userID string) e
 	}
 	now := s.cfg.Now()
 	return s.inTx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, `
+		var email string
+		err := tx.GetContext(ctx, &email, `
 			UPDATE users SET deleted_at = $3, active = false, updated_at = now()
-			 WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`, userID, orgID, now)
-		if err != nil {
-			return translate(err, "deleting member")
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
+			 WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL RETURNING email`, userID, orgID, now)
+		if err = translate(err, "deleting member"); isNotFound(err) {
 			return errMemberNotFound
+		} else if err != nil {
+			return err
+		}
+		if err := recordEvent(ctx, tx, orgID, auditChange{Event: turbinesim.AuditMemberRemoved, TargetType: "user",
+			TargetID: userID, TargetUserID: userID, Summary: email + " removed from the organization"}); err != nil {
+			return err
 		}
 		return endSessions(ctx, tx, userID, now)
 	})
+}
+
+// auditMemberUpdate records what an update changed of a member: the role
+// (old → new) and whether the account was deactivated or reactivated.
+func auditMemberUpdate(ctx context.Context, tx *sqlx.Tx, was, now *turbinesim.User) error {
+	ch := auditChange{TargetType: "user", TargetID: now.ID, TargetUserID: now.ID}
+	if was.Role != now.Role {
+		ch.Event, ch.Summary = turbinesim.AuditMemberRoleChanged, fmt.Sprintf("role of %s: %s → %s", now.Email, was.Role, now.Role)
+		if err := recordEvent(ctx, tx, now.OrganizationID, ch); err != nil {
+			return err
+		}
+	}
+	if was.Active != now.Active {
+		ch.Event, ch.Summary = turbinesim.AuditMemberDeactivated, now.Email+" deactivated"
+		if now.Active {
+			ch.Event, ch.Summary = turbinesim.AuditMemberReactivated, now.Email+" reactivated"
+		}
+		return recordEvent(ctx, tx, now.OrganizationID, ch)
+	}
+	return nil
 }
 
 // Outbox implements turbinesim.AccountService.

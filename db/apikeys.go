@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -62,12 +63,18 @@ func (s *APIKeyService) CreateAPIKey(ctx context.Context, u *turbinesim.User, na
 	for attempt := 0; ; attempt++ {
 		secret := newAPIKeySecret()
 		k := &turbinesim.NewAPIKey{Key: secret}
-		err := s.db.GetContext(ctx, &k.APIKey, `
-			INSERT INTO api_keys (client_id, secret_hash, name, user_id, organization_id, scopes)
-			VALUES ($1, $2, $3, $4, $5, $6)
-			RETURNING `+apiKeyColumns,
-			secret[:turbinesim.ClientIDLength], secretHash(secret), name, u.ID, u.OrganizationID, set)
-		err = translate(err, "creating API key")
+		err := inTx(ctx, s.db, "creating API key", func(tx *sqlx.Tx) error {
+			err := tx.GetContext(ctx, &k.APIKey, `
+				INSERT INTO api_keys (client_id, secret_hash, name, user_id, organization_id, scopes)
+				VALUES ($1, $2, $3, $4, $5, $6)
+				RETURNING `+apiKeyColumns,
+				secret[:turbinesim.ClientIDLength], secretHash(secret), name, u.ID, u.OrganizationID, set)
+			if err = translate(err, "creating API key"); err != nil {
+				return err
+			}
+			return recordEvent(ctx, tx, u.OrganizationID, keyChange(turbinesim.AuditAPIKeyCreated, &k.APIKey, u.Email,
+				fmt.Sprintf("API key %q (%s) created for %s", k.Name, k.Scopes, u.Email)))
+		})
 		if turbinesim.ErrorCode(err) == turbinesim.ECONFLICT && attempt < 3 {
 			continue
 		}
@@ -76,6 +83,23 @@ func (s *APIKeyService) CreateAPIKey(ctx context.Context, u *turbinesim.User, na
 		}
 		return k, nil
 	}
+}
+
+// keyChange is the audit record of event on key k of the account owner.
+func keyChange(event turbinesim.AuditEvent, k *turbinesim.APIKey, owner, summary string) auditChange {
+	if summary == "" {
+		verb := strings.TrimPrefix(string(event), "api_key.")
+		summary = fmt.Sprintf("API key %q (%s) of %s %s", k.Name, k.ClientID, owner, verb)
+	}
+	return auditChange{Event: event, TargetType: "api_key", TargetID: k.ID,
+		TargetUserID: k.UserID, TargetClientID: k.ClientID, Summary: summary}
+}
+
+// ownerEmail is the e-mail of the key's owner, for audit summaries.
+func ownerEmail(ctx context.Context, tx *sqlx.Tx, userID string) (string, error) {
+	var email string
+	err := tx.GetContext(ctx, &email, `SELECT email FROM users WHERE id = $1`, userID)
+	return email, translate(err, "finding the key's owner")
 }
 
 // ListAPIKeys implements turbinesim.APIKeyService.
@@ -96,16 +120,27 @@ func (s *APIKeyService) RevokeAPIKey(ctx context.Context, userID, keyID string) 
 	if !isUUID(userID) || !isUUID(keyID) {
 		return errKeyNotFound
 	}
-	res, err := s.db.ExecContext(ctx, `
-		UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), active = false
-		 WHERE id = $1 AND user_id = $2`, keyID, userID)
+	return inTx(ctx, s.db, "revoking API key", func(tx *sqlx.Tx) error {
+		var k turbinesim.APIKey
+		err := tx.GetContext(ctx, &k, `
+			UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), active = false
+			 WHERE id = $1 AND user_id = $2 RETURNING `+apiKeyColumns, keyID, userID)
+		if err = translate(err, "revoking API key"); isNotFound(err) {
+			return errKeyNotFound
+		} else if err != nil {
+			return err
+		}
+		return s.recordOwnKeyChange(ctx, tx, turbinesim.AuditAPIKeyRevoked, &k)
+	})
+}
+
+// recordOwnKeyChange audits a change of a key by its owner.
+func (s *APIKeyService) recordOwnKeyChange(ctx context.Context, tx *sqlx.Tx, event turbinesim.AuditEvent, k *turbinesim.APIKey) error {
+	owner, err := ownerEmail(ctx, tx, k.UserID)
 	if err != nil {
-		return translate(err, "revoking API key")
+		return err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return errKeyNotFound
-	}
-	return nil
+	return recordEvent(ctx, tx, k.OrganizationID, keyChange(event, k, owner, ""))
 }
 
 // SetAPIKeyActive implements turbinesim.APIKeyService. The owner's
@@ -117,12 +152,22 @@ func (s *APIKeyService) SetAPIKeyActive(ctx context.Context, userID, keyID strin
 		return nil, errKeyNotFound
 	}
 	var k turbinesim.APIKey
-	err := s.db.GetContext(ctx, &k, `
-		UPDATE api_keys SET active = $3,
-		       deactivated_by = CASE WHEN $3 THEN NULL ELSE coalesce(deactivated_by, user_id) END
-		 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND NOT ($3 AND `+deactivatedByAdmin+`)
-		RETURNING `+apiKeyColumns, keyID, userID, active)
-	if err = translate(err, "changing API key"); err == nil {
+	err := inTx(ctx, s.db, "changing API key", func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &k, `
+			UPDATE api_keys SET active = $3,
+			       deactivated_by = CASE WHEN $3 THEN NULL ELSE coalesce(deactivated_by, user_id) END
+			 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND NOT ($3 AND `+deactivatedByAdmin+`)
+			RETURNING `+apiKeyColumns, keyID, userID, active)
+		if err = translate(err, "changing API key"); err != nil {
+			return err
+		}
+		event := turbinesim.AuditAPIKeyDeactivated
+		if active {
+			event = turbinesim.AuditAPIKeyReactivated
+		}
+		return s.recordOwnKeyChange(ctx, tx, event, &k)
+	})
+	if err == nil {
 		return &k, nil
 	} else if turbinesim.ErrorCode(err) != turbinesim.ENOTFOUND {
 		return nil, err
@@ -167,7 +212,7 @@ func (s *APIKeyService) ListOrgAPIKeys(ctx context.Context, orgID string) ([]*tu
 
 // RevokeOrgAPIKey implements turbinesim.APIKeyService.
 func (s *APIKeyService) RevokeOrgAPIKey(ctx context.Context, admin *turbinesim.User, keyID string, audit *turbinesim.AuditEntry) (*turbinesim.APIKey, error) {
-	return s.changeOrgKey(ctx, admin, keyID, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
+	return s.changeOrgKey(ctx, admin, keyID, turbinesim.AuditAPIKeyRevoked, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
 		return translate(tx.GetContext(ctx, k, `
 			UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), active = false
 			 WHERE id = $1 RETURNING `+apiKeyColumns, k.ID), "revoking API key")
@@ -178,7 +223,11 @@ func (s *APIKeyService) RevokeOrgAPIKey(ctx context.Context, admin *turbinesim.U
 // names the administrator (deactivated_by), which makes it stick when the
 // key is another member's; reactivation clears it.
 func (s *APIKeyService) SetOrgAPIKeyActive(ctx context.Context, admin *turbinesim.User, keyID string, active bool, audit *turbinesim.AuditEntry) (*turbinesim.APIKey, error) {
-	return s.changeOrgKey(ctx, admin, keyID, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
+	event := turbinesim.AuditAPIKeyDeactivated
+	if active {
+		event = turbinesim.AuditAPIKeyReactivated
+	}
+	return s.changeOrgKey(ctx, admin, keyID, event, audit, func(tx *sqlx.Tx, k *turbinesim.APIKey) error {
 		if k.RevokedAt != nil {
 			return turbinesim.Errorf(turbinesim.ECONFLICT, "API key is revoked; create a new one")
 		}
@@ -191,7 +240,7 @@ func (s *APIKeyService) SetOrgAPIKeyActive(ctx context.Context, admin *turbinesi
 // changeOrgKey locks a key of a member of admin's organization, applies
 // change to it and records audit, naming the administrator and the key's
 // owner, in one transaction: no change without its audit row.
-func (s *APIKeyService) changeOrgKey(ctx context.Context, admin *turbinesim.User, keyID string, audit *turbinesim.AuditEntry,
+func (s *APIKeyService) changeOrgKey(ctx context.Context, admin *turbinesim.User, keyID string, event turbinesim.AuditEvent, audit *turbinesim.AuditEntry,
 	change func(*sqlx.Tx, *turbinesim.APIKey) error) (*turbinesim.APIKey, error) {
 	if admin == nil || !isUUID(admin.OrganizationID) || !isUUID(keyID) {
 		return nil, errKeyNotFound
@@ -215,7 +264,13 @@ func (s *APIKeyService) changeOrgKey(ctx context.Context, admin *turbinesim.User
 	if err := change(tx, &k); err != nil {
 		return nil, err
 	}
+	owner, err := ownerEmail(ctx, tx, k.UserID)
+	if err != nil {
+		return nil, err
+	}
+	ch := keyChange(event, &k, owner, "")
 	audit.OrganizationID, audit.UserID, audit.ClientID = admin.OrganizationID, admin.ID, ""
+	audit.Event, audit.TargetType, audit.TargetID, audit.Summary = ch.Event, ch.TargetType, ch.TargetID, ch.Summary
 	audit.TargetUserID, audit.TargetClientID = &k.UserID, &k.ClientID
 	if err := insertAudit(ctx, tx, audit); err != nil {
 		return nil, err
@@ -286,34 +341,4 @@ func (s *APIKeyService) AuthenticateAPIKey(ctx context.Context, secret string) (
 		ClientID: secret[:turbinesim.ClientIDLength],
 		Scopes:   row.Scopes,
 	}, nil
-}
-
-// RecordAudit implements turbinesim.AuditService.
-func (s *APIKeyService) RecordAudit(ctx context.Context, e *turbinesim.AuditEntry) error {
-	return insertAudit(ctx, s.db, e)
-}
-
-func insertAudit(ctx context.Context, q sqlx.QueryerContext, e *turbinesim.AuditEntry) error {
-	err := q.QueryRowxContext(ctx, `
-		INSERT INTO audit_log (organization_id, user_id, client_id, method, path, status, target_user_id, target_client_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, created_at`,
-		e.OrganizationID, e.UserID, e.ClientID, e.Method, e.Path, e.Status, e.TargetUserID, e.TargetClientID).Scan(&e.ID, &e.CreatedAt)
-	return translate(err, "recording audit entry")
-}
-
-// ListAudit implements turbinesim.AuditService.
-func (s *APIKeyService) ListAudit(ctx context.Context, orgID string, page, pageSize int) ([]*turbinesim.AuditEntry, int, error) {
-	entries := []*turbinesim.AuditEntry{}
-	if !isUUID(orgID) {
-		return entries, 0, nil
-	}
-	var total int
-	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM audit_log WHERE organization_id = $1`, orgID); err != nil {
-		return nil, 0, translate(err, "counting audit entries")
-	}
-	err := s.db.SelectContext(ctx, &entries, `
-		SELECT id, organization_id, user_id, client_id, method, path, status, target_user_id, target_client_id, created_at
-		  FROM audit_log WHERE organization_id = $1
-		 ORDER BY id DESC LIMIT $2 OFFSET $3`, orgID, pageSize, (page-1)*pageSize)
-	return entries, total, translate(err, "listing audit entries")
 }

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -162,6 +163,22 @@ func (s *CapService) UsageByClient(ctx context.Context, orgID string) ([]turbine
 	return rows, translate(err, "reading usage by client")
 }
 
+// UsageByDay implements turbinesim.CapService, over the same runs as
+// UsageByClient.
+func (s *CapService) UsageByDay(ctx context.Context, orgID string) ([]turbinesim.DayUsage, error) {
+	rows := []turbinesim.DayUsage{}
+	if !isUUID(orgID) {
+		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	}
+	err := s.db.SelectContext(ctx, &rows, `
+		SELECT (created_at AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC' AS day, count(*) AS runs,
+		       coalesce(sum(price_cents), 0) AS spent_cents, coalesce(sum(tokens), 0) AS tokens
+		  FROM jobs
+		 WHERE organization_id = $1 AND charge_month = $2 AND refunded_at IS NULL
+		 GROUP BY 1 ORDER BY 1`, orgID, monthOf(s.now()))
+	return rows, translate(err, "reading usage by day")
+}
+
 // SetCaps implements turbinesim.CapService.
 func (s *CapService) SetCaps(ctx context.Context, orgID string, caps turbinesim.Caps) error {
 	if caps.SpendCapCents < 0 || caps.TokenCap < 0 {
@@ -170,9 +187,47 @@ func (s *CapService) SetCaps(ctx context.Context, orgID string, caps turbinesim.
 	if !isUUID(orgID) {
 		return turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
 	}
-	_, err := s.db.ExecContext(ctx, `
-		INSERT INTO org_caps (organization_id, spend_cap_cents, token_cap) VALUES ($1, $2, $3)
-		ON CONFLICT (organization_id) DO UPDATE SET spend_cap_cents = $2, token_cap = $3`,
-		orgID, caps.SpendCapCents, caps.TokenCap)
-	return translate(err, "setting caps")
+	return inTx(ctx, s.db, "setting caps", func(tx *sqlx.Tx) error {
+		// The row as it was, locked, for the audit entry's old values; an
+		// organization without a row has the plan's defaults.
+		old, err := s.capsForUpdate(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO org_caps (organization_id, spend_cap_cents, token_cap) VALUES ($1, $2, $3)
+			ON CONFLICT (organization_id) DO UPDATE SET spend_cap_cents = $2, token_cap = $3`,
+			orgID, caps.SpendCapCents, caps.TokenCap); err != nil {
+			return translate(err, "setting caps")
+		}
+		if old == caps {
+			return nil // nothing changed, nothing to audit
+		}
+		return recordEvent(ctx, tx, orgID, auditChange{Event: turbinesim.AuditCapsChanged, TargetType: "organization",
+			TargetID: orgID, Summary: fmt.Sprintf("monthly spend cap %s → %s; monthly token cap %d → %d",
+				turbinesim.FormatCents(old.SpendCapCents), turbinesim.FormatCents(caps.SpendCapCents), old.TokenCap, caps.TokenCap)})
+	})
+}
+
+// capsForUpdate reads and locks orgID's caps; without a row yet, the plan's
+// defaults (the organization row is locked instead).
+func (s *CapService) capsForUpdate(ctx context.Context, tx *sqlx.Tx, orgID string) (turbinesim.Caps, error) {
+	var row struct {
+		Plan  turbinesim.Plan `db:"plan"`
+		Spend *int64          `db:"spend_cap_cents"`
+		Token *int64          `db:"token_cap"`
+	}
+	err := tx.GetContext(ctx, &row, `
+		SELECT o.plan, c.spend_cap_cents, c.token_cap
+		  FROM organizations o LEFT JOIN org_caps c ON c.organization_id = o.id
+		 WHERE o.id = $1 FOR UPDATE OF o`, orgID)
+	if err = translate(err, "reading caps"); isNotFound(err) {
+		return turbinesim.Caps{}, turbinesim.Errorf(turbinesim.ENOTFOUND, "organization not found")
+	} else if err != nil {
+		return turbinesim.Caps{}, err
+	}
+	if row.Spend == nil || row.Token == nil {
+		return row.Plan.DefaultCaps(), nil
+	}
+	return turbinesim.Caps{SpendCapCents: *row.Spend, TokenCap: *row.Token}, nil
 }

@@ -346,9 +346,15 @@ func TestOrgAPIKeyChangesAreScopedAndAudited(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Creating the two keys was audited, each in its organization.
+	var created []string
+	if err := d.SelectContext(ctx, &created, `SELECT target_client_id FROM audit_log WHERE event = 'api_key.created' ORDER BY id`); err != nil ||
+		len(created) != 2 || created[0] != k.ClientID || created[1] != foreign.ClientID {
+		t.Fatalf("key creations in the audit log: %v %v", created, err)
+	}
 	auditRows := func() int {
 		var n int
-		if err := d.GetContext(ctx, &n, `SELECT count(*) FROM audit_log`); err != nil {
+		if err := d.GetContext(ctx, &n, `SELECT count(*) FROM audit_log WHERE event <> 'api_key.created'`); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -387,8 +393,8 @@ func TestOrgAPIKeyChangesAreScopedAndAudited(t *testing.T) {
 		e.TargetUserID == nil || *e.TargetUserID != member.ID || e.TargetClientID == nil || *e.TargetClientID != k.ClientID {
 		t.Fatalf("audit entry %+v", e)
 	}
-	got, total, err := ks.ListAudit(ctx, org.ID, 1, 10)
-	if err != nil || total != 1 || got[0].TargetUserID == nil || *got[0].TargetUserID != member.ID || got[0].Status != 204 {
+	got, total, err := ks.ListAudit(ctx, org.ID, turbinesim.AuditFilter{Event: turbinesim.AuditAPIKeyRevoked}, 1, 10)
+	if err != nil || total != 1 || got[0].Event != turbinesim.AuditAPIKeyRevoked || got[0].UserEmail != admin.Email || got[0].TargetUserID == nil || *got[0].TargetUserID != member.ID || got[0].Status != 204 {
 		t.Fatalf("audit log = %+v (%d), %v", got, total, err)
 	}
 	// Reactivating a revoked key is a conflict and leaves no audit row.

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base32"
 	"encoding/base64"
 	"fmt"
 	"strings"
@@ -101,8 +102,7 @@ func (s *MFAService) Enabled(ctx context.Context, userID string) (bool, error) {
 
 // BeginEnrolment implements turbinesim.MFAService.
 func (s *MFAService) BeginEnrolment(ctx context.Context, u *turbinesim.User) (*turbinesim.MFAEnrolment, error) {
-	key, err := totp.Generate(totp.GenerateOpts{Issuer: s.issuer, AccountName: u.Email, Period: totpPeriod,
-		Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+	key, err := s.totpKey(u.Email, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +119,41 @@ func (s *MFAService) BeginEnrolment(ctx context.Context, u *turbinesim.User) (*t
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "two-factor authentication is already enabled; disable it first")
+	}
+	return &turbinesim.MFAEnrolment{Secret: key.Secret(), URI: key.URL()}, nil
+}
+
+// totpKey makes the authenticator entry of account: a new random secret
+// when secret is nil, else the given one.
+func (s *MFAService) totpKey(account string, secret []byte) (*otp.Key, error) {
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: s.issuer, AccountName: account, Period: totpPeriod,
+		Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1, Secret: secret})
+	if err != nil {
+		return nil, fmt.Errorf("making the authenticator key: %w", err)
+	}
+	return key, nil
+}
+
+// PendingEnrolment implements turbinesim.MFAService.
+func (s *MFAService) PendingEnrolment(ctx context.Context, u *turbinesim.User) (*turbinesim.MFAEnrolment, error) {
+	var sealed string
+	err := s.db.GetContext(ctx, &sealed, `SELECT secret FROM user_mfa WHERE user_id = $1 AND NOT enabled`, u.ID)
+	if err = translate(err, "reading MFA enrolment"); isNotFound(err) {
+		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "no enrolment in progress")
+	} else if err != nil {
+		return nil, err
+	}
+	secret, err := s.openSeed(u.ID, sealed)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(secret)
+	if err != nil {
+		return nil, fmt.Errorf("decoding the pending MFA secret: %w", err)
+	}
+	key, err := s.totpKey(u.Email, raw)
+	if err != nil {
+		return nil, err
 	}
 	return &turbinesim.MFAEnrolment{Secret: key.Secret(), URI: key.URL()}, nil
 }

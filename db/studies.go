@@ -514,10 +514,22 @@ func (s *StudyService) setShare(ctx context.Context, by *turbinesim.Auth, studyI
 			}
 			return turbinesim.Errorf(turbinesim.ECONFLICT, "the share link is enabled already; rotate it to get a new link")
 		}
+		ch := auditChange{TargetType: "study", TargetID: studyID}
 		if !issue {
 			_, err := tx.ExecContext(ctx, `UPDATE studies SET share_token_hash = NULL, share_enabled_at = NULL WHERE id = $1`, studyID)
 			out = &turbinesim.ShareStatus{}
-			return translate(err, "disabling share link")
+			if err != nil || !st.ShareEnabled {
+				return translate(err, "disabling share link") // nothing was public: nothing to audit
+			}
+			ch.Event, ch.Summary = turbinesim.AuditShareDisabled, fmt.Sprintf("study %q unpublished: share link disabled", st.Title)
+			return recordEvent(ctx, tx, by.Organization.ID, ch)
+		}
+		ch.Event, ch.Summary = turbinesim.AuditShareEnabled, fmt.Sprintf("study %q published: share link enabled", st.Title)
+		if st.ShareEnabled {
+			ch.Event, ch.Summary = turbinesim.AuditShareRotated, fmt.Sprintf("share link of study %q rotated; the old link stops working", st.Title)
+		}
+		if err := recordEvent(ctx, tx, by.Organization.ID, ch); err != nil {
+			return err
 		}
 		token, digest, err := turbinesim.NewShareToken()
 		if err != nil {

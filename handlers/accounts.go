@@ -202,6 +202,9 @@ func (s *Server) listMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !wantsJSON(c) {
+		return s.membersPage(c, users)
+	}
 	page, err := pageOf(c, users)
 	if err != nil {
 		return err
@@ -223,14 +226,17 @@ func (s *Server) inviteMember(c echo.Context) error {
 	}
 	a := authFrom(c)
 	var req InviteRequest
-	if err := decodeJSON(c, &req); err != nil {
+	if mediaType(c.Request()) == echo.MIMEApplicationForm {
+		// The members page's form (hx-post).
+		req = InviteRequest{Email: c.FormValue("email"), Role: turbinesim.Role(c.FormValue("role"))}
+	} else if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	u, err := acc.Invite(c.Request().Context(), a.Organization.ID, req.Email, req.Role)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, u)
+	return htmxDone(c, "/org/members", http.StatusCreated, u)
 }
 
 // MemberUpdate is the body of PUT /org/members/{id}; absent fields stay.
@@ -249,7 +255,21 @@ func (s *Server) updateMember(c echo.Context) error {
 	}
 	a := authFrom(c)
 	var req MemberUpdate
-	if err := decodeJSON(c, &req); err != nil {
+	if mediaType(c.Request()) == echo.MIMEApplicationForm {
+		// The members page's role form and buttons (hx-put).
+		if r := c.FormValue("role"); r != "" {
+			role := turbinesim.Role(r)
+			req.Role = &role
+		}
+		switch c.FormValue("active") {
+		case "":
+		case "true", "false":
+			active := c.FormValue("active") == "true"
+			req.Active = &active
+		default:
+			return turbinesim.Errorf(turbinesim.EINVALID, "active: want true or false")
+		}
+	} else if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	id, ctx := c.Param("id"), c.Request().Context()
@@ -260,7 +280,7 @@ func (s *Server) updateMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, u)
+	return htmxDone(c, "/org/members", http.StatusOK, u)
 }
 
 // deleteMember: DELETE /org/members/{id}, administrators only; soft delete.
@@ -276,7 +296,7 @@ func (s *Server) deleteMember(c echo.Context) error {
 	if err := acc.DeleteUser(c.Request().Context(), a.Organization.ID, c.Param("id")); err != nil {
 		return err
 	}
-	return c.NoContent(http.StatusNoContent)
+	return htmxDone(c, "/org/members", http.StatusNoContent, nil)
 }
 
 // outbox: GET /org/outbox, administrators only: the mail sent to the

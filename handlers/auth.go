@@ -129,7 +129,10 @@ func (s *Server) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		r := c.Request()
-		c.SetRequest(r.WithContext(turbinesim.NewContextWithAuth(r.Context(), auth)))
+		// The request line goes with the caller: the audit entries of the
+		// changes this request makes name both.
+		ctx := turbinesim.NewContextWithRequestLine(turbinesim.NewContextWithAuth(r.Context(), auth), r.Method, r.URL.Path)
+		c.SetRequest(r.WithContext(ctx))
 		return next(c)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/views"
 )
 
 // Identity endpoints: refresh rotation, server-side logout, API keys, the
@@ -258,6 +259,11 @@ func (s *Server) listAPIKeys(c echo.Context) error {
 	if err := interactiveOnly(c); err != nil {
 		return err
 	}
+	if !wantsJSON(c) {
+		// Browsers get the API keys page (the organization's keys are on
+		// the organization page).
+		return s.renderKeys(c, http.StatusOK, views.APIKeysView{})
+	}
 	page, size, err := pageParams(c, 100)
 	if err != nil {
 		return err
@@ -330,7 +336,10 @@ func (s *Server) setAPIKeyActive(active bool) echo.HandlerFunc {
 	}
 }
 
-// auditLog: GET /org/audit-log, administrators only.
+// auditLog: GET /org/audit-log, administrators only: the log filtered by
+// event, user_id and a date range (from, to: YYYY-MM-DD or RFC 3339; a
+// date as to includes its whole day), as JSON or, for browsers, the
+// audit-log page.
 func (s *Server) auditLog(c echo.Context) error {
 	if s.svc.Audit == nil {
 		return notImplemented
@@ -340,11 +349,53 @@ func (s *Server) auditLog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	entries, total, err := s.svc.Audit.ListAudit(c.Request().Context(), a.Organization.ID, page, size)
+	f, err := auditFilterParams(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newPage(entries, total, page, size))
+	entries, total, err := s.svc.Audit.ListAudit(c.Request().Context(), a.Organization.ID, f, page, size)
+	if err != nil {
+		return err
+	}
+	res := newPage(entries, total, page, size)
+	if !wantsJSON(c) {
+		return s.auditLogPage(c, f, res)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// auditFilterParams reads the audit log's filters from the query.
+func auditFilterParams(c echo.Context) (turbinesim.AuditFilter, error) {
+	f := turbinesim.AuditFilter{Event: turbinesim.AuditEvent(c.QueryParam("event")), UserID: c.QueryParam("user_id")}
+	var err error
+	if f.From, err = queryTime(c, "from", false); err != nil {
+		return f, err
+	}
+	if f.To, err = queryTime(c, "to", true); err != nil {
+		return f, err
+	}
+	return f, f.Validate()
+}
+
+// queryTime reads an RFC 3339 time or a date (midnight UTC; with
+// endOfDay, the next midnight, so that the day is included) from the
+// query; empty is nil.
+func queryTime(c echo.Context, name string, endOfDay bool) (*time.Time, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return &t, nil
+	}
+	t, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "%s: want a date (YYYY-MM-DD) or an RFC 3339 time, got %q", name, v)
+	}
+	if endOfDay {
+		t = t.AddDate(0, 0, 1)
+	}
+	return &t, nil
 }
 
 // OrgSettings is the body of GET and PUT /org/settings.
@@ -373,6 +424,9 @@ func (s *Server) getOrgSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !wantsJSON(c) {
+		return s.settingsPage(c, st)
+	}
 	return c.JSON(http.StatusOK, st)
 }
 
@@ -400,8 +454,12 @@ func (s *Server) putOrgSettings(c echo.Context) error {
 		return err
 	}
 	if negotiate(c.Request()) == formatFragment {
-		c.Response().Header().Set("HX-Redirect", "/org")
-		return c.NoContent(http.StatusOK)
+		// Back to the page the form was on (the settings page or /org).
+		page := "/org"
+		if strings.HasSuffix(c.Request().Header.Get("HX-Current-URL"), "/org/settings") {
+			page = "/org/settings"
+		}
+		return htmxDone(c, page, http.StatusOK, nil)
 	}
 	st, err := s.orgSettingsOf(ctx, a.Organization)
 	if err != nil {
@@ -434,7 +492,11 @@ func (s *Server) usage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, UsageResponse{Plan: a.Organization.Plan, RateLimits: a.Organization.Plan.Limits(), Usage: u, ByClient: byClient})
+	res := UsageResponse{Plan: a.Organization.Plan, RateLimits: a.Organization.Plan.Limits(), Usage: u, ByClient: byClient}
+	if !wantsJSON(c) {
+		return s.usagePage(c, res)
+	}
+	return c.JSON(http.StatusOK, res)
 }
 
 // limitRequests counts every authenticated request against the caller's

@@ -1,5 +1,11 @@
 package handlers
 
+import (
+	"strings"
+
+	"github.com/turbinesim/turbinesim"
+)
+
 // OpenAPI entries of the identity endpoints (handlers/identity.go).
 
 // rateLimitNote is repeated in the document's descriptions.
@@ -11,21 +17,27 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			request: "RefreshRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 415, 503)},
 		{method: "POST", path: "/auth/logout", summary: "Server-side logout: revoke the refresh tokens of the presented token's login; access tokens expire within 15 minutes", tag: "auth", public: true,
 			request: "RefreshRequest", responses: errs(map[int]string{204: ""}, 400, 401, 415, 503)},
-		{method: "POST", path: "/api-keys", summary: "Create an API key with scopes (default [\"simulation\"]; unknown scopes are 422); the response is the only one that shows the secret. Refused (403) when authenticated by an API key. " + rateLimitNote, tag: "api-keys",
+		{method: "POST", path: "/api-keys", summary: "Create an API key with scopes (default [\"simulation\"]; unknown scopes are 422); the response is the only one that shows the secret. Refused (403) when authenticated by an API key. Recorded in the audit log (api_key.created). " + rateLimitNote, tag: "api-keys",
 			request: "CreateAPIKeyRequest", responses: errs(map[int]string{201: "NewAPIKey"}, 401, 403, 415, 422, 429, 503)},
 		{method: "GET", path: "/api-keys", summary: "The caller's API keys (Client ID and metadata, never the secret); query scope=org lists every key of the organization's members with owner_email and owner_name (organization administrators only; members get 403, other scopes 422); page, page_size (default 20, max 100; larger is 422). Not available to API-key callers (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKeyPage"}, 401, 403, 422, 429, 503)},
-		{method: "DELETE", path: "/api-keys/{id}", summary: "Revoke a key for good; the next request with it gets 401. Members revoke their own keys; organization administrators also any key of a member of their organization (recorded in the audit log with the key and its owner); other keys are 404. Not with an API key (403)", tag: "api-keys",
+		{method: "DELETE", path: "/api-keys/{id}", summary: "Revoke a key for good; the next request with it gets 401. Members revoke their own keys; organization administrators also any key of a member of their organization; either is recorded in the audit log (api_key.revoked) with the key and its owner; other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 429, 503)},
-		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated. Own keys; administrators also any member's key (audited). An administrator's deactivation of a member's key sticks: deactivated_by names the administrator, deactivated_by_admin is true, and only an administrator can reactivate the key (the owner's reactivation is 403); an owner deactivating such a key again keeps the administrator's mark. Other keys are 404. Not with an API key (403)", tag: "api-keys",
+		{method: "POST", path: "/api-keys/{id}/deactivate", summary: "Deactivate a key (401 on its next request) until reactivated. Own keys; administrators also any member's key; recorded in the audit log (api_key.deactivated). An administrator's deactivation of a member's key sticks: deactivated_by names the administrator, deactivated_by_admin is true, and only an administrator can reactivate the key (the owner's reactivation is 403); an owner deactivating such a key again keeps the administrator's mark. Other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
-		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one). Own keys, except a key an organization administrator deactivated (deactivated_by_admin true): the owner gets 403 with a detail saying so, and an administrator must reactivate it. Administrators reactivate any member's key, their own included (audited); other keys are 404. Not with an API key (403)", tag: "api-keys",
+		{method: "POST", path: "/api-keys/{id}/reactivate", summary: "Reactivate a deactivated key (409 for a revoked one). Own keys, except a key an organization administrator deactivated (deactivated_by_admin true): the owner gets 403 with a detail saying so, and an administrator must reactivate it. Administrators reactivate any member's key, their own included; recorded in the audit log (api_key.reactivated); other keys are 404. Not with an API key (403)", tag: "api-keys",
 			responses: errs(map[int]string{200: "APIKey"}, 401, 403, 404, 409, 429, 503)},
-		{method: "GET", path: "/org/audit-log", summary: "Every write made with an API key in the organization, and every administrator's revocation, deactivation or reactivation of a member's key (user_id the administrator, client_id empty, target_client_id and target_user_id the key and its owner), newest first (organization administrators only; API keys need the org:read scope)", tag: "organization",
-			responses: errs(map[int]string{200: "AuditPage"}, 401, 403, 422, 429, 503)},
+		{method: "GET", path: "/org/audit-log", summary: "The organization's audit log, newest first (organization administrators only; API keys need the org:read scope). Every change an administrator answers for is written in the transaction of the change itself, with who made it (user_id, user_email, and client_id when made with an API key), the request (method, path; status 0 because the entry is written before the response), what it was made to (target_type: api_key, user, organization or study; target_id; target_user_id and target_client_id for a key or account) and a summary with old and new values. Events: " + auditEventList() + ". Filters: event, user_id (who acted), from and to (a date YYYY-MM-DD or an RFC 3339 time; from inclusive, to exclusive, a date as to includes that day); an unknown event, a malformed time or from not before to is 422. page, page_size (default 20, max 200). Browsers get the audit-log page", tag: "organization",
+			responses: errs(map[int]string{200: "AuditPage"}, 401, 403, 422, 429, 503),
+			query: []queryParam{
+				{name: "event", description: "only entries of this event", enum: auditEventNames()},
+				{name: "user_id", description: "only entries made by this user"},
+				{name: "from", description: "only entries at or after this date or time"},
+				{name: "to", description: "only entries before this time, or up to the end of this date"},
+			}},
 		{method: "GET", path: "/org/settings", summary: "Organization settings: plan, rate limits, monthly caps (organization administrators only; API keys need the org:read scope)", tag: "organization",
 			responses: errs(map[int]string{200: "OrgSettings"}, 401, 403, 429, 503)},
-		{method: "PUT", path: "/org/settings", summary: "Set the monthly spend and token caps (organization administrators only; members get 403; an interactive sign-in, never an API key: 403)", tag: "organization",
+		{method: "PUT", path: "/org/settings", summary: "Set the monthly spend and token caps (organization administrators only; members get 403; an interactive sign-in, never an API key: 403); a change is recorded in the audit log (settings.caps_changed) with the old and new caps. Browsers get the settings page from GET", tag: "organization",
 			request: "OrgSettings", responses: errs(map[int]string{200: "OrgSettings"}, 400, 401, 403, 415, 422, 429, 503)},
 		{method: "GET", path: "/org/usage", summary: "Plan, rate limits and this calendar month's (UTC) spend and tokens against the caps, broken down by API key Client ID (by_client); a charge past a cap gets 402 naming the cap", tag: "organization",
 			responses: errs(map[int]string{200: "Usage"}, 401, 429, 503)},
@@ -37,11 +49,11 @@ func identityOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			request: "TokenRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 415, 422, 503)},
 		{method: "GET", path: "/org/members", summary: "The organization's users (roles: org_admin manages members, keys' audit log and settings; org_member uses the service; API keys need the org:read scope); query page, page_size (default 20, max 100; larger is 422)", tag: "organization",
 			responses: errs(map[int]string{200: "UserPage"}, 401, 422, 429, 503)},
-		{method: "POST", path: "/org/members", summary: "Invite a user by e-mail (administrators only, interactive sign-in: an API key gets 403); the invitation link goes to the invited address only", tag: "organization",
+		{method: "POST", path: "/org/members", summary: "Invite a user by e-mail (administrators only, interactive sign-in: an API key gets 403); the invitation link goes to the invited address only; recorded in the audit log (member.invited)", tag: "organization",
 			request: "InviteRequest", responses: errs(map[int]string{201: "User"}, 400, 401, 403, 409, 415, 422, 429, 503)},
-		{method: "PUT", path: "/org/members/{id}", summary: "Change a member's role and/or active flag (administrators only, interactive sign-in: an API key gets 403; users of other organizations are 404)", tag: "organization",
+		{method: "PUT", path: "/org/members/{id}", summary: "Change a member's role and/or active flag (administrators only, interactive sign-in: an API key gets 403; users of other organizations are 404); recorded in the audit log (member.role_changed with old → new role, member.deactivated, member.reactivated)", tag: "organization",
 			request: "MemberUpdate", responses: errs(map[int]string{200: "User"}, 400, 401, 403, 404, 409, 415, 422, 429, 503)},
-		{method: "DELETE", path: "/org/members/{id}", summary: "Soft-delete a member: every credential of the user stops on the next request (administrators only, interactive sign-in: an API key gets 403)", tag: "organization",
+		{method: "DELETE", path: "/org/members/{id}", summary: "Soft-delete a member: every credential of the user stops on the next request (administrators only, interactive sign-in: an API key gets 403); recorded in the audit log (member.removed)", tag: "organization",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 409, 429, 503)},
 		{method: "GET", path: "/org/outbox", summary: "Record of the mail sent to the organization's users: recipient, subject, created_at and sent_at (when the SMTP relay, or without SMTP_ADDR the operator's log, took it), newest first, at most the latest 200 (administrators only; API keys need the org:read scope). Message bodies and their one-time links (verification, invitation, password reset) are never stored or shown; they reach only the recipient's mailbox. Query page, page_size (default 20, max 100; larger is 422)", tag: "organization",
 			responses: errs(map[int]string{200: "EmailPage"}, 401, 403, 422, 429, 503)},
@@ -119,10 +131,18 @@ func identitySchemas() map[string]any {
 				"items": map[string]any{"oneOf": []any{ref("APIKey"), ref("OrgAPIKey")}}},
 			"total": integer, "page": integer, "page_size": integer, "total_pages": integer,
 		}),
-		"AuditEntry": obj([]string{"id", "org_id", "user_id", "client_id", "method", "path", "status", "created_at"}, map[string]any{
-			"id": integer, "org_id": str, "user_id": str, "client_id": str, "method": str, "path": str, "status": integer, "created_at": dt,
-			"target_user_id":   map[string]any{"type": "string", "description": "owner of the key an administrator acted on"},
-			"target_client_id": map[string]any{"type": "string", "description": "Client ID of the key an administrator acted on"},
+		"AuditEntry": obj([]string{"id", "org_id", "event", "user_id", "user_email", "client_id", "method", "path", "status", "summary", "created_at"}, map[string]any{
+			"id": integer, "org_id": str, "method": str, "path": str, "created_at": dt,
+			"event":            map[string]any{"type": "string", "enum": auditEventNames(), "description": auditEventList()},
+			"user_id":          map[string]any{"type": "string", "description": "who acted; empty for a change made outside any request"},
+			"user_email":       map[string]any{"type": "string", "description": "e-mail of user_id; empty when that account is gone"},
+			"client_id":        map[string]any{"type": "string", "description": "Client ID of the API key the change was made with; empty for an interactive sign-in"},
+			"status":           map[string]any{"type": "integer", "description": "the response status of an api_request entry (or of an administrator's action on a member's key); 0 for events written with their change"},
+			"target_type":      map[string]any{"type": "string", "enum": []string{"api_key", "user", "organization", "study"}},
+			"target_id":        str,
+			"summary":          map[string]any{"type": "string", "description": "what changed, for people, with old → new values (empty for api_request)"},
+			"target_user_id":   map[string]any{"type": "string", "description": "the account a key or member change was made to"},
+			"target_client_id": map[string]any{"type": "string", "description": "Client ID of the key a change was made to"},
 		}),
 		"AuditPage": page("AuditEntry"),
 		"UserPage":  page("User"),
@@ -174,4 +194,22 @@ func identitySchemas() map[string]any {
 			}),
 		}),
 	}
+}
+
+// auditEventNames are the audit log's event values.
+func auditEventNames() []string {
+	var names []string
+	for _, e := range turbinesim.AuditEvents() {
+		names = append(names, string(e.Event))
+	}
+	return names
+}
+
+// auditEventList describes every event for the document.
+func auditEventList() string {
+	var parts []string
+	for _, e := range turbinesim.AuditEvents() {
+		parts = append(parts, string(e.Event)+" ("+strings.ToLower(e.Label[:1])+e.Label[1:]+")")
+	}
+	return strings.Join(parts, ", ")
 }

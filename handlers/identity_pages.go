@@ -105,11 +105,27 @@ func (s *Server) securityConfirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	codes, err := mfa.ConfirmEnrolment(c.Request().Context(), authFrom(c).User.ID, c.FormValue("code"), s.cfg.Now())
-	if err != nil {
-		if code := turbinesim.ErrorCode(err); code == turbinesim.EUNAUTHORIZED || code == turbinesim.ECONFLICT {
-			return s.renderSecurity(c, http.StatusUnprocessableEntity, views.SecurityView{Error: "That code did not match; set up again and enter the current code."})
+	ctx, u := c.Request().Context(), authFrom(c).User
+	codes, err := mfa.ConfirmEnrolment(ctx, u.ID, c.FormValue("code"), s.cfg.Now())
+	switch turbinesim.ErrorCode(err) {
+	case "":
+	case turbinesim.EUNAUTHORIZED:
+		// A mistyped code: the same secret stays valid, so the page shows
+		// it again (the authenticator app already holds it) with the
+		// error next to the code field.
+		enr, perr := mfa.PendingEnrolment(ctx, u)
+		if perr != nil {
+			return s.renderSecurity(c, http.StatusConflict, views.SecurityView{Error: turbinesim.ErrorMessage(perr)})
 		}
+		qr, qerr := qrDataURI(enr.URI)
+		if qerr != nil {
+			return qerr
+		}
+		return s.renderSecurity(c, http.StatusUnprocessableEntity, views.SecurityView{Secret: enr.Secret, URI: enr.URI, QRCode: qr,
+			CodeError: "That code did not match. Enter the code your app shows now; the key above stays the same."})
+	case turbinesim.ECONFLICT:
+		return s.renderSecurity(c, http.StatusConflict, views.SecurityView{Error: "No set-up is in progress; start it again."})
+	default:
 		return err
 	}
 	// Enabling MFA ended every session, this one too: start a new one.

@@ -337,7 +337,7 @@ func TestKeyWritesAreAuditedAndAdminOnly(t *testing.T) {
 	}
 	// Reads are not audited.
 	e.do(nil, request{method: "GET", path: "/account", header: keyHeader(k.Key)})
-	resp, body = e.do(nil, request{method: "GET", path: "/org/audit-log", header: bearer(p.AccessToken)})
+	resp, body = e.do(nil, request{method: "GET", path: "/org/audit-log?event=api_request", header: bearer(p.AccessToken)})
 	var page handlers.Page[turbinesim.AuditEntry]
 	if err := json.Unmarshal([]byte(body), &page); err != nil || resp.StatusCode != 200 || page.Total != 2 {
 		t.Fatalf("audit log: %d %s", resp.StatusCode, body)

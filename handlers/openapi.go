@@ -28,6 +28,15 @@ type apiOperation struct {
 	// responses maps a status to the schema name of its JSON body ("" for
 	// an empty body); error statuses use the Error schema.
 	responses map[int]string
+	// query declares the operation's query parameters (besides page and
+	// page_size, which every list takes).
+	query []queryParam
+}
+
+// queryParam is one optional query parameter of an operation.
+type queryParam struct {
+	name, description string
+	enum              []string // allowed values; nil for any string
 }
 
 // apiOperations lists every documented JSON operation.
@@ -169,7 +178,16 @@ func openAPIDocument() map[string]any {
 		if op.public {
 			o["security"] = []any{}
 		}
-		if params := pathParameters(op.path); params != nil {
+		params := pathParameters(op.path)
+		for _, q := range op.query {
+			schema := map[string]any{"type": "string"}
+			if q.enum != nil {
+				schema["enum"] = q.enum
+			}
+			params = append(params, map[string]any{"name": q.name, "in": "query", "required": false,
+				"description": q.description, "schema": schema})
+		}
+		if params != nil {
 			o["parameters"] = params
 		}
 		if op.request != "" {
