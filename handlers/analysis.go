@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,8 +166,9 @@ func jobAnalysisQuery[Req, Resp any](s *Server, c echo.Context, fromQuery func(e
 func statisticsTable(r StatisticsResponse, exponents []float64, withUltimate bool) [][]string {
 	head := []string{"channel", "unit", "n", "min", "max", "mean", "std"}
 	var opt func(ChannelStatistics) []string
-	if len(r.Channels) > 0 {
-		first := r.Channels[0]
+	// The optional columns are those of the first row with numbers.
+	if i := slices.IndexFunc(r.Channels, func(cs ChannelStatistics) bool { return !cs.Invalid }); i >= 0 {
+		first := r.Channels[i]
 		if first.TimeOfMin != nil {
 			head = append(head, "time_of_min", "time_of_max")
 		}
@@ -202,6 +204,11 @@ func statisticsTable(r StatisticsResponse, exponents []float64, withUltimate boo
 	}
 	rows := [][]string{head}
 	for _, cs := range r.Channels {
+		if cs.Invalid {
+			// No numbers for an INVALID channel: its zeros are not data.
+			rows = append(rows, []string{cs.Name, cs.Unit, strconv.Itoa(cs.N)})
+			continue
+		}
 		row := []string{cs.Name, cs.Unit, strconv.Itoa(cs.N), num(cs.Min), num(cs.Max), num(cs.Mean), num(cs.Std)}
 		rows = append(rows, append(row, opt(cs)...))
 	}

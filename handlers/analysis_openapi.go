@@ -1,5 +1,7 @@
 package handlers
 
+import "github.com/turbinesim/turbinesim/results"
+
 // analysisOperations documents the result endpoints.
 func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	jobErrs := []int{401, 404, 409, 429, 503}
@@ -163,7 +165,10 @@ func analysisSchemas() map[string]any {
 			"range_bins": integer, "mean_bins": integer, "channels": arr(markov)})),
 		"BatchLoadDuration": obj([]string{"batch_id", "lifetime_years", "runs", "bins", "channels"}, withBasis(map[string]any{
 			"bins": integer, "speed_channel": str, "channels": arr(levels)})),
-		"ChannelList": arr(obj([]string{"name", "unit"}, map[string]any{"name": str, "unit": str})),
+		"ChannelList": arr(obj([]string{"name", "unit", "group"}, map[string]any{"name": str, "unit": str,
+			"group": map[string]any{"type": "string", "enum": results.ChannelGroups(),
+				"description": "module the channel belongs to, read from its OpenFAST name (the results page filters by it)"},
+			"invalid": map[string]any{"type": "boolean", "description": "OpenFAST wrote the channel as INVALID (zeros in place of a channel the model does not have); the results page does not plot it"}})),
 		"TimeSeriesRequest": obj([]string{"channels"}, map[string]any{
 			"channels":          strs,
 			"downsample_factor": map[string]any{"type": "integer", "minimum": 1, "default": 1},
@@ -192,7 +197,8 @@ func analysisSchemas() map[string]any {
 				"kurtosis":      map[string]any{"type": "number", "description": "Pearson kurtosis (3 for a Gaussian)"},
 				"dels":          arr(del),
 				"goodman":       map[string]any{"type": "boolean", "description": "with dels: whether they are Goodman-corrected"},
-				"ultimate_load": map[string]any{"type": "number", "description": "S_u applied, when goodman"}}))}),
+				"ultimate_load": map[string]any{"type": "number", "description": "S_u applied, when goodman"},
+				"invalid":       map[string]any{"type": "boolean", "description": "an INVALID channel: its row carries zeros, not statistics, and no DELs"}}))}),
 		"SpectrumRequest": obj([]string{}, map[string]any{
 			"channel": str, "channels": strs,
 			"method":         map[string]any{"type": "string", "enum": []string{"welch", "fft"}, "default": "welch"},

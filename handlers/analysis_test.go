@@ -34,6 +34,7 @@ type lazyResults struct{ outputs.ResultService }
 type (
 	lazyBatches  struct{ turbinesim.BatchService }
 	lazyTurbines struct{ turbinesim.TurbineService }
+	lazyJobs     struct{ turbinesim.JobService }
 )
 
 type resultEnv struct {
@@ -45,9 +46,9 @@ type resultEnv struct {
 
 func newResultEnv(t *testing.T) *resultEnv {
 	t.Helper()
-	lazy, batches, turbines := &lazyResults{}, &lazyBatches{}, &lazyTurbines{}
+	lazy, batches, turbines, lazyJ := &lazyResults{}, &lazyBatches{}, &lazyTurbines{}, &lazyJobs{}
 	e := newEnv(t, func(_ *handlers.Config, svc *handlers.Services) {
-		svc.Results, svc.Batches, svc.Turbines = lazy, batches, turbines
+		svc.Results, svc.Batches, svc.Turbines, svc.Jobs = lazy, batches, turbines, lazyJ
 	})
 	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
 	if err != nil {
@@ -58,6 +59,7 @@ func newResultEnv(t *testing.T) *resultEnv {
 		t.Fatal(err)
 	}
 	jobs := db.NewJobService(e.db, trees, nil, nil)
+	lazyJ.JobService = jobs
 	lazy.ResultService = db.NewResultService(e.db, jobs, trees, cache)
 	batches.BatchService, turbines.TurbineService = db.NewBatchService(jobs), db.NewTurbineService(e.db, trees, decks.Editor{})
 	return &resultEnv{env: e, trees: trees, cache: cache, token: e.loginJSON().AccessToken}
@@ -193,17 +195,18 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 
 	t.Run("channels", func(t *testing.T) {
 		got := callJSON[[]handlers.ChannelInfo](t, re, "GET", base+"/channels", "")
-		want := []handlers.ChannelInfo{{Name: "RotSpeed", Unit: "rpm"}, {Name: "GenPwr", Unit: "kW"}, {Name: "RootMyb1", Unit: "kN-m"}, {Name: "Wind1VelX", Unit: "m/s"}}
+		want := []handlers.ChannelInfo{{Name: "RotSpeed", Unit: "rpm", Group: "rotor"}, {Name: "GenPwr", Unit: "kW", Group: "drivetrain"},
+			{Name: "RootMyb1", Unit: "kN-m", Group: "blade 1"}, {Name: "Wind1VelX", Unit: "m/s", Group: "wind"}}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("channels %v, want %v", got, want)
 		}
 	})
 
-	t.Run("results page hints at multiple selection", func(t *testing.T) {
+	t.Run("results page says what the channel filter matches", func(t *testing.T) {
 		resp, body := re.call(re.token, "GET", base, "", "Accept", "text/html")
-		if resp.StatusCode != 200 || !strings.Contains(body, `aria-describedby="channel-hint"`) ||
-			!regexp.MustCompile(`<span id="channel-hint"[^>]*>[^<]*Ctrl-click[^<]*Shift-click[^<]*</span>`).MatchString(body) {
-			t.Fatalf("results page %d: no Ctrl/Shift hint at the channel picker", resp.StatusCode)
+		if resp.StatusCode != 200 || !strings.Contains(body, `aria-describedby="channel-count"`) ||
+			!regexp.MustCompile(`<input id="channel-filter"[^>]*placeholder="name, unit or group[^"]*"`).MatchString(body) {
+			t.Fatalf("results page %d: no described type-to-filter channel field", resp.StatusCode)
 		}
 	})
 

@@ -77,10 +77,20 @@ func (a *ResultAnalysis) JobOutput(ctx context.Context, orgID, jobID string) (*o
 	return a.Results.JobOutput(ctx, orgID, jobID)
 }
 
-// ChannelInfo is one output channel.
+// ChannelInfo is one output channel: its name, unit, module group
+// (ChannelGroup) and whether OpenFAST marked it INVALID (zeros written in
+// place of a channel the model does not have).
 type ChannelInfo struct {
-	Name string `json:"name"`
-	Unit string `json:"unit"`
+	Name    string `json:"name"`
+	Unit    string `json:"unit"`
+	Group   string `json:"group"`
+	Invalid bool   `json:"invalid,omitempty"`
+}
+
+// NewChannelInfo describes column c of rec.
+func NewChannelInfo(rec *analysis.Record, c int) ChannelInfo {
+	u := rec.Unit(c)
+	return ChannelInfo{Name: rec.Names[c], Unit: u, Group: ChannelGroup(rec.Names[c]), Invalid: InvalidChannel(u)}
 }
 
 // Channels lists the names and units of a job's output channels.
@@ -90,8 +100,8 @@ func (a *ResultAnalysis) Channels(ctx context.Context, orgID, jobID string) ([]C
 		return nil, err
 	}
 	chans := make([]ChannelInfo, len(out.Record.Names))
-	for i, n := range out.Record.Names {
-		chans[i] = ChannelInfo{Name: n, Unit: out.Record.Unit(i)}
+	for i := range out.Record.Names {
+		chans[i] = NewChannelInfo(out.Record, i)
 	}
 	return chans, nil
 }
@@ -238,6 +248,9 @@ type ChannelStatistics struct {
 	// against UltimateLoad.
 	Goodman      *bool    `json:"goodman,omitempty"`
 	UltimateLoad *float64 `json:"ultimate_load,omitempty"`
+	// Invalid marks a channel OpenFAST wrote as INVALID: its zeros are
+	// not data, so its row carries no statistics and no DELs.
+	Invalid bool `json:"invalid,omitempty"`
 }
 
 // StatisticsResponse is the answer to a StatisticsRequest.
@@ -287,6 +300,13 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 	}
 	resp := &StatisticsResponse{JobID: out.JobID, Channels: make([]ChannelStatistics, len(stats))}
 	for i, st := range stats {
+		resp.Start, resp.End = st.Start, st.End
+		if InvalidChannel(st.Unit) {
+			// The samples are OpenFAST's placeholder zeros: the row says
+			// so instead of reporting a mean of 0.
+			resp.Channels[i] = ChannelStatistics{Name: st.Name, Unit: st.Unit, N: st.N, Invalid: true}
+			continue
+		}
 		row := ChannelStatistics{Name: st.Name, Unit: st.Unit, N: st.N, Min: st.Min, Max: st.Max, Mean: st.Mean, Std: st.Std}
 		if req.IncludeExtremeTimes {
 			row.TimeOfMin, row.TimeOfMax = &st.TimeOfMin, &st.TimeOfMax
@@ -307,7 +327,6 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 			}
 		}
 		resp.Channels[i] = row
-		resp.Start, resp.End = st.Start, st.End
 	}
 	return resp, nil
 }

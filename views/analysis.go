@@ -3,44 +3,46 @@ package views
 import (
 	"net/url"
 	"strings"
+
+	"github.com/turbinesim/turbinesim/results"
 )
 
-// ResultsChannel is one channel offered by the results page's picker.
-type ResultsChannel struct {
-	Name string `json:"name"`
-	Unit string `json:"unit"`
+// WorkbenchRun is one run of the results workbench: its job, the name
+// people know it by (unique on the page) and the channels of the first
+// run it lacks.
+type WorkbenchRun struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	File    string   `json:"file,omitempty"`
+	Missing []string `json:"missing,omitempty"`
 }
 
-// JobResults is what the results page of a job shows; it is also handed
-// to assets/js/analysis.js as a JSON block.
-type JobResults struct {
-	JobID    string           `json:"job_id"`
-	File     string           `json:"file"`
-	Channels []ResultsChannel `json:"channels"`
-	// Selected are plotted on load (RotSpeed and GenPwr when present).
-	Selected []string `json:"selected"`
-	Rows     int      `json:"rows"`
-	TStart   float64  `json:"t_start"`
-	TEnd     float64  `json:"t_end"`
-	// Dt is the output time step, s; the zoom handler uses it to ask for
-	// about 2000 points per channel in the visible window.
+// Workbench is what the results workbench shows (the results page of a
+// job, and the comparison of runs); it is handed to
+// assets/js/analysis.js as a JSON block. The page's state (runs,
+// channels, window, plot type) lives in its URL, which the script reads
+// and keeps current.
+type Workbench struct {
+	// Path is the page's own path; the first Fixed runs are named by it
+	// (a job's results page), the others by run= parameters.
+	Path  string         `json:"path"`
+	Fixed int            `json:"fixed"`
+	Runs  []WorkbenchRun `json:"runs"`
+	// Channels are the first run's, with their module groups.
+	Channels []results.ChannelInfo `json:"channels"`
+	// Default are plotted when the URL names no channel (RotSpeed and
+	// GenPwr when present); Channel is the older compare form's one.
+	Default []string `json:"default"`
+	Channel string   `json:"channel,omitempty"`
+	Rows    int      `json:"rows"`
+	TStart  float64  `json:"t_start"`
+	TEnd    float64  `json:"t_end"`
+	// Dt is the first run's output time step, s; the zoom asks for about
+	// 2000 points per channel in the visible window.
 	Dt float64 `json:"dt"`
-}
-
-func channelLabel(c ResultsChannel) string {
-	if c.Unit == "" {
-		return c.Name
-	}
-	return c.Name + " (" + c.Unit + ")"
-}
-
-func isSelected(sel []string, name string) bool {
-	for _, s := range sel {
-		if s == name {
-			return true
-		}
-	}
-	return false
+	// Candidates are the organization's recent succeeded runs, offered to
+	// add to the page.
+	Candidates []WorkbenchRun `json:"candidates"`
 }
 
 // ChartSpec is one server-built ECharts option.
