@@ -95,9 +95,11 @@ func TestWAMITReaders(t *testing.T) {
 }
 
 // TestHydrostaticsAgainstHST: at rest the hydrostatic load is the buoyancy
-// ρ g PtfmVol0; its derivative with respect to the platform displacement is
-// −C_hst from the .hst file; a centre-of-buoyancy offset adds the buoyancy
-// moment about the reference point.
+// ρ g PtfmVol0; its derivative with respect to heave, roll and pitch is −C_hst
+// of the .hst file's heave-roll-pitch block, and zero for surge, sway and yaw
+// (HydroDyn uses only that block; the file's C46 = −9.08 ρg is not used);
+// a centre-of-buoyancy offset adds the buoyancy moment about the reference
+// point; the load turns with the platform yaw.
 func TestHydrostaticsAgainstHST(t *testing.T) {
 	_, _, c := readSemi(t)
 	const vol = 20206.34889
@@ -116,7 +118,11 @@ func TestHydrostaticsAgainstHST(t *testing.T) {
 		f := p.Loads(0, m).Hydrostat
 		for i := 0; i < 6; i++ {
 			k := -(f[i] - rest[i]) / h
-			if math.Abs(k-c[i][j]) > 1e-5*math.Abs(c[2][2])+1e-6*math.Abs(c[i][j]) {
+			want := c[i][j]
+			if i < 2 || i > 4 || j < 2 || j > 4 {
+				want = 0
+			}
+			if math.Abs(k-want) > 1e-5*math.Abs(c[2][2])+1e-6*math.Abs(want) {
 				t.Errorf("∂F%d/∂q%d = %g, want −C = %g", i+1, j+1, -k, -c[i][j])
 			}
 		}
@@ -129,6 +135,43 @@ func TestHydrostaticsAgainstHST(t *testing.T) {
 	// yawing by 90° moves the CoB from (2, −3) to (3, 2)
 	if f := off.Loads(0, Motion{Q: [6]float64{5: math.Pi / 2}}).Hydrostat; math.Abs(f[3]-2*fb) > 1e-6*fb || math.Abs(f[4]+3*fb) > 1e-6*fb {
 		t.Errorf("yawed 90°: moments %g %g, want %g %g", f[3], f[4], 2*fb, -3*fb)
+	}
+	// Pitched by θ and yawed by ψ: the pitch restoring −C55 θ turns with the
+	// yaw, so the roll moment is +sin ψ · C55 θ (HydroDyn's heading frame).
+	const th, psi = 0.07, 0.006
+	f := p.Loads(0, Motion{Q: [6]float64{4: th, 5: psi}}).Hydrostat
+	my := -c[4][4] * th
+	if want := -math.Sin(psi) * my; math.Abs(f[3]-want) > 1e-9*math.Abs(my) {
+		t.Errorf("pitched and yawed: roll moment %g, want %g", f[3], want)
+	}
+	if want := math.Cos(psi) * my; math.Abs(f[4]-want) > 1e-9*math.Abs(my) {
+		t.Errorf("pitched and yawed: pitch moment %g, want %g", f[4], want)
+	}
+}
+
+// TestAdditionalQuadraticDampingInBodyFrame: AddBQuad acts on the body-frame
+// velocity (HydroDyn's convention): a platform pitched by θ surging at v
+// feels heave damping −B33 |v sinθ| v sinθ along its own z axis.
+func TestAdditionalQuadraticDampingInBodyFrame(t *testing.T) {
+	var bq [6][6]float64
+	bq[2][2] = 2.3e6
+	p, err := NewPlatform(PlatformConfig{Rho: rho, G: grav, AddBQuad: bq}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const th, v = 0.07, 0.5
+	c, s := math.Cos(th), math.Sin(th)
+	// Body axes as rows: pitch θ about y turns x toward −z.
+	m := Motion{QD: [6]float64{v, 0, 0, 0, 0, 0}, Orient: [3][3]float64{{c, 0, -s}, {0, 1, 0}, {s, 0, c}}}
+	f := p.Loads(0, m).Additional
+	vz := s * v // body-frame heave velocity
+	fz := -bq[2][2] * math.Abs(vz) * vz
+	if want := [3]float64{s * fz, 0, c * fz}; math.Abs(f[0]-want[0]) > 1e-9*math.Abs(fz) || f[1] != 0 || math.Abs(f[2]-want[2]) > 1e-9*math.Abs(fz) {
+		t.Errorf("force %v, want %v", f[:3], want)
+	}
+	// Unrotated, surge velocity alone meets no heave damping.
+	if f := p.Loads(0, Motion{QD: m.QD}).Additional; f != ([6]float64{}) {
+		t.Errorf("unrotated: %v, want zero", f)
 	}
 }
 

@@ -323,9 +323,10 @@ func (md *Module) morisonMassLoad(u *offshore.Input) [6]float64 {
 func wrpMotion(r *offshore.RigidMotion) Motion {
 	n := r.Node(offshore.Vec3{})
 	return Motion{
-		Q:   [6]float64{n.Pos[0], n.Pos[1], n.Pos[2], r.Angles[0], r.Angles[1], r.Angles[2]},
-		QD:  [6]float64{n.Vel[0], n.Vel[1], n.Vel[2], r.AngVel[0], r.AngVel[1], r.AngVel[2]},
-		QDD: [6]float64{n.Acc[0], n.Acc[1], n.Acc[2], r.AngAcc[0], r.AngAcc[1], r.AngAcc[2]},
+		Q:      [6]float64{n.Pos[0], n.Pos[1], n.Pos[2], r.Angles[0], r.Angles[1], r.Angles[2]},
+		QD:     [6]float64{n.Vel[0], n.Vel[1], n.Vel[2], r.AngVel[0], r.AngVel[1], r.AngVel[2]},
+		QDD:    [6]float64{n.Acc[0], n.Acc[1], n.Acc[2], r.AngAcc[0], r.AngAcc[1], r.AngAcc[2]},
+		Orient: r.Orient,
 	}
 }
 

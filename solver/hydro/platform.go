@@ -10,10 +10,24 @@ import (
 
 // Motion is the rigid-body motion of the platform reference point (the
 // WAMIT reference point, at the origin at rest): displacement (surge, sway,
-// heave in m; roll, pitch, yaw in rad), its velocity and acceleration, in
-// the global frame.
+// heave in m; roll, pitch, yaw in rad: the intrinsic Z-Y-X Euler angles of
+// the body, as HydroDyn extracts them from its mesh orientation), its
+// velocity and acceleration (translational and angular velocity vectors),
+// in the global frame.
 type Motion struct {
 	Q, QD, QDD [6]float64
+	// Orient is the body's direction-cosine matrix, global to body (rows:
+	// body axes in global coordinates); the zero matrix stands for the
+	// unrotated body.
+	Orient [3][3]float64
+}
+
+// orient returns m.Orient, or the identity for the zero matrix.
+func (m *Motion) orient() [3][3]float64 {
+	if m.Orient == ([3][3]float64{}) {
+		return [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	}
+	return m.Orient
 }
 
 // PlatformLoads are the potential-flow, hydrostatic and additional loads on
@@ -120,14 +134,7 @@ func (p *Platform) Loads(t float64, m Motion) PlatformLoads {
 	if p.mem != nil {
 		l.Radiation = p.mem.Force(t, m.QD)
 	}
-	c := &p.cfg
-	for i := 0; i < 6; i++ {
-		f := c.AddF0[i]
-		for j := 0; j < 6; j++ {
-			f -= c.AddCLin[i][j]*m.Q[j] + c.AddBLin[i][j]*m.QD[j] + c.AddBQuad[i][j]*math.Abs(m.QD[j])*m.QD[j]
-		}
-		l.Additional[i] = f
-	}
+	l.Additional = p.additional(&m)
 	for i := 0; i < 6; i++ {
 		l.Total[i] = l.Excitation[i] + l.Hydrostat[i] + l.Radiation[i] + l.Additional[i]
 	}
@@ -142,33 +149,69 @@ func (p *Platform) Advance(t float64, m Motion) {
 	}
 }
 
-// hydrostatic returns the buoyancy ρ g V0 (upward, acting at the centre of
-// buoyancy offset rotated with the platform, so its moment is exact in
-// rotation) minus the linear restoring C_hst q of the .hst matrix, which
-// holds the waterplane and the vertical-CoB terms.
-func (p *Platform) hydrostatic(q [6]float64) [6]float64 {
+// additional returns HydroDyn's additional platform load (HydroDyn user
+// documentation, PLATFORM ADDITIONAL STIFFNESS AND DAMPING): AddF0 and
+// AddCLin act in the earth-fixed frame on the displacement q, while AddBLin
+// and AddBQuad act in the body-fixed frame, on the body-frame velocity
+// v_b = R q̇ (R = blockdiag(Orient, Orient)), and the load is turned back:
+// F = AddF0 − AddCLin q − Rᵀ AddBLin v_b − Rᵀ AddBQuad |v_b| v_b. With the
+// platform pitched 4° at rated thrust, surge velocity feeds the body-frame
+// heave damping.
+func (p *Platform) additional(m *Motion) [6]float64 {
 	c := &p.cfg
-	fb := c.Rho * c.G * c.Vol0
-	r := rotate(q[3], q[4], q[5], [3]float64{c.COB[0], c.COB[1], 0})
-	f := [6]float64{0, 0, fb, r[1] * fb, -r[0] * fb, 0}
+	o := m.orient()
+	var vb, lin, quad [6]float64
+	for b := 0; b < 2; b++ {
+		for i := 0; i < 3; i++ {
+			for k := 0; k < 3; k++ {
+				vb[3*b+i] += o[i][k] * m.QD[3*b+k]
+			}
+		}
+	}
 	for i := 0; i < 6; i++ {
 		for j := 0; j < 6; j++ {
-			f[i] -= c.Hst[i][j] * q[j]
+			lin[i] += c.AddBLin[i][j] * vb[j]
+			quad[i] += c.AddBQuad[i][j] * math.Abs(vb[j]) * vb[j]
+		}
+	}
+	var f [6]float64
+	for i := 0; i < 6; i++ {
+		f[i] = c.AddF0[i]
+		for j := 0; j < 6; j++ {
+			f[i] -= c.AddCLin[i][j] * m.Q[j]
+		}
+	}
+	for b := 0; b < 2; b++ {
+		for k := 0; k < 3; k++ {
+			for i := 0; i < 3; i++ {
+				f[3*b+k] -= o[i][k] * (lin[3*b+i] + quad[3*b+i])
+			}
 		}
 	}
 	return f
 }
 
-// rotate applies the rotation of roll φ, pitch θ, yaw ψ (about the global x,
-// y, z axes in that order, R = Rz Ry Rx) to v.
-func rotate(phi, theta, psi float64, v [3]float64) [3]float64 {
-	cx, sx := math.Cos(phi), math.Sin(phi)
-	cy, sy := math.Cos(theta), math.Sin(theta)
-	cz, sz := math.Cos(psi), math.Sin(psi)
-	// Rx
-	v = [3]float64{v[0], cx*v[1] - sx*v[2], sx*v[1] + cx*v[2]}
-	// Ry
-	v = [3]float64{cy*v[0] + sy*v[2], v[1], -sy*v[0] + cy*v[2]}
-	// Rz
-	return [3]float64{cz*v[0] - sz*v[1], sz*v[0] + cz*v[1], v[2]}
+// hydrostatic returns HydroDyn's linear hydrostatic load (HydroDyn user and
+// theory documentation, WAMIT hydrostatics; OpenFAST v4+): in the frame
+// yawed with the platform, the buoyancy ρ g V0 acting at the centre of
+// buoyancy offset (PtfmCOBxt, PtfmCOByt) minus the heave-roll-pitch block of
+// the .hst matrix times (heave, roll, pitch); force and moment are then
+// turned about the vertical by the platform yaw. Surge, sway and yaw carry
+// no hydrostatic restoring (the .hst rows and columns 1, 2 and 6 are not
+// used), and the pitch restoring moment, turned with the yaw, has a roll
+// component.
+func (p *Platform) hydrostatic(q [6]float64) [6]float64 {
+	c := &p.cfg
+	fb := c.Rho * c.G * c.Vol0
+	h := [6]float64{2: fb, 3: fb * c.COB[1], 4: -fb * c.COB[0]}
+	for i := 2; i < 5; i++ {
+		for j := 2; j < 5; j++ {
+			h[i] -= c.Hst[i][j] * q[j]
+		}
+	}
+	cz, sz := math.Cos(q[5]), math.Sin(q[5])
+	return [6]float64{
+		cz*h[0] - sz*h[1], sz*h[0] + cz*h[1], h[2],
+		cz*h[3] - sz*h[4], sz*h[3] + cz*h[4], h[5],
+	}
 }

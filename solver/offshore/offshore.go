@@ -58,9 +58,9 @@ type RigidMotion struct {
 	// (PtfmSurge, PtfmSway, PtfmHeave).
 	Disp Vec3
 	// Angles are the platform rotations roll, pitch and yaw (ElastoDyn's
-	// generalized coordinates PtfmRoll, PtfmPitch, PtfmYaw), rad. Orient is
-	// the rotation they stand for (ElastoDyn's orthonormalised small-angle
-	// transformation); use Orient for anything beyond first order.
+	// generalized coordinates PtfmRoll, PtfmPitch, PtfmYaw), rad: the
+	// intrinsic Z-Y-X Euler angles of Orient (yaw, then pitch, then roll),
+	// as OpenFAST v4+ ElastoDyn defines them.
 	Angles Vec3
 	// Orient holds the body axes as rows in global coordinates (the
 	// direction-cosine matrix from global to body, like an OpenFAST mesh's

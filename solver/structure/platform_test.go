@@ -178,8 +178,33 @@ func TestPlatformFrameIsOrthonormal(t *testing.T) {
 		}
 	}
 	f := platformFrame(vec3{0, 0.1, 0})
-	if got := math.Atan2(f[2][0], f[2][2]); math.Abs(got-math.Atan(0.1)) > 1e-14 {
-		t.Fatalf("pitch 0.1 tilts z by %v rad, want atan(0.1)", got)
+	if got := math.Atan2(f[2][0], f[2][2]); math.Abs(got-0.1) > 1e-14 {
+		t.Fatalf("pitch 0.1 tilts z by %v rad, want 0.1", got)
+	}
+}
+
+// The platform angles are intrinsic Z-Y-X Euler angles (yaw, then pitch,
+// then roll), as OpenFAST v4+ ElastoDyn defines them, so that HydroDyn's
+// Z-Y-X extraction returns them: the body axes are the rows of the
+// direction-cosine matrix of the 3-2-1 sequence, written out by hand. The
+// small-angle transformation this replaced differs at second order (by
+// about pitch·yaw in the roll), which moved the semi's mean roll by 5 %.
+func TestPlatformFrameIsZYXEuler(t *testing.T) {
+	for _, th := range []vec3{{0.2, 0.3, -0.1}, {0.007, 0.071, 0.0058}, {-0.4, 0.05, 1.2}} {
+		cx, sx := math.Cos(th[0]), math.Sin(th[0])
+		cy, sy := math.Cos(th[1]), math.Sin(th[1])
+		cz, sz := math.Cos(th[2]), math.Sin(th[2])
+		want := frame{
+			{cy * cz, cy * sz, -sy},
+			{sx*sy*cz - cx*sz, sx*sy*sz + cx*cz, sx * cy},
+			{cx*sy*cz + sx*sz, cx*sy*sz - sx*cz, cx * cy},
+		}
+		f := platformFrame(th)
+		for i := 0; i < 3; i++ {
+			if d := f[i].sub(want[i]); d.dot(d) > 1e-28 {
+				t.Errorf("θ=%v: axis %d = %v, want %v", th, i, f[i], want[i])
+			}
+		}
 	}
 }
 
