@@ -272,7 +272,8 @@ func wideOutb(t testing.TB, duration, power float64) string {
 // page overlays the three runs on two stacked subplots (GenPwr and
 // TwrBsMyt) under their run names; zooming writes the window into the URL
 // and a reload of that URL shows the same runs, channels and window;
-// the PNG export downloads a PNG image of the plot.
+// the PNG export downloads a PNG image of the plot; ticking two runs on the
+// jobs list and pressing Compare opens them together by name.
 func TestBrowserWorkbench(t *testing.T) {
 	t.Parallel()
 	re := newResultEnv(t)
@@ -414,5 +415,25 @@ func TestBrowserWorkbench(t *testing.T) {
 	}
 	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10000 {
 		t.Fatalf("PNG export: %d bytes, header %q", len(png), png[:min(8, len(png))])
+	}
+
+	// Compare from the jobs list: tick two runs (the ticks outlast the
+	// list's refresh every 2 s), then Compare opens them together, named.
+	if err := chromedp.Do(ctx, chromedp.Navigate(re.http.URL+"/jobs"), chromedp.WaitVisible(chromedp.CSS("#compare-selected"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids[1:] {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[data-compare-run][value="`+id+`"]`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(2500 * time.Millisecond)
+	poll(`document.querySelectorAll("input[data-compare-run]:checked").length === 2 && document.getElementById("compare-selected").textContent === "Compare 2 runs"`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#compare-selected")), chromedp.WaitVisible(chromedp.CSS("#channel-filter"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(`document.getElementById("ts-chart").dataset.plotted === "1"`)
+	if got := eval(`document.querySelector("h1").textContent + " | " + echarts.getInstanceByDom(document.getElementById("ts-chart")).getOption().series.map(s => s.name).join(",") + " | " + location.search`); got != "Compare runs | DLC1.2_V12.0_S1,DLC1.2_V16.0_S1,DLC1.2_V12.0_S1,DLC1.2_V16.0_S1 | ?run=DLC1.2_V12.0_S1&run=DLC1.2_V16.0_S1&ch=RotSpeed%2CGenPwr" {
+		t.Fatalf("compare from the jobs list: %q", got)
 	}
 }

@@ -206,7 +206,13 @@ func analysisSchemas() map[string]any {
 			"segment_length": map[string]any{"type": "integer", "minimum": 0},
 			"overlap":        map[string]any{"type": "number", "minimum": 0, "maximum": 0.95, "default": 0.5},
 			"detrend":        map[string]any{"type": "string", "enum": []string{"none", "mean", "linear"}, "default": "mean"},
-			"t_start":        nnum, "t_end": nnum}),
+			"resolution": map[string]any{"type": "number", "exclusiveMinimum": 0,
+				"description": "welch: frequency resolution in Hz, instead of segment_length (segments of 1/resolution s; 422 when the window is shorter)"},
+			"f_min": map[string]any{"type": "number", "minimum": 0, "description": "Hz; the answer keeps f ≥ f_min (default 0)"},
+			"f_max": map[string]any{"type": "number", "minimum": 0, "description": "Hz; the answer keeps f ≤ f_max (default: the Nyquist frequency)"},
+			"natural_frequencies": map[string]any{"type": "boolean",
+				"description": "also answer the run's first tower fore-aft/side-side and blade flap/edge natural frequencies, estimated from its deck's structural model"},
+			"t_start": nnum, "t_end": nnum}),
 		"SpectrumResponse": obj([]string{"method", "detrend", "spectra", "harmonics"}, map[string]any{
 			"method": str, "window": str, "detrend": str,
 			"spectra": arr(obj([]string{"name", "unit", "frequency", "values", "resolution"}, map[string]any{
@@ -214,7 +220,11 @@ func analysisSchemas() map[string]any {
 				"values":     map[string]any{"type": "array", "items": num, "description": "amplitude (fft, channel units) or PSD (welch, unit²/Hz)"},
 				"resolution": num, "segment_length": integer, "segments": integer})),
 			"mean_rotor_speed_rpm": num,
-			"harmonics":            arr(harmonic)}),
+			"harmonics":            arr(harmonic),
+			"nyquist":              map[string]any{"type": "number", "description": "Hz, half the output's sampling rate"},
+			"natural_frequencies": obj([]string{"tower_fore_aft", "tower_side_side", "blade_flap", "blade_edge"}, map[string]any{
+				"tower_fore_aft": num, "tower_side_side": num, "blade_flap": num, "blade_edge": num}),
+			"natural_frequencies_note": map[string]any{"type": "string", "description": "why natural_frequencies is missing when asked for"}}),
 		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "curve"}, map[string]any{
 			"batch_id": str, "runs": integer, "skipped": strs, "curve": curve,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs binned"},

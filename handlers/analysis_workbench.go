@@ -231,6 +231,16 @@ func (s *Server) workbenchPage(c echo.Context, fixed []string, path string) erro
 		w.Runs = append(w.Runs, run)
 	}
 	uniqueNames(w.Runs)
+	if len(w.Runs) > 1 {
+		ids := make([]string, len(w.Runs))
+		for i, r := range w.Runs {
+			ids[i] = r.ID
+		}
+		if w.Differences, w.DifferenceNotes, err = ra.SettingsDifferences(ctx, orgID, ids); err != nil {
+			return err
+		}
+		w.Compared = true
+	}
 	if w.Channel != "" && len(w.Runs) > 0 && !slices.ContainsFunc(w.Channels, func(ch results.ChannelInfo) bool { return ch.Name == w.Channel }) {
 		return turbinesim.Errorf(turbinesim.EINVALID, "channel: %q is not a channel of %s", w.Channel, w.Runs[0].Name)
 	}

@@ -1,12 +1,21 @@
 package handlers_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
+	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // TestWorkbenchChannelsAndRuns: the channel list of a 520-channel run
@@ -98,6 +107,159 @@ func TestWorkbenchChannelsAndRuns(t *testing.T) {
 		}
 		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, want) {
 			t.Errorf("%s: %d %s, want 422 with %s", path, resp.StatusCode, body, want)
+		}
+	}
+}
+
+// insertDeckJob stores a succeeded job whose input tree is dir (main file
+// entry) and whose output is the .outb at outb.
+func (re *resultEnv) insertDeckJob(dir, entry, outb string) string {
+	re.t.Helper()
+	ctx := context.Background()
+	inKey, err := re.trees.Put(ctx, dir)
+	if err != nil {
+		re.t.Fatal(err)
+	}
+	outDir := re.t.TempDir()
+	b, err := os.ReadFile(outb)
+	if err != nil {
+		re.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outDir, "run.outb"), b, 0o600); err != nil {
+		re.t.Fatal(err)
+	}
+	outKey, err := re.trees.Put(ctx, outDir)
+	if err != nil {
+		re.t.Fatal(err)
+	}
+	var id string
+	err = re.db.GetContext(ctx, &id, `INSERT INTO jobs (organization_id, status, entrypoint, input_key, output_key,
+		output_files, t_max, price_cents, tokens, charge_month, finished_at)
+		VALUES ($1, 'succeeded', $2, $3, $4, '["run.outb"]', 60, 0, 60, date_trunc('month', now())::date, now()) RETURNING id`,
+		re.org.ID, entry, inKey, outKey)
+	if err != nil {
+		re.t.Fatal(err)
+	}
+	return id
+}
+
+// nrel5MWDeck writes the bundled NREL 5 MW land deck into a new directory
+// with the steady hub-height wind set to speed (m/s); it returns the
+// directory and the main file.
+func nrel5MWDeck(t *testing.T, speed float64) (string, string) {
+	t.Helper()
+	catalog, err := decks.NewBundledDemos(turbineassets.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tb, err := catalog.Build("nrel-5mw-land", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := deck.LoadIn(dir, *tb.MainFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range d.Files {
+		if f.Role != "InflowWind" {
+			continue
+		}
+		path := f.Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(d.Path), filepath.FromSlash(f.Path))
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		found := false
+		for i, l := range lines {
+			if fields := strings.Fields(l); len(fields) > 1 && fields[1] == "HWindSpeed" {
+				lines[i] = fmt.Sprintf("%g   HWindSpeed   - Horizontal wind speed (m/s)", speed)
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no HWindSpeed in %s", f.Path)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dir, *tb.MainFile
+	}
+	t.Fatal("the NREL 5 MW deck names no InflowWind file")
+	return "", ""
+}
+
+// TestWorkbenchSettingsDifferences: two runs of the NREL 5 MW deck at 8
+// and 12 m/s compared side by side show InflowWind HWindSpeed 8 against 12
+// above the plots, and nothing the runs share.
+func TestWorkbenchSettingsDifferences(t *testing.T) {
+	re := newResultEnv(t)
+	dirA, main := nrel5MWDeck(t, 8)
+	dirB, _ := nrel5MWDeck(t, 12)
+	a := re.insertDeckJob(dirA, main, syntheticOutb(t, 8, 1000))
+	b := re.insertDeckJob(dirB, main, syntheticOutb(t, 12, 3000))
+	resp, body := re.call(re.token, "GET", "/analysis/compare?run="+a+"&run="+b, "", "Accept", "text/html")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("compare: %d %s", resp.StatusCode, body)
+	}
+	_, table, ok := strings.Cut(body, `<table id="settings-table"`)
+	if !ok {
+		t.Fatalf("no settings table: %s", body)
+	}
+	table, _, _ = strings.Cut(table, "</table>")
+	rows := regexp.MustCompile(`data-setting="([^"]+)"`).FindAllStringSubmatch(table, -1)
+	if len(rows) != 1 || rows[0][1] != "InflowWind HWindSpeed" ||
+		!regexp.MustCompile(`InflowWind HWindSpeed</td><td[^>]*>8</td><td[^>]*>12</td>`).MatchString(table) {
+		t.Fatalf("differences: %v in %s", rows, table)
+	}
+}
+
+// TestSpectrumOptions checks the spectrum options against hand
+// computations. GenPwr of the synthetic run is 2000 + 10·sin(2π·0.6 t) kW
+// at 20 Hz over 100 s. Asking for 0.05 Hz resolution gives segments of
+// 1/0.05 = 20 s = 400 samples, five of them without overlap; 0.6 Hz is
+// bin 12 and each segment holds 12 whole periods, so with a rectangular
+// window all of the sine's mean square (10²/2 = 50 kW²) falls in that
+// bin: PSD(0.6 Hz) = 50 / 0.05 = 1000 kW²/Hz and ≈ 0 elsewhere. f_max
+// keeps 0…1 Hz (21 points); the Nyquist frequency is 10 Hz. The run's
+// deck (NREL 5 MW) gives the natural frequencies to mark.
+func TestSpectrumOptions(t *testing.T) {
+	re := newResultEnv(t)
+	dir, main := nrel5MWDeck(t, 8)
+	id := re.insertDeckJob(dir, main, syntheticOutb(t, 8, 2000))
+	sp := callJSON[handlers.SpectrumResponse](t, re, "POST", "/analysis/jobs/"+id+"/spectrum",
+		`{"channel":"GenPwr","window":"rectangular","overlap":0,"resolution":0.05,"f_max":1,"natural_frequencies":true}`)
+	s := sp.Spectra[0]
+	if s.SegmentLength != 400 || s.Segments != 5 || s.Resolution != 0.05 || sp.Nyquist != 10 || len(s.Frequency) != 21 || s.Frequency[20] != 1 {
+		t.Fatalf("segment %d × %d, resolution %g, Nyquist %g, %d frequencies up to %g", s.SegmentLength, s.Segments, s.Resolution, sp.Nyquist, len(s.Frequency), s.Frequency[len(s.Frequency)-1])
+	}
+	for i, f := range s.Frequency {
+		want := 0.0
+		if math.Abs(f-0.6) < 1e-9 {
+			want = 1000
+		}
+		// 0.01 kW²/Hz: the .outb stores GenPwr as 16-bit integers over its
+		// 20 kW range (0.3 W steps).
+		if math.Abs(s.Values[i]-want) > 0.01 {
+			t.Errorf("PSD(%g Hz) = %g kW²/Hz, want %g", f, s.Values[i], want)
+		}
+	}
+	nf := sp.NaturalFrequencies
+	if nf == nil || nf.TowerForeAft < 0.3 || nf.TowerForeAft > 0.37 || nf.BladeEdge < 1 || nf.BladeEdge > 1.2 {
+		t.Fatalf("natural frequencies %+v (%s)", nf, sp.NaturalFrequenciesNote)
+	}
+	for body, want := range map[string]string{
+		`{"channel":"GenPwr","resolution":0.001}`:                   "resolution: 0.001 Hz needs 1000 s of samples; the window holds 100 s",
+		`{"channel":"GenPwr","resolution":0.1,"segment_length":64}`: "give either resolution or segment_length",
+		`{"channel":"GenPwr","f_min":2,"f_max":1}`:                  "f_min: 2 Hz is not below f_max 1 Hz",
+	} {
+		resp, got := re.call(re.token, "POST", "/analysis/jobs/"+id+"/spectrum", body)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+			t.Errorf("%s: %d %s, want 422 with %q", body, resp.StatusCode, got, want)
 		}
 	}
 }

@@ -219,7 +219,7 @@ func newServer(cfg handlers.Config, svc handlers.Services) (*handlers.Server, er
 	}
 	if svc.Results != nil {
 		if svc.Analyses == nil {
-			svc.Analyses = &results.ResultAnalysis{Results: svc.Results, Batches: svc.Batches, Turbines: svc.Turbines}
+			svc.Analyses = &results.ResultAnalysis{Results: svc.Results, Batches: svc.Batches, Turbines: svc.Turbines, Jobs: svc.Jobs}
 		}
 		if svc.Batches != nil && svc.Reports == nil {
 			svc.Reports = &results.CertificationReports{Batches: svc.Batches, Results: svc.Results, Turbines: svc.Turbines}

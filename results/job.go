@@ -12,6 +12,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/outputs"
 	"github.com/turbinesim/turbinesim/solver/analysis"
+	"github.com/turbinesim/turbinesim/solver/structure"
 )
 
 // Result analysis: the questions engineers ask of a finished job's output
@@ -41,6 +42,10 @@ type ResultAnalysis struct {
 	// rotor radius of Cp and Ct to the batch turbine's (sweptRadius).
 	Batches  turbinesim.BatchService
 	Turbines turbinesim.TurbineService
+	// Jobs, when set, lets a comparison read each run's settings from its
+	// job, recipe and input deck (SettingsDifferences) and a spectrum mark
+	// the natural frequencies of the run's structural model.
+	Jobs RunInputs
 }
 
 // invalidAnalysis turns an error of solver/analysis about the request's
@@ -340,8 +345,18 @@ type SpectrumRequest struct {
 	SegmentLength int      `json:"segment_length"` // welch: samples; 0 = automatic
 	Overlap       *float64 `json:"overlap"`        // welch: fraction in [0, 0.95]; default 0.5
 	Detrend       string   `json:"detrend"`        // none, mean (default), linear
-	TStart        *float64 `json:"t_start"`
-	TEnd          *float64 `json:"t_end"`
+	// Resolution (welch, Hz) asks for segments of 1/Resolution seconds
+	// instead of naming segment_length.
+	Resolution *float64 `json:"resolution"`
+	// FMin and FMax (Hz) keep the frequencies in [FMin, FMax] of the
+	// answer; default 0 to the Nyquist frequency.
+	FMin   *float64 `json:"f_min"`
+	FMax   *float64 `json:"f_max"`
+	TStart *float64 `json:"t_start"`
+	TEnd   *float64 `json:"t_end"`
+	// NaturalFrequencies asks for the first tower and blade natural
+	// frequencies of the run's structural model (read from its deck).
+	NaturalFrequencies bool `json:"natural_frequencies"`
 }
 
 // Spectrum is one channel's spectrum; Values are amplitudes (channel
@@ -365,6 +380,14 @@ type SpectrumResponse struct {
 	Spectra           []Spectrum          `json:"spectra"`
 	MeanRotorSpeedRPM *float64            `json:"mean_rotor_speed_rpm,omitempty"`
 	Harmonics         []analysis.Harmonic `json:"harmonics"`
+	// Nyquist is half the output's sampling rate, Hz: the highest
+	// frequency a spectrum of it can hold.
+	Nyquist float64 `json:"nyquist"`
+	// NaturalFrequencies (when asked for) are the run's first tower and
+	// blade natural frequencies; NaturalFrequenciesNote says why they are
+	// missing when the deck cannot give them.
+	NaturalFrequencies     *structure.NaturalFrequencies `json:"natural_frequencies,omitempty"`
+	NaturalFrequenciesNote string                        `json:"natural_frequencies_note,omitempty"`
 }
 
 // Spectrum computes Welch power spectral densities (default) or the
@@ -402,6 +425,23 @@ func (a *ResultAnalysis) Spectrum(ctx context.Context, orgID, jobID string, req 
 	if req.SegmentLength < 0 {
 		return nil, turbinesim.Errorf(turbinesim.EINVALID, "segment_length: must not be negative")
 	}
+	if req.Resolution != nil && (req.SegmentLength > 0 || req.Method == "fft") {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "resolution: give either resolution or segment_length, for method welch")
+	}
+	if req.Resolution != nil && !(*req.Resolution > 0) {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "resolution: %g Hz is not positive", *req.Resolution)
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"f_min", req.FMin}, {"f_max", req.FMax}} {
+		if f.v != nil && (*f.v < 0 || math.IsNaN(*f.v) || math.IsInf(*f.v, 0)) {
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "%s: %g Hz is not a frequency", f.name, *f.v)
+		}
+	}
+	if req.FMin != nil && req.FMax != nil && *req.FMin >= *req.FMax {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "f_min: %g Hz is not below f_max %g Hz", *req.FMin, *req.FMax)
+	}
 	opt.SegmentLength = req.SegmentLength
 	if req.Overlap != nil {
 		if *req.Overlap < 0 || *req.Overlap > 0.95 {
@@ -418,7 +458,26 @@ func (a *ResultAnalysis) Spectrum(ctx context.Context, orgID, jobID string, req 
 		return nil, err
 	}
 	w := analysis.NewWindow(req.TStart, req.TEnd)
+	lo, hi, err := w.Range(rec.Time)
+	if err != nil {
+		return nil, invalidAnalysis(err)
+	}
 	resp := &SpectrumResponse{JobID: out.JobID, Method: req.Method, Detrend: req.Detrend, Harmonics: []analysis.Harmonic{}}
+	if hi-lo > 1 {
+		// The output's sampling interval (OpenFAST writes at DT_Out).
+		dt := (rec.Time[hi-1] - rec.Time[lo]) / float64(hi-lo-1)
+		resp.Nyquist = 1 / (2 * dt)
+		if req.Resolution != nil {
+			// A segment of 1/resolution seconds; Welch refuses one longer
+			// than the window, naming both.
+			opt.SegmentLength = int(math.Round(1 / (*req.Resolution * dt)))
+			if opt.SegmentLength > hi-lo {
+				return nil, turbinesim.Errorf(turbinesim.EINVALID, "resolution: %g Hz needs %g s of samples; the window holds %g s (the finest is %.3g Hz)",
+					*req.Resolution, 1 / *req.Resolution, rec.Time[hi-1]-rec.Time[lo], 1/(float64(hi-lo)*dt))
+			}
+			opt.SegmentLength = max(opt.SegmentLength, 2)
+		}
+	}
 	for _, n := range names {
 		idx, _ := rec.Index(n)
 		sp := Spectrum{Name: n, Unit: rec.Unit(idx)}
@@ -437,7 +496,11 @@ func (a *ResultAnalysis) Spectrum(ctx context.Context, orgID, jobID string, req 
 			sp.SegmentLength, sp.Segments = p.SegmentLength, p.Segments
 			resp.Window = p.Window
 		}
+		sp.Frequency, sp.Values = frequencyRange(sp.Frequency, sp.Values, req.FMin, req.FMax)
 		resp.Spectra = append(resp.Spectra, sp)
+	}
+	if req.NaturalFrequencies {
+		resp.NaturalFrequencies, resp.NaturalFrequenciesNote = a.naturalFrequencies(ctx, orgID, out.JobID)
 	}
 	// Rotor harmonics from the mean rotor speed (OpenFAST's RotSpeed, rpm)
 	// over the same window; absent when the output has no RotSpeed.
@@ -450,4 +513,20 @@ func (a *ResultAnalysis) Spectrum(ctx context.Context, orgID, jobID string, req 
 		}
 	}
 	return resp, nil
+}
+
+// frequencyRange keeps the points with fMin ≤ f ≤ fMax (either nil: no
+// bound on that side).
+func frequencyRange(f, v []float64, fMin, fMax *float64) ([]float64, []float64) {
+	if fMin == nil && fMax == nil {
+		return f, v
+	}
+	lo, hi := 0, len(f)
+	for lo < hi && fMin != nil && f[lo] < *fMin {
+		lo++
+	}
+	for hi > lo && fMax != nil && f[hi-1] > *fMax {
+		hi--
+	}
+	return f[lo:hi], v[lo:hi]
 }

@@ -43,6 +43,12 @@ type Workbench struct {
 	// Candidates are the organization's recent succeeded runs, offered to
 	// add to the page.
 	Candidates []WorkbenchRun `json:"candidates"`
+	// Differences are the settings in which the runs differ (several
+	// runs only: Compared), shown above the plots; DifferenceNotes say
+	// what could not be compared.
+	Compared        bool                         `json:"-"`
+	Differences     []results.SettingsDifference `json:"-"`
+	DifferenceNotes []string                     `json:"-"`
 }
 
 // ChartSpec is one server-built ECharts option.

@@ -140,7 +140,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Studies:           db.NewStudyService(d.DB, artifacts),
 		Notes:             db.NewNoteService(d.DB),
 		Results:           resultStore,
-		Analyses:          &results.ResultAnalysis{Results: resultStore, Batches: batchStore, Turbines: turbines},
+		Analyses:          &results.ResultAnalysis{Results: resultStore, Batches: batchStore, Turbines: turbines, Jobs: queue.jobs},
 		Reports:           &results.CertificationReports{Batches: batchStore, Results: resultStore, Turbines: turbines},
 
 		// Sessions list on the account page; the timeouts match the
