@@ -93,11 +93,60 @@ type Job struct {
 	// run with, the file relative to the deck folder. Empty, not null,
 	// when there were none.
 	Warnings []string `json:"warnings" db:"-"`
+	// Checks are the plausibility checks the finished run failed (the
+	// solver's physical bounds of its outputs, RunCheck): empty when it
+	// passed them all, nil when it was not checked (a run that did not
+	// succeed, or one finished before runs were checked).
+	Checks []RunCheck `json:"checks" db:"-"`
 
 	InputKey  string  `json:"-" db:"input_key"`
 	OutputKey *string `json:"-" db:"output_key"`
 	Log       string  `json:"-" db:"log"`
 }
+
+// RunCheck is one plausibility check a finished run failed: its kind
+// (non_finite, invalid_channel, overspeed, pitch_rate, yaw_rate,
+// deflection, divergence), its severity, the output channel, the time
+// and value where it failed and the bound it broke (nil where the kind has
+// none), and a sentence saying so.
+//
+// Severity CheckError means the run's outputs are not physical (a value
+// beyond a physical bound, a non-finite sample, divergence): the run is
+// "flagged", and the batch analyses and the certification report leave it
+// out of the design loads unless asked to include it. CheckWarning is a
+// channel the deck asked for that has no values (OpenFAST's INVALID, e.g.
+// a strain gage at a node the deck does not define): that channel is
+// empty, the run's other loads stand.
+type RunCheck struct {
+	Kind     string   `json:"kind"`
+	Severity string   `json:"severity"`
+	Channel  string   `json:"channel"`
+	Time     *float64 `json:"time"`
+	Value    *float64 `json:"value"`
+	Limit    *float64 `json:"limit"`
+	Message  string   `json:"message"`
+}
+
+// Check severities (RunCheck.Severity).
+const (
+	CheckError   = "error"
+	CheckWarning = "warning"
+)
+
+// RunFlagged reports whether checks hold a failed check of severity
+// CheckError: the run's outputs are not physical.
+func RunFlagged(checks []RunCheck) bool {
+	for _, c := range checks {
+		if c.Severity == CheckError {
+			return true
+		}
+	}
+	return false
+}
+
+// Flagged reports whether the run failed a plausibility check of
+// severity CheckError.
+func (j *Job) Flagged() bool { return RunFlagged(j.Checks) }
 
 // SetPercent fills Percent from SimTime and TMax.
 func (j *Job) SetPercent() {

@@ -38,13 +38,15 @@ func (s *JobService) Trees() turbinesim.TreeStore { return s.trees }
 
 const jobColumns = `id, organization_id, status, turbine_id, batch_id, entrypoint, submitted_by, client_id,
 	created_at, started_at, finished_at, updated_at, sim_time, t_max, eta_seconds, attempt, max_attempts,
-	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files, warnings`
+	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files, warnings, checks`
 
-// jobRow is a jobs row as scanned; output_files and warnings are JSON.
+// jobRow is a jobs row as scanned; output_files, warnings and checks are
+// JSON (checks NULL for a run that was not checked).
 type jobRow struct {
 	turbinesim.Job
 	OutputFilesJSON []byte `db:"output_files"`
 	WarningsJSON    []byte `db:"warnings"`
+	ChecksJSON      []byte `db:"checks"`
 }
 
 func (r *jobRow) job() *turbinesim.Job {
@@ -56,6 +58,12 @@ func (r *jobRow) job() *turbinesim.Job {
 	_ = json.Unmarshal(r.WarningsJSON, &j.Warnings)
 	if j.Warnings == nil {
 		j.Warnings = []string{}
+	}
+	if r.ChecksJSON != nil {
+		_ = json.Unmarshal(r.ChecksJSON, &j.Checks)
+		if j.Checks == nil {
+			j.Checks = []turbinesim.RunCheck{}
+		}
 	}
 	j.SetPercent()
 	return &j
@@ -662,6 +670,9 @@ type JobOutcome struct {
 	OutputFiles []string
 	// Refund returns the charge (failures caused by the service).
 	Refund bool
+	// Checks are the plausibility checks a succeeded run failed (empty:
+	// it passed); nil leaves the run unchecked.
+	Checks []turbinesim.RunCheck
 }
 
 // FinishJob records the end of an attempt. It reports false when the
@@ -672,6 +683,15 @@ func (s *JobService) FinishJob(ctx context.Context, id string, attempt int, o Jo
 	files, err := json.Marshal(o.OutputFiles)
 	if err != nil || o.OutputFiles == nil {
 		files = []byte("[]")
+	}
+	var checks *string
+	if o.Checks != nil && o.Status == turbinesim.JobSucceeded {
+		b, err := json.Marshal(o.Checks)
+		if err != nil {
+			return false, fmt.Errorf("encoding the run's checks: %w", err)
+		}
+		c := string(b)
+		checks = &c
 	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
@@ -686,9 +706,10 @@ func (s *JobService) FinishJob(ctx context.Context, id string, attempt int, o Jo
 		       output_files = CASE WHEN status = 'cancelling' THEN '[]'::jsonb ELSE $6::jsonb END,
 		       log = $7, finished_at = now(), updated_at = now(),
 		       sim_time = CASE WHEN $3 = 'succeeded' AND status = 'running' THEN t_max ELSE sim_time END,
-		       eta_seconds = NULL
+		       eta_seconds = NULL,
+		       checks = CASE WHEN status = 'cancelling' THEN NULL ELSE $8::jsonb END
 		 WHERE id = $1 AND attempt = $2 AND status IN ('running', 'cancelling')
-		RETURNING status`, id, attempt, string(o.Status), o.Detail, o.OutputKey, string(files), o.Log)
+		RETURNING status`, id, attempt, string(o.Status), o.Detail, o.OutputKey, string(files), o.Log, checks)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	} else if err != nil {

@@ -159,7 +159,7 @@ func (s *ResultService) BatchRuns(ctx context.Context, orgID, batchID string) ([
 	runs := make([]outputs.BatchRun, len(rows))
 	for i := range rows {
 		j := rows[i].job()
-		runs[i] = outputs.BatchRun{JobID: j.ID, RunName: names[j.ID], Status: j.Status}
+		runs[i] = outputs.BatchRun{JobID: j.ID, RunName: names[j.ID], Status: j.Status, Checks: j.Checks}
 		if hasOutput(j) != nil {
 			continue
 		}

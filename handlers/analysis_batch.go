@@ -33,8 +33,25 @@ func batchQuery(c echo.Context) (results.BatchQuery, error) {
 	if err := queryFloats(c, map[string]**float64{"t_start": &start, "t_end": &end}); err != nil {
 		return results.BatchQuery{}, err
 	}
+	flagged, err := includeFlaggedQuery(c)
+	if err != nil {
+		return results.BatchQuery{}, err
+	}
 	return results.BatchQuery{Window: analysis.NewWindow(start, end), WindChannel: c.QueryParam("wind_channel"),
-		DLCs: queryList(c, "dlc")}, nil
+		DLCs: queryList(c, "dlc"), IncludeFlagged: flagged}, nil
+}
+
+// includeFlaggedQuery reads include_flagged (true or false, default
+// false): whether runs that failed a plausibility check take part.
+func includeFlaggedQuery(c echo.Context) (bool, error) {
+	switch v := c.QueryParam("include_flagged"); v {
+	case "", "false", "0":
+		return false, nil
+	case "true", "1", "on":
+		return true, nil
+	default:
+		return false, turbinesim.Errorf(turbinesim.EINVALID, "include_flagged: %q is not true or false", v)
+	}
 }
 
 // curveQuery reads a batchQuery plus binning, bin_width, rotor_radius and

@@ -7,7 +7,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 	jobErrs := []int{401, 404, 409, 429, 503}
 	bodyErrs := append([]int{400, 413, 415, 422}, jobErrs...)
 	const window = " t_start and t_end (s, optional) select the samples with t_start ≤ t ≤ t_end, e.g. t_start to skip the start-up transient."
-	const batch = " A batch is the set of the caller's jobs with this batch_id; only succeeded jobs with an output take part (the others are listed in skipped); 404 when the organization has no job in the batch, 409 when none has finished. Each run is reduced over the query window t_start/t_end (s); without t_start each run of a DLC batch starts after its DLC's start-up transient as stored with the batch (60 s for turbulent cases, 30 s for events), as in the certification report. dlc=1.2,1.3 keeps only the runs of those design load cases (read from the run names, e.g. DLC1.2_V12.0_S3_Y+0; 422 when none has finished). Without dlc, a batch whose runs belong to several DLCs takes its lifetime DELs from DLC 1.2 (422 asking for dlc when it has none) and its curves and AEP from normal power production, DLC 1.1 and 1.2 (every run when it has neither), and its extremes from every run; dlcs in the answer names the DLCs used."
+	const batch = " A batch is the set of the caller's jobs with this batch_id; only succeeded jobs with an output take part (the others are listed in skipped); 404 when the organization has no job in the batch, 409 when none has finished. Each run is reduced over the query window t_start/t_end (s); without t_start each run of a DLC batch starts after its DLC's start-up transient as stored with the batch (60 s for turbulent cases, 30 s for events), as in the certification report. dlc=1.2,1.3 keeps only the runs of those design load cases (read from the run names, e.g. DLC1.2_V12.0_S3_Y+0; 422 when none has finished). Without dlc, a batch whose runs belong to several DLCs takes its lifetime DELs from DLC 1.2 (422 asking for dlc when it has none) and its curves and AEP from normal power production, DLC 1.1 and 1.2 (every run when it has neither), and its extremes from every run; dlcs in the answer names the DLCs used. A finished run that failed a plausibility check of severity error (GET /jobs/{id} checks: overspeed, actuator rates, deflections, non-finite outputs, divergence) is left out and listed in excluded with the reasons; include_flagged=true keeps it (true or false; 422 otherwise); 409 when every finished run is flagged."
 	const curveQuery = " Query: binning = iec (0.5 m/s bins centred on multiples of bin_width, IEC 61400-12-1 method of bins; default) or grid (one bin per distinct run wind speed: the nominal speed of a DLC run's name, e.g. DLC1.2_V12.0_S3_Y+0 → 12 m/s, so all seeds and yaw cases of one speed share its bin, else the run's mean of wind_channel; a bin's wind_speed and power_kw are still the means of the measured run means); bin_width (m/s); rotor_radius (m, for Cp and Ct; default: the batch turbine's swept radius, rotor diameter / 2 × cos precone, as AeroDyn's RtArea; when neither is known Cp, Ct and the reported rotor_radius are 0); air_density (kg/m³, default 1.225); wind_channel (default Wind1VelX; RtVAvgxh for sheared inflow)."
 	const dist = " Wind distribution: distribution=rayleigh&mean_speed=V, or distribution=weibull&k=K&a=A (m/s), or class=I|II|III (IEC Rayleigh, V_ave = 0.2·V_ref). Without any of them, the IEC Rayleigh distribution of the batch's own turbine class (DLC batches), else of class I; every batch analysis (AEP, DELs, Markov, load-duration, extrapolated extremes, the certification report) defaults the same way, and distribution in the answer states the one used (class, and source: query, batch_class or default_class)."
 	const csv = " CSV with Accept: text/csv or ?format=csv."
@@ -225,8 +225,8 @@ func analysisSchemas() map[string]any {
 			"natural_frequencies": obj([]string{"tower_fore_aft", "tower_side_side", "blade_flap", "blade_edge"}, map[string]any{
 				"tower_fore_aft": num, "tower_side_side": num, "blade_flap": num, "blade_edge": num}),
 			"natural_frequencies_note": map[string]any{"type": "string", "description": "why natural_frequencies is missing when asked for"}}),
-		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "curve"}, map[string]any{
-			"batch_id": str, "runs": integer, "skipped": strs, "curve": curve,
+		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "excluded", "curve"}, map[string]any{
+			"batch_id": str, "runs": integer, "skipped": strs, "excluded": excludedRunsSchema(), "curve": curve,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs binned"},
 			"series": map[string]any{"type": "object", "additionalProperties": nums,
 				"description": "curves only: wind_speed, power_kw, thrust_kn, cp, ct, pitch_deg, rotor_speed_rpm, n"}}),
@@ -236,8 +236,8 @@ func analysisSchemas() map[string]any {
 				"mwh_per_year":       map[string]any{"type": "number", "description": "net: availability × gross"},
 				"gross_mwh_per_year": map[string]any{"type": "number", "description": "at 100 % availability"},
 				"availability":       num, "hours": num, "up_to_speed": num}), "curve": curve}),
-		"BatchDELs": obj([]string{"batch_id", "skipped", "distribution", "channels"}, map[string]any{
-			"batch_id": str, "skipped": strs, "distribution": distribution,
+		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "distribution", "channels"}, map[string]any{
+			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(), "distribution": distribution,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs used"},
 			"channels": arr(obj([]string{"channel", "goodman", "runs", "lifetime"}, map[string]any{
 				"channel": str, "unit": str,
@@ -253,8 +253,8 @@ func analysisSchemas() map[string]any {
 						"del_m_term":       map[string]any{"type": "number", "description": "events_per_year·damage_per_event/(f_eq·31 536 000 s), added to DELᵐ"}}))})),
 				"event_runs": arr(obj([]string{"id", "wind_speed", "duration", "dels"}, map[string]any{"id": str, "wind_speed": num, "duration": num, "dels": arr(del)}))})),
 			"notes": map[string]any{"type": "array", "items": str, "description": "runs left out and why"}}),
-		"BatchExtremes": obj([]string{"batch_id", "skipped", "extremes"}, map[string]any{
-			"batch_id": str, "skipped": strs,
+		"BatchExtremes": obj([]string{"batch_id", "skipped", "excluded", "extremes"}, map[string]any{
+			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(),
 			"extremes": arr(obj([]string{"channel", "kind", "characteristic", "run_id", "time"}, map[string]any{
 				"channel": str, "unit": str, "kind": map[string]any{"type": "string", "enum": []string{"max", "min"}},
 				"characteristic": num, "safety_factor": num, "design": num,

@@ -51,7 +51,19 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 		query = maps.Clone(query)
 		query.Del("events_per_year")
 	}
-	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: query.Encode(), Bins: curvePageTable(cv), DELNote: o.LoadNote, Events: field}
+	// include_flagged travels with the page's links (report, spectra,
+	// CSV), so that they answer with the same runs as the page.
+	if q.IncludeFlagged {
+		field.Query = strings.TrimPrefix(field.Query+"&include_flagged=true", "&")
+	}
+	toggle := maps.Clone(c.QueryParams())
+	if q.IncludeFlagged {
+		toggle.Del("include_flagged")
+	} else {
+		toggle.Set("include_flagged", "true")
+	}
+	r := views.BatchResults{BatchID: o.BatchID, Runs: o.Runs, Skipped: o.Skipped, Query: query.Encode(), Bins: curvePageTable(cv), DELNote: o.LoadNote, Events: field,
+		Excluded: o.Excluded, IncludeFlagged: q.IncludeFlagged, FlaggedToggleHref: "/analysis/batches/" + o.BatchID + "?" + toggle.Encode()}
 	if batch != nil && batch.Kind == turbinesim.BatchDLC {
 		r.ReportHref = "/reports/batches/" + batch.ID
 	}

@@ -251,6 +251,8 @@ type BatchRun struct {
 	Status  turbinesim.JobStatus `json:"status"`
 	Percent float64              `json:"percent"`
 	Detail  *string              `json:"detail"`
+	// Checks are the plausibility checks the run failed (Job.Checks).
+	Checks []turbinesim.RunCheck `json:"checks"`
 }
 
 // getBatch: GET /batches/{id}.
@@ -271,7 +273,7 @@ func (s *Server) getBatch(c echo.Context) error {
 	}
 	detail := BatchDetail{Batch: b, Runs: make([]BatchRun, len(jobs))}
 	for i, rj := range jobs {
-		detail.Runs[i] = BatchRun{Run: rj.Run, JobID: rj.Job.ID, Status: rj.Job.Status, Percent: rj.Job.Percent, Detail: rj.Job.Detail}
+		detail.Runs[i] = BatchRun{Run: rj.Run, JobID: rj.Job.ID, Status: rj.Job.Status, Percent: rj.Job.Percent, Detail: rj.Job.Detail, Checks: rj.Job.Checks}
 	}
 	switch negotiate(c.Request()) {
 	case formatJSON:
@@ -287,7 +289,15 @@ func (s *Server) getBatch(c echo.Context) error {
 func batchRunViews(runs []BatchRun) []views.BatchRunRow {
 	out := make([]views.BatchRunRow, len(runs))
 	for i, r := range runs {
-		out[i] = views.BatchRunRow{Run: r.Run, JobID: r.JobID, Status: string(r.Status), Percent: r.Percent}
+		out[i] = views.BatchRunRow{Run: r.Run, JobID: r.JobID, Status: string(r.Status), Percent: r.Percent,
+			Flagged: turbinesim.RunFlagged(r.Checks)}
+		var reasons []string
+		for _, c := range r.Checks {
+			if c.Severity == turbinesim.CheckError {
+				reasons = append(reasons, c.Message)
+			}
+		}
+		out[i].Reasons = strings.Join(reasons, "; ")
 		if r.Detail != nil {
 			out[i].Detail = *r.Detail
 		}

@@ -34,6 +34,7 @@ func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOper
 				"or as PDF (application/pdf, printed by headless Chromium) with ?format=pdf or Accept: application/pdf. Contents: design basis (class, category, V_ref, I_ref), " +
 				"model summary, DLC table with run counts, extreme loads per sensor (characteristic, γ_f, design, governing run and time, concurrent values), " +
 				"lifetime DELs per sensor for m = 3, 4, 5, 10 per fatigue DLC, power curve and AEP (class Rayleigh), failed runs. " +
+				"Runs that failed a plausibility check of severity error (GET /jobs/{id} checks: overspeed, actuator rates, deflections, non-finite outputs, divergence) are left out of every load, curve and energy figure and listed in § 7 with the reasons; include_flagged=true uses them anyway and lists them as included (true or false; 422 otherwise). " +
 				"events_per_year=3.1:1000,4.1:1000 (dlc:count per year, DLC 3.1 start-up and 4.1 shut-down only, counts finite ≥ 0; 422 otherwise) adds those DLCs' damage per event (the mean over each DLC's wind speeds of the mean over its seeds, times the events per year) to the lifetime DELs of the main fatigue DLC (1.2 when present), as /analysis/batches/{id}/del does; without it they are left out and the report says so. 409 while runs are unfinished, 422 for a parametric batch.",
 			responses: errs(map[int]string{200: ""}, 401, 403, 404, 409, 422, 429, 503)},
 	}
@@ -86,6 +87,7 @@ func batchSchemas() map[string]any {
 	}
 	detail["properties"].(map[string]any)["runs"] = map[string]any{"type": "array", "items": obj([]string{"run", "job_id", "status"}, map[string]any{
 		"run": desc(str, "run name, e.g. DLC1.2_V12.0_S3_Y+0 or a sweep point id"), "job_id": str, "status": str, "percent": num, "detail": nstr,
+		"checks": runChecksSchema(),
 	})}
 	msg := obj([]string{"status", "total", "done", "final"}, map[string]any{})
 	for k, v := range progress["properties"].(map[string]any) {

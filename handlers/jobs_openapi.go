@@ -44,7 +44,7 @@ func jobSchemas() map[string]any {
 	ndt := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
 	status := map[string]any{"type": "string", "enum": []string{"queued", "running", "cancelling", "succeeded", "failed", "cancelled"}}
 	obj := objectSchema
-	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "warnings", "created_at"},
+	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "warnings", "checks", "created_at"},
 		map[string]any{
 			"id": str, "org_id": str, "status": status, "turbine_id": nstr, "batch_id": nstr, "entrypoint": str,
 			"submitted_by": nstr, "client_id": map[string]any{"type": []string{"string", "null"}, "description": "API key Client ID when submitted with a key"},
@@ -60,6 +60,7 @@ func jobSchemas() map[string]any {
 			"warnings": map[string]any{"type": "array", "items": str,
 				"description": "the submitted deck's warnings, recorded with the job (empty when there were none, and for jobs submitted before warnings were recorded): the deck validator's findings that OpenFAST would run with but the engineer should check (e.g. mode-shape coefficients not adding up to 1, an AeroDyn tower taller than ElastoDyn's, airfoil tables not covering -180..180 deg, no unsteady-aero data with UA_Mod > 0, a Bladed-DLL controller without a ROSCO DISCON.IN that the built-in NREL 5 MW baseline replaces, ROSCO lines ignored), each \"file:line: variable: message\" with file relative to the deck's root folder (the ZIP's, or the turbine's stored files'), the line left out when the variable is not in the file (its default was taken); " +
 					"for a run of a stored turbine they name the turbine's own files (as GET /turbines/{id} reports them), with the turbine builder's warnings first"},
+			"checks": runChecksSchema(),
 		})
 	job["description"] = "States: queued → running → succeeded | failed; queued → cancelled (cancel before start, refunded); running → cancelling → cancelled. " +
 		"A run whose worker dies is re-run on another worker as attempt+1 (charged once); after max_attempts it fails and is refunded. " +

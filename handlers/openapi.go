@@ -130,6 +130,31 @@ func apiSchemas() map[string]any {
 // objectSchema is a JSON Schema object with its required properties; the
 // keyword is left out when none is required (JSON Schema wants an array
 // there, and a nil slice would serialise as null).
+// runChecksSchema is a run's plausibility checks (turbinesim.RunCheck), as
+// GET /jobs/{id} and GET /batches/{id} answer them.
+func runChecksSchema() map[string]any {
+	nnum := map[string]any{"type": []string{"number", "null"}}
+	str := map[string]any{"type": "string"}
+	check := objectSchema([]string{"kind", "severity", "channel", "time", "value", "limit", "message"}, map[string]any{
+		"kind": map[string]any{"type": "string", "enum": []string{"non_finite", "invalid_channel", "overspeed", "pitch_rate", "yaw_rate", "deflection", "divergence"}},
+		"severity": map[string]any{"type": "string", "enum": []string{"error", "warning"},
+			"description": "error: the outputs are not physical, the run is flagged and left out of batch design loads (unless include_flagged=true); warning: a channel the deck asked for has no values (OpenFAST writes it INVALID)"},
+		"channel": str, "time": nnum, "value": nnum, "limit": nnum, "message": str})
+	return map[string]any{"type": []string{"array", "null"}, "items": check,
+		"description": "the plausibility checks the finished run failed, null when it was not checked (a run that did not succeed, or one finished before runs were checked), empty when it passed. " +
+			"Every succeeded run's outputs are checked after its start-up transient (the first 30 s, or the first half of a shorter run; non-finite values and INVALID channels over the whole run) against its deck's bounds: rotor speed ≤ 1.3 × the controller's rated speed (ROSCO PC_RefSpd, the baseline's set-point, ServoDyn VS_RtGnSp) or ROSCO's overspeed shut-down speed SD_MaxGenSpd when higher; " +
+			"pitch rate ≤ the controller's actuator limit (PC_MaxRat, else PtchRate_Max) and yaw rate ≤ YawManRat (yaw DOF off), both with 5 % for sampling; tip deflection ≤ the blade length, tower-top deflection ≤ the tower height; every sample finite; no divergence (a motion whose peak in the last fifth of the run is over ten times that of the first fifth and above its bound); " +
+			"channels written INVALID. At most 100 checks are listed, the last saying how many more failed. The solver log states the bounds used."}
+}
+
+// excludedRunsSchema is a batch answer's excluded runs (results.ExcludedRun).
+func excludedRunsSchema() map[string]any {
+	str := map[string]any{"type": "string"}
+	return map[string]any{"type": "array", "description": "finished runs left out because they failed a plausibility check of severity error (GET /jobs/{id} checks); include_flagged=true keeps them",
+		"items": objectSchema([]string{"job_id", "run", "reasons"}, map[string]any{"job_id": str, "run": map[string]any{"type": "string", "description": "run name, empty when unnamed"},
+			"reasons": map[string]any{"type": "array", "items": str}})}
+}
+
 func objectSchema(required []string, props map[string]any) map[string]any {
 	schema := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {

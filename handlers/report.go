@@ -36,7 +36,11 @@ func (s *Server) batchReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := reports.Build(ctx, authFrom(c).Organization.ID, c.Param("id"), results.ReportOptions{EventsPerYear: events})
+	flagged, err := includeFlaggedQuery(c)
+	if err != nil {
+		return err
+	}
+	rep, err := reports.Build(ctx, authFrom(c).Organization.ID, c.Param("id"), results.ReportOptions{EventsPerYear: events, IncludeFlagged: flagged})
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,10 @@ type BatchRun struct {
 	// DLC1.2_V12.0_S3_Y+0); empty for a job not listed there.
 	RunName string               `json:"run_name"`
 	Status  turbinesim.JobStatus `json:"status"`
-	Output  *JobOutput           `json:"-"`
+	// Checks are the plausibility checks the run failed (Job.Checks; nil
+	// when it was not checked).
+	Checks []turbinesim.RunCheck `json:"checks"`
+	Output *JobOutput            `json:"-"`
 }
 
 // ResultService gives the results of an organization's jobs. Every method

@@ -36,6 +36,33 @@ type BatchQuery struct {
 	// fatigue from DLC 1.2, curves from normal power production (DLC 1.1
 	// and 1.2), extremes from every run.
 	DLCs []string
+	// IncludeFlagged keeps the runs that failed a plausibility check of
+	// severity error (turbinesim.RunFlagged: overspeed, a non-finite
+	// output, ...); by default they are left out of every answer and
+	// listed in its Excluded.
+	IncludeFlagged bool
+}
+
+// ExcludedRun is a finished run left out of a batch answer because its
+// outputs failed a plausibility check (the messages of its failed
+// checks of severity error say why).
+type ExcludedRun struct {
+	JobID string `json:"job_id"`
+	// Run is its name in the batch (e.g. DLC3.2_V25.0_Y+0), "" when
+	// unnamed.
+	Run     string   `json:"run"`
+	Reasons []string `json:"reasons"`
+}
+
+// excludedRun describes a flagged run.
+func excludedRun(jobID, run string, checks []turbinesim.RunCheck) ExcludedRun {
+	e := ExcludedRun{JobID: jobID, Run: run, Reasons: []string{}}
+	for _, c := range checks {
+		if c.Severity == turbinesim.CheckError {
+			e.Reasons = append(e.Reasons, c.Message)
+		}
+	}
+	return e
 }
 
 func (q BatchQuery) windChannel() string {
@@ -197,7 +224,9 @@ type batchRuns struct {
 	names   []string          // run names (batch_runs), "" when unnamed
 	windows []analysis.Window // each run's analysis window
 	skipped []string
-	query   BatchQuery
+	// excluded are the finished runs left out as flagged (BatchQuery.IncludeFlagged).
+	excluded []ExcludedRun
+	query    BatchQuery
 }
 
 func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q BatchQuery) (*batchRuns, error) {
@@ -205,15 +234,23 @@ func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	b := &batchRuns{id: batchID, query: q, skipped: []string{}}
+	b := &batchRuns{id: batchID, query: q, skipped: []string{}, excluded: []ExcludedRun{}}
 	for _, r := range runs {
 		if r.Output == nil {
 			b.skipped = append(b.skipped, r.JobID)
 			continue
 		}
+		if !q.IncludeFlagged && turbinesim.RunFlagged(r.Checks) {
+			b.excluded = append(b.excluded, excludedRun(r.JobID, r.RunName, r.Checks))
+			continue
+		}
 		b.runs = append(b.runs, r.Output)
 		b.names = append(b.names, r.RunName)
 		b.windows = append(b.windows, q.Window)
+	}
+	if len(b.runs) == 0 && len(b.excluded) > 0 {
+		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "every finished run of the batch failed a plausibility check (e.g. %s: %s); include_flagged=true uses them anyway",
+			runLabel(b.excluded[0]), strings.Join(b.excluded[0].Reasons, "; "))
 	}
 	if len(b.runs) == 0 {
 		return nil, turbinesim.Errorf(turbinesim.ECONFLICT, "batch has no finished job with an output yet")
@@ -249,9 +286,17 @@ func (b *batchRuns) dlcs() []string {
 	return out
 }
 
+// runLabel names an excluded run by its run name, else its job id.
+func runLabel(e ExcludedRun) string {
+	if e.Run != "" {
+		return e.Run
+	}
+	return "job " + e.JobID
+}
+
 // filter is b with only the runs whose name keep accepts.
 func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
-	out := &batchRuns{id: b.id, skipped: b.skipped, query: b.query}
+	out := &batchRuns{id: b.id, skipped: b.skipped, excluded: b.excluded, query: b.query}
 	for i, r := range b.runs {
 		if keep(b.names[i]) {
 			out.runs = append(out.runs, r)
@@ -350,9 +395,10 @@ func (b *batchRuns) forCurves() *batchRuns {
 // BatchCurves is the answer of the curve questions: the binned curve, and
 // with series the same bins as one array per quantity.
 type BatchCurves struct {
-	BatchID string   `json:"batch_id"`
-	Runs    int      `json:"runs"`
-	Skipped []string `json:"skipped"`
+	BatchID  string        `json:"batch_id"`
+	Runs     int           `json:"runs"`
+	Skipped  []string      `json:"skipped"`
+	Excluded []ExcludedRun `json:"excluded"`
 	// DLCs are the design load cases of the runs binned (empty when the
 	// runs are not named after one).
 	DLCs  []string       `json:"dlcs,omitempty"`
@@ -370,7 +416,7 @@ func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string,
 		return nil, err
 	}
 	binned := b.forCurves()
-	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, DLCs: binned.dlcs(), Curve: cv}
+	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, Excluded: b.excluded, DLCs: binned.dlcs(), Curve: cv}
 	if withSeries {
 		res.Series = map[string][]float64{}
 		for _, bin := range cv.Bins {
@@ -532,8 +578,9 @@ func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q 
 
 // BatchDELs is the fatigue answer of a batch.
 type BatchDELs struct {
-	BatchID string   `json:"batch_id"`
-	Skipped []string `json:"skipped"`
+	BatchID  string        `json:"batch_id"`
+	Skipped  []string      `json:"skipped"`
+	Excluded []ExcludedRun `json:"excluded"`
 	// DLCs are the design load cases of the runs used (empty when the
 	// runs are not named after one).
 	DLCs []string `json:"dlcs,omitempty"`
@@ -593,7 +640,7 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes}, nil
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes}, nil
 }
 
 // fatigueSelection is the runs of a lifetime DEL: the time-weighted ones
@@ -804,6 +851,7 @@ func (b *batchRuns) fatigue(channels []string, opt analysis.DELOptions, dist ana
 type BatchExtremes struct {
 	BatchID  string             `json:"batch_id"`
 	Skipped  []string           `json:"skipped"`
+	Excluded []ExcludedRun      `json:"excluded"`
 	Extremes []analysis.Extreme `json:"extremes"`
 	// Extrapolation (extrapolate=<N>y) is DLC 1.1's loads extrapolated
 	// to the return period; the simulated rows above are unchanged.
@@ -888,7 +936,7 @@ func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Extremes: ex}
+	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Extremes: ex}
 	if years > 0 {
 		if res.Extrapolation, err = a.extrapolate(ctx, orgID, b, opt.Channels, ext, years); err != nil {
 			return nil, err
@@ -956,7 +1004,9 @@ type BatchOverview struct {
 	BatchID string
 	Runs    int
 	Skipped int
-	Curve   analysis.Curve
+	// Excluded are the finished runs left out as flagged.
+	Excluded []ExcludedRun
+	Curve    analysis.Curve
 	// Distribution weights the DELs (BatchWindDistribution).
 	Distribution DistributionInfo
 	// Loads are the load channels tabulated; LoadNote says why a table is
@@ -989,7 +1039,7 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Curve: cv, Distribution: info,
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Curve: cv, Distribution: info,
 		RunNames: make(map[string]string, len(b.runs))}
 	for i, r := range b.runs {
 		if b.names[i] != "" {

@@ -32,7 +32,15 @@ type CertificationReport struct {
 	Generated time.Time
 	Succeeded int
 	Failed    []ReportFailedRun
-	Sensors   []string
+	// Excluded are the succeeded runs left out of every load, curve and
+	// energy figure because they failed a plausibility check (their
+	// outputs are not physical), with the reasons; IncludedFlagged says
+	// the user asked for them to be used anyway (then Excluded is empty
+	// and Flagged lists them).
+	Excluded        []ExcludedRun
+	Flagged         []ExcludedRun
+	IncludedFlagged bool
+	Sensors         []string
 	// Extremes are the ultimate-load rows; ExtremesFromAll says the batch
 	// had no ultimate DLC, so every run was searched.
 	Extremes        []analysis.Extreme
@@ -157,6 +165,9 @@ type ReportOptions struct {
 	// added to the main fatigue DLC's lifetime DELs; without one, the DLC is
 	// left out and Problems says so.
 	EventsPerYear map[string]float64
+	// IncludeFlagged uses the runs that failed a plausibility check of
+	// severity error; by default they are left out and listed.
+	IncludeFlagged bool
 }
 
 // CertificationReports builds reports from the batch, result and turbine
@@ -265,7 +276,7 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 		runByName[run.ID] = run
 	}
 	rep := &CertificationReport{Batch: b, Request: stored.Request, Basis: dlc.LoadBasisTable(stored.Runs), Exponents: reportExponents(),
-		Generated: time.Now().UTC()}
+		Generated: time.Now().UTC(), IncludedFlagged: opt.IncludeFlagged, Excluded: []ExcludedRun{}}
 	if b.TurbineID != nil && r.Turbines != nil {
 		if t, err := r.Turbines.FindTurbine(ctx, orgID, *b.TurbineID); err == nil {
 			rep.Turbine = t
@@ -286,6 +297,14 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 			}
 			rep.Failed = append(rep.Failed, fr)
 			continue
+		}
+		if j.Job.Flagged() {
+			e := excludedRun(j.Job.ID, j.Run, j.Job.Checks)
+			if !opt.IncludeFlagged {
+				rep.Excluded = append(rep.Excluded, e)
+				continue
+			}
+			rep.Flagged = append(rep.Flagged, e)
 		}
 		ok = append(ok, usable{run, o})
 	}

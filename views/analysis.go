@@ -84,6 +84,13 @@ type BatchResults struct {
 	// certification report (DLC batches only, "" otherwise).
 	Events     EventsField
 	ReportHref string
+	// Excluded are the runs left out as flagged (failed plausibility
+	// checks); IncludeFlagged says the page was asked to use them
+	// (include_flagged=true); FlaggedToggleHref is the page with the other
+	// choice.
+	Excluded          []results.ExcludedRun
+	IncludeFlagged    bool
+	FlaggedToggleHref string
 }
 
 // EventsField is the events_per_year form field of the batch and results
@@ -155,3 +162,11 @@ type RunLink struct {
 
 // extremeJobColumn is the column of the extreme table that names the run.
 const extremeJobColumn = 7
+
+// excludedName is a flagged run's name, else its job id.
+func excludedName(e results.ExcludedRun) string {
+	if e.Run != "" {
+		return e.Run
+	}
+	return e.JobID
+}

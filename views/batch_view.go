@@ -13,6 +13,21 @@ import (
 type BatchRunRow struct {
 	Run, JobID, Status, Detail string
 	Percent                    float64
+	// Flagged says the run failed a plausibility check (Reasons: the
+	// failed checks' messages).
+	Flagged bool
+	Reasons string
+}
+
+// checkWarnings are the checks of severity warning (INVALID channels).
+func checkWarnings(checks []turbinesim.RunCheck) []turbinesim.RunCheck {
+	var out []turbinesim.RunCheck
+	for _, c := range checks {
+		if c.Severity == turbinesim.CheckWarning {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func batchCents(c int64) string { return fmt.Sprintf("$%d.%02d", c/100, c%100) }

@@ -204,3 +204,6 @@ func spectraEventsText(events []results.ReportEventCount) string {
 	}
 	return ", plus the cycles of each start-up and shut-down event counted per event: " + eventCountsText(events)
 }
+
+// joinReasons writes a flagged run's failed checks as one cell.
+func joinReasons(reasons []string) string { return strings.Join(reasons, "; ") }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -702,4 +703,63 @@ func newSlotWorker(t *testing.T, e *env) *runner.Worker {
 	}
 	t.Cleanup(func() { w.Shutdown(q, 0) })
 	return w
+}
+
+// Every succeeded run is checked against its deck's physical bounds and
+// the failed checks are stored with the job: the NREL 5 MW as it is
+// passes every physical check (its OutList's strain-gage channels, which
+// the deck defines no gage for, are warnings, as OpenFAST writes them
+// INVALID); started at 30 rpm, 2.5 × its rated 11.98 rpm (VS_RtGnSp
+// 1162 rpm / GBRatio 97), it is flagged for overspeed against 1.3 × rated
+// after the start-up transient (here the first half of the 0.5-s run).
+func TestRunChecksAreStoredWithTheJob(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "child:simulate", 1, runner.Limits{WallTime: time.Minute})
+	j := e.waitFor(t, e.submit(t, 0.5).ID, 60*time.Second, terminal)
+	if j.Status != turbinesim.JobSucceeded {
+		t.Fatalf("job ended %s: %s\nlog:\n%s", j.Status, deref(j.Detail), j.Log)
+	}
+	if j.Checks == nil || j.Flagged() {
+		t.Fatalf("checks of the normal run %+v; want checked and not flagged\nlog:\n%s", j.Checks, j.Log)
+	}
+	for _, c := range j.Checks {
+		if c.Kind != "invalid_channel" || c.Severity != turbinesim.CheckWarning || !strings.HasPrefix(c.Channel, "Spn") && c.Channel != "B1N3Clrnc" {
+			t.Errorf("normal run: unexpected check %+v", c)
+		}
+	}
+	if !strings.Contains(j.Log, "plausibility bounds: rotor speed ≤ 15.57 rpm") {
+		t.Errorf("the log does not state the bounds:\n%s", j.Log)
+	}
+
+	ed := filepath.Join(e.deck, "onshore", "ElastoDyn.dat")
+	b, err := os.ReadFile(ed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast := strings.Replace(string(b), "       10.0   RotSpeed", "       30.0   RotSpeed", 1)
+	if fast == string(b) {
+		t.Fatal("no RotSpeed line to change")
+	}
+	if err := os.WriteFile(ed, []byte(fast), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j = e.waitFor(t, e.submit(t, 0.5).ID, 60*time.Second, terminal)
+	if j.Status != turbinesim.JobSucceeded {
+		t.Fatalf("job ended %s: %s\nlog:\n%s", j.Status, deref(j.Detail), j.Log)
+	}
+	var over *turbinesim.RunCheck
+	for i, c := range j.Checks {
+		if c.Kind == "overspeed" && c.Channel == "RotSpeed" {
+			over = &j.Checks[i]
+		}
+	}
+	if over == nil || over.Limit == nil || math.Abs(*over.Limit-1.3*1162/97) > 0.01 || over.Severity != turbinesim.CheckError || !j.Flagged() || over.Value == nil || *over.Value < 29 || over.Time == nil || *over.Time < 0.25 {
+		t.Fatalf("checks %+v; want an overspeed of RotSpeed ≈ 30 rpm after t = 0.25 s against 15.57 rpm\nlog:\n%s", j.Checks, j.Log)
+	}
+	if !strings.Contains(j.Log, "checked from t = 0.25 s") {
+		t.Errorf("the log does not state the checked window (the second half of a 0.5-s run):\n%s", j.Log)
+	}
+	if !strings.Contains(j.Log, "check failed: RotSpeed reaches") {
+		t.Errorf("the log does not list the failed check:\n%s", j.Log)
+	}
 }

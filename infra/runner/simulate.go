@@ -1,22 +1,29 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/infra/resultcache"
+	"github.com/turbinesim/turbinesim/solver/analysis"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // ErrUsage reports a malformed command line (the usage was printed).
@@ -141,7 +148,106 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(res.Dropped) > 0 {
 		fmt.Fprintln(stderr, "channels not computed (skipped):", strings.Join(res.Dropped, ", "))
 	}
+	checks, basis, err := RunChecks(d, res)
+	if err != nil {
+		// The run itself succeeded: it stays unchecked, and the log says why.
+		fmt.Fprintln(stderr, "warning: plausibility checks not made:", err)
+		return nil
+	}
+	fmt.Fprintln(stderr, "plausibility bounds:", strings.Join(basis, "; "))
+	for _, c := range checks {
+		fmt.Fprintln(stderr, "check failed:", c.Message)
+	}
+	if *progress == "json" {
+		b, err := json.Marshal(ChecksLine{Checks: checks})
+		if err != nil {
+			return fmt.Errorf("simulate: encoding the checks: %w", err)
+		}
+		stdout.Write(append(b, '\n'))
+	}
 	return nil
+}
+
+// maxRunChecks bounds the checks reported for one run (a deck can ask for
+// thousands of channels, every one INVALID); the last one says how many
+// more failed.
+const maxRunChecks = 100
+
+// ChecksLine is the last JSON line of `simulate -progress json`: the
+// plausibility checks the finished run failed (empty when it passed).
+type ChecksLine struct {
+	Checks []turbinesim.RunCheck `json:"checks"`
+}
+
+// RunChecks checks a finished run's output file against the physical
+// bounds of its deck (decks.PlausibilityLimits) after its start-up
+// transient (analysis.StartupWindow: the first 30 s, or the first half of a
+// shorter run), and for non-finite samples and INVALID channels over the
+// whole record. The start-up transient is left out because a run starts
+// from the deck's initial conditions, not the operating state: the NREL
+// 5 MW at 16 m/s, released at its initial rotor speed with no generator
+// torque until TimGenOn = 5 s, passes 1.3 × rated at 4 s and then settles;
+// post-processing discards that part, so it is not a reason to discard
+// the run. It returns the failed checks (empty, not nil, when it passed)
+// and where each bound came from, the checked window last.
+func RunChecks(d *deck.Deck, res *coupling.Result) ([]turbinesim.RunCheck, []string, error) {
+	out := res.OutPath
+	if out == "" {
+		out = res.TextPath
+	}
+	if out == "" {
+		return nil, nil, errors.New("the run wrote no output file")
+	}
+	f, err := outfile.ReadFile(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the output %s: %w", filepath.Base(out), err)
+	}
+	lim, basis, err := decks.PlausibilityLimits(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := analysis.StartupWindow(f.Time)
+	failed, err := analysis.Plausibility(resultcache.FromFile(f), w, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	from, _ := w.Bounds()
+	basis = append(basis, fmt.Sprintf("checked from t = %g s (after the start-up transient; non-finite values and INVALID channels over the whole run)", from))
+	checks := make([]turbinesim.RunCheck, 0, min(len(failed), maxRunChecks))
+	// Physical failures first, so that the bound on the list never drops
+	// one of them for an INVALID channel.
+	slices.SortStableFunc(failed, func(a, b analysis.Check) int {
+		return cmp.Compare(severity(a.Kind), severity(b.Kind))
+	})
+	for i, c := range failed {
+		if i == maxRunChecks-1 && len(failed) > maxRunChecks {
+			rest := failed[i:]
+			worst := severity(rest[0].Kind)
+			checks = append(checks, turbinesim.RunCheck{Kind: rest[0].Kind, Severity: worst, Channel: rest[0].Channel,
+				Message: fmt.Sprintf("%d more checks failed (the first %d are listed)", len(rest), i)})
+			break
+		}
+		checks = append(checks, turbinesim.RunCheck{Kind: c.Kind, Severity: severity(c.Kind), Channel: c.Channel,
+			Time: finite(c.Time), Value: finite(c.Value), Limit: finite(c.Limit), Message: c.Message})
+	}
+	return checks, basis, nil
+}
+
+// severity is a check kind's RunCheck severity: an INVALID channel is
+// a channel without values, every other kind a non-physical run.
+func severity(kind string) string {
+	if kind == analysis.CheckInvalid {
+		return turbinesim.CheckWarning
+	}
+	return turbinesim.CheckError
+}
+
+// finite is v, or nil for NaN and ±Inf (JSON has neither).
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
 }
 
 // LoadValidDeck loads a deck and refuses it when Validate finds an error

@@ -321,7 +321,7 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		return serviceFailure("could not publish the outputs", err)
 	}
 	ok, err := w.finish(ctx, job.ID, job.Attempt, db.JobOutcome{
-		Status: turbinesim.JobSucceeded, Log: res.log, OutputKey: key, OutputFiles: files})
+		Status: turbinesim.JobSucceeded, Log: res.log, OutputKey: key, OutputFiles: files, Checks: res.checks})
 	if !ok || err != nil {
 		// Another attempt owns the job, or it was cancelled meanwhile:
 		// these outputs are never published.
@@ -527,6 +527,7 @@ type childResult struct {
 	lost        bool // the attempt is no longer the job's current one
 	failure     string
 	log         string
+	checks      []turbinesim.RunCheck // the plausibility checks it failed (nil: unchecked)
 }
 
 // runChild runs the simulate child and relays its progress until it ends.
@@ -572,6 +573,7 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 	var (
 		mu       sync.Mutex
 		progress ProgressLine
+		checks   []turbinesim.RunCheck
 		stopWhy  string
 	)
 	// Start on a locked OS thread: Pdeathsig fires when the creating thread
@@ -590,7 +592,17 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 		w.children.Store(cmd.Process.Pid, struct{}{})
 		defer w.children.Delete(cmd.Process.Pid)
 		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 		for sc.Scan() {
+			if line := sc.Bytes(); bytes.HasPrefix(line, []byte(`{"checks":`)) {
+				var c ChecksLine
+				if json.Unmarshal(line, &c) == nil && c.Checks != nil {
+					mu.Lock()
+					checks = c.Checks
+					mu.Unlock()
+				}
+				continue
+			}
 			var p ProgressLine
 			if json.Unmarshal(sc.Bytes(), &p) == nil {
 				mu.Lock()
@@ -598,6 +610,9 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 				mu.Unlock()
 			}
 		}
+		// A line beyond the buffer stops the scanner: the rest is
+		// drained, so the child never blocks on a full pipe.
+		_, _ = io.Copy(io.Discard, stdout)
 		waited <- cmd.Wait()
 	}()
 	if err := <-started; err != nil {
@@ -636,7 +651,9 @@ loop:
 		}
 	}
 
-	res := childResult{log: stderr.String()}
+	mu.Lock()
+	res := childResult{log: stderr.String(), checks: checks}
+	mu.Unlock()
 	res.log = strings.ReplaceAll(res.log, in+string(filepath.Separator), "")
 	res.log = strings.ReplaceAll(res.log, filepath.Join(dir, preparedDir)+string(filepath.Separator), "")
 	res.log = strings.ReplaceAll(res.log, dir, ".")

@@ -93,6 +93,27 @@ type Window struct {
 	hasStart, hasEnd bool
 }
 
+// DefaultTransient is the start-up transient (s) left out of a run's
+// analysis when nothing says otherwise: a run starts from the deck's
+// initial conditions (rotor speed, pitch, no generator torque before
+// ServoDyn's TimGenOn) rather than from the operating state, and the
+// response settles within about 30 s (the NREL 5 MW reference runs;
+// OpenFAST's regression tests and WEIS discard 30-120 s, more for floating
+// platforms).
+const DefaultTransient = 30.0
+
+// StartupWindow is the window of a record with times time that leaves out
+// the start-up transient: the first DefaultTransient seconds, or the first
+// half of a record shorter than twice that, so that a short run keeps a
+// window.
+func StartupWindow(time []float64) Window {
+	if len(time) == 0 {
+		return Window{}
+	}
+	span := time[len(time)-1] - time[0]
+	return After(time[0] + math.Min(DefaultTransient, span/2))
+}
+
 // WholeRecord selects every sample (same as the zero Window).
 func WholeRecord() Window { return Window{} }
 
