@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -22,7 +23,30 @@ type (
 	LoadDurationResponse = results.LoadDurationResponse
 	BatchMarkov          = results.BatchMarkov
 	BatchLoadDuration    = results.BatchLoadDuration
+	FatigueRequest       = results.FatigueRequest
+	FatigueResponse      = results.FatigueResponse
 )
+
+// jobFatigue: POST /analysis/jobs/{id}/fatigue, the rainflow counts,
+// range histograms and DELs of a run's channels; CSV with Accept:
+// text/csv or ?format=csv (one row per channel and exponent).
+func (s *Server) jobFatigue(c echo.Context) error {
+	return jobAnalysis(s, c, (*results.ResultAnalysis).Fatigue,
+		func(_ FatigueRequest, resp *FatigueResponse) (string, [][]string) {
+			rows := [][]string{{"channel", "unit", "m", "del", "equivalent_cycles", "cycles", "half_cycles", "max_range", "goodman"}}
+			for _, ch := range resp.Channels {
+				if ch.Invalid {
+					rows = append(rows, []string{ch.Channel, ch.Unit})
+					continue
+				}
+				for _, d := range ch.DELs {
+					rows = append(rows, []string{ch.Channel, ch.Unit, num(d.Exponent), num(d.Value), num(d.EquivalentCycles),
+						num(ch.Cycles), strconv.Itoa(ch.HalfCycles), num(ch.MaxRange), strconv.FormatBool(ch.Goodman)})
+				}
+			}
+			return "fatigue-" + resp.JobID + ".csv", rows
+		})
+}
 
 // jobMarkov: POST /analysis/jobs/{id}/markov; CSV with Accept: text/csv
 // or ?format=csv.

@@ -60,6 +60,10 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			summary: "Load-duration distribution (LDD: seconds at each load level) and load-revolution distribution (LRD: shaft revolutions at each level) of channels (channels; default: the drivetrain torque channels the output records, RotTorq, LSShftTq, LSShftMxa, GenTq; any channel may be named, at most 20). bins (default 100, in [1, 1000]) equal level bins from the channel's minimum to its maximum over the window. " +
 				"The record is read as piecewise linear between samples, so an interval crossing several levels shares its time over them. Revolutions are ∫|Ω|dt/60 of speed_channel (rpm; default RotSpeed when recorded, the low-speed shaft; GenSpeed for the generator side; \"\" for none), shared over the levels as the time is; without a speed channel the answer has no revolutions." + window + csv + " CSV: channel, unit, level_low, level_high, duration, duration_unit, revolutions.",
 			request: "LoadDurationRequest", responses: errs(map[int]string{200: "LoadDurationResponse"}, bodyErrs...)},
+		{method: "POST", path: "/analysis/jobs/{id}/fatigue", tag: "analysis",
+			summary: "Fatigue of one run: per channel (channels; default the main load channels recorded, as /markov; at most 20) the ASTM E1049 §5.4.4 rainflow count (half cycles of the residue as 0.5), its range histogram (range_bins, default 100, equal bins from 0 to the largest range) and the short-term damage-equivalent loads DEL = (Σ nᵢSᵢᵐ / N_eq)^(1/m) for wohler_exponents (default 3, 4, 5, 10; each in (0, 30]) at N_eq = equivalent_cycles, or = equivalent_frequency·T (Hz; default 1 Hz, T = t_end − t_start of the window). " +
+				"ultimate_loads (channel → S_u) applies the Goodman correction S/(1 − S_m/S_u) to that channel's cycles (422 when a cycle's mean reaches S_u). An INVALID channel is answered marked (invalid), without counts; a constant channel has no cycles and DELs of 0." + window + csv + " CSV: one row per channel and exponent: channel, unit, m, del, equivalent_cycles, cycles, half_cycles, max_range, goodman.",
+			request: "FatigueRequest", responses: errs(map[int]string{200: "FatigueResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/jobs/{id}/markov", tag: "analysis",
 			summary:   "The POST /analysis/jobs/{id}/markov answer with its fields as query parameters, for links: channels=a,b, range_bins, mean_bins, t_start, t_end (s); same defaults, limits and errors (422 for a malformed number)." + csv,
 			responses: errs(map[int]string{200: "MarkovResponse"}, 401, 404, 409, 422, 429, 503)},
@@ -161,6 +165,24 @@ func analysisSchemas() map[string]any {
 			"t_start":       nnum, "t_end": nnum}),
 		"LoadDurationResponse": obj([]string{"t_start", "t_end", "bins", "channels"}, map[string]any{
 			"t_start": num, "t_end": num, "bins": integer, "speed_channel": str, "speed_unit": str, "channels": arr(levels)}),
+		"FatigueRequest": obj([]string{}, map[string]any{
+			"channels":             map[string]any{"type": "array", "items": str, "description": "default: the main load channels recorded; at most 20"},
+			"wohler_exponents":     map[string]any{"type": "array", "items": num, "description": "default [3, 4, 5, 10]"},
+			"equivalent_cycles":    map[string]any{"type": []string{"number", "null"}, "description": "N_eq; not with equivalent_frequency"},
+			"equivalent_frequency": map[string]any{"type": []string{"number", "null"}, "description": "f_eq in Hz, N_eq = f_eq·T; default 1 Hz"},
+			"range_bins":           map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+			"ultimate_loads":       map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "number", "exclusiveMinimum": 0}},
+			"t_start":              nnum, "t_end": nnum}),
+		"FatigueResponse": obj([]string{"t_start", "t_end", "duration", "equivalent_cycles", "range_bins", "channels"}, map[string]any{
+			"t_start": num, "t_end": num, "duration": map[string]any{"type": "number", "description": "T, s"},
+			"equivalent_cycles": map[string]any{"type": "number", "description": "N_eq used"}, "range_bins": integer,
+			"channels": arr(obj([]string{"channel", "unit", "cycles", "half_cycles", "max_range", "dels", "goodman", "rainflow"}, map[string]any{
+				"channel": str, "unit": str,
+				"cycles":      map[string]any{"type": "number", "description": "rainflow count, half cycles as 0.5"},
+				"half_cycles": integer, "max_range": num, "dels": arr(del),
+				"goodman": map[string]any{"type": "boolean"}, "ultimate_load": num,
+				"rainflow": obj([]string{"range_edges", "counts"}, map[string]any{"range_edges": nums, "counts": nums}),
+				"invalid":  map[string]any{"type": "boolean", "description": "an INVALID channel: no counts"}}))}),
 		"BatchMarkov": obj([]string{"batch_id", "lifetime_years", "runs", "range_bins", "mean_bins", "channels"}, withBasis(map[string]any{
 			"range_bins": integer, "mean_bins": integer, "channels": arr(markov)})),
 		"BatchLoadDuration": obj([]string{"batch_id", "lifetime_years", "runs", "bins", "channels"}, withBasis(map[string]any{

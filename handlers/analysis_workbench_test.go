@@ -16,6 +16,7 @@ import (
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // TestWorkbenchChannelsAndRuns: the channel list of a 520-channel run
@@ -260,6 +261,67 @@ func TestSpectrumOptions(t *testing.T) {
 		resp, got := re.call(re.token, "POST", "/analysis/jobs/"+id+"/spectrum", body)
 		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
 			t.Errorf("%s: %d %s, want 422 with %q", body, resp.StatusCode, got, want)
+		}
+	}
+}
+
+// TestJobFatigue checks the per-run fatigue answer against the ASTM
+// E1049-85 §5.4.4 example worked by hand. Its cycles (range × count) are
+// 3 × ½, 4 × ½, 4 × 1, 8 × ½, 9 × ½, 8 × ½, 6 × ½: 4 cycles, 6 of them
+// halves, the largest range 9. Σ n·S³ = 13.5 + 32 + 64 + 256 + 364.5 +
+// 256 + 108 = 1094, so at N_eq = 10 the m = 3 DEL is (1094/10)^(1/3);
+// at the default f_eq = 1 Hz over the 8-s record N_eq = 8. Three range
+// bins over [0, 9]: [0, 3) none, [3, 6) ½ + ½ + 1, [6, 9] 4 × ½.
+func TestJobFatigue(t *testing.T) {
+	re := newResultEnv(t)
+	chans := []outfile.Channel{{Name: "RootMyb1", Unit: "kN-m"}, {Name: "RotSpeed", Unit: "rpm"}}
+	src := textOut(t, chans, 161, func(c, i int) float64 { return []float64{astmHistory(i), 12.1}[c] })
+	id := re.insertJob(re.org.ID, "succeeded", "", map[string]string{"run.out": src})
+	base := "/analysis/jobs/" + id + "/fatigue"
+
+	sum := func(m float64) float64 {
+		s := 0.0
+		for _, c := range [][2]float64{{3, .5}, {4, .5}, {4, 1}, {8, .5}, {9, .5}, {8, .5}, {6, .5}} {
+			s += c[1] * math.Pow(c[0], m)
+		}
+		return s
+	}
+	if sum(3) != 1094 {
+		t.Fatalf("hand sum %g", sum(3))
+	}
+	f := callJSON[handlers.FatigueResponse](t, re, "POST", base, `{"channels":["RootMyb1","RotSpeed"],"wohler_exponents":[3,10],"equivalent_cycles":10,"range_bins":3}`)
+	c := f.Channels[0]
+	if f.Duration != 8 || f.EquivalentCycles != 10 || c.Cycles != 4 || c.HalfCycles != 6 || c.MaxRange != 9 ||
+		fmt.Sprint(c.Rainflow.RangeEdges) != "[0 3 6 9]" || fmt.Sprint(c.Rainflow.Counts) != "[0 2 2]" {
+		t.Fatalf("fatigue %+v", f)
+	}
+	for i, m := range []float64{3, 10} {
+		if want := math.Pow(sum(m)/10, 1/m); !relClose(c.DELs[i].Value, want, 1e-12) || c.DELs[i].DamageSum != sum(m) {
+			t.Errorf("DEL m=%g: %v, want %v", m, c.DELs[i].Value, want)
+		}
+	}
+	if rs := f.Channels[1]; rs.Cycles != 0 || rs.DELs[0].Value != 0 {
+		t.Errorf("constant RotSpeed: %+v", rs)
+	}
+	// Defaults: the main load channels (RootMyb1), m = 3, 4, 5, 10,
+	// f_eq = 1 Hz over T = 8 s.
+	f = callJSON[handlers.FatigueResponse](t, re, "POST", base, ``)
+	if len(f.Channels) != 1 || len(f.Channels[0].DELs) != 4 || f.EquivalentCycles != 8 ||
+		!relClose(f.Channels[0].DELs[0].Value, math.Cbrt(1094.0/8), 1e-12) || f.RangeBins != 100 {
+		t.Fatalf("defaults: %+v", f)
+	}
+	resp, body := re.call(re.token, "POST", base+"?format=csv", `{"wohler_exponents":[3],"equivalent_cycles":10}`)
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, "channel,unit,m,del,equivalent_cycles,cycles,half_cycles,max_range,goodman\nRootMyb1,kN-m,3,") {
+		t.Errorf("CSV %d: %s", resp.StatusCode, body)
+	}
+	for req, want := range map[string]string{
+		`{"equivalent_cycles":10,"equivalent_frequency":1}`: "either equivalent_cycles or equivalent_frequency",
+		`{"equivalent_cycles":0}`:                           "equivalent_cycles: 0 is not a positive count",
+		`{"wohler_exponents":[40]}`:                         "wohler_exponents: 40 is not in (0, 30]",
+	} {
+		resp, got := re.call(re.token, "POST", base, req)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+			t.Errorf("%s: %d %s, want 422 with %q", req, resp.StatusCode, got, want)
 		}
 	}
 }

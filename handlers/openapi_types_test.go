@@ -63,6 +63,7 @@ var responseTypes = map[string]any{
 	"StatisticsResponse":    results.StatisticsResponse{},
 	"SpectrumResponse":      results.SpectrumResponse{},
 	"MarkovResponse":        results.MarkovResponse{},
+	"FatigueResponse":       results.FatigueResponse{},
 	"LoadDurationResponse":  results.LoadDurationResponse{},
 	"BatchCurves":           results.BatchCurves{},
 	"BatchAEP":              results.BatchAEP{},

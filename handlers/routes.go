@@ -106,6 +106,7 @@ func (s *Server) routes() {
 	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, work...)
 	e.POST("/analysis/jobs/:id/markov", s.jobMarkov, work...)
 	e.POST("/analysis/jobs/:id/load-duration", s.jobLoadDuration, work...)
+	e.POST("/analysis/jobs/:id/fatigue", s.jobFatigue, work...)
 	e.GET("/analysis/jobs/:id/markov", s.jobMarkov, work...) // query-parameter form, for links
 	e.GET("/analysis/jobs/:id/load-duration", s.jobLoadDuration, work...)
 	e.GET("/analysis/batches/:id/power-curve", s.batchCurves(false), work...)
