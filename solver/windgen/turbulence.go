@@ -326,6 +326,9 @@ func GenerateTurbulence(ctx context.Context, spec TurbulenceSpec) (*FullField, e
 		tol:     tol,
 		minSep:  lay.minSeparation(),
 	}
+	if lat, ok := newLattice(g, lay.points); ok {
+		syn.lat = &lat
+	}
 	// series[c][p*nt : (p+1)*nt] is the fluctuation of component c at
 	// simulation point p.
 	var series [3][]float32
@@ -417,16 +420,38 @@ type synthesis struct {
 	workers int
 	tol     float64
 	minSep  float64
+	// lat places the points on the grid's lattice (nil when one is off
+	// it): the u coherence is then sampled by circulant embedding
+	// (embedding.go) instead of a Cholesky factorisation.
+	lat *lattice
 }
 
 // phaseSource returns the generator of the phases of component c at
 // frequency index k: one PCG stream per (seed, c, k). The stream state is
 // hashed from the three numbers (SplitMix64 finaliser) because PCG streams
 // whose states differ by small integers are not independent enough.
-func (s *synthesis) phaseSource(c, k int) *rand.Rand {
+func (s *synthesis) phaseSource(c, k int) *rand.PCG {
 	h1 := splitMix64(s.seed ^ splitMix64(uint64(c+1)<<40|uint64(k)))
 	h2 := splitMix64(h1 ^ 0x6a09e667f3bcc909)
-	return rand.New(rand.NewPCG(h1, h2))
+	return rand.NewPCG(h1, h2)
+}
+
+// unitPhase returns e^{iθ} with θ uniform on [0, 2π): the point of a
+// uniform draw in the unit disk, normalised (by symmetry its angle is
+// uniform). One 64-bit draw gives both coordinates (32 bits each), and a
+// square root and a division cost less than math.Sincos of a uniform
+// angle; the synthesis draws one phase per point, component and frequency
+// (17 million for a 31 × 31, 600-s box).
+func unitPhase(rng *rand.PCG) complex128 {
+	const toUnit = 1.0 / (1 << 31)
+	for {
+		u := rng.Uint64()
+		x, y := float64(uint32(u))*toUnit-1, float64(u>>32)*toUnit-1
+		if r2 := x*x + y*y; r2 <= 1 && r2 > 1e-12 {
+			r := math.Sqrt(r2)
+			return complex(x/r, y/r)
+		}
+	}
 }
 
 // splitMix64 is the SplitMix64 output function (Steele, Lea & Flood 2014).
@@ -508,6 +533,7 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 		go func() {
 			defer wg.Done()
 			var chol, band []float64
+			var emb *embedder
 			z := make([]complex128, np)
 			x := make([]complex128, np)
 			for {
@@ -526,12 +552,24 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 				f := float64(k) * df
 				amp := math.Sqrt(2 * s.targets.Spectra.PSD(c, f) * df)
 				rng := s.phaseSource(c, k)
-				for p := range z {
-					theta := 2 * math.Pi * rng.Float64()
-					sn, cs := math.Sincos(theta)
-					z[p] = complex(amp*cs, amp*sn)
-				}
 				kappa := coherenceDecay(f, s.targets.VHub, s.targets.Lambda1)
+				if c == 0 && s.lat != nil && s.tol > 0 && kappa < kappaDiagonal {
+					if emb == nil {
+						emb = newEmbedder(*s.lat)
+					}
+					// x is indexed by simulation point here, not by
+					// the sorted order of the factorisations below.
+					if emb.sample(x, kappa, amp, s.tol, rng) {
+						for p, v := range x {
+							coeff[p*nf+k] = v / 2
+						}
+						continue
+					}
+					rng = s.phaseSource(c, k)
+				}
+				for p := range z {
+					z[p] = complex(amp, 0) * unitPhase(rng)
+				}
 				switch {
 				case c != 0 || kappa >= kappaDiagonal:
 					copy(x, z)
