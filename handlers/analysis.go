@@ -11,10 +11,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/results"
+	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
 // Result endpoints: per-job channels, time series, statistics,
@@ -322,4 +325,66 @@ func spectrumTable(r SpectrumResponse) [][]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// jobExport: GET /analysis/jobs/{id}/export?format=out|csv|mat&channels=a,b
+// &t_start=&t_end=&downsample_factor=, the selected channels of the window
+// as a file: OpenFAST text (.out), CSV, or MATLAB Level 5 (.mat: Channels,
+// ChanName, ChanUnit).
+func (s *Server) jobExport(c echo.Context) error {
+	req := results.ExportRequest{Format: c.QueryParam("format"), Channels: queryList(c, "channels")}
+	var err error
+	if req.TStart, err = queryFloat(c, "t_start"); err != nil {
+		return err
+	}
+	if req.TEnd, err = queryFloat(c, "t_end"); err != nil {
+		return err
+	}
+	if v := c.QueryParam("downsample_factor"); v != "" {
+		if req.DownsampleFactor, err = strconv.Atoi(v); err != nil {
+			return turbinesim.Errorf(turbinesim.EINVALID, "downsample_factor: %q is not an integer", v)
+		}
+	}
+	ra, err := s.resultAnalysis()
+	if err != nil {
+		return err
+	}
+	f, name, err := ra.Export(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), req)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	switch req.Format {
+	case "mat":
+		h.Set(echo.HeaderContentType, "application/x-matlab-data")
+		c.Response().WriteHeader(http.StatusOK)
+		return outfile.WriteMAT(c.Response(), f, time.Now())
+	case "out":
+		h.Set(echo.HeaderContentType, "text/plain; charset=utf-8")
+		c.Response().WriteHeader(http.StatusOK)
+		return outfile.WriteText(c.Response(), f, outfile.TextOptions{ValueFormat: "ES15.6E3"})
+	}
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	c.Response().WriteHeader(http.StatusOK)
+	w := csv.NewWriter(c.Response())
+	head := []string{f.TimeChannel.Name + " (" + f.TimeChannel.Unit + ")"}
+	for _, ch := range f.Channels {
+		head = append(head, ch.Name+" ("+ch.Unit+")")
+	}
+	if err := w.Write(head); err != nil {
+		return err
+	}
+	row := make([]string, len(head))
+	for r, t := range f.Time {
+		row[0] = num(t)
+		for c := range f.Channels {
+			row[c+1] = num(f.Data[c][r])
+		}
+		if err := w.Write(row); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	return w.Error()
 }

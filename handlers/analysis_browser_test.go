@@ -394,6 +394,13 @@ func TestBrowserWorkbench(t *testing.T) {
 		t.Fatalf("reloaded page: %q, want %q", got, want+" 20-30")
 	}
 	poll(`document.getElementById("stats-window").textContent.includes("20.00")`)
+	// The export links carry the plotted channels and the window; the .mat
+	// one answers a MAT-file.
+	poll(`document.getElementById("export-mat").href.includes("format=mat&channels=GenPwr%2CTwrBsMyt&t_start=20&t_end=30")`)
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.getElementById("export-mat").href).then(r => r.status + " " + r.headers.get("content-type"))`,
+		chromedp.EvalAwaitPromise)); err != nil || got != "200 application/x-matlab-data" {
+		t.Fatalf(".mat export link: %q (%v)", got, err)
+	}
 
 	// PNG export of the plot.
 	dl := t.TempDir()

@@ -26,6 +26,10 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 		{method: "GET", path: "/analysis/jobs/{id}/output/download", tag: "analysis",
 			summary:   "The job's original output file (.outb or .out) as an application/octet-stream attachment.",
 			responses: errs(map[int]string{200: ""}, jobErrs...)},
+		{method: "GET", path: "/analysis/jobs/{id}/export", tag: "analysis",
+			summary: "Selected channels of the job's output over a window as a file, an attachment named after the output, job and window: format=out (OpenFAST's tab-separated text output, values ES15.6E3), csv (\"Time (s)\", then \"name (unit)\" per channel) or mat (MATLAB Level 5 MAT-file, little-endian: Channels, an N×(1+n) double matrix with time in its first column, and ChanName and ChanUnit, character matrices naming each column and its unit). " +
+				"channels=a,b (default: every channel not INVALID; INVALID ones are exported only when named), t_start and t_end (s), downsample_factor (every k-th sample, default 1). At most 20 000 000 values (rows × channels); over it the 422 names the downsample_factor that fits. 422 for another format, an unknown channel or a malformed number.",
+			responses: errs(map[int]string{200: ""}, 401, 404, 409, 422, 429, 503)},
 		{method: "POST", path: "/analysis/jobs/{id}/spectrum", tag: "analysis",
 			summary: "Spectra of 1 to 10 channels. method = welch (default): one-sided power spectral density (unit²/Hz) by Welch's method; window hann (default), hamming, blackman or rectangular; segment_length in samples (0: the largest power of two ≤ N/4, or N below 256 samples); overlap fraction in [0, 0.95] (default 0.5); detrend none, mean (default) or linear per segment. " +
 				"method = fft: single-sided amplitude spectrum of the whole window (channel units; a cosine of amplitude A shows A). Harmonics 1P, 3P, 6P from the mean RotSpeed (rpm) over the window, when the output has RotSpeed." + window + csv + " CSV: Frequency (Hz), then one column per channel (PSD or amplitude with its unit); the harmonics are JSON only.",

@@ -15,6 +15,7 @@ import (
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/matreader"
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
@@ -322,6 +323,62 @@ func TestJobFatigue(t *testing.T) {
 		resp, got := re.call(re.token, "POST", base, req)
 		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
 			t.Errorf("%s: %d %s, want 422 with %q", req, resp.StatusCode, got, want)
+		}
+	}
+}
+
+// TestJobExport exports two channels of 10–20 s of a run as .mat, .out and
+// CSV: the .mat read back by internal/matreader (a reader of the Level 5
+// format written from its specification, apart from the writer) holds the same samples
+// as the time-series endpoint; the .out reads back with solver/outfile;
+// the CSV has a header and one row per sample.
+func TestJobExport(t *testing.T) {
+	re := newResultEnv(t)
+	id := re.insertJob(re.org.ID, "succeeded", "", map[string]string{"run.outb": syntheticOutb(t, 8, 2000)})
+	ts := callJSON[handlers.TimeSeries](t, re, "POST", "/analysis/jobs/"+id+"/time-series", `{"channels":["GenPwr","RootMyb1"],"t_start":10,"t_end":20}`)
+	q := "/analysis/jobs/" + id + "/export?channels=GenPwr,RootMyb1&t_start=10&t_end=20&format="
+
+	resp, body := re.call(re.token, "GET", q+"mat", "")
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), `filename=run-`+id[:8]+`-10s-20s.mat`) {
+		t.Fatalf("mat: %d %s", resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+	vars, err := matreader.Read([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := vars["Channels"]
+	if ch.Rows != 201 || ch.Cols != 3 || strings.Join(vars["ChanName"].Strings, ",") != "Time,GenPwr,RootMyb1" || strings.Join(vars["ChanUnit"].Strings, ",") != "s,kW,kN-m" {
+		t.Fatalf("mat: Channels %d × %d, names %v, units %v", ch.Rows, ch.Cols, vars["ChanName"].Strings, vars["ChanUnit"].Strings)
+	}
+	for i := 0; i < 201; i++ {
+		if ch.Values[i] != ts.Time[i] || ch.Values[201+i] != ts.Series[0].Values[i] || ch.Values[402+i] != ts.Series[1].Values[i] {
+			t.Fatalf("mat row %d: %v %v %v, want %v %v %v", i, ch.Values[i], ch.Values[201+i], ch.Values[402+i], ts.Time[i], ts.Series[0].Values[i], ts.Series[1].Values[i])
+		}
+	}
+
+	resp, body = re.call(re.token, "GET", q+"out", "")
+	f, err := outfile.ReadText(strings.NewReader(body))
+	if resp.StatusCode != 200 || err != nil || f.NumRows() != 201 || len(f.Channels) != 2 || f.Channels[1].Unit != "kN-m" {
+		t.Fatalf("out: %d %v", resp.StatusCode, err)
+	}
+	if v := f.Data[0][100]; math.Abs(v-ts.Series[0].Values[100]) > 1e-5*math.Abs(v) {
+		t.Errorf("out GenPwr at 15 s %v, want %v", v, ts.Series[0].Values[100])
+	}
+
+	resp, body = re.call(re.token, "GET", q+"csv&downsample_factor=10", "")
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	if resp.StatusCode != 200 || len(lines) != 22 || lines[0] != "Time (s),GenPwr (kW),RootMyb1 (kN-m)" || !strings.HasPrefix(lines[1], "10,") {
+		t.Fatalf("csv %d: %d lines, %q", resp.StatusCode, len(lines), lines[:min(2, len(lines))])
+	}
+	for path, want := range map[string]string{
+		"format=xlsx":                     `format: \"xlsx\" is not one of out, csv, mat`,
+		"format=csv&channels=Nope":        `unknown channels: \"Nope\"`,
+		"format=mat&downsample_factor=-1": "downsample_factor: must be at least 1",
+		"format=mat&t_start=abc":          `t_start: \"abc\" is not a number`,
+	} {
+		resp, got := re.call(re.token, "GET", "/analysis/jobs/"+id+"/export?"+path, "")
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+			t.Errorf("%s: %d %s, want 422 with %s", path, resp.StatusCode, got, want)
 		}
 	}
 }

@@ -103,6 +103,7 @@ func (s *Server) routes() {
 	e.POST("/analysis/jobs/:id/time-series", s.jobTimeSeries, work...)
 	e.POST("/analysis/jobs/:id/statistics", s.jobStatistics, work...)
 	e.GET("/analysis/jobs/:id/output/download", s.jobOutputDownload, work...)
+	e.GET("/analysis/jobs/:id/export", s.jobExport, work...)
 	e.POST("/analysis/jobs/:id/spectrum", s.jobSpectrum, work...)
 	e.POST("/analysis/jobs/:id/markov", s.jobMarkov, work...)
 	e.POST("/analysis/jobs/:id/load-duration", s.jobLoadDuration, work...)

@@ -678,6 +678,7 @@
 
     // ---- statistics -----------------------------------------------------
     function statistics() {
+      exportLinks();
       var body = document.getElementById("stats-body");
       var w = window_();
       var names = state.channels.slice();
@@ -886,6 +887,17 @@
         download(URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv" })), "time-series-" + runs.length + "-runs.csv");
       }).catch(showError);
     });
+    // Export links of the first run: plotted channels, visible window, as
+    // .out, .csv or .mat (GET /analysis/jobs/{id}/export).
+    function exportLinks() {
+      var w = window_();
+      var names = plotted();
+      ["out", "csv", "mat"].forEach(function (f) {
+        var q = new URLSearchParams({ format: f, channels: names.join(","), t_start: String(w[0]), t_end: String(w[1]) });
+        document.getElementById("export-" + f).href = "/analysis/jobs/" + encodeURIComponent(runs[0].id) + "/export?" + q.toString();
+      });
+    }
+
     document.getElementById("stats-csv").addEventListener("click", function () {
       var w = window_();
       runs.forEach(function (r) {
