@@ -271,9 +271,11 @@ func wideOutb(t testing.TB, duration, power float64) string {
 // statistics and never plotted; with the other two runs added by name the
 // page overlays the three runs on two stacked subplots (GenPwr and
 // TwrBsMyt) under their run names; zooming writes the window into the URL
-// and a reload of that URL shows the same runs, channels and window;
-// the PNG export downloads a PNG image of the plot; ticking two runs on the
-// jobs list and pressing Compare opens them together by name.
+// and a reload of that URL shows the same runs, channels and window; the
+// spectrum's resolution and the fatigue table's exponents follow their
+// fields; the .mat export link answers a MAT-file; the PNG export
+// downloads a PNG image of the plot; ticking two runs on the jobs list and
+// pressing Compare opens them together by name.
 func TestBrowserWorkbench(t *testing.T) {
 	t.Parallel()
 	re := newResultEnv(t)
@@ -394,6 +396,21 @@ func TestBrowserWorkbench(t *testing.T) {
 		t.Fatalf("reloaded page: %q, want %q", got, want+" 20-30")
 	}
 	poll(`document.getElementById("stats-window").textContent.includes("20.00")`)
+	// Spectrum options: choosing 0.1 Hz resolution redraws the PSD at
+	// 0.1 Hz; the fatigue table has a row per run and channel with the
+	// DELs for the exponents typed (3, 4, 5, 10, then 4 alone).
+	poll(`document.getElementById("psd-chart").dataset.plotted === "1" && document.getElementById("rainflow-chart").dataset.plotted === "1"`)
+	if got := eval(`Array.from(document.querySelectorAll("#fatigue-head th")).map(th => th.textContent).join(",") + " " + document.querySelectorAll("#fatigue-body tr").length`); got != "Run,Channel,Unit,Cycles,Max range,DEL m=3,DEL m=4,DEL m=5,DEL m=10 6" {
+		t.Fatalf("fatigue table: %q", got)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("psd-resolution"); s.value = "0.1"; s.dispatchEvent(new Event("change")); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	poll(`document.getElementById("psd-chart").dataset.plotted === "1" && document.getElementById("psd-chart").dataset.resolution === "0.1"`)
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fatigue-m"), "4"), chromedp.Click(chromedp.CSS("#fatigue-apply"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(`Array.from(document.querySelectorAll("#fatigue-head th")).map(th => th.textContent).join(",") === "Run,Channel,Unit,Cycles,Max range,DEL m=4"`)
 	// The export links carry the plotted channels and the window; the .mat
 	// one answers a MAT-file.
 	poll(`document.getElementById("export-mat").href.includes("format=mat&channels=GenPwr%2CTwrBsMyt&t_start=20&t_end=30")`)

@@ -176,7 +176,7 @@ func WorkbenchPage(p Page, w Workbench) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, " <div class=\"flex flex-wrap gap-4\"><aside class=\"w-72\"><label for=\"channel-filter\" class=\"text-sm font-medium\">Channels</label> <input id=\"channel-filter\" type=\"search\" autocomplete=\"off\" placeholder=\"name, unit or group, e.g. blade 1 kN-m\" aria-describedby=\"channel-count\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm\"><p id=\"channel-count\" class=\"mt-1 text-xs text-slate-500\"></p><ul id=\"selected-channels\" class=\"mt-2 flex flex-wrap gap-1 text-xs\"></ul><ul id=\"channel-list\" style=\"height: 24rem; overflow-y: auto\" class=\"mt-2 rounded border border-slate-200 bg-white text-sm\"></ul></aside><div class=\"min-w-0\" style=\"flex: 1 1 0%\"><div class=\"mb-2 flex flex-wrap items-center gap-2 text-sm\"><label>Plot <select id=\"plot-type\" class=\"rounded border border-slate-300 text-sm\"><option value=\"channel\">time series, one subplot per channel</option> <option value=\"unit\">time series, one subplot per unit</option> <option value=\"xy\">XY: channels against one channel</option></select></label> <label id=\"xy-x-label\" hidden>x <select id=\"xy-x\" class=\"rounded border border-slate-300 text-sm\"></select></label> <button id=\"export-png\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">PNG</button> <button id=\"export-svg\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">SVG</button> <button id=\"series-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\" title=\"samples of the visible window\">CSV</button> <span class=\"text-xs text-slate-500\">first run, visible window:</span> <a id=\"export-out\" class=\"text-xs text-sky-700\" href=\"#\" title=\"OpenFAST text output of the plotted channels\">.out</a> <a id=\"export-csv\" class=\"text-xs text-sky-700\" href=\"#\" title=\"CSV of the plotted channels\">.csv</a> <a id=\"export-mat\" class=\"text-xs text-sky-700\" href=\"#\" title=\"MATLAB Level 5 file: Channels, ChanName, ChanUnit\">.mat</a></div><p id=\"analysis-error\" role=\"alert\" class=\"mb-2 text-sm text-red-700\"></p><div id=\"ts-chart\" style=\"height: 24rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Statistics <span id=\"stats-window\" class=\"text-sm font-normal text-slate-600\"></span></h2><button id=\"stats-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><div class=\"mb-6 overflow-x-auto\"><table id=\"stats-table\" class=\"w-full text-left text-sm\"><thead><tr class=\"border-b border-slate-300\"><th class=\"py-1\">Run</th><th>Channel</th><th>Unit</th><th>Min</th><th>Mean</th><th>Max</th><th>Std</th><th>t(min) s</th><th>t(max) s</th></tr></thead> <tbody id=\"stats-body\"></tbody></table></div><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Power spectral density (Welch, Hann)</h2><select id=\"psd-channel\" class=\"rounded border border-slate-300 text-sm\"></select> <button id=\"psd-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><div id=\"psd-chart\" style=\"height: 20rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div></div></div>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, " <div class=\"flex flex-wrap gap-4\"><aside class=\"w-72\"><label for=\"channel-filter\" class=\"text-sm font-medium\">Channels</label> <input id=\"channel-filter\" type=\"search\" autocomplete=\"off\" placeholder=\"name, unit or group, e.g. blade 1 kN-m\" aria-describedby=\"channel-count\" class=\"mt-1 block w-full rounded border border-slate-300 px-2 py-1 text-sm\"><p id=\"channel-count\" class=\"mt-1 text-xs text-slate-500\"></p><ul id=\"selected-channels\" class=\"mt-2 flex flex-wrap gap-1 text-xs\"></ul><ul id=\"channel-list\" style=\"height: 24rem; overflow-y: auto\" class=\"mt-2 rounded border border-slate-200 bg-white text-sm\"></ul></aside><div class=\"min-w-0\" style=\"flex: 1 1 0%\"><div class=\"mb-2 flex flex-wrap items-center gap-2 text-sm\"><label>Plot <select id=\"plot-type\" class=\"rounded border border-slate-300 text-sm\"><option value=\"channel\">time series, one subplot per channel</option> <option value=\"unit\">time series, one subplot per unit</option> <option value=\"xy\">XY: channels against one channel</option></select></label> <label id=\"xy-x-label\" hidden>x <select id=\"xy-x\" class=\"rounded border border-slate-300 text-sm\"></select></label> <button id=\"export-png\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">PNG</button> <button id=\"export-svg\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">SVG</button> <button id=\"series-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\" title=\"samples of the visible window\">CSV</button> <span class=\"text-xs text-slate-500\">first run, visible window:</span> <a id=\"export-out\" class=\"text-xs text-sky-700\" href=\"#\" title=\"OpenFAST text output of the plotted channels\">.out</a> <a id=\"export-csv\" class=\"text-xs text-sky-700\" href=\"#\" title=\"CSV of the plotted channels\">.csv</a> <a id=\"export-mat\" class=\"text-xs text-sky-700\" href=\"#\" title=\"MATLAB Level 5 file: Channels, ChanName, ChanUnit\">.mat</a></div><p id=\"analysis-error\" role=\"alert\" class=\"mb-2 text-sm text-red-700\"></p><div id=\"ts-chart\" style=\"height: 24rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div><div class=\"mb-2 flex items-center gap-4\"><h2 class=\"font-semibold\">Statistics <span id=\"stats-window\" class=\"text-sm font-normal text-slate-600\"></span></h2><button id=\"stats-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><div class=\"mb-6 overflow-x-auto\"><table id=\"stats-table\" class=\"w-full text-left text-sm\"><thead><tr class=\"border-b border-slate-300\"><th class=\"py-1\">Run</th><th>Channel</th><th>Unit</th><th>Min</th><th>Mean</th><th>Max</th><th>Std</th><th>t(min) s</th><th>t(max) s</th></tr></thead> <tbody id=\"stats-body\"></tbody></table></div><div class=\"mb-2 flex flex-wrap items-center gap-2 text-sm\"><h2 class=\"font-semibold\">Power spectral density (Welch)</h2><select id=\"psd-channel\" class=\"rounded border border-slate-300 text-sm\"></select> <label>resolution <select id=\"psd-resolution\" class=\"rounded border border-slate-300 text-sm\"><option value=\"\">automatic</option> <option value=\"0.1\">0.1 Hz</option> <option value=\"0.05\">0.05 Hz</option> <option value=\"0.02\">0.02 Hz</option> <option value=\"0.01\">0.01 Hz</option> <option value=\"0.005\">0.005 Hz</option></select></label> <label>window <select id=\"psd-window\" class=\"rounded border border-slate-300 text-sm\"><option value=\"hann\">Hann</option> <option value=\"hamming\">Hamming</option> <option value=\"blackman\">Blackman</option> <option value=\"rectangular\">rectangular</option></select></label> <label>overlap <select id=\"psd-overlap\" class=\"rounded border border-slate-300 text-sm\"><option value=\"0.5\">50 %</option> <option value=\"0.75\">75 %</option> <option value=\"0\">none</option></select></label> <label>up to <input id=\"psd-fmax\" type=\"number\" min=\"0\" step=\"any\" placeholder=\"Nyquist\" class=\"w-24 rounded border border-slate-300 px-2 py-1\"> Hz</label> <label><input id=\"psd-logx\" type=\"checkbox\"> log f</label> <label><input id=\"psd-logy\" type=\"checkbox\" checked> log PSD</label> <button id=\"psd-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button></div><p id=\"psd-info\" class=\"mb-1 text-xs text-slate-500\"></p><div id=\"psd-chart\" style=\"height: 20rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div><div class=\"mb-2 flex flex-wrap items-center gap-2 text-sm\"><h2 class=\"font-semibold\">Fatigue (rainflow, DEL)</h2><label>Wöhler exponents <input id=\"fatigue-m\" type=\"text\" value=\"3,4,5,10\" class=\"w-24 rounded border border-slate-300 px-2 py-1\"></label> <label>N_eq <input id=\"fatigue-neq\" type=\"number\" min=\"0\" step=\"any\" placeholder=\"1 Hz × T\" class=\"w-24 rounded border border-slate-300 px-2 py-1\"></label> <button id=\"fatigue-apply\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">Apply</button> <button id=\"fatigue-csv\" type=\"button\" class=\"rounded border border-slate-300 px-2 py-1 text-xs\">CSV</button> <a id=\"fatigue-markov\" class=\"text-xs text-sky-700\" href=\"#\">Markov matrix (CSV)</a> <a id=\"fatigue-ldd\" class=\"text-xs text-sky-700\" href=\"#\">load duration (CSV)</a></div><div class=\"mb-2 overflow-x-auto\"><table id=\"fatigue-table\" class=\"w-full text-left text-sm\"><thead id=\"fatigue-head\"></thead> <tbody id=\"fatigue-body\"></tbody></table></div><div id=\"rainflow-chart\" style=\"height: 18rem\" class=\"mb-6 w-full rounded border border-slate-200 bg-white\"></div></div></div>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -248,7 +248,7 @@ func settingsDifferences(w Workbench) templ.Component {
 				var templ_7745c5c3_Var10 string
 				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(r.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 122, Col: 37}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 161, Col: 37}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {
@@ -271,7 +271,7 @@ func settingsDifferences(w Workbench) templ.Component {
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.ResolveAttributeValue(d.Setting)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 128, Col: 68}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 167, Col: 68}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var11)
 				if templ_7745c5c3_Err != nil {
@@ -284,7 +284,7 @@ func settingsDifferences(w Workbench) templ.Component {
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(d.Setting)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 129, Col: 50}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 168, Col: 50}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -302,7 +302,7 @@ func settingsDifferences(w Workbench) templ.Component {
 					var templ_7745c5c3_Var13 string
 					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(v)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 131, Col: 33}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 170, Col: 33}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 					if templ_7745c5c3_Err != nil {
@@ -331,7 +331,7 @@ func settingsDifferences(w Workbench) templ.Component {
 			var templ_7745c5c3_Var14 string
 			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(n)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 139, Col: 40}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 178, Col: 40}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 			if templ_7745c5c3_Err != nil {
@@ -396,7 +396,7 @@ func compareChooser(runs []WorkbenchRun) templ.Component {
 			var templ_7745c5c3_Var16 string
 			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.ResolveAttributeValue(r.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 155, Col: 63}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 194, Col: 63}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
 			if templ_7745c5c3_Err != nil {
@@ -409,7 +409,7 @@ func compareChooser(runs []WorkbenchRun) templ.Component {
 			var templ_7745c5c3_Var17 string
 			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(r.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 155, Col: 76}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 194, Col: 76}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {
@@ -469,7 +469,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(r.BatchID)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 167, Col: 72}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 206, Col: 72}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 			if templ_7745c5c3_Err != nil {
@@ -482,7 +482,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 			var templ_7745c5c3_Var21 string
 			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(r.Runs))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 167, Col: 98}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 206, Col: 98}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
@@ -495,7 +495,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 			var templ_7745c5c3_Var22 string
 			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(r.Skipped))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 167, Col: 144}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 206, Col: 144}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 			if templ_7745c5c3_Err != nil {
@@ -521,7 +521,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 				var templ_7745c5c3_Var23 templ.SafeURL
 				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(r.Events.With(r.ReportHref)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 172, Col: 95}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 211, Col: 95}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 				if templ_7745c5c3_Err != nil {
@@ -534,7 +534,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 				var templ_7745c5c3_Var24 templ.SafeURL
 				templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(r.Events.With(r.ReportHref + "?format=pdf")))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 173, Col: 115}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 212, Col: 115}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 				if templ_7745c5c3_Err != nil {
@@ -585,7 +585,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 				var templ_7745c5c3_Var25 string
 				templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(r.DELNote)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 188, Col: 68}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 227, Col: 68}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 				if templ_7745c5c3_Err != nil {
@@ -604,7 +604,7 @@ func BatchResultsPage(p Page, r BatchResults) templ.Component {
 				var templ_7745c5c3_Var26 string
 				templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(r.ExtremesNote)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 191, Col: 78}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 230, Col: 78}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 				if templ_7745c5c3_Err != nil {
@@ -667,7 +667,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var28 string
 		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(title)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 203, Col: 35}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 242, Col: 35}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 		if templ_7745c5c3_Err != nil {
@@ -680,7 +680,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var29 templ.SafeURL
 		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(csv))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 204, Col: 88}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 243, Col: 88}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 		if templ_7745c5c3_Err != nil {
@@ -693,7 +693,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var30 string
 		templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.ResolveAttributeValue(id + "-csv")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 204, Col: 107}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 243, Col: 107}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var30)
 		if templ_7745c5c3_Err != nil {
@@ -706,7 +706,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 		var templ_7745c5c3_Var31 string
 		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.ResolveAttributeValue(id)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 207, Col: 16}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 246, Col: 16}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var31)
 		if templ_7745c5c3_Err != nil {
@@ -729,7 +729,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 				var templ_7745c5c3_Var32 string
 				templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(h)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 212, Col: 32}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 251, Col: 32}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 				if templ_7745c5c3_Err != nil {
@@ -757,7 +757,7 @@ func resultTable(id, title, csv string, rows [][]string) templ.Component {
 					var templ_7745c5c3_Var33 string
 					templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(cell)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 220, Col: 36}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 259, Col: 36}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 					if templ_7745c5c3_Err != nil {
@@ -816,7 +816,7 @@ func extremesTable(csv string, rows [][]string, runs []RunLink) templ.Component 
 		var templ_7745c5c3_Var35 templ.SafeURL
 		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(csv))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 235, Col: 88}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 274, Col: 88}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 		if templ_7745c5c3_Err != nil {
@@ -839,7 +839,7 @@ func extremesTable(csv string, rows [][]string, runs []RunLink) templ.Component 
 				var templ_7745c5c3_Var36 string
 				templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(h)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 243, Col: 32}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 282, Col: 32}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
 				if templ_7745c5c3_Err != nil {
@@ -868,7 +868,7 @@ func extremesTable(csv string, rows [][]string, runs []RunLink) templ.Component 
 						var templ_7745c5c3_Var37 templ.SafeURL
 						templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(runs[i].Href))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 252, Col: 105}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 291, Col: 105}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 						if templ_7745c5c3_Err != nil {
@@ -881,7 +881,7 @@ func extremesTable(csv string, rows [][]string, runs []RunLink) templ.Component 
 						var templ_7745c5c3_Var38 string
 						templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(runs[i].Name)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 252, Col: 122}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 291, Col: 122}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
 						if templ_7745c5c3_Err != nil {
@@ -899,7 +899,7 @@ func extremesTable(csv string, rows [][]string, runs []RunLink) templ.Component 
 						var templ_7745c5c3_Var39 string
 						templ_7745c5c3_Var39, templ_7745c5c3_Err = templ.JoinStringErrs(cell)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 254, Col: 37}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 293, Col: 37}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var39))
 						if templ_7745c5c3_Err != nil {
@@ -961,7 +961,7 @@ func batchSpectra(r BatchResults) templ.Component {
 		var templ_7745c5c3_Var41 templ.SafeURL
 		templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(spectrumHref(r.BatchID, "markov", r.Query, false)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 275, Col: 116}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 314, Col: 116}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 		if templ_7745c5c3_Err != nil {
@@ -974,7 +974,7 @@ func batchSpectra(r BatchResults) templ.Component {
 		var templ_7745c5c3_Var42 templ.SafeURL
 		templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(spectrumHref(r.BatchID, "markov", r.Query, true)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 277, Col: 114}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 316, Col: 114}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var42))
 		if templ_7745c5c3_Err != nil {
@@ -987,7 +987,7 @@ func batchSpectra(r BatchResults) templ.Component {
 		var templ_7745c5c3_Var43 templ.SafeURL
 		templ_7745c5c3_Var43, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(spectrumHref(r.BatchID, "load-duration", r.Query, false)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 281, Col: 120}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 320, Col: 120}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var43))
 		if templ_7745c5c3_Err != nil {
@@ -1000,7 +1000,7 @@ func batchSpectra(r BatchResults) templ.Component {
 		var templ_7745c5c3_Var44 templ.SafeURL
 		templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(spectrumHref(r.BatchID, "load-duration", r.Query, true)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 283, Col: 118}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 322, Col: 118}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var44))
 		if templ_7745c5c3_Err != nil {
@@ -1018,7 +1018,7 @@ func batchSpectra(r BatchResults) templ.Component {
 			var templ_7745c5c3_Var45 string
 			templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(r.SpectraNote)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 287, Col: 75}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 326, Col: 75}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 			if templ_7745c5c3_Err != nil {
@@ -1093,7 +1093,7 @@ func eventsForm(action string, e EventsField) templ.Component {
 		var templ_7745c5c3_Var47 templ.SafeURL
 		templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(action))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 306, Col: 67}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 345, Col: 67}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 		if templ_7745c5c3_Err != nil {
@@ -1111,7 +1111,7 @@ func eventsForm(action string, e EventsField) templ.Component {
 			var templ_7745c5c3_Var48 string
 			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.ResolveAttributeValue(kv[0])
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 308, Col: 36}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 347, Col: 36}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var48)
 			if templ_7745c5c3_Err != nil {
@@ -1124,7 +1124,7 @@ func eventsForm(action string, e EventsField) templ.Component {
 			var templ_7745c5c3_Var49 string
 			templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.ResolveAttributeValue(kv[1])
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 308, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 347, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var49)
 			if templ_7745c5c3_Err != nil {
@@ -1142,7 +1142,7 @@ func eventsForm(action string, e EventsField) templ.Component {
 		var templ_7745c5c3_Var50 string
 		templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.ResolveAttributeValue(e.Value)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 312, Col: 81}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 351, Col: 81}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var50)
 		if templ_7745c5c3_Err != nil {
@@ -1160,7 +1160,7 @@ func eventsForm(action string, e EventsField) templ.Component {
 			var templ_7745c5c3_Var51 string
 			templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(e.Problem)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 314, Col: 75}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 353, Col: 75}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 			if templ_7745c5c3_Err != nil {
@@ -1211,7 +1211,7 @@ func flaggedRuns(r BatchResults) templ.Component {
 			var templ_7745c5c3_Var53 templ.SafeURL
 			templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(r.FlaggedToggleHref))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 327, Col: 219}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 366, Col: 219}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 			if templ_7745c5c3_Err != nil {
@@ -1229,7 +1229,7 @@ func flaggedRuns(r BatchResults) templ.Component {
 			var templ_7745c5c3_Var54 string
 			templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(len(r.Excluded)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 330, Col: 48}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 369, Col: 48}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var54))
 			if templ_7745c5c3_Err != nil {
@@ -1242,7 +1242,7 @@ func flaggedRuns(r BatchResults) templ.Component {
 			var templ_7745c5c3_Var55 templ.SafeURL
 			templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(r.FlaggedToggleHref))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 330, Col: 237}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 369, Col: 237}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 			if templ_7745c5c3_Err != nil {
@@ -1260,7 +1260,7 @@ func flaggedRuns(r BatchResults) templ.Component {
 				var templ_7745c5c3_Var56 templ.SafeURL
 				templ_7745c5c3_Var56, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/jobs/" + e.JobID))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 333, Col: 83}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 372, Col: 83}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var56))
 				if templ_7745c5c3_Err != nil {
@@ -1273,7 +1273,7 @@ func flaggedRuns(r BatchResults) templ.Component {
 				var templ_7745c5c3_Var57 string
 				templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(excludedName(e))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 333, Col: 103}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 372, Col: 103}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 				if templ_7745c5c3_Err != nil {
@@ -1286,7 +1286,7 @@ func flaggedRuns(r BatchResults) templ.Component {
 				var templ_7745c5c3_Var58 string
 				templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(strings.Join(e.Reasons, "; "))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 333, Col: 142}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/analysis.templ`, Line: 372, Col: 142}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var58))
 				if templ_7745c5c3_Err != nil {

@@ -679,6 +679,7 @@
     // ---- statistics -----------------------------------------------------
     function statistics() {
       exportLinks();
+      fatigue();
       var body = document.getElementById("stats-body");
       var w = window_();
       var names = state.channels.slice();
@@ -757,6 +758,29 @@
       spectrum();
     });
 
+    // spectrumBody is the spectrum request of the page's options: Welch
+    // with the chosen resolution, window and overlap over the window of
+    // the statistics, up to f_max (default the Nyquist frequency).
+    function spectrumBody(name, withModes) {
+      var w = window_();
+      var body = { channel: name, method: "welch", window: document.getElementById("psd-window").value,
+        overlap: Number(document.getElementById("psd-overlap").value), t_start: w[0], t_end: w[1] };
+      var res = document.getElementById("psd-resolution").value;
+      if (res) {
+        body.resolution = Number(res);
+      }
+      var fmax = document.getElementById("psd-fmax").value;
+      if (fmax !== "" && Number(fmax) > 0) {
+        body.f_max = Number(fmax);
+      }
+      if (withModes) {
+        body.natural_frequencies = true;
+      }
+      return body;
+    }
+
+    var MODE_LABELS = { tower_fore_aft: "tower FA", tower_side_side: "tower SS", blade_flap: "blade flap", blade_edge: "blade edge" };
+
     function spectrum() {
       var pel = document.getElementById("psd-chart");
       var name = psdSel.value;
@@ -765,17 +789,17 @@
         psd.clear();
         return;
       }
-      Promise.all(runs.map(function (r) {
+      Promise.all(runs.map(function (r, ri) {
         if (forRun(r, [name]).length === 0) {
           return Promise.resolve(null);
         }
-        return post("/analysis/jobs/" + encodeURIComponent(r.id) + "/spectrum", { channel: name, method: "welch" });
+        return post("/analysis/jobs/" + encodeURIComponent(r.id) + "/spectrum", spectrumBody(name, ri === 0));
       })).then(function (all) {
         var first = all.filter(function (a) { return a; })[0];
         if (!first) {
           return;
         }
-        var fmax = 0;
+        var logx = document.getElementById("psd-logx").checked;
         var series = [];
         all.forEach(function (sp, ri) {
           if (!sp) {
@@ -783,40 +807,172 @@
           }
           var s = sp.spectra[0];
           var data = [];
-          for (var i = 1; i < s.frequency.length; i++) {
-            if (s.values[i] > 0) {
+          for (var i = 0; i < s.frequency.length; i++) {
+            if (s.frequency[i] > 0 && s.values[i] > 0) {
               data.push([s.frequency[i], s.values[i]]);
             }
           }
-          fmax = Math.max(fmax, s.frequency[s.frequency.length - 1]);
           var line = { name: runs.length === 1 ? s.name : runs[ri].name, type: "line", showSymbol: false, data: data };
           if (runs.length > 1) {
             line.color = RUN_COLORS[ri % RUN_COLORS.length];
           }
           series.push(line);
         });
-        var top = fmax;
-        first.harmonics.forEach(function (h) { top = Math.max(Math.min(top, 3 * h.frequency), h.frequency * 1.2); });
-        series[0].markLine = {
-          symbol: "none", silent: true, label: { formatter: "{b}" },
-          data: first.harmonics.map(function (h) { return { name: h.label, xAxis: h.frequency }; })
-        };
-        var unit = first.spectra[0].unit;
+        // Marks: the rotor harmonics of the first run and its structure's
+        // natural frequencies.
+        var marks = first.harmonics.map(function (h) { return { name: h.label, xAxis: h.frequency }; });
+        var modes = [];
+        if (first.natural_frequencies) {
+          Object.keys(MODE_LABELS).forEach(function (k) {
+            var f = first.natural_frequencies[k];
+            if (f > 0) {
+              marks.push({ name: MODE_LABELS[k], xAxis: f, lineStyle: { color: "#b45309", type: "dotted" } });
+              modes.push(MODE_LABELS[k]);
+            }
+          });
+        }
+        series[0].markLine = { symbol: "none", silent: true, label: { formatter: "{b}", rotate: 90 }, data: marks };
+        var s0 = first.spectra[0];
+        var unit = s0.unit;
+        var fLast = s0.frequency[s0.frequency.length - 1];
         psd.setOption({
           animation: false,
           tooltip: { trigger: "axis" },
           legend: { show: runs.length > 1, top: 0 },
+          toolbox: { right: 10, feature: { saveAsImage: { name: imageName() + "-psd", pixelRatio: 2 } } },
           grid: { left: 80, right: 30 },
-          xAxis: { type: "value", name: "Frequency (Hz)", nameLocation: "middle", nameGap: 28, min: 0,
-            max: Number(Math.min(top, fmax).toPrecision(3)) },
-          yAxis: { type: "log", name: name + " (" + (unit ? unit + ")²/Hz" : "1/Hz)") },
+          xAxis: { type: logx ? "log" : "value", name: "Frequency (Hz)", nameLocation: "middle", nameGap: 28,
+            min: logx ? undefined : 0, max: Number(fLast.toPrecision(3)) },
+          yAxis: { type: document.getElementById("psd-logy").checked ? "log" : "value",
+            name: name + " (" + (unit ? unit + ")²/Hz" : "1/Hz)") },
           dataZoom: [{ type: "inside", xAxisIndex: 0, filterMode: "none" }],
           series: series
         }, true);
+        document.getElementById("psd-info").textContent = "resolution " + fmt(s0.resolution) + " Hz, " + (s0.segments || 1) +
+          " segments, Nyquist " + fmt(first.nyquist) + " Hz" + (first.natural_frequencies_note ? " · no natural frequencies: " + first.natural_frequencies_note : "");
         pel.dataset.harmonics = first.harmonics.map(function (h) { return h.label; }).join(",");
+        pel.dataset.modes = modes.join(",");
+        pel.dataset.resolution = String(s0.resolution);
         pel.dataset.plotted = "1";
       }).catch(showError);
     }
+
+    ["psd-resolution", "psd-window", "psd-overlap", "psd-fmax", "psd-logx", "psd-logy"].forEach(function (id) {
+      document.getElementById(id).addEventListener("change", spectrum);
+    });
+
+    // ---- fatigue --------------------------------------------------------
+    var rainflow = echarts.init(document.getElementById("rainflow-chart"));
+
+    function fatigueBody(names) {
+      var w = window_();
+      var ms = document.getElementById("fatigue-m").value.split(/[,\s]+/).filter(function (x) { return x; }).map(Number);
+      var body = { channels: names, wohler_exponents: ms, t_start: w[0], t_end: w[1], range_bins: 50 };
+      var neq = document.getElementById("fatigue-neq").value;
+      if (neq !== "" && Number(neq) > 0) {
+        body.equivalent_cycles = Number(neq);
+      }
+      return body;
+    }
+
+    // fatigue fills the DEL table (per run and plotted channel) and the
+    // rainflow range histogram of the PSD channel, and points the Markov
+    // and load-duration links at the first run's window.
+    function fatigue() {
+      var names = plotted().slice(0, 20);
+      var fel = document.getElementById("rainflow-chart");
+      fel.dataset.plotted = "0";
+      var w = window_();
+      var q = "channels=" + encodeURIComponent(names.join(",")) + "&t_start=" + w[0] + "&t_end=" + w[1] + "&format=csv";
+      var base = "/analysis/jobs/" + encodeURIComponent(runs[0].id);
+      document.getElementById("fatigue-markov").href = base + "/markov?" + q;
+      document.getElementById("fatigue-ldd").href = base + "/load-duration?" + q;
+      if (names.length === 0) {
+        return;
+      }
+      Promise.all(runs.map(function (r) {
+        var own = forRun(r, names);
+        if (own.length === 0) {
+          return Promise.resolve(null);
+        }
+        return post("/analysis/jobs/" + encodeURIComponent(r.id) + "/fatigue", fatigueBody(own));
+      })).then(function (all) {
+        var first = all.filter(function (a) { return a; })[0];
+        if (!first) {
+          return;
+        }
+        var head = document.getElementById("fatigue-head");
+        var body = document.getElementById("fatigue-body");
+        head.textContent = "";
+        body.textContent = "";
+        var tr = el("tr", "border-b border-slate-300");
+        var counted = first.channels.filter(function (c) { return c.dels && c.dels.length; })[0];
+        ["Run", "Channel", "Unit", "Cycles", "Max range"].concat(counted ?
+          counted.dels.map(function (d) { return "DEL m=" + d.exponent; }) : []).forEach(function (h) {
+          tr.appendChild(el("th", "py-1 pr-3", h));
+        });
+        head.appendChild(tr);
+        names.forEach(function (n) {
+          all.forEach(function (f, ri) {
+            if (!f) {
+              return;
+            }
+            var c = f.channels.filter(function (x) { return x.channel === n; })[0];
+            if (!c) {
+              return;
+            }
+            var row = el("tr", "border-b border-slate-100");
+            row.dataset.run = runs[ri].name;
+            row.dataset.channel = n;
+            [runs[ri].name, n, c.unit].forEach(function (v) { row.appendChild(el("td", "py-1 pr-3", v)); });
+            if (c.invalid) {
+              var td = el("td", "text-red-700", "INVALID: not counted");
+              td.colSpan = 2 + (c.dels ? c.dels.length : 0);
+              row.appendChild(td);
+            } else {
+              [fmt(c.cycles), fmt(c.max_range)].concat(c.dels.map(function (d) { return fmt(d.value); })).forEach(function (v) {
+                row.appendChild(el("td", "py-1 pr-3", v));
+              });
+            }
+            body.appendChild(row);
+          });
+        });
+        document.getElementById("fatigue-table").dataset.neq = String(first.equivalent_cycles);
+        // Rainflow histogram of the PSD channel, each run overlaid.
+        var ch = psdSel.value || names[names.length - 1];
+        var series = [];
+        all.forEach(function (f, ri) {
+          var c = f && f.channels.filter(function (x) { return x.channel === ch; })[0];
+          if (!c || c.invalid || !c.rainflow.counts.length) {
+            return;
+          }
+          var e = c.rainflow.range_edges;
+          var s = { name: runs.length === 1 ? ch : runs[ri].name, type: "bar", barGap: "-100%",
+            data: c.rainflow.counts.map(function (v, i) { return [(e[i] + e[i + 1]) / 2, v]; }) };
+          if (runs.length > 1) {
+            s.color = RUN_COLORS[ri % RUN_COLORS.length];
+          }
+          series.push(s);
+        });
+        rainflow.setOption({
+          animation: false,
+          tooltip: { trigger: "axis" },
+          legend: { show: runs.length > 1, top: 0 },
+          grid: { left: 70, right: 30 },
+          xAxis: { type: "value", name: "Range (" + (byName[ch] ? byName[ch].unit : "") + ")", nameLocation: "middle", nameGap: 28, min: 0 },
+          yAxis: { type: "log", name: "Cycles", min: 0.5 },
+          series: series
+        }, true);
+        fel.dataset.plotted = "1";
+      }).catch(showError);
+    }
+
+    document.getElementById("fatigue-apply").addEventListener("click", fatigue);
+    document.getElementById("fatigue-csv").addEventListener("click", function () {
+      runs.forEach(function (r) {
+        saveCSV(r, "/fatigue", fatigueBody(forRun(r, plotted().slice(0, 20))), "fatigue");
+      });
+    });
 
     // ---- exports --------------------------------------------------------
     function imageName() {
@@ -907,12 +1063,12 @@
     document.getElementById("psd-csv").addEventListener("click", function () {
       runs.forEach(function (r) {
         if (psdSel.value && forRun(r, [psdSel.value]).length) {
-          saveCSV(r, "/spectrum", { channel: psdSel.value, method: "welch" }, "spectrum");
+          saveCSV(r, "/spectrum", spectrumBody(psdSel.value, false), "spectrum");
         }
       });
     });
 
-    new ResizeObserver(function () { chart.resize(); psd.resize(); }).observe(chartEl);
+    new ResizeObserver(function () { chart.resize(); psd.resize(); rainflow.resize(); }).observe(chartEl);
     drawRuns();
     drawSelected();
     drawPicker();
