@@ -104,6 +104,10 @@ type NewBatchRun struct {
 	// Name identifies the run inside the batch (a dlc.Run or
 	// dlc.SweepPoint id).
 	Name string
+	// JobName is the job's name (JobName: turbine, DLC, wind, seed);
+	// empty: Name. Setup is what the run simulates.
+	JobName string
+	Setup   *RunSetup
 	// InputDir holds the run's deck (and wind file, without a recipe);
 	// Entrypoint is the main .fst relative to it. Runs naming the same
 	// InputDir share one stored copy of it.

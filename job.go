@@ -2,8 +2,13 @@ package turbinesim
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // JobStatus is the state of a simulation job. The state machine is
@@ -75,6 +80,22 @@ type Job struct {
 	MaxAttempts int `json:"max_attempts" db:"max_attempts"`
 	// Detail says why a job failed or was cancelled.
 	Detail *string `json:"detail" db:"detail"`
+
+	// Name is what people call the run: given at submission, or derived
+	// from what it runs (JobName). Tags are free labels of the
+	// organization, changed with PATCH /jobs/{id}.
+	Name string   `json:"name" db:"name"`
+	Tags []string `json:"tags" db:"-"`
+	// Setup says what the run simulates (wind, waves, time step), read
+	// from the deck at submission; nil for jobs from before it was
+	// recorded.
+	Setup *RunSetup `json:"setup" db:"-"`
+	// TurbineName, BatchName and SubmittedByEmail name the job's
+	// references when it is read (empty when it has none, or they are
+	// gone).
+	TurbineName      string `json:"turbine_name,omitempty" db:"turbine_name"`
+	BatchName        string `json:"batch_name,omitempty" db:"batch_name"`
+	SubmittedByEmail string `json:"submitted_by_email,omitempty" db:"submitted_by_email"`
 
 	// PriceCents is what the run was charged; Tokens what it consumed of
 	// the token cap (RunWork.Tokens: steps × model size / WorkPerToken).
@@ -179,11 +200,189 @@ func (p Plan) JobPriceCents(tokens int64) (int64, error) {
 	return base + (tokens*perMinute+59)/60, nil
 }
 
-// JobFilter selects a page of an organization's jobs.
+// JobFilter selects a page of an organization's jobs. Empty fields do
+// not filter.
 type JobFilter struct {
-	Status   JobStatus // empty: any
-	Page     int       // 1-based
+	Status JobStatus
+	// Name matches a substring of the job's name, case-insensitively.
+	Name string
+	// Tag keeps jobs carrying this tag.
+	Tag       string
+	TurbineID string
+	BatchID   string
+	// From and To bound the submission time: From <= created_at < To.
+	From, To *time.Time
+	// Sort is one of JobSorts ("" is "-created").
+	Sort     string
+	Page     int // 1-based
 	PageSize int
+}
+
+// JobSorts are the orders of a job list: a field, descending with a
+// leading "-".
+var JobSorts = []string{"-created", "created", "name", "-name", "status", "-status", "turbine", "-turbine", "-price", "price"}
+
+// ValidJobSort reports whether s is one of JobSorts or empty.
+func ValidJobSort(s string) bool {
+	if s == "" {
+		return true
+	}
+	for _, v := range JobSorts {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// RunSetup is what a run simulates, as the engineer states it: the wind
+// at the hub, the waves of an offshore deck and the time step (t_max is
+// the job's own field). Absent values were not set by the deck (or do
+// not apply), never zero.
+type RunSetup struct {
+	DT    float64   `json:"dt,omitempty"`
+	Wind  RunWind   `json:"wind"`
+	Waves *RunWaves `json:"waves,omitempty"`
+	// DLC, Seed and Yaw are those of a design-load-case batch run.
+	DLC  string   `json:"dlc,omitempty"`
+	Seed int      `json:"seed,omitempty"`
+	Yaw  *float64 `json:"yaw,omitempty"`
+	// Sweep holds the swept parameter values of a parametric batch run.
+	Sweep map[string]float64 `json:"sweep,omitempty"`
+}
+
+// RunWind is the wind of a run. Kind is "steady" (power-law profile),
+// "file" (a uniform wind file or a full-field box), "turbulent" (a box
+// generated for the run) or "event" (an IEC gust or direction change).
+type RunWind struct {
+	Kind  string   `json:"kind"`
+	Speed *float64 `json:"speed,omitempty"` // hub-height mean, m/s
+	Shear *float64 `json:"shear,omitempty"` // power-law exponent
+	// File is the wind file's name inside the run's input tree.
+	File string `json:"file,omitempty"`
+	// Turbulence describes a generated turbulent field, e.g. "NTM class 1B
+	// (IEC Kaimal)"; Event an IEC event, e.g. "EOG".
+	Turbulence string `json:"turbulence,omitempty"`
+	Event      string `json:"event,omitempty"`
+}
+
+// RunWaves are the waves of an offshore run (SeaState or HydroDyn):
+// Model names WaveMod; Hs and Tp are the significant height [m] and peak
+// period [s] when the model uses them.
+type RunWaves struct {
+	Model     string   `json:"model"`
+	Hs        *float64 `json:"hs,omitempty"`
+	Tp        *float64 `json:"tp,omitempty"`
+	Direction *float64 `json:"direction,omitempty"` // deg
+}
+
+// JobTagRules bound the tags of a job.
+const (
+	MaxJobTags      = 20
+	MaxJobTagLength = 40
+	MaxJobNameBytes = 200
+)
+
+// CleanJobTags trims, de-duplicates and checks tags (EINVALID naming
+// field, the JSON name of the list, and the bad tag).
+func CleanJobTags(field string, tags []string) ([]string, error) {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, t := range tags {
+		t = strings.TrimSpace(t)
+		switch {
+		case t == "":
+			continue
+		case utf8.RuneCountInString(t) > MaxJobTagLength:
+			return nil, Errorf(EINVALID, "%s: tag %q is longer than %d characters", field, clip(t, 60), MaxJobTagLength)
+		case strings.ContainsAny(t, ",\n\r\t") || !utf8.ValidString(t):
+			return nil, Errorf(EINVALID, "%s: tag %q may not contain commas or line breaks", field, clip(t, 60))
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) > MaxJobTags {
+		return nil, Errorf(EINVALID, "%s: at most %d tags per job (%d given)", field, MaxJobTags, len(out))
+	}
+	return out, nil
+}
+
+// CleanJobName trims and checks a run name (EINVALID naming field).
+func CleanJobName(field, name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case len(name) > MaxJobNameBytes:
+		return "", Errorf(EINVALID, "%s: at most %d bytes", field, MaxJobNameBytes)
+	case !utf8.ValidString(name) || strings.ContainsAny(name, "\n\r"):
+		return "", Errorf(EINVALID, "%s: one line of text", field)
+	}
+	return name, nil
+}
+
+// clip cuts s to at most n bytes (on a character boundary), marking the
+// cut with an ellipsis.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := max(n-len("…"), 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// ClipJobName cuts a derived run name to MaxJobNameBytes.
+func ClipJobName(name string) string { return clip(name, MaxJobNameBytes) }
+
+// JobName derives a run's name from what it runs: the turbine (or the
+// main input file), the DLC, the wind and the seed, e.g.
+// "NREL 5MW · DLC 1.2 · 12 m/s · seed 3" or "NREL 5MW · steady 8 m/s".
+func JobName(turbine string, s *RunSetup) string {
+	parts := []string{turbine}
+	if s != nil {
+		if s.DLC != "" {
+			parts = append(parts, "DLC "+s.DLC)
+		}
+		for _, k := range sortedKeys(s.Sweep) {
+			parts = append(parts, fmt.Sprintf("%s %s", k, strconv.FormatFloat(s.Sweep[k], 'g', 6, 64)))
+		}
+		w := s.Wind
+		speed := ""
+		if w.Speed != nil {
+			speed = strconv.FormatFloat(*w.Speed, 'g', 6, 64) + " m/s"
+		}
+		switch {
+		case len(s.Sweep) > 0 && s.Sweep["wind_speed"] != 0:
+			// the sweep names the speed
+		case w.Kind == "steady" && s.DLC == "":
+			parts = append(parts, strings.TrimSpace("steady "+speed))
+		case w.Kind == "file" && s.DLC == "":
+			parts = append(parts, "wind file "+w.File)
+		case w.Event != "":
+			parts = append(parts, strings.TrimSpace(w.Event+" "+speed))
+		case speed != "":
+			parts = append(parts, speed)
+		}
+		if s.Yaw != nil && *s.Yaw != 0 {
+			parts = append(parts, fmt.Sprintf("yaw %+g°", *s.Yaw))
+		}
+		if s.Seed > 0 {
+			parts = append(parts, "seed "+strconv.Itoa(s.Seed))
+		}
+	}
+	return ClipJobName(strings.Join(parts, " · "))
+}
+
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // NewJob is a validated submission: the input tree (already checked) and
@@ -203,11 +402,24 @@ type NewJob struct {
 	Work RunWork
 	// Warnings are the deck's (LoadRunnableDeck), stored with the job.
 	Warnings []string
+	// Name is the run's name (JobName when the submission gave none);
+	// Tags its labels (CleanJobTags); Setup what it simulates.
+	Name  string
+	Tags  []string
+	Setup *RunSetup
 	// IdempotencyKey and RequestHash make retried submissions safe: the
 	// same key with the same hash returns the first job; another hash is
 	// EINVALID; a submission still in progress under the key is ECONFLICT.
 	IdempotencyKey string
 	RequestHash    string
+}
+
+// JobUpdate is a change of a job's name and tags (PATCH /jobs/{id}).
+type JobUpdate struct {
+	Name       *string  `json:"name,omitempty"`
+	Tags       []string `json:"tags,omitempty"`
+	AddTags    []string `json:"add_tags,omitempty"`
+	RemoveTags []string `json:"remove_tags,omitempty"`
 }
 
 // JobService stores jobs, charges them and queues them.
@@ -218,9 +430,13 @@ type JobService interface {
 	SubmitJob(ctx context.Context, nj *NewJob) (job *Job, replayed bool, err error)
 	// FindJob returns one job of the organization (ENOTFOUND otherwise).
 	FindJob(ctx context.Context, orgID, id string) (*Job, error)
-	// ListJobs returns a page of the organization's jobs, newest first, and
-	// the total count.
+	// ListJobs returns a page of the organization's jobs that pass the
+	// filter, in its order (newest first by default), and the total count.
 	ListJobs(ctx context.Context, orgID string, f JobFilter) ([]*Job, int, error)
+	// UpdateJob renames a job and changes its tags: Name when not nil,
+	// Tags replaced when not nil, then AddTags added and RemoveTags
+	// removed.
+	UpdateJob(ctx context.Context, orgID, id string, u JobUpdate) (*Job, error)
 	// CancelJob cancels a queued job at once (refunded) or asks the worker
 	// of a running job to stop (status cancelling). A finished job is
 	// ECONFLICT.

@@ -321,7 +321,9 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 		if err != nil {
 			return nil, fmt.Errorf("run %s: recipe: %w", run.ID, err)
 		}
-		nb.Runs[i] = turbinesim.NewBatchRun{Name: run.ID, InputDir: p.dir, Entrypoint: *p.turbine.MainFile, TMax: run.TMax, Work: work[i], Recipe: recipe}
+		setup := runSetup(p.deck, run)
+		nb.Runs[i] = turbinesim.NewBatchRun{Name: run.ID, InputDir: p.dir, Entrypoint: *p.turbine.MainFile, TMax: run.TMax, Work: work[i], Recipe: recipe,
+			Setup: setup, JobName: turbinesim.JobName(p.turbine.Name, setup)}
 	}
 	if nb.Request, err = json.Marshal(StoredDLCRequest{Request: p.request, Runs: p.runs}); err != nil {
 		return nil, err
@@ -341,4 +343,24 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 	}
 	b.Warnings = p.warnings
 	return b, nil
+}
+
+// runSetup says what a DLC run simulates: the base deck's time step and
+// waves, and the run's wind (a turbulent box of its wind model and
+// turbine class, or an IEC event), DLC, seed and yaw.
+func runSetup(base *deck.Deck, run dlc.Run) *turbinesim.RunSetup {
+	s := decks.RunSetupOf(base)
+	s.DLC, s.Seed, s.Yaw = run.DLC, run.SeedIndex, new(run.Yaw)
+	speed := run.WindSpeed
+	if ts := run.Turbulence; ts != nil {
+		s.Wind = turbinesim.RunWind{Kind: "turbulent", Speed: &speed, Shear: ts.ShearExponent,
+			Turbulence: fmt.Sprintf("%s, class %v%v (IEC Kaimal)", run.Wind, ts.Class, ts.Category)}
+	} else {
+		event := string(run.Wind)
+		if run.Variant != "" {
+			event += " " + run.Variant
+		}
+		s.Wind = turbinesim.RunWind{Kind: "event", Speed: &speed, Event: event}
+	}
+	return s
 }

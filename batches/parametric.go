@@ -120,7 +120,13 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 		if err != nil {
 			return nil, err
 		}
-		nb.Runs = append(nb.Runs, turbinesim.NewBatchRun{Name: p.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: tMax[i], Work: runWork[i]})
+		setup := decks.RunSetupOf(&nd)
+		setup.Sweep = map[string]float64{}
+		for _, k := range p.Swept {
+			setup.Sweep[k] = p.Values[k]
+		}
+		nb.Runs = append(nb.Runs, turbinesim.NewBatchRun{Name: p.ID, InputDir: dir, Entrypoint: filepath.ToSlash(entry), TMax: tMax[i], Work: runWork[i],
+			Setup: setup, JobName: turbinesim.JobName(t.Name, setup)})
 	}
 	if nb.Request, err = json.Marshal(struct {
 		ParametricBatchRequest

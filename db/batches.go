@@ -193,13 +193,22 @@ func (s *BatchService) submitTx(ctx context.Context, nb *turbinesim.NewBatch, ke
 		if r.Recipe != nil {
 			recipe = new(string(r.Recipe))
 		}
-		err := tx.GetContext(ctx, &jobID, `
+		name := r.JobName
+		if name == "" {
+			name = r.Name
+		}
+		setup, err := setupJSON(r.Setup)
+		if err != nil {
+			return nil, err
+		}
+		err = tx.GetContext(ctx, &jobID, `
 			INSERT INTO jobs (organization_id, turbine_id, batch_id, entrypoint, submitted_by, client_id,
-			                  input_key, t_max, max_attempts, price_cents, tokens, charge_month, recipe)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			                  input_key, t_max, max_attempts, price_cents, tokens, charge_month, recipe, name, setup)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 			RETURNING id`,
 			nb.OrganizationID, nullString(nb.TurbineID), row.ID, r.Entrypoint, nullString(nb.SubmittedBy),
-			nullString(nb.ClientID), keys[i], r.TMax, DefaultJobMaxAttempts, prices[i], tokens[i], usage.Month, recipe)
+			nullString(nb.ClientID), keys[i], r.TMax, DefaultJobMaxAttempts, prices[i], tokens[i], usage.Month, recipe,
+			turbinesim.ClipJobName(name), setup)
 		if err != nil {
 			return nil, translate(err, "inserting job of run "+r.Name)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
@@ -38,15 +39,25 @@ func (s *JobService) Trees() turbinesim.TreeStore { return s.trees }
 
 const jobColumns = `id, organization_id, status, turbine_id, batch_id, entrypoint, submitted_by, client_id,
 	created_at, started_at, finished_at, updated_at, sim_time, t_max, eta_seconds, attempt, max_attempts,
-	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files, warnings, checks`
+	detail, price_cents, tokens, refunded_at, input_key, output_key, log, output_files, warnings, checks, name, tags, setup`
 
-// jobRow is a jobs row as scanned; output_files, warnings and checks are
-// JSON (checks NULL for a run that was not checked).
+// jobRefColumns name what a job refers to (its turbine, batch and
+// submitter), for reads FROM jobs; scalar subqueries, so jobColumns stay
+// unqualified.
+const jobRefColumns = `coalesce((SELECT t.name FROM turbines t WHERE t.id = jobs.turbine_id), '') AS turbine_name,
+	coalesce((SELECT b.name FROM batches b WHERE b.id = jobs.batch_id), '') AS batch_name,
+	coalesce((SELECT u.email FROM users u WHERE u.id = jobs.submitted_by), '') AS submitted_by_email`
+
+// jobRow is a jobs row as scanned; output_files, warnings, checks and
+// setup are JSON (checks NULL for a run that was not checked), tags a
+// text array.
 type jobRow struct {
 	turbinesim.Job
-	OutputFilesJSON []byte `db:"output_files"`
-	WarningsJSON    []byte `db:"warnings"`
-	ChecksJSON      []byte `db:"checks"`
+	OutputFilesJSON []byte         `db:"output_files"`
+	WarningsJSON    []byte         `db:"warnings"`
+	ChecksJSON      []byte         `db:"checks"`
+	TagsArray       pq.StringArray `db:"tags"`
+	SetupJSON       []byte         `db:"setup"`
 }
 
 func (r *jobRow) job() *turbinesim.Job {
@@ -63,6 +74,16 @@ func (r *jobRow) job() *turbinesim.Job {
 		_ = json.Unmarshal(r.ChecksJSON, &j.Checks)
 		if j.Checks == nil {
 			j.Checks = []turbinesim.RunCheck{}
+		}
+	}
+	j.Tags = []string(r.TagsArray)
+	if j.Tags == nil {
+		j.Tags = []string{}
+	}
+	if len(r.SetupJSON) > 0 {
+		var setup turbinesim.RunSetup
+		if json.Unmarshal(r.SetupJSON, &setup) == nil {
+			j.Setup = &setup
 		}
 	}
 	j.SetPercent()
@@ -146,16 +167,25 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	if err != nil {
 		return nil, false, fmt.Errorf("encoding job warnings: %w", err)
 	}
+	setup, err := setupJSON(nj.Setup)
+	if err != nil {
+		return nil, false, err
+	}
+	name := nj.Name
+	if name == "" {
+		name = nj.Entrypoint
+	}
 	var row jobRow
 	err = tx.GetContext(ctx, &row, `
 		INSERT INTO jobs (organization_id, turbine_id, batch_id, entrypoint, submitted_by, client_id,
 		                  input_key, t_max, max_attempts, price_cents, tokens, charge_month,
-		                  idempotency_key, request_hash, warnings)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_date, $12, $13, $14)
+		                  idempotency_key, request_hash, warnings, name, tags, setup)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, current_date, $12, $13, $14, $15, $16, $17)
 		RETURNING `+jobColumns,
 		nj.OrganizationID, nullString(nj.TurbineID), nullString(nj.BatchID), nj.Entrypoint,
 		nullString(nj.SubmittedBy), nullString(nj.ClientID), inputKey, nj.TMax, DefaultJobMaxAttempts,
-		price, tokens, nullString(nj.IdempotencyKey), nullString(nj.RequestHash), warnings)
+		price, tokens, nullString(nj.IdempotencyKey), nullString(nj.RequestHash), warnings,
+		name, pq.StringArray(nonNil(nj.Tags)), setup)
 	if err != nil {
 		return nil, false, translate(err, "inserting job")
 	}
@@ -190,6 +220,19 @@ func (s *JobService) submitTx(ctx context.Context, nj *turbinesim.NewJob, inputK
 	return row.job(), false, nil
 }
 
+// setupJSON encodes a run's setup for the jobs.setup column (NULL when
+// nil).
+func setupJSON(s *turbinesim.RunSetup) (*string, error) {
+	if s == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encoding run setup: %w", err)
+	}
+	return new(string(b)), nil
+}
+
 // nonNil is xs, or an empty slice for nil (JSON [] rather than null).
 func nonNil(xs []string) []string {
 	if xs == nil {
@@ -211,7 +254,7 @@ func (s *JobService) FindJob(ctx context.Context, orgID, id string) (*turbinesim
 		return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job not found")
 	}
 	var row jobRow
-	err := s.db.GetContext(ctx, &row, `SELECT `+jobColumns+` FROM jobs WHERE id = $1 AND organization_id = $2`, id, orgID)
+	err := s.db.GetContext(ctx, &row, `SELECT `+jobColumns+`, `+jobRefColumns+` FROM jobs WHERE id = $1 AND organization_id = $2`, id, orgID)
 	if err = translate(err, "finding job"); err != nil {
 		if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
 			return nil, turbinesim.Errorf(turbinesim.ENOTFOUND, "job not found")
@@ -219,6 +262,21 @@ func (s *JobService) FindJob(ctx context.Context, orgID, id string) (*turbinesim
 		return nil, err
 	}
 	return row.job(), nil
+}
+
+// jobOrder maps turbinesim.JobSorts to ORDER BY clauses; every order
+// ends on the id, so pages do not overlap.
+var jobOrder = map[string]string{
+	"-created": "created_at DESC, id DESC",
+	"created":  "created_at, id",
+	"name":     "lower(name), created_at DESC, id DESC",
+	"-name":    "lower(name) DESC, created_at DESC, id DESC",
+	"status":   "status, created_at DESC, id DESC",
+	"-status":  "status DESC, created_at DESC, id DESC",
+	"turbine":  "lower(turbine_name), created_at DESC, id DESC",
+	"-turbine": "lower(turbine_name) DESC, created_at DESC, id DESC",
+	"price":    "price_cents, created_at DESC, id DESC",
+	"-price":   "price_cents DESC, created_at DESC, id DESC",
 }
 
 // ListJobs implements turbinesim.JobService.
@@ -229,23 +287,44 @@ func (s *JobService) ListJobs(ctx context.Context, orgID string, f turbinesim.Jo
 	if f.Status != "" && !f.Status.Valid() {
 		return nil, 0, turbinesim.Errorf(turbinesim.EINVALID, "status: %q is not a job status", string(f.Status))
 	}
+	if !turbinesim.ValidJobSort(f.Sort) {
+		return nil, 0, turbinesim.Errorf(turbinesim.EINVALID, "sort: %q is not one of %s", f.Sort, strings.Join(turbinesim.JobSorts, ", "))
+	}
+	for field, id := range map[string]string{"turbine_id": f.TurbineID, "batch_id": f.BatchID} {
+		if id != "" && !isUUID(id) {
+			return nil, 0, turbinesim.Errorf(turbinesim.EINVALID, "%s: %q is not an id", field, clipID(id))
+		}
+	}
 	if f.Page < 1 {
 		f.Page = 1
 	}
 	if f.PageSize < 1 {
 		f.PageSize = 20
 	}
+	order := jobOrder[f.Sort]
+	if order == "" {
+		order = jobOrder["-created"]
+	}
+	// Empty filters are NULL and pass every row.
+	where := `organization_id = $1
+		AND ($2::text IS NULL OR status = $2)
+		AND ($3::text IS NULL OR strpos(lower(name), lower($3)) > 0)
+		AND ($4::text IS NULL OR $4 = ANY(tags))
+		AND ($5::uuid IS NULL OR turbine_id = $5)
+		AND ($6::uuid IS NULL OR batch_id = $6)
+		AND ($7::timestamptz IS NULL OR created_at >= $7)
+		AND ($8::timestamptz IS NULL OR created_at < $8)`
+	args := []any{orgID, nullString(string(f.Status)), nullString(f.Name), nullString(f.Tag),
+		nullString(f.TurbineID), nullString(f.BatchID), f.From, f.To}
 	var rows []jobRow
-	err := s.db.SelectContext(ctx, &rows, `SELECT `+jobColumns+` FROM jobs
-		WHERE organization_id = $1 AND ($2 = '' OR status = $2)
-		ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-		orgID, string(f.Status), f.PageSize, (f.Page-1)*f.PageSize)
+	err := s.db.SelectContext(ctx, &rows, `SELECT * FROM (SELECT `+jobColumns+`, `+jobRefColumns+` FROM jobs
+		WHERE `+where+`) j ORDER BY `+order+` LIMIT $9 OFFSET $10`,
+		append(args, f.PageSize, (f.Page-1)*f.PageSize)...)
 	if err != nil {
 		return nil, 0, translate(err, "listing jobs")
 	}
 	var total int
-	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM jobs
-		WHERE organization_id = $1 AND ($2 = '' OR status = $2)`, orgID, string(f.Status)); err != nil {
+	if err := s.db.GetContext(ctx, &total, `SELECT count(*) FROM jobs WHERE `+where, args...); err != nil {
 		return nil, 0, translate(err, "counting jobs")
 	}
 	jobs := make([]*turbinesim.Job, len(rows))
@@ -253,6 +332,74 @@ func (s *JobService) ListJobs(ctx context.Context, orgID string, f turbinesim.Jo
 		jobs[i] = rows[i].job()
 	}
 	return jobs, total, nil
+}
+
+// clipID shortens a malformed id for an error detail.
+func clipID(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// UpdateJob implements turbinesim.JobService. The tag changes apply in
+// one statement (replace, then add, then remove), so concurrent edits of
+// different tags do not lose each other's.
+func (s *JobService) UpdateJob(ctx context.Context, orgID, id string, u turbinesim.JobUpdate) (*turbinesim.Job, error) {
+	if _, err := s.FindJob(ctx, orgID, id); err != nil {
+		return nil, err
+	}
+	var name *string
+	if u.Name != nil {
+		n, err := turbinesim.CleanJobName("name", *u.Name)
+		if err != nil {
+			return nil, err
+		}
+		if n == "" {
+			return nil, turbinesim.Errorf(turbinesim.EINVALID, "name: may not be empty")
+		}
+		name = &n
+	}
+	var replace any
+	if u.Tags != nil {
+		tags, err := turbinesim.CleanJobTags("tags", u.Tags)
+		if err != nil {
+			return nil, err
+		}
+		replace = pq.StringArray(tags)
+	}
+	add, err := turbinesim.CleanJobTags("add_tags", u.AddTags)
+	if err != nil {
+		return nil, err
+	}
+	remove, err := turbinesim.CleanJobTags("remove_tags", u.RemoveTags)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, translate(err, "starting job update")
+	}
+	defer tx.Rollback()
+	var tags pq.StringArray
+	err = tx.GetContext(ctx, &tags, `
+		UPDATE jobs SET name = coalesce($3, name),
+		       tags = ARRAY(SELECT t FROM unnest(coalesce($4::text[], tags) || $5::text[]) WITH ORDINALITY AS x(t, n)
+		                    WHERE t <> ALL($6::text[])
+		                    GROUP BY t ORDER BY min(n)),
+		       updated_at = now()
+		 WHERE id = $1 AND organization_id = $2
+		RETURNING tags`, id, orgID, name, replace, pq.StringArray(add), pq.StringArray(remove))
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) && pqErr.Constraint == "jobs_tags_check" {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "add_tags: at most %d tags per job", turbinesim.MaxJobTags)
+	} else if err != nil {
+		return nil, translate(err, "updating job")
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, translate(err, "committing job update")
+	}
+	return s.FindJob(ctx, orgID, id)
 }
 
 // CancelJob implements turbinesim.JobService. A queued job becomes

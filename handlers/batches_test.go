@@ -531,14 +531,19 @@ func TestDLCWizardFormPreviewAndSubmit(t *testing.T) {
 	if !strings.Contains(body, `<td class="px-4 py-2">DLC batch</td>`) {
 		t.Errorf("batch list does not name the DLC batch's kind: %d", resp.StatusCode)
 	}
-	// A run's job page is headed by its run name, with its turbine linked
-	// and the job id small beneath, not by the bare UUID.
+	// A run's job page is headed by its name (turbine, DLC, wind, seed),
+	// with its turbine linked and the job id small beneath, not by the
+	// bare UUID.
 	var run struct {
 		JobID string `db:"job_id"`
-		Name  string `db:"run_name"`
+		Name  string `db:"name"`
 	}
-	if err := be.db.GetContext(context.Background(), &run, `SELECT job_id, run_name FROM batch_runs ORDER BY position LIMIT 1`); err != nil {
+	if err := be.db.GetContext(context.Background(), &run, `SELECT r.job_id, j.name FROM batch_runs r JOIN jobs j ON j.id = r.job_id
+		ORDER BY r.position LIMIT 1`); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.HasPrefix(run.Name, "NREL 5 MW (land-based) · DLC 1.4 · ") {
+		t.Errorf("batch run named %q, want its turbine and DLC first", run.Name)
 	}
 	resp, body = be.do(nil, request{method: "GET", path: "/jobs/" + run.JobID, header: map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}})
 	for _, want := range []string{`<h1 id="job-title" class="text-2xl font-semibold">` + run.Name + `</h1>`,

@@ -60,6 +60,7 @@ func (s *Server) submitJob(c echo.Context) error {
 			// A run of a stored turbine with an uploaded wind file.
 			var req jobs.TurbineRunRequest
 			req.TurbineID = c.FormValue("turbine_id")
+			req.Name, req.Tags = c.FormValue("name"), splitTags(c.Request().MultipartForm.Value["tags"])
 			settings, err := readJSONBody(strings.NewReader(c.FormValue("settings")))
 			if err != nil {
 				return err
@@ -97,7 +98,8 @@ func (s *Server) submitJob(c echo.Context) error {
 		if !ok {
 			return invalid("file: not readable")
 		}
-		archive := jobs.Archive{File: ra, Size: fh.Size, Entrypoint: strings.TrimSpace(c.FormValue("entrypoint"))}
+		archive := jobs.Archive{File: ra, Size: fh.Size, Entrypoint: strings.TrimSpace(c.FormValue("entrypoint")),
+			Name: c.FormValue("name"), Tags: splitTags(c.Request().MultipartForm.Value["tags"])}
 		if job, replayed, err = subs.SubmitArchive(ctx, a, idem, archive); err != nil {
 			return err
 		}
@@ -136,8 +138,10 @@ func (s *Server) submitJob(c echo.Context) error {
 	}
 }
 
-// listJobs: GET /jobs?status=&page=&page_size=, the organization's jobs,
-// newest first.
+// listJobs: GET /jobs, the organization's jobs filtered by name, tag,
+// turbine, batch, status and submission date, in the order sort names
+// (jobFilter). Browsers get the list page with its search form; htmx
+// refreshes get the rows.
 func (s *Server) listJobs(c echo.Context) error {
 	js, err := s.jobService()
 	if err != nil {
@@ -150,8 +154,13 @@ func (s *Server) listJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := turbinesim.JobFilter{Status: turbinesim.JobStatus(c.QueryParam("status")), Page: page, PageSize: size}
-	jobs, total, err := js.ListJobs(c.Request().Context(), authFrom(c).Organization.ID, f)
+	f, err := jobFilter(c)
+	if err != nil {
+		return err
+	}
+	f.Page, f.PageSize = page, size
+	ctx, orgID := c.Request().Context(), authFrom(c).Organization.ID
+	jobs, total, err := js.ListJobs(ctx, orgID, f)
 	if err != nil {
 		return err
 	}
@@ -162,12 +171,125 @@ func (s *Server) listJobs(c echo.Context) error {
 	case formatFragment:
 		return render(c, http.StatusOK, views.JobRows(jobs))
 	default:
-		return render(c, http.StatusOK, views.JobListPage(s.page(c, "Jobs", "jobs"), jobs, views.Pager{
-			Page: p.Page, TotalPages: p.TotalPages, Total: p.Total, Status: string(f.Status)}))
+		v := views.JobList{Jobs: jobs, Query: jobQuery(c), Page: p.Page, TotalPages: p.TotalPages, Total: p.Total,
+			Turbines: s.turbineChoices(c), Batches: s.batchChoices(c)}
+		return render(c, http.StatusOK, views.JobListPage(s.page(c, "Jobs", "jobs"), v))
 	}
 }
 
-// newJobPage: GET /jobs/new, the submit form.
+// jobQuery is the list's search as the page states it (the form's
+// values and the links of sort and page keep it).
+func jobQuery(c echo.Context) views.JobQuery {
+	return views.JobQuery{Name: c.QueryParam("name"), Tag: c.QueryParam("tag"), TurbineID: c.QueryParam("turbine_id"),
+		BatchID: c.QueryParam("batch_id"), Status: c.QueryParam("status"), From: c.QueryParam("from"), To: c.QueryParam("to"),
+		Sort: c.QueryParam("sort")}
+}
+
+// jobFilter reads the query of GET /jobs. Every parameter is optional and
+// given at most once; a bad one is 422 naming it. from and to are dates
+// (YYYY-MM-DD, to inclusive) or RFC 3339 times (to exclusive).
+func jobFilter(c echo.Context) (turbinesim.JobFilter, error) {
+	q := c.QueryParams()
+	for _, name := range []string{"name", "tag", "turbine_id", "batch_id", "status", "from", "to", "sort"} {
+		if len(q[name]) > 1 {
+			return turbinesim.JobFilter{}, invalid("%s: given more than once", name)
+		}
+	}
+	f := turbinesim.JobFilter{Status: turbinesim.JobStatus(q.Get("status")), Name: strings.TrimSpace(q.Get("name")),
+		Tag: strings.TrimSpace(q.Get("tag")), TurbineID: q.Get("turbine_id"), BatchID: q.Get("batch_id"), Sort: q.Get("sort")}
+	switch {
+	case f.Status != "" && !f.Status.Valid():
+		return f, invalid("status: %q is not a job status (%s)", clipText(string(f.Status), 40), strings.Join(statusNames(), ", "))
+	case len(f.Name) > turbinesim.MaxJobNameBytes:
+		return f, invalid("name: at most %d bytes", turbinesim.MaxJobNameBytes)
+	case len(f.Tag) > 4*turbinesim.MaxJobTagLength:
+		return f, invalid("tag: at most %d characters", turbinesim.MaxJobTagLength)
+	case !turbinesim.ValidJobSort(f.Sort):
+		return f, invalid("sort: %q is not one of %s", clipText(f.Sort, 40), strings.Join(turbinesim.JobSorts, ", "))
+	}
+	for name, id := range map[string]string{"turbine_id": f.TurbineID, "batch_id": f.BatchID} {
+		if id != "" && !isUUID(id) {
+			return f, invalid("%s: %q is not an id", name, clipText(id, 40))
+		}
+	}
+	var err error
+	if f.From, err = queryTime(c, "from", false); err != nil {
+		return f, err
+	}
+	if f.To, err = queryTime(c, "to", true); err != nil {
+		return f, err
+	}
+	if f.From != nil && f.To != nil && !f.To.After(*f.From) {
+		return f, invalid("to: %s is not after from (%s)", q.Get("to"), q.Get("from"))
+	}
+	return f, nil
+}
+
+func statusNames() []string {
+	out := make([]string, len(turbinesim.JobStatuses))
+	for i, st := range turbinesim.JobStatuses {
+		out[i] = string(st)
+	}
+	return out
+}
+
+// isUUID reports whether s is a canonical UUID (the ids of every row).
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case !strings.ContainsRune("0123456789abcdefABCDEF", r):
+			return false
+		}
+	}
+	return true
+}
+
+// turbineChoices are the organization's turbines for the list's filter
+// and the run form; a failed lookup leaves the choice empty (the page is
+// still useful).
+func (s *Server) turbineChoices(c echo.Context) []views.Choice {
+	if s.svc.Turbines == nil {
+		return nil
+	}
+	ts, _, err := s.svc.Turbines.ListTurbines(c.Request().Context(), authFrom(c).Organization.ID,
+		turbinesim.TurbineFilter{Page: 1, PageSize: 100})
+	if err != nil {
+		return nil
+	}
+	out := make([]views.Choice, len(ts))
+	for i, t := range ts {
+		out[i] = views.Choice{ID: t.ID, Label: t.Name}
+	}
+	return out
+}
+
+// batchChoices are the organization's latest batches for the list's
+// filter.
+func (s *Server) batchChoices(c echo.Context) []views.Choice {
+	if s.svc.Batches == nil {
+		return nil
+	}
+	bs, _, err := s.svc.Batches.ListBatches(c.Request().Context(), authFrom(c).Organization.ID, 1, 100)
+	if err != nil {
+		return nil
+	}
+	out := make([]views.Choice, len(bs))
+	for i, b := range bs {
+		out[i] = views.Choice{ID: b.ID, Label: b.Name}
+	}
+	return out
+}
+
+// newJobPage: GET /jobs/new, the submit form; ?turbine_id= preselects a
+// turbine, ?from= (a job id) fills the run form with that job's settings
+// ("re-run with changes").
 func (s *Server) newJobPage(c echo.Context) error {
 	var turbines []*turbinesim.Turbine
 	if s.svc.Turbines != nil {
@@ -177,7 +299,19 @@ func (s *Server) newJobPage(c echo.Context) error {
 			turbines = ts
 		}
 	}
-	return render(c, http.StatusOK, views.JobSubmitPage(s.page(c, "Submit a run", "jobs"), turbines, c.QueryParam("turbine_id")))
+	form := views.RunForm{TurbineID: c.QueryParam("turbine_id"), TMax: "60", Speed: "8", WindKind: "steady"}
+	if from := c.QueryParam("from"); from != "" {
+		js, err := s.jobService()
+		if err != nil {
+			return err
+		}
+		j, err := js.FindJob(c.Request().Context(), authFrom(c).Organization.ID, from)
+		if err != nil {
+			return err
+		}
+		form = views.RunFormFrom(j)
+	}
+	return render(c, http.StatusOK, views.JobSubmitPage(s.page(c, "Submit a run", "jobs"), turbines, form))
 }
 
 // getJob: GET /jobs/{id}.
@@ -194,34 +328,55 @@ func (s *Server) getJob(c echo.Context) error {
 	case formatJSON:
 		return c.JSON(http.StatusOK, j)
 	default:
-		names := s.jobNames(c, j)
-		return render(c, http.StatusOK, views.JobDetailPage(s.page(c, names.Title(j), "jobs"), j, names))
+		return render(c, http.StatusOK, views.JobDetailPage(s.page(c, views.JobTitle(j), "jobs"), j))
 	}
 }
 
-// jobNames finds what people call a job: its run name in its batch and
-// the name of the stored turbine it ran. A lookup that fails leaves the
-// name empty (the page then falls back to the entrypoint): the heading is
-// no reason to refuse the page.
-func (s *Server) jobNames(c echo.Context, j *turbinesim.Job) views.JobNames {
-	ctx, orgID := c.Request().Context(), authFrom(c).Organization.ID
-	var n views.JobNames
-	if j.BatchID != nil && s.svc.Batches != nil {
-		if runs, err := s.svc.Batches.BatchJobs(ctx, orgID, *j.BatchID); err == nil {
-			for _, r := range runs {
-				if r.Job != nil && r.Job.ID == j.ID {
-					n.Run = r.Run
-					break
-				}
-			}
+// updateJob: PATCH /jobs/{id}, a new name or tags (JSON JobUpdate; the
+// job page's tag forms send the same fields form-encoded, one tag per
+// add_tags or remove_tags value).
+func (s *Server) updateJob(c echo.Context) error {
+	js, err := s.jobService()
+	if err != nil {
+		return err
+	}
+	var u turbinesim.JobUpdate
+	switch mediaType(c.Request()) {
+	case echo.MIMEApplicationForm, echo.MIMEMultipartForm:
+		if v := c.FormValue("name"); v != "" {
+			u.Name = &v
+		}
+		form, err := c.FormParams()
+		if err != nil {
+			return invalid("body: not a readable form")
+		}
+		u.AddTags, u.RemoveTags = splitTags(form["add_tags"]), splitTags(form["remove_tags"])
+	default:
+		if err := decodeJSONStrict(c, &u); err != nil {
+			return err
 		}
 	}
-	if j.TurbineID != nil && s.svc.Turbines != nil {
-		if t, err := s.svc.Turbines.FindTurbine(ctx, orgID, *j.TurbineID); err == nil {
-			n.Turbine, n.TurbineID = t.Name, t.ID
-		}
+	j, err := js.UpdateJob(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), u)
+	if err != nil {
+		return err
 	}
-	return n
+	switch negotiate(c.Request()) {
+	case formatJSON:
+		return c.JSON(http.StatusOK, j)
+	case formatFragment:
+		return render(c, http.StatusOK, views.JobTags(j))
+	default:
+		return c.Redirect(http.StatusSeeOther, "/jobs/"+j.ID)
+	}
+}
+
+// splitTags reads tags typed into one field, separated by commas.
+func splitTags(values []string) []string {
+	var out []string
+	for _, v := range values {
+		out = append(out, strings.Split(v, ",")...)
+	}
+	return out
 }
 
 // cancelJob: POST /jobs/{id}/cancel. 202 with the job: cancelled at once

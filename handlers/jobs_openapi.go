@@ -18,10 +18,27 @@ func jobOperations(errs func(map[int]string, ...int) map[int]string) []apiOperat
 				"first job (200, Idempotent-Replayed: true), another body 422, a submission still in progress 409.",
 			request: "TurbineRunRequest", requestType: "application/json", moreRequests: map[string]string{"multipart/form-data": "JobUpload"},
 			responses: errs(map[int]string{201: "Job", 200: "Job"}, 401, 402, 403, 404, 409, 413, 422, 429, 503)},
-		{method: "GET", path: "/jobs", tag: "jobs", summary: "The organization's jobs, newest first; query status (a job status), page, page_size (default 20, max 100; larger is 422)",
+		{method: "GET", path: "/jobs", tag: "jobs",
+			summary: "The organization's jobs, filtered and sorted: name (substring, case-insensitive), tag, turbine_id, batch_id, status, from and to (submission date), sort; page, page_size (default 20, max 100). " +
+				"Every parameter is optional and may be given once; a bad value (an unknown status or sort, an id that is not an id, a date that is neither YYYY-MM-DD nor RFC 3339, to not after from) is 422 naming the parameter",
+			query: []queryParam{
+				{name: "name", description: "keeps jobs whose name contains this text, case-insensitively (at most 200 bytes)"},
+				{name: "tag", description: "keeps jobs carrying this tag (exact match)"},
+				{name: "turbine_id", description: "keeps runs of this stored turbine (a UUID)"},
+				{name: "batch_id", description: "keeps the runs of this batch (a UUID)"},
+				{name: "status", description: "keeps jobs in this state", enum: statusNames()},
+				{name: "from", description: "submitted at or after: a date YYYY-MM-DD (midnight UTC) or an RFC 3339 time"},
+				{name: "to", description: "submitted before: an RFC 3339 time, or a date YYYY-MM-DD, which includes that whole day (UTC)"},
+				{name: "sort", description: "order: a field, descending with a leading '-'; default -created (newest first); ties newest first", enum: turbinesim.JobSorts},
+			},
 			responses: errs(map[int]string{200: "JobPage"}, 401, 422, 429, 503)},
-		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: status, progress, attempt, price, tokens, output files, the submitted deck's warnings",
+		{method: "GET", path: "/jobs/{id}", tag: "jobs", summary: "One job: name, tags, what it runs (setup), status, progress, attempt, price, tokens, output files, the submitted deck's warnings",
 			responses: errs(map[int]string{200: "Job"}, 401, 404, 429, 503)},
+		{method: "PATCH", path: "/jobs/{id}", tag: "jobs",
+			summary: "Rename a job or change its tags: name (not empty, at most 200 bytes, one line), tags (replaces the list), then add_tags added and remove_tags removed, in one statement. " +
+				"A tag is 1-40 characters without commas or line breaks; a job has at most 20; duplicates are dropped. A bad field is 422 naming it. " +
+				"Browsers may send the same fields form-encoded (several add_tags / remove_tags values, or one with commas)",
+			request: "JobUpdate", responses: errs(map[int]string{200: "Job"}, 401, 403, 404, 415, 422, 429, 503)},
 		{method: "POST", path: "/jobs/{id}/cancel", tag: "jobs",
 			summary:   "Cancel: a queued job becomes cancelled at once (refunded); a running one becomes cancelling and stops within seconds (cancelled, charged pro rata of the simulated time it reached: cancelled at 10 % of t_max, it keeps 10 % of its price and tokens, rounded up; the detail states the share); a finished one is 409",
 			responses: errs(map[int]string{202: "Job"}, 401, 403, 404, 409, 429, 503)},
@@ -44,9 +61,35 @@ func jobSchemas() map[string]any {
 	ndt := map[string]any{"type": []string{"string", "null"}, "format": "date-time"}
 	status := map[string]any{"type": "string", "enum": []string{"queued", "running", "cancelling", "succeeded", "failed", "cancelled"}}
 	obj := objectSchema
-	job := obj([]string{"id", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "warnings", "checks", "created_at"},
+	fnum := func(d string) map[string]any { return map[string]any{"type": "number", "description": d} }
+	setup := obj([]string{"wind"}, map[string]any{
+		"dt": fnum("time step, s (absent: not recorded)"),
+		"wind": obj([]string{"kind"}, map[string]any{
+			"kind":       map[string]any{"type": "string", "enum": []string{"steady", "file", "turbulent", "event"}},
+			"speed":      fnum("hub-height mean wind speed, m/s (absent when a wind file sets it)"),
+			"shear":      fnum("power-law shear exponent (steady wind, or a generated turbulent box)"),
+			"file":       map[string]any{"type": "string", "description": "the wind file's name"},
+			"turbulence": map[string]any{"type": "string", "description": "the generated turbulent field, e.g. \"NTM, class 1B (IEC Kaimal)\""},
+			"event":      map[string]any{"type": "string", "description": "the IEC deterministic event, e.g. \"EOG\""},
+		}),
+		"waves": obj([]string{"model"}, map[string]any{
+			"model": str, "hs": fnum("significant wave height, m"), "tp": fnum("peak period, s"), "direction": fnum("wave direction, deg"),
+		}),
+		"dlc":   map[string]any{"type": "string", "description": "design load case of a DLC batch run, e.g. 1.2"},
+		"seed":  map[string]any{"type": "integer", "description": "seed number (from 1) of a turbulent DLC run"},
+		"yaw":   fnum("yaw misalignment of a DLC run, deg"),
+		"sweep": map[string]any{"type": "object", "additionalProperties": num, "description": "the swept parameter values of a parametric batch run"},
+	})
+	setup["description"] = "what the run simulates, read from its deck at submission; values the deck does not set are absent"
+	job := obj([]string{"id", "name", "tags", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "warnings", "checks", "created_at"},
 		map[string]any{
-			"id": str, "org_id": str, "status": status, "turbine_id": nstr, "batch_id": nstr, "entrypoint": str,
+			"name":               map[string]any{"type": "string", "description": "the run's name: given at submission, else derived (turbine or main file, DLC, wind, seed, e.g. \"NREL 5MW · DLC 1.2 · 12 m/s · seed 3\")"},
+			"tags":               map[string]any{"type": "array", "items": str, "description": "free labels (PATCH /jobs/{id}; GET /jobs?tag=)"},
+			"setup":              map[string]any{"oneOf": []any{setup, map[string]any{"type": "null"}}, "description": "null for jobs from before it was recorded"},
+			"turbine_name":       map[string]any{"type": "string", "description": "the stored turbine's name (absent when none)"},
+			"batch_name":         map[string]any{"type": "string", "description": "the batch's name (absent when none)"},
+			"submitted_by_email": map[string]any{"type": "string", "description": "who ran it (absent when the account is gone)"},
+			"id":                 str, "org_id": str, "status": status, "turbine_id": nstr, "batch_id": nstr, "entrypoint": str,
 			"submitted_by": nstr, "client_id": map[string]any{"type": []string{"string", "null"}, "description": "API key Client ID when submitted with a key"},
 			"created_at": dt, "started_at": ndt, "finished_at": ndt, "updated_at": dt,
 			"sim_time": num, "t_max": num, "percent": num,
@@ -68,6 +111,8 @@ func jobSchemas() map[string]any {
 		"An organization runs at most its plan's number of jobs at once (Beta 2, Pro and Academic 8, Enterprise 32); more stay queued, and a free worker " +
 		"goes first to the organization with the fewest runs going. " +
 		"Billing: " + turbinesim.PricingRule
+	runName := map[string]any{"type": "string", "description": "the run's name, at most 200 bytes; empty or absent: derived from the turbine (or main file) and the wind"}
+	runTags := map[string]any{"type": "string", "description": "the run's tags, comma-separated"}
 	return map[string]any{
 		"Job": job,
 		"JobPage": obj([]string{"items", "total", "page", "page_size", "total_pages"}, map[string]any{
@@ -80,15 +125,25 @@ func jobSchemas() map[string]any {
 			obj([]string{"file", "entrypoint"}, map[string]any{
 				"file":       map[string]any{"type": "string", "format": "binary", "description": "ZIP of the simulation input files"},
 				"entrypoint": map[string]any{"type": "string", "description": "path of the main .fst inside the ZIP"},
+				"name":       runName,
+				"tags":       runTags,
 			}),
 			obj([]string{"turbine_id", "settings", "wind_file"}, map[string]any{
-				"turbine_id": str,
-				"settings":   map[string]any{"type": "string", "description": "the JSON settings object of TurbineRunRequest, as text"},
-				"wind_file":  map[string]any{"type": "string", "format": "binary", "description": "TurbSim .bts box or uniform wind file"},
+				"turbine_id": str, "name": runName, "tags": runTags,
+				"settings":  map[string]any{"type": "string", "description": "the JSON settings object of TurbineRunRequest, as text"},
+				"wind_file": map[string]any{"type": "string", "format": "binary", "description": "TurbSim .bts box or uniform wind file"},
 			}),
 		}},
+		"JobUpdate": obj([]string{}, map[string]any{
+			"name":        map[string]any{"type": "string", "description": "new name, not empty"},
+			"tags":        map[string]any{"type": "array", "items": str, "description": "replaces the tags"},
+			"add_tags":    map[string]any{"type": "array", "items": str},
+			"remove_tags": map[string]any{"type": "array", "items": str},
+		}),
 		"TurbineRunRequest": obj([]string{"turbine_id", "settings"}, map[string]any{
 			"turbine_id": str,
+			"name":       runName,
+			"tags":       map[string]any{"type": "array", "items": str, "description": "labels of the run, 1-40 characters each without commas, at most 20"},
 			"settings": obj([]string{"t_max", "wind"}, map[string]any{
 				"t_max": map[string]any{"type": "number", "description": "simulated end time, s (0, 7200]; with dt at most 10,000,000 steps"},
 				"dt":    map[string]any{"type": "number", "description": "time step, s, [0.0001, 1]; 0 or absent keeps the deck's (which must be within the same bounds)"},

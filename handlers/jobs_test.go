@@ -415,9 +415,9 @@ func TestJobPagesRender(t *testing.T) {
 	tok := je.loginJSON().AccessToken
 	html := map[string]string{"Authorization": "Bearer " + tok, "Accept": "text/html"}
 	for path, wants := range map[string][]string{
-		"/jobs":     {`id="job-rows"`, `hx-trigger="every 2s"`, job.ID[:8], "succeeded"},
+		"/jobs":     {`id="job-rows"`, `hx-trigger="every 5s"`, `data-job-id="` + job.ID + `"`, ">" + job.Name + "<", "succeeded"},
 		"/jobs/new": {`id="submit-zip"`, `name="entrypoint"`, `id="submit-turbine"`},
-		"/jobs/" + job.ID: {`<h1 id="job-title" class="text-2xl font-semibold">Main_Onshore.fst</h1>`, `id="job-bar"`, `data-job-ws="` + job.ID + `"`, "Main_Onshore.outb", `<pre id="job-log" class="whitespace-pre-wrap break-all `, "/assets/js/jobs.js",
+		"/jobs/" + job.ID: {`<h1 id="job-title" class="text-2xl font-semibold">` + job.Name + `</h1>`, `id="job-bar"`, `data-job-ws="` + job.ID + `"`, "Main_Onshore.outb", `<pre id="job-log" class="whitespace-pre-wrap break-all `, "/assets/js/jobs.js",
 			`id="notes-panel"`, `data-target-type="job"`, `data-target-id="` + job.ID + `"`, "/studies/editor.js"},
 	} {
 		resp, body = je.do(nil, request{method: "GET", path: path, header: html})

@@ -95,11 +95,21 @@ func apiSchemas() map[string]any {
 			"verified": map[string]any{"type": "boolean"}, "active": map[string]any{"type": "boolean"},
 			"created_at": dt, "updated_at": dt,
 		}),
-		"Dashboard": obj([]string{"organization", "member_count", "turbine_count", "job_count", "active_job_count", "study_count"}, map[string]any{
+		"Dashboard": obj([]string{"organization", "member_count", "turbine_count", "job_count", "active_job_count", "study_count", "active", "failed", "batches", "recent", "usage"}, map[string]any{
 			"organization": ref("Organization"), "member_count": map[string]any{"type": "integer"},
 			"turbine_count": map[string]any{"type": "integer"}, "job_count": map[string]any{"type": "integer"},
 			"active_job_count": map[string]any{"type": "integer", "description": "jobs queued, running or cancelling"},
 			"study_count":      map[string]any{"type": "integer"},
+			"active": map[string]any{"type": "array", "description": "running and queued runs (at most 10): running first, then in the order they will start",
+				"items": map[string]any{"allOf": []any{ref("Job"), obj(nil, map[string]any{
+					"queue_position": map[string]any{"type": "integer", "description": "place in the organization's queue, 1 = next; absent once running"}})}}},
+			"queued_count": map[string]any{"type": "integer"},
+			"failed":       map[string]any{"type": "array", "items": ref("Job"), "description": "runs that failed since failed_since (the last 24 hours), newest first, at most 10; each with its detail"},
+			"failed_count": map[string]any{"type": "integer", "description": "runs failed since failed_since"},
+			"failed_since": map[string]any{"type": "string", "format": "date-time"},
+			"batches":      map[string]any{"type": "array", "items": ref("Batch"), "description": "batches with runs not finished, newest first, at most 10, with their progress"},
+			"recent":       map[string]any{"type": "array", "items": ref("Job"), "description": "the latest succeeded runs, at most 10"},
+			"usage":        map[string]any{"type": "object", "description": "this month's spend and tokens against the caps (as in GET /org/usage's usage)"},
 		}),
 		"Account": obj([]string{"user", "organization", "auth_method"}, map[string]any{
 			"user": ref("User"), "organization": ref("Organization"),

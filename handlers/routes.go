@@ -62,6 +62,7 @@ func (s *Server) routes() {
 	e.GET("/jobs", s.listJobs, work...)
 	e.GET("/jobs/new", s.newJobPage, work...)
 	e.GET("/jobs/:id", s.getJob, work...)
+	e.PATCH("/jobs/:id", s.updateJob, work...)
 	e.POST("/jobs/:id/cancel", s.cancelJob, work...)
 	e.GET("/jobs/:id/outputs/:name", s.jobOutput, work...)
 	e.GET("/ws/jobs/:id", s.jobSocket, work...)

@@ -79,8 +79,12 @@ type WindFileRef struct {
 }
 
 // TurbineRunRequest is the JSON body of POST /jobs for a stored turbine.
+// Name and Tags are optional: an empty name is derived from the run
+// (turbinesim.JobName).
 type TurbineRunRequest struct {
 	TurbineID string      `json:"turbine_id"`
+	Name      string      `json:"name,omitempty"`
+	Tags      []string    `json:"tags,omitempty"`
 	Settings  RunSettings `json:"settings"`
 }
 
@@ -90,6 +94,13 @@ func (r *TurbineRunRequest) Check(uploaded bool) error {
 	s := r.Settings
 	w := s.Wind
 	fromFile := w.File != nil || uploaded
+	var err error
+	if r.Name, err = turbinesim.CleanJobName("name", r.Name); err != nil {
+		return err
+	}
+	if r.Tags, err = turbinesim.CleanJobTags("tags", r.Tags); err != nil {
+		return err
+	}
 	switch {
 	case r.TurbineID == "":
 		return invalid("turbine_id: required")
@@ -122,13 +133,13 @@ func (r *TurbineRunRequest) Check(uploaded bool) error {
 // deck's warnings (they name the turbine's own files and lines, which the
 // engineer edits, not those of the rewritten run deck). wind, when not
 // nil, replaces steady wind; the written deck is validated again.
-func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *decks.RunWindFile, dir string) (entry string, warnings []string, work turbinesim.RunWork, err error) {
+func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, wind *decks.RunWindFile, dir string) (entry string, warnings []string, work turbinesim.RunWork, setup *turbinesim.RunSetup, err error) {
 	if src == "" || !t.HasDeck() {
-		return "", nil, work, invalid("turbine_id: this turbine has no input deck to run")
+		return "", nil, work, nil, invalid("turbine_id: this turbine has no input deck to run")
 	}
 	d, warnings, err := decks.LoadRunnableDeck(src, *t.MainFile)
 	if err != nil {
-		return "", nil, work, err
+		return "", nil, work, nil, err
 	}
 	s := req.Settings
 	d.Main.TMax = s.TMax
@@ -140,18 +151,18 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 	steps, option, problem := turbinesim.RunSteps(d.Main.TMax, d.Main.DT)
 	switch {
 	case option == "TMax":
-		return "", nil, work, invalid("settings.t_max: %s", problem)
+		return "", nil, work, nil, invalid("settings.t_max: %s", problem)
 	case option == "DT" && s.DT > 0:
-		return "", nil, work, invalid("settings.dt: %s", problem)
+		return "", nil, work, nil, invalid("settings.dt: %s", problem)
 	case option == "DT":
-		return "", nil, work, invalid("settings.dt: the turbine deck's DT %s; give settings.dt", problem)
+		return "", nil, work, nil, invalid("settings.dt: the turbine deck's DT %s; give settings.dt", problem)
 	}
 	if err := decks.SolverCanRun(src, d); err != nil {
-		return "", nil, work, err
+		return "", nil, work, nil, err
 	}
 	work = turbinesim.RunWork{Steps: steps, ModelSize: decks.ModelSize(d)}
 	if d.InflowWind == nil {
-		return "", nil, work, invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
+		return "", nil, work, nil, invalid("turbine_id: the turbine's deck has no InflowWind module to set the wind in")
 	}
 	var fst string
 	if wind != nil {
@@ -165,17 +176,19 @@ func deckFromTurbine(src string, t *turbinesim.Turbine, req *TurbineRunRequest, 
 		fst, err = deck.Write(dir, d)
 	}
 	if err != nil {
-		return "", nil, work, fmt.Errorf("writing run deck: %w", err)
+		return "", nil, work, nil, fmt.Errorf("writing run deck: %w", err)
 	}
 	if entry, err = filepath.Rel(dir, fst); err != nil {
-		return "", nil, work, err
+		return "", nil, work, nil, err
 	}
 	entry = filepath.ToSlash(entry)
+	setup = decks.RunSetupOf(d)
 	if wind != nil {
 		// The run deck as the solver will read it, wind file included.
 		if _, _, err := decks.LoadRunnableDeck(dir, entry); err != nil {
-			return "", nil, work, err
+			return "", nil, work, nil, err
 		}
+		setup.Wind = turbinesim.RunWind{Kind: "file", File: wind.Name}
 	}
-	return entry, warnings, work, nil
+	return entry, warnings, work, setup, nil
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/decks"
@@ -39,6 +40,10 @@ type Archive struct {
 	File       io.ReaderAt
 	Size       int64
 	Entrypoint string
+	// Name and Tags are the run's (optional; a name is derived from the
+	// deck when empty).
+	Name string
+	Tags []string
 }
 
 // UploadedWind is a wind file uploaded with a run of a stored turbine.
@@ -74,6 +79,12 @@ func (s *Submissions) SubmitArchive(ctx context.Context, a *turbinesim.Auth, ide
 	defer os.RemoveAll(dir)
 	nj := s.newJob(a, idem, dir)
 	nj.Entrypoint = z.Entrypoint
+	if nj.Name, err = turbinesim.CleanJobName("name", z.Name); err != nil {
+		return nil, false, err
+	}
+	if nj.Tags, err = turbinesim.CleanJobTags("tags", z.Tags); err != nil {
+		return nil, false, err
+	}
 	if err := decks.ExtractZip(z.File, z.Size, dir, jobZipLimits); err != nil {
 		return nil, false, err
 	}
@@ -91,8 +102,12 @@ func (s *Submissions) SubmitArchive(ctx context.Context, a *turbinesim.Auth, ide
 		return nil, false, err
 	}
 	nj.TMax, nj.Warnings, nj.Work = d.Main.TMax, warnings, work
+	nj.Setup = decks.RunSetupOf(d)
+	if nj.Name == "" {
+		nj.Name = turbinesim.JobName(path.Base(nj.Entrypoint), nj.Setup)
+	}
 	hash := sha256.New()
-	hash.Write([]byte("zip\x00" + nj.Entrypoint + "\x00"))
+	hash.Write([]byte("zip\x00" + nj.Entrypoint + "\x00" + nj.Name + "\x00" + strings.Join(nj.Tags, ",") + "\x00"))
 	io.Copy(hash, io.NewSectionReader(z.File, 0, z.Size))
 	nj.RequestHash = hex.EncodeToString(hash.Sum(nil))
 	return s.Jobs.SubmitJob(ctx, nj)
@@ -175,11 +190,15 @@ func (s *Submissions) turbineRun(ctx context.Context, a *turbinesim.Auth, req *T
 		return err
 	}
 	defer release()
-	entry, warnings, work, err := deckFromTurbine(src, t, req, wind, dir)
+	entry, warnings, work, setup, err := deckFromTurbine(src, t, req, wind, dir)
 	if err != nil {
 		return err
 	}
 	nj.InputDir, nj.Entrypoint, nj.TurbineID, nj.TMax, nj.Warnings, nj.Work = dir, entry, t.ID, req.Settings.TMax, warnings, work
+	nj.Setup, nj.Name, nj.Tags = setup, req.Name, req.Tags
+	if nj.Name == "" {
+		nj.Name = turbinesim.JobName(t.Name, setup)
+	}
 	return nil
 }
 

@@ -30,10 +30,44 @@
     };
   }
 
+  // A 422 detail names its field first ("settings.wind.shear: ..."), so it
+  // is shown next to that field (the longest field name that prefixes it);
+  // other errors go to the form's error line. The form keeps its values.
+  function showError(form, detail) {
+    var slots = form.querySelectorAll("[data-field-error]");
+    var best = null;
+    slots.forEach(function (p) {
+      var f = p.getAttribute("data-field-error");
+      if (detail.indexOf(f + ":") === 0 || detail.indexOf(f + ".") === 0) {
+        if (!best || f.length > best.getAttribute("data-field-error").length) best = p;
+      }
+    });
+    (best || form.querySelector("[data-job-error]")).textContent = detail;
+  }
+
+  function clearErrors(form) {
+    form.querySelectorAll("[data-field-error], [data-job-error]").forEach(function (p) { p.textContent = ""; });
+  }
+
+  function send(form, headers, body) {
+    headers["Accept"] = "application/json";
+    headers["X-CSRF-Token"] = csrf();
+    fetch("/jobs", { method: "POST", headers: headers, body: body }).then(function (r) {
+      return r.json().then(function (j) {
+        if (r.ok) location.href = "/jobs/" + j.id;
+        else showError(form, j.detail || ("HTTP " + r.status));
+      }, function () { showError(form, "HTTP " + r.status); });
+    }, function () { showError(form, "the service could not be reached; try again"); });
+  }
+
+  function tagList(v) {
+    return (v || "").split(",").map(function (t) { return t.trim(); }).filter(function (t) { return t !== ""; });
+  }
+
   // The turbine-run form sends the request the API takes: JSON for steady
-  // wind; multipart (turbine_id, settings as JSON, wind_file) when a wind
-  // file is uploaded. A 422 detail names its field first ("settings.wind.
-  // shear: ..."), so it is shown next to that field.
+  // wind or a wind file of an earlier run; multipart (turbine_id, name,
+  // tags, settings as JSON, wind_file) when a wind file is uploaded.
+  // Empty optional fields are left out of the request, never sent as 0.
   function turbineForm(form) {
     var kinds = form.querySelectorAll('input[name="wind_kind"]');
     function showKind() {
@@ -47,48 +81,57 @@
     kinds.forEach(function (k) { k.addEventListener("change", showKind); });
     showKind();
 
-    function showError(detail) {
-      var slots = form.querySelectorAll("[data-field-error]");
-      var best = null;
-      slots.forEach(function (p) {
-        var f = p.getAttribute("data-field-error");
-        if (detail.indexOf(f + ":") === 0 && (!best || f.length > best.getAttribute("data-field-error").length)) best = p;
-      });
-      (best || form.querySelector("[data-job-error]")).textContent = detail;
-    }
-
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      form.querySelectorAll("[data-field-error], [data-job-error]").forEach(function (p) { p.textContent = ""; });
+      clearErrors(form);
       var f = new FormData(form);
       var num = function (k) { var v = f.get(k); return v === "" || v == null ? undefined : Number(v); };
-      var upload = f.get("wind_kind") === "upload";
-      var settings = { t_max: num("t_max"), dt: num("dt"), wind: upload ? {} : { speed: num("speed"), shear: num("shear") } };
-      var headers = { "Accept": "application/json", "X-CSRF-Token": csrf() };
-      var body;
-      if (upload) {
+      var kind = f.get("wind_kind");
+      var wind = {};
+      if (kind === "steady") wind = { speed: num("speed"), shear: num("shear") };
+      if (kind === "job") wind = { file: { job_id: f.get("wind_job_id") || "", path: f.get("wind_path") || "" } };
+      var settings = { t_max: num("t_max"), dt: num("dt"), wind: wind };
+      var name = (f.get("name") || "").trim();
+      var tags = tagList(f.get("tags"));
+      if (kind === "upload") {
         var file = form.querySelector('input[name="wind_file"]').files[0];
-        if (!file) { showError("wind_file: choose a wind file to upload"); return; }
-        body = new FormData();
+        if (!file) { showError(form, "wind_file: choose a wind file to upload"); return; }
+        var body = new FormData();
         body.append("turbine_id", f.get("turbine_id") || "");
+        if (name) body.append("name", name);
+        if (tags.length) body.append("tags", tags.join(","));
         body.append("settings", JSON.stringify(settings));
         body.append("wind_file", file, file.name);
-      } else {
-        headers["Content-Type"] = "application/json";
-        body = JSON.stringify({ turbine_id: f.get("turbine_id") || "", settings: settings });
+        send(form, {}, body);
+        return;
       }
-      fetch("/jobs", { method: "POST", headers: headers, body: body }).then(function (r) {
-        return r.json().then(function (j) {
-          if (r.ok) location.href = "/jobs/" + j.id;
-          else showError(j.detail || ("HTTP " + r.status));
-        }, function () { showError("HTTP " + r.status); });
-      }, function (e) { showError(String(e)); });
+      var req = { turbine_id: f.get("turbine_id") || "", settings: settings };
+      if (name) req.name = name;
+      if (tags.length) req.tags = tags;
+      send(form, { "Content-Type": "application/json" }, JSON.stringify(req));
+    });
+  }
+
+  // The ZIP form posts its multipart fields as they are; errors are shown
+  // next to their field and the chosen file stays selected.
+  function zipForm(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearErrors(form);
+      var body = new FormData(form);
+      body.delete("_csrf");
+      if (!form.querySelector('input[name="file"]').files.length) {
+        showError(form, "file: choose the ZIP of the input files");
+        return;
+      }
+      send(form, {}, body);
     });
   }
 
   function init() {
     document.querySelectorAll("[data-job-ws]").forEach(watch);
     document.querySelectorAll("[data-job-turbine-form]").forEach(turbineForm);
+    document.querySelectorAll("[data-job-zip-form]").forEach(zipForm);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
