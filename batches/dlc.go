@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
@@ -99,6 +100,15 @@ type dlcPlan struct {
 	steady bool
 }
 
+// solverPrefix matches the package and step names solver/dlc puts before
+// its messages ("dlc: expand: ", "dlc: apply sweep point P001_...: "):
+// useful in logs, noise to the engineer, who is told the run or point
+// the message is about.
+var solverPrefix = regexp.MustCompile(`^dlc: (?:(?:expand|sweep|check run [^:]+|apply sweep point [^:]+): )?`)
+
+// userText is a solver error as an engineer reads it.
+func userText(err error) string { return solverPrefix.ReplaceAllString(err.Error(), "") }
+
 func invalidf(format string, args ...any) error {
 	return turbinesim.Errorf(turbinesim.EINVALID, format, args...)
 }
@@ -130,7 +140,7 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid}
 	if p.runs, err = dlc.Expand(p.request); err != nil {
 		release()
-		return nil, invalidf("%s", err.Error())
+		return nil, invalidf("%s", userText(err))
 	}
 	if len(p.runs) > turbinesim.MaxBatchRuns {
 		release()
@@ -242,7 +252,7 @@ func (p *dlcPlan) check() error {
 	}
 	for _, run := range p.runs {
 		if err := dlc.CheckRun(p.deck, run); err != nil {
-			return invalidf("run %s: %s", run.ID, err.Error())
+			return invalidf("run %s: %s", run.ID, userText(err))
 		}
 	}
 	return nil

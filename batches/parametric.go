@@ -57,7 +57,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 	}
 	points, err := dlc.ExpandSweep(base, req.Parameters)
 	if err != nil {
-		return nil, invalidf("%s", err.Error())
+		return nil, invalidf("%s", userText(err))
 	}
 	if len(points) > turbinesim.MaxBatchRuns {
 		return nil, invalidf("the sweep has %d points; one batch holds at most %d", len(points), turbinesim.MaxBatchRuns)
@@ -81,7 +81,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 		}
 		nd := *d // ApplySweepPoint replaces what it changes: d stays intact
 		if err := dlc.ApplySweepPoint(&nd, p); err != nil {
-			return nil, invalidf("point %s: %s", p.ID, err.Error())
+			return nil, invalidf("point %s: %s", p.ID, userText(err))
 		}
 		steps, option, problem := turbinesim.RunSteps(tMax[i], nd.Main.DT)
 		if option != "" {
@@ -109,7 +109,7 @@ func (s *ParametricBatches) Submit(ctx context.Context, by BatchSubmitter, req *
 	for i, p := range points {
 		nd := *d // ApplySweepPoint replaces what it changes: d stays intact
 		if err := dlc.ApplySweepPoint(&nd, p); err != nil {
-			return nil, invalidf("point %s: %s", p.ID, err.Error())
+			return nil, invalidf("point %s: %s", p.ID, userText(err))
 		}
 		dir := filepath.Join(work, strconv.Itoa(i))
 		fst, err := deck.Write(dir, &nd)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"slices"
@@ -26,14 +27,55 @@ const maxRunCandidates = 100
 
 var jobIDPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-// runNamer names jobs as their pages title them (views.JobTitle: the
-// run's name, given at submission or derived from turbine, DLC, wind and
-// seed).
-type runNamer struct{}
+// runNamer names jobs as their pages title them: the job's name; for
+// jobs without one, views.JobNames.Title (run name in its batch, else
+// turbine, else main input file), asking for
+// each batch's runs and each turbine once per request.
+type runNamer struct {
+	s        *Server
+	ctx      context.Context
+	orgID    string
+	batches  map[string][]turbinesim.BatchRunJob
+	turbines map[string]string
+}
 
-func (s *Server) newRunNamer(c echo.Context) *runNamer { return &runNamer{} }
+func (s *Server) newRunNamer(c echo.Context) *runNamer {
+	return &runNamer{s: s, ctx: c.Request().Context(), orgID: authFrom(c).Organization.ID,
+		batches: map[string][]turbinesim.BatchRunJob{}, turbines: map[string]string{}}
+}
 
-func (n *runNamer) name(j *turbinesim.Job) string { return views.JobTitle(j) }
+func (n *runNamer) name(j *turbinesim.Job) string {
+	if j.Name != "" {
+		// The run's own name (given at submission or derived from
+		// turbine, DLC, wind and seed), as its job page is titled.
+		return j.Name
+	}
+	var names views.JobNames
+	if j.BatchID != nil && n.s.svc.Batches != nil {
+		runs, ok := n.batches[*j.BatchID]
+		if !ok {
+			runs, _ = n.s.svc.Batches.BatchJobs(n.ctx, n.orgID, *j.BatchID)
+			n.batches[*j.BatchID] = runs
+		}
+		for _, r := range runs {
+			if r.Job != nil && r.Job.ID == j.ID {
+				names.Run = r.Run
+				break
+			}
+		}
+	}
+	if names.Run == "" && j.TurbineID != nil && n.s.svc.Turbines != nil {
+		t, ok := n.turbines[*j.TurbineID]
+		if !ok {
+			if tb, err := n.s.svc.Turbines.FindTurbine(n.ctx, n.orgID, *j.TurbineID); err == nil {
+				t = tb.Name
+			}
+			n.turbines[*j.TurbineID] = t
+		}
+		names.Turbine = t
+	}
+	return names.Title(j)
+}
 
 // uniqueNames gives each run a name no other run of the list has: a
 // shared name gets the first eight characters of the job id appended, so

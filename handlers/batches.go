@@ -216,13 +216,20 @@ func parametricFromForm(c echo.Context) (ParametricBatchRequest, error) {
 		p := dlc.SweepParam{Name: name}
 		if vals := strings.TrimSpace(c.FormValue("values" + i)); vals != "" {
 			for _, v := range strings.Split(vals, ",") {
-				x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				v = strings.TrimSpace(v)
+				x, err := strconv.ParseFloat(v, 64)
 				if err != nil {
 					return req, invalid("values%s: %q is not a number", i, v)
 				}
 				p.Values = append(p.Values, x)
 			}
 		} else {
+			// An empty field is absent, never 0: a range needs all three.
+			for _, field := range []string{"start" + i, "stop" + i, "step" + i} {
+				if strings.TrimSpace(c.FormValue(field)) == "" {
+					return req, invalid("%s: required for a range of %s (or give values%s, a list)", field, name, i)
+				}
+			}
 			if p.Start, err = f("start" + i); err != nil {
 				return req, err
 			}
@@ -273,6 +280,7 @@ func (s *Server) getBatch(c echo.Context) error {
 	}
 	detail := BatchDetail{Batch: b, Runs: make([]BatchRun, len(jobs))}
 	for i, rj := range jobs {
+		s.hideInJob(rj.Job)
 		detail.Runs[i] = BatchRun{Run: rj.Run, JobID: rj.Job.ID, Status: rj.Job.Status, Percent: rj.Job.Percent, Detail: rj.Job.Detail, Checks: rj.Job.Checks}
 	}
 	switch negotiate(c.Request()) {

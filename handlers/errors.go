@@ -75,6 +75,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 // outside Echo's handler chain (the session loader).
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, detail := statusAndDetail(err)
+	detail = s.paths.Hide(detail)
 	attrs := []any{"status", status, "method", r.Method, "path", r.URL.Path, "request_id", w.Header().Get(echo.HeaderXRequestID)}
 	switch {
 	case status >= 500:
@@ -109,7 +110,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			http.Redirect(w, r, loginURL(r), http.StatusSeeOther)
 			return
 		}
-		s.renderTo(w, r, status, views.ErrorPage(views.Page{Title: fmt.Sprintf("Error %d", status)}, status, detail))
+		// In the layout with the navigation of the signed-in caller, so
+		// that a refused form leaves the person on a page of the site.
+		p := views.Page{Title: fmt.Sprintf("Error %d", status), Auth: turbinesim.AuthFromContext(r.Context()), CSRF: s.sessionCSRF(r)}
+		s.renderTo(w, r, status, views.ErrorPage(p, status, detail))
 	default:
 		h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 		w.WriteHeader(status)
@@ -133,3 +137,15 @@ func loginURL(r *http.Request) string {
 
 // errorAttr names an error in structured logs.
 func errorAttr(err error) slog.Attr { return slog.String("err", err.Error()) }
+
+// sessionCSRF is the session's anti-forgery token for an error page, ""
+// when the request has no session (an error raised before the session
+// was loaded) or none was issued yet.
+func (s *Server) sessionCSRF(r *http.Request) (tok string) {
+	defer func() {
+		if recover() != nil {
+			tok = "" // scs panics without session data in the context
+		}
+	}()
+	return s.sessions.GetString(r.Context(), sessionCSRF)
+}

@@ -121,6 +121,7 @@ func (s *Server) submitJob(c echo.Context) error {
 		return turbinesim.Errorf(turbinesim.EINVALID,
 			"Content-Type: send multipart/form-data (file, entrypoint) or application/json (turbine_id, settings)")
 	}
+	s.hideInJob(job)
 	status := http.StatusCreated
 	if replayed {
 		status = http.StatusOK
@@ -164,6 +165,7 @@ func (s *Server) listJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.hideInJobs(jobs)
 	p := newPage(jobs, total, page, size)
 	switch negotiate(c.Request()) {
 	case formatJSON:
@@ -324,6 +326,7 @@ func (s *Server) getJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.hideInJob(j)
 	switch negotiate(c.Request()) {
 	case formatJSON:
 		return c.JSON(http.StatusOK, j)
@@ -360,6 +363,7 @@ func (s *Server) updateJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.hideInJob(j)
 	switch negotiate(c.Request()) {
 	case formatJSON:
 		return c.JSON(http.StatusOK, j)
@@ -391,6 +395,7 @@ func (s *Server) cancelJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.hideInJob(j)
 	switch negotiate(c.Request()) {
 	case formatJSON:
 		return c.JSON(http.StatusAccepted, j)

@@ -33,6 +33,10 @@ func (s *Server) dashboard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.hideInJobs(d.Failed)
+	for _, j := range d.Active {
+		s.hideInJob(j.Job)
+	}
 	switch negotiate(c.Request()) {
 	case formatJSON:
 		return c.JSON(http.StatusOK, d)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -122,6 +123,10 @@ type Config struct {
 	// preparation), each removed when its request ends; empty means the
 	// system's temporary directory.
 	ScratchDir string
+	// PrivateDirs are the server's folders (DATA_DIR, BLOB_DIR, WORK_DIR,
+	// RESULT_CACHE_DIR): no path under them, nor under ScratchDir or the
+	// system's temporary directory, reaches a user (serverPaths).
+	PrivateDirs []string
 }
 
 // Server is the HTTP application.
@@ -136,6 +141,8 @@ type Server struct {
 	// idTokens verify the ID tokens of the OpenID Connect providers, by
 	// provider name (each caches its provider's keys).
 	idTokens map[string]*turbinesim.IDTokenVerifier
+	// paths hides the server's folders in what users read.
+	paths *serverPaths
 }
 
 // New builds the application with its middleware and routes.
@@ -158,7 +165,8 @@ func New(cfg Config, svc Services) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{svc: svc, cfg: cfg, log: cfg.Logger}
+	s := &Server{svc: svc, cfg: cfg, log: cfg.Logger,
+		paths: newServerPaths(append([]string{cfg.ScratchDir, os.TempDir()}, cfg.PrivateDirs...))}
 	s.tokens = NewTokens(cfg.JWTSecret, cfg.Now)
 	s.idTokens = map[string]*turbinesim.IDTokenVerifier{}
 	for name, p := range cfg.SSO {

@@ -58,10 +58,10 @@ func (s *Server) jobSocket(c echo.Context) error {
 		if err != nil {
 			return nil, false, err
 		}
-		p := progressOf(j)
+		p := s.progressOf(j)
 		return p, p.Final, nil
 	}
-	first := progressOf(job)
+	first := s.progressOf(job)
 	return s.streamProgress(c, orgID, "job", first, first.Final, refresh)
 }
 
@@ -131,7 +131,7 @@ func (s *Server) streamProgress(c echo.Context, orgID, what string, msg any, fin
 	}
 }
 
-func progressOf(j *turbinesim.Job) JobProgress {
+func (s *Server) progressOf(j *turbinesim.Job) JobProgress {
 	p := JobProgress{Status: j.Status, SimTime: j.SimTime, TMax: j.TMax, Percent: j.Percent,
 		Attempt: j.Attempt, Final: j.Status.Terminal()}
 	if j.ETASeconds != nil {
@@ -139,7 +139,7 @@ func progressOf(j *turbinesim.Job) JobProgress {
 		p.ETASeconds = &eta
 	}
 	if j.Status.Terminal() || j.Status == turbinesim.JobCancelling {
-		p.Detail = j.Detail
+		p.Detail = s.hideInJob(j).Detail
 	}
 	return p
 }

@@ -73,3 +73,25 @@ const faviconSVG = "data:image/svg+xml," +
 	"%3Crect width='32' height='32' rx='6' fill='%23075985'/%3E" +
 	"%3Cg stroke='white' stroke-width='3' stroke-linecap='round'%3E" +
 	"%3Cpath d='M16 16V5M16 16l9.5 5.5M16 16l-9.5 5.5'/%3E%3C/g%3E%3C/svg%3E"
+
+// JobNames are what people called a job before jobs had names (jobs
+// without one): its run
+// name in its batch (e.g. DLC1.1_V25.0_S1_Y+10) and the stored turbine it
+// ran; either is "" when the job has none.
+type JobNames struct {
+	Run       string
+	Turbine   string
+	TurbineID string
+}
+
+// Title is the job page's heading: the run name, else the turbine's name,
+// else the main input file (a job uploaded as a ZIP).
+func (n JobNames) Title(j *turbinesim.Job) string {
+	switch {
+	case n.Run != "":
+		return n.Run
+	case n.Turbine != "":
+		return n.Turbine
+	}
+	return j.Entrypoint
+}

@@ -30,24 +30,9 @@
     };
   }
 
-  // A 422 detail names its field first ("settings.wind.shear: ..."), so it
-  // is shown next to that field (the longest field name that prefixes it);
-  // other errors go to the form's error line. The form keeps its values.
-  function showError(form, detail) {
-    var slots = form.querySelectorAll("[data-field-error]");
-    var best = null;
-    slots.forEach(function (p) {
-      var f = p.getAttribute("data-field-error");
-      if (detail.indexOf(f + ":") === 0 || detail.indexOf(f + ".") === 0) {
-        if (!best || f.length > best.getAttribute("data-field-error").length) best = p;
-      }
-    });
-    (best || form.querySelector("[data-job-error]")).textContent = detail;
-  }
-
-  function clearErrors(form) {
-    form.querySelectorAll("[data-field-error], [data-job-error]").forEach(function (p) { p.textContent = ""; });
-  }
+  // Errors are shown next to the field they name (assets/js/forms.js).
+  var showError = window.turbinesimForms.showError;
+  var clearErrors = window.turbinesimForms.clearErrors;
 
   function send(form, headers, body) {
     headers["Accept"] = "application/json";

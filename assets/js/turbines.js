@@ -41,7 +41,7 @@
   document.addEventListener("htmx:afterRequest", function (ev) {
     if (!ev.target || ev.target.id !== "upload-form" || !ev.detail) return;
     if (ev.detail.failed || ev.detail.successful === false) {
-      setProgress(0, "The upload was refused; the message above says why.");
+      setProgress(0, "The upload was refused; the form says why.");
     }
   });
 

@@ -84,6 +84,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The folders whose paths never reach a user (handlers.Config).
+	privateDirs := []string{cfg.DataDir, jc.BlobDir, jc.WorkDir}
+	if dir, err := resultCacheDir(env.Getenv, cfg.DataDir); err == nil {
+		privateDirs = append(privateDirs, dir)
+	}
 	demos, err := decks.NewBundledDemos(turbineassets.FS)
 	if err != nil {
 		return err
@@ -112,6 +117,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		TrustedProxies: cfg.TrustedProxies,
 		Logger:         env.Log,
 		SSO:            handlers.SSOProvidersFromEnv(env.Getenv, cfg.BaseURL),
+		PrivateDirs:    privateDirs,
 	}, handlers.Services{
 		Auth:              authSvc,
 		Users:             db.NewUserService(d.DB),
