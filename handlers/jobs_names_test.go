@@ -1,8 +1,11 @@
 package handlers_test
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +131,47 @@ func TestJobNamesTagsAndSearch(t *testing.T) {
 		if d := assertDetail(t, resp, b, http.StatusUnprocessableEntity); !strings.HasPrefix(d, param) {
 			t.Fatalf("GET /jobs?%s: detail %q does not name %s", query, d, param)
 		}
+	}
+}
+
+// "Re-run with changes" of a run with an uploaded wind file offers that
+// file: the form names the job and the file's path in its inputs, and a
+// run submitted with them (settings.wind.file) is accepted with the same
+// wind file, recorded in its setup.
+func TestRerunFormReusesTheWindFile(t *testing.T) {
+	t.Parallel()
+	je, tb := newTurbineRunEnv(t)
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("turbine_id", tb.ID)
+	mw.WriteField("name", "Gusty")
+	mw.WriteField("tags", "wind-file, rerun")
+	mw.WriteField("settings", `{"t_max":1}`)
+	fw, _ := mw.CreateFormFile("wind_file", "steady9.wnd")
+	fw.Write([]byte("! 9 m/s\n0.0 9.0 0 0 0 0 0 0\n10.0 9.0 0 0 0 0 0 0\n"))
+	mw.Close()
+	h := je.keyed("Content-Type", mw.FormDataContentType())
+	resp, b := je.do(nil, request{method: "POST", path: "/jobs", body: body.String(), header: h})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("wind upload run: %d %s", resp.StatusCode, b)
+	}
+	first := decodeInto[turbinesim.Job](t, b)
+	if first.Name != "Gusty" || strings.Join(first.Tags, ",") != "wind-file,rerun" || first.Setup == nil ||
+		first.Setup.Wind.Kind != "file" || first.Setup.Wind.File != "steady9.wnd" {
+		t.Fatalf("first run: %s", b)
+	}
+	html := map[string]string{"X-API-Key": je.key, "Accept": "text/html"}
+	resp, page := je.do(nil, request{method: "GET", path: "/jobs/new?from=" + first.ID, header: html})
+	m := regexp.MustCompile(`name="wind_path" value="([^"]+)"`).FindStringSubmatch(page)
+	if resp.StatusCode != http.StatusOK || m == nil || !strings.Contains(page, `value="`+first.ID+`"`) {
+		t.Fatalf("re-run form %d without the wind file", resp.StatusCode)
+	}
+	resp, b = je.do(nil, request{method: "POST", path: "/jobs", header: je.keyed("Content-Type", "application/json"),
+		body: `{"turbine_id":"` + tb.ID + `","settings":{"t_max":2,"wind":{"file":{"job_id":"` + first.ID + `","path":"` + m[1] + `"}}}}`})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("re-run with the form's wind file %q: %d %s", m[1], resp.StatusCode, b)
+	}
+	if j := decodeInto[turbinesim.Job](t, b); j.Setup == nil || j.Setup.Wind.Kind != "file" || j.Name != "NREL 5MW copy · wind file steady9.wnd" {
+		t.Fatalf("re-run: %s", b)
 	}
 }

@@ -58,7 +58,7 @@ func apiOperations() []apiOperation {
 			responses: map[int]string{200: ""}},
 		{method: "POST", path: "/auth/login", summary: "Exchange e-mail and password (and otp_code when MFA is enabled) for a token pair (access 15 min, refresh 30 days); without otp_code an MFA account gets 200 {\"mfa_required\": true}; wrong passwords or codes back off the pair of account and client address: 5 free failures, then 1 s, 2 s, 4 s, ... up to 15 minutes per failure (429 with Retry-After), forgotten a day after the last failure; failures at one address never hold back the account at another, so a correct password and code from an address that has not failed always sign in", tag: "auth", public: true,
 			request: "LoginRequest", responses: errs(map[int]string{200: "TokenPair"}, 400, 401, 403, 413, 415, 422, 429, 503)},
-		{method: "GET", path: "/dashboard", summary: "Overview of the caller's organization", tag: "account",
+		{method: "GET", path: "/dashboard", summary: "The day's overview of the caller's organization: running and queued runs with progress and queue position, runs failed in the last 24 hours with their detail, batches in progress, this month's spend and tokens against the caps, the latest results, and the counters", tag: "account",
 			responses: errs(map[int]string{200: "Dashboard"}, 401, 503)},
 		{method: "GET", path: "/account", summary: "The caller as the server sees it", tag: "account",
 			responses: errs(map[int]string{200: "Account"}, 401, 503)},
