@@ -88,6 +88,12 @@ type Memory struct {
 	head  int          // index of the latest stored sample
 	count int          // samples stored
 	next  float64      // time of the next sample to store
+	// histSum[p] is pair p's sum over the stored history (lags 1 … with
+	// the trapezoidal end weight), valid while histValid: it changes only
+	// when Advance stores a sample, and Force is called several times per
+	// step (predictor, corrector, outputs).
+	histSum   []float64
+	histValid bool
 }
 
 // NewMemory returns the convolution state for kernel k.
@@ -106,11 +112,27 @@ func NewMemory(k *Kernel) *Memory {
 func (m *Memory) Force(t float64, qd [6]float64) [6]float64 {
 	var f [6]float64
 	k := m.k
+	if !m.histValid {
+		m.sumHistory()
+	}
+	for i, p := range k.pairs {
+		s := 0.5*p.k[0]*qd[p.j] + m.histSum[i]
+		f[p.i] -= s * k.DT
+	}
+	return f
+}
+
+// sumHistory computes histSum: lags 1 … from the stored history (sample s,
+// 0 = latest stored, is at t_s = next−DT−s·DT; the current velocity sits at
+// lag 0 and is added by Force).
+func (m *Memory) sumHistory() {
+	k := m.k
 	n := k.N
-	// lags 1 … from the stored history: sample s (0 = latest stored) is at
-	// t_s = next−DT−s·DT; the current velocity sits at lag 0.
-	for _, p := range k.pairs {
-		s := 0.5 * p.k[0] * qd[p.j]
+	if len(m.histSum) != len(k.pairs) {
+		m.histSum = make([]float64, len(k.pairs))
+	}
+	for i, p := range k.pairs {
+		s := 0.0
 		h := m.hist[p.j]
 		avail := min(m.count, n-1)
 		// lags 1 … avail are h[head], h[head−1], … wrapping once: two
@@ -132,9 +154,9 @@ func (m *Memory) Force(t float64, qd [6]float64) [6]float64 {
 			// trapezoidal end weight on the oldest lag
 			s -= 0.5 * p.k[n-1] * m.oldest(p.j, n-1)
 		}
-		f[p.i] -= s * k.DT
+		m.histSum[i] = s
 	}
-	return f
+	m.histValid = true
 }
 
 // oldest returns the stored velocity of DOF d at the given lag (1-based
@@ -161,5 +183,6 @@ func (m *Memory) Advance(t float64, qd [6]float64) {
 		m.hist[d][m.head] = qd[d]
 	}
 	m.count++
+	m.histValid = false
 	m.next = (math.Floor(t/m.k.DT+1e-9) + 1) * m.k.DT
 }

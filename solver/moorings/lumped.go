@@ -109,36 +109,45 @@ func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 	ia := 1 / ln.alpha
 	halfRhoCdD := 0.5 * h.rho * ln.cd * cdScale * ln.d
 	halfRhoCdAxPiD := 0.5 * h.rho * ln.cdAx * cdScale * math.Pi * ln.d
+	friction := sb.muT > 0 || sb.muA > 0
+	bedZ := -sb.depth
+	w, l, d := ln.w, ln.l, ln.d
+	acc := ln.acc[:3*(n+1)]
+	r, v, f = r[:3*(n+1)], v[:3*(n+1)], f[:3*(n+1)]
 	for i := 0; i <= n; i++ {
 		k := 3 * i
 		var fx, fy, fz float64
 		var qx, qy, qz, lsAvg, lw float64
 		switch {
 		case i == 0:
-			qx, qy, qz = ln.u[0], ln.u[1], ln.u[2]
-			lsAvg, lw = ln.ls[0]/2, ln.l/2
+			qx, qy, qz = us[0], us[1], us[2]
+			lsAvg, lw = ls[0]/2, l/2
 		case i == n:
-			qx, qy, qz = ln.u[k-3], ln.u[k-2], ln.u[k-1]
-			lsAvg, lw = ln.ls[n-1]/2, ln.l/2
+			qx, qy, qz = us[k-3], us[k-2], us[k-1]
+			lsAvg, lw = ls[n-1]/2, l/2
 		default:
-			qx, qy, qz = r[k+3]-r[k-3], r[k+4]-r[k-2], r[k+5]-r[k-1]
+			// Tangent: the direction between the neighbours, i.e. the
+			// sum of the adjacent segments' vectors u·ls.
+			qx = us[k-3]*ls[i-1] + us[k]*ls[i]
+			qy = us[k-2]*ls[i-1] + us[k+1]*ls[i]
+			qz = us[k-1]*ls[i-1] + us[k+2]*ls[i]
 			iq := 1 / math.Sqrt(qx*qx+qy*qy+qz*qz)
 			qx, qy, qz = qx*iq, qy*iq, qz*iq
-			lsAvg, lw = (ln.ls[i-1]+ln.ls[i])/2, ln.l
+			lsAvg, lw = (ls[i-1]+ls[i])/2, l
 		}
 		if i < n {
-			t := ln.ten[i]
-			fx += t * ln.u[k]
-			fy += t * ln.u[k+1]
-			fz += t * ln.u[k+2]
+			t := ten[i]
+			fx += t * us[k]
+			fy += t * us[k+1]
+			fz += t * us[k+2]
 		}
 		if i > 0 {
-			t := ln.ten[i-1]
-			fx -= t * ln.u[k-3]
-			fy -= t * ln.u[k-2]
-			fz -= t * ln.u[k-1]
+			t := ten[i-1]
+			fx -= t * us[k-3]
+			fy -= t * us[k-2]
+			fz -= t * us[k-1]
 		}
-		fz -= ln.w * lw
+		fz -= w * lw
 		// Morison drag in still water (Hall & Goupee 2015, eq. 5):
 		// transverse on the frontal area d·l, tangential on π·d·l.
 		vx, vy, vz := v[k], v[k+1], v[k+2]
@@ -153,26 +162,13 @@ func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 		// Seabed contact: a pressure kbot·penetration − cbot·vz on the
 		// area d·l (MoorDyn documentation, Options), and Coulomb
 		// friction ramped in over the velocity scale 1/FricDamp.
-		if pen := -sb.depth - r[k+2]; pen > 0 {
-			fc := (sb.kbot*pen - sb.cbot*vz) * ln.d * lw
+		if pen := bedZ - r[k+2]; pen > 0 {
+			fc := (sb.kbot*pen - sb.cbot*vz) * d * lw
 			fz += fc
-			if fc > 0 && (sb.muT > 0 || sb.muA > 0) {
-				hx, hy := qx, qy
-				if hn := math.Hypot(hx, hy); hn > 0 {
-					hx, hy = hx/hn, hy/hn
-				}
-				va := vx*hx + vy*hy
-				wx, wy := vx-va*hx, vy-va*hy
-				if vw := math.Hypot(wx, wy); vw > 0 {
-					ff := sb.muT * fc * math.Min(sb.fricDamp*vw, 1) / vw
-					fx -= ff * wx
-					fy -= ff * wy
-				}
-				if va != 0 {
-					ff := sb.muA * fc * math.Min(sb.fricDamp*math.Abs(va), 1) * math.Copysign(1, va)
-					fx -= ff * hx
-					fy -= ff * hy
-				}
+			if fc > 0 && friction {
+				ffx, ffy := sb.friction(fc, qx, qy, vx, vy)
+				fx -= ffx
+				fy -= ffy
 			}
 		}
 		f[k], f[k+1], f[k+2] = fx, fy, fz
@@ -181,10 +177,34 @@ func (ln *line) forces(h hydro, sb *seabed, cdScale float64) {
 		}
 		// a = M⁻¹F with M = αI + β qqᵀ: M⁻¹ = (I − β/(α+β) qqᵀ)/α.
 		qf := (qx*fx + qy*fy + qz*fz) * qfScale
-		ln.acc[k] = (fx - qf*qx) * ia
-		ln.acc[k+1] = (fy - qf*qy) * ia
-		ln.acc[k+2] = (fz - qf*qz) * ia
+		acc[k] = (fx - qf*qx) * ia
+		acc[k+1] = (fy - qf*qy) * ia
+		acc[k+2] = (fz - qf*qz) * ia
 	}
+}
+
+// friction returns the seabed friction force (x, y) on a node pressed on
+// the bed by fc, with tangent (qx, qy, ·) and velocity (vx, vy, ·): kinetic
+// Coulomb friction across (muT) and along (muA) the line's horizontal
+// direction, ramped in over the velocity scale 1/FricDamp.
+func (sb *seabed) friction(fc, qx, qy, vx, vy float64) (fx, fy float64) {
+	hx, hy := qx, qy
+	if hn := math.Hypot(hx, hy); hn > 0 {
+		hx, hy = hx/hn, hy/hn
+	}
+	va := vx*hx + vy*hy
+	wx, wy := vx-va*hx, vy-va*hy
+	if vw := math.Hypot(wx, wy); vw > 0 {
+		ff := sb.muT * fc * math.Min(sb.fricDamp*vw, 1) / vw
+		fx += ff * wx
+		fy += ff * wy
+	}
+	if va != 0 {
+		ff := sb.muA * fc * math.Min(sb.fricDamp*math.Abs(va), 1) * math.Copysign(1, va)
+		fx += ff * hx
+		fy += ff * hy
+	}
+	return fx, fy
 }
 
 // endMass returns the mass matrix of end node 0 (end=0) or N (end=1):

@@ -57,6 +57,9 @@ func (s *System) solveStatic(maxIter int) (float64, error) {
 		if err := s.deriv(0, y, s.dy, 1); err != nil {
 			return err
 		}
+		if err := checkFinite(s.dy); err != nil {
+			return err
+		}
 		// The accelerations are M⁻¹F; the forces themselves are what
 		// equilibrium sets to zero, but M⁻¹F is zero at the same point
 		// and is what deriv provides for free points as well.
