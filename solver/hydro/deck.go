@@ -44,9 +44,9 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 	for _, v := range []struct {
 		name string
 		val  int
-	}{{"MnDrift", hd.MnDrift}, {"NewmanApp", hd.NewmanApp}, {"DiffQTF", hd.DiffQTF}, {"SumQTF", hd.SumQTF}} {
+	}{{"MnDrift", hd.MnDrift}, {"NewmanApp", hd.NewmanApp}, {"SumQTF", hd.SumQTF}} {
 		if v.val != 0 && hd.PotMod == 1 && cfg.WaveMod != waves.StillWater {
-			m.Warnings = append(m.Warnings, at(v.name)+": second-order potential-flow loads are not modelled (first-order only)")
+			m.Warnings = append(m.Warnings, at(v.name)+": this second-order potential-flow load is not modelled (first order and DiffQTF only)")
 		}
 	}
 	if u := Check(hd, cfg.WaveMod); u != nil {
@@ -86,6 +86,15 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 				return nil, err
 			}
 			if pc.Exc, err = ParseWAMIT3(b, pc.Rho, pc.G, hd.WAMITULEN, name+".3"); err != nil {
+				return nil, fmt.Errorf("hydro: %w", err)
+			}
+		}
+		if hd.DiffQTF != 0 && cfg.WaveMod != waves.StillWater {
+			ext := fmt.Sprintf(".%dd", hd.DiffQTF)
+			if b, err = read(ext); err != nil {
+				return nil, err
+			}
+			if pc.DiffQTF, err = ParseQTF(b, pc.Rho, pc.G, hd.WAMITULEN, cfg.WaveDir, name+ext); err != nil {
 				return nil, fmt.Errorf("hydro: %w", err)
 			}
 		}

@@ -7,15 +7,21 @@
 // ParseWAMIT1, ParseWAMIT3, ParseHST with WAMIT's nondimensionalisation)
 // give, per Cummins' equation,
 //
-//	F(t) = F_exc(t) + ρ g V0 ê_z (at the rotated CoB) − C_hst q
+//	F(t) = F_exc(t) + F_drift(t) + F_hs(q)
 //	       − ∫_0^RdtnTMax K(τ) q̇(t−τ) dτ − A∞ q̈ + F_add(q, q̇)
 //
 // with K(t) = (2/π) ∫ B(ω) cos ωt dω (Kernel, RdtnMod 1; state-space
 // RdtnMod 2 is refused), F_exc = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}
-// from the sea's components (ExctnMod 1 at the undisplaced position), and
-// F_add = AddF0 − AddCLin q − AddBLin q̇ − AddBQuad |q̇| q̇.
-// Second-order (mean-drift, QTF) loads are not modelled: Model.Warnings
-// says so when the deck asks for them.
+// from the sea's components (ExctnMod 1 at the undisplaced position), the
+// hydrostatics F_hs of HydroDyn (buoyancy at the CoB offset minus the
+// heave-roll-pitch block of C_hst, in the frame yawed with the platform),
+// F_add = AddF0 − AddCLin q − Rᵀ(AddBLin v_b + AddBQuad |v_b| v_b) with v_b
+// the body-frame velocity, and, with DiffQTF 10/11/12, the full
+// difference-frequency load F_drift = Re Σ_m Σ_n c_m c_n* conj(Q(ω_m, ω_n))
+// e^{−i(ω_m−ω_n)t} (mean and slow drift; ParseQTF, waves.DifferenceSeries)
+// over the difference frequencies within [WvLowCOffD, WvHiCOffD].
+// MnDrift, NewmanApp and SumQTF are not modelled: Model.Warnings says so
+// when the deck asks for them.
 //
 // Strip theory (Morison): members not given to potential flow are cut into
 // strips of at most MDivSize; each strip carries drag, fluid inertia,

@@ -2,8 +2,10 @@ package hydro
 
 import (
 	"math"
+	"math/cmplx"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -282,17 +284,112 @@ func TestPlatformFromDeck(t *testing.T) {
 		t.Errorf("AddBQuad at surge 1 m/s: %v", l.Additional)
 	}
 	out, warn := m.Outputs()
-	if len(out.Names) != 14 || len(warn) != 6 {
-		t.Errorf("channels %v, warnings %v: want 14 and the 6 second-order ones", out.Names, warn)
+	if len(out.Names) != 20 || len(warn) != 0 {
+		t.Errorf("channels %v, warnings %v: want 20 (the six second-order ones with DiffQTF 12) and none", out.Names, warn)
 	}
 	v := make([]float64, len(out.Names))
 	st := &Step{Platform: m.Platform.Loads(0, Motion{}), Motion: Motion{QDD: [6]float64{2: 1}}}
 	out.Eval(st, v)
-	if v[2] != st.Platform.Total[2]-m.Platform.AInf()[2][2] || out.Names[15-6] != "B1HdSFzi" || v[9] != st.Platform.Hydrostat[2] {
-		t.Errorf("HydroFzi %g (want buoyancy − A∞33), %s = %g", v[2], out.Names[9], v[9])
+	if v[2] != st.Platform.Total[2]-m.Platform.AInf()[2][2] || out.Names[15] != "B1HdSFzi" || v[15] != st.Platform.Hydrostat[2] || out.Names[9] != "B1WvsF2xi" || v[9] != st.Platform.SecondOrder[0] {
+		t.Errorf("HydroFzi %g (want buoyancy − A∞33), %s = %g, %s = %g", v[2], out.Names[15], v[15], out.Names[9], v[9])
 	}
 	// the root must contain the WAMIT files
 	if _, err := FromDeck(d, filepath.Join(dir, "IEA-15-240-RWT"), sea, 0.025); err == nil {
 		t.Error("WAMIT files outside the given root were read")
+	}
+}
+
+// TestQTFReaderOnSemiFile reads the VolturnUS-S .12d (one triangle of 46
+// periods, heading 0): the values are the file's × ρ g L^k (k = 1 for
+// forces, 2 for moments), the other triangle is the Hermitian conjugate and
+// the diagonal (the mean drift) is real.
+func TestQTFReaderOnSemiFile(t *testing.T) {
+	_, root := semiFiles(t)
+	b, err := os.ReadFile(root + ".12d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParseQTF(b, rho, grav, 1, 0, "semi.12d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Omega) != 46 {
+		t.Fatalf("%d frequencies, want 46", len(q.Omega))
+	}
+	// First row of the file: PER 25.133 s, surge, Re 0.401132; pitch 44.2218.
+	w := 2 * math.Pi / 25.133
+	i := slices.IndexFunc(q.Omega, func(o float64) bool { return math.Abs(o-w) < 1e-9 })
+	if i < 0 {
+		t.Fatalf("%g rad/s not among the frequencies", w)
+	}
+	if got, want := real(q.Q[0][i][i]), 0.401132*rho*grav; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("surge mean drift %g, want %g", got, want)
+	}
+	if got, want := real(q.Q[4][i][i]), 44.2218*rho*grav; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("pitch mean drift %g, want %g", got, want)
+	}
+	for d := 0; d < 6; d++ {
+		// The file's diagonal carries WAMIT's round-off in the imaginary
+		// part (up to 1e-3 of the DOF's largest mean drift).
+		var big float64
+		for a := range q.Omega {
+			big = math.Max(big, cmplx.Abs(q.Q[d][a][a]))
+		}
+		for a := range q.Omega {
+			if d%2 == 0 && math.Abs(imag(q.Q[d][a][a])) > 1e-3*big { // surge, heave, pitch: sway, roll, yaw are round-off in head seas
+				t.Errorf("DOF %d: diagonal at %g rad/s is not real: %v", d+1, q.Omega[a], q.Q[d][a][a])
+			}
+			for c := range q.Omega {
+				if q.Q[d][a][c] != cmplx.Conj(q.Q[d][c][a]) && a != c {
+					t.Fatalf("DOF %d: Q(%d,%d) = %v is not conj Q(%d,%d) = %v", d+1, a, c, q.Q[d][a][c], c, a, q.Q[d][c][a])
+				}
+			}
+		}
+	}
+	if q.At(0, 0.01, q.Omega[5]) != 0 {
+		t.Error("outside the frequency range the QTF should be zero")
+	}
+	if got := q.At(0, w, w); got != q.Q[0][i][i] {
+		t.Errorf("At on a grid point %v, want %v", got, q.Q[0][i][i])
+	}
+}
+
+// TestMeanDriftOfRegularWave: a regular wave of amplitude a on a QTF
+// frequency drifts the platform with the constant load a² Q(ω, ω) (WAMIT's
+// definition of the mean drift), through the coupling-facing Loads.
+func TestMeanDriftOfRegularWave(t *testing.T) {
+	_, root := semiFiles(t)
+	b, err := os.ReadFile(root + ".12d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParseQTF(b, rho, grav, 1, 0, "semi.12d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tmax = 2000.0
+	// A regular wave period on both the sea's frequency grid (2π/WaveTMax
+	// steps) and the QTF's: 10 s = 2000 s / 200.
+	sea, err := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: 200, WaveMod: waves.Regular,
+		WaveTMax: tmax, WaveDT: 0.25, WaveHs: 4, WaveTp: 10, WvHiCOffD: 1, RegularPhase: new(float64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlatform(PlatformConfig{Rho: rho, G: grav, DiffQTF: q}, sea)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := 2 * math.Pi / 10
+	for _, tm := range []float64{0, 3.7, 500} {
+		l := p.Loads(tm, Motion{})
+		for d := 0; d < 6; d++ {
+			want := 4 * real(q.At(d, w, w)) // a = Hs/2 = 2 m
+			if math.Abs(l.SecondOrder[d]-want) > 1e-6*math.Abs(real(q.At(0, w, w)))*4+1e-9 {
+				t.Errorf("t=%g DOF %d: drift %g, want %g", tm, d+1, l.SecondOrder[d], want)
+			}
+		}
+		if l.Total[0] != l.SecondOrder[0]+l.Hydrostat[0]+l.Excitation[0]+l.Radiation[0]+l.Additional[0] {
+			t.Errorf("the total leaves out the second-order load")
+		}
 	}
 }

@@ -60,7 +60,7 @@ func TestModuleSemi(t *testing.T) {
 	if math.Abs(y.Platform.Force[2]/fb-1) > 1e-9 || y.AddedMass != md.model.Platform.AInf() {
 		t.Errorf("at rest: load %v, added mass %v", y.Platform, y.AddedMass[2][2])
 	}
-	if md.OutList()[0] != "Wave1Elev" || len(md.OutList()) != 15 {
+	if md.OutList()[0] != "Wave1Elev" || len(md.OutList()) != 21 {
 		t.Errorf("OutList %v", md.OutList())
 	}
 	c, ok := md.Channel("hydrofzi")

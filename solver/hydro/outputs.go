@@ -75,6 +75,8 @@ func channel(u string, ainf [6][6]float64) (func(s *Step) float64, string) {
 			}, unit
 		case "B1WVS" + n[:1] + "1" + n[1:]:
 			return func(s *Step) float64 { return s.Platform.Excitation[d] }, unit
+		case "B1WVS" + n[:1] + "2" + n[1:]:
+			return func(s *Step) float64 { return s.Platform.SecondOrder[d] }, unit
 		case "B1HDS" + n:
 			return func(s *Step) float64 { return s.Platform.Hydrostat[d] }, unit
 		case "B1RDT" + n:

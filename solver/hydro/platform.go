@@ -34,23 +34,27 @@ func (m *Motion) orient() [3][3]float64 {
 // the reference point (N, N·m, global frame), split as HydroDyn reports
 // them.
 type PlatformLoads struct {
-	Total      [6]float64 // everything except −A∞·q̈
-	Excitation [6]float64 // first-order wave excitation (B1WvsF1xi …)
-	Hydrostat  [6]float64 // buoyancy and hydrostatic restoring (B1HdSFxi …)
-	Radiation  [6]float64 // radiation memory (B1RdtFxi …)
-	Additional [6]float64 // AddF0 − AddCLin q − AddBLin q̇ − AddBQuad|q̇|q̇
+	Total       [6]float64 // everything except −A∞·q̈
+	Excitation  [6]float64 // first-order wave excitation (B1WvsF1xi …)
+	SecondOrder [6]float64 // difference-frequency (mean- and slow-drift) load (B1WvsF2xi …)
+	Hydrostat   [6]float64 // buoyancy and hydrostatic restoring (B1HdSFxi …)
+	Radiation   [6]float64 // radiation memory (B1RdtFxi …)
+	Additional  [6]float64 // AddF0 − AddCLin q − AddBLin q̇ − AddBQuad|q̇|q̇
 }
 
 // PlatformConfig holds the potential-flow body of a HydroDyn deck (PotMod 1,
 // one body), dimensional.
 type PlatformConfig struct {
-	Rho, G   float64
-	Vol0     float64    // displaced volume at rest (PtfmVol0), m³
-	COB      [2]float64 // centre of buoyancy offset (PtfmCOBxt, PtfmCOByt), m
-	Hst      [6][6]float64
-	Rad      *Radiation  // nil: no radiation (added mass and memory)
-	Exc      *Excitation // nil: no wave excitation
-	RdtnMod  int         // 0 none, 1 convolution
+	Rho, G float64
+	Vol0   float64    // displaced volume at rest (PtfmVol0), m³
+	COB    [2]float64 // centre of buoyancy offset (PtfmCOBxt, PtfmCOByt), m
+	Hst    [6][6]float64
+	Rad    *Radiation  // nil: no radiation (added mass and memory)
+	Exc    *Excitation // nil: no wave excitation
+	// DiffQTF is the full difference-frequency QTF (DiffQTF 10, 11, 12);
+	// nil: no second-order load.
+	DiffQTF  *QTF
+	RdtnMod  int // 0 none, 1 convolution
 	RdtnDT   float64
 	RdtnTMax float64
 
@@ -67,6 +71,7 @@ type PlatformConfig struct {
 type Platform struct {
 	cfg  PlatformConfig
 	exc  [6]*waves.Series
+	diff [6]*waves.Series
 	kern *Kernel
 	mem  *Memory
 }
@@ -83,6 +88,22 @@ func NewPlatform(cfg PlatformConfig, sea *waves.Sea) (*Platform, error) {
 				x := cfg.Exc.At(c.Omega, c.Dir*180/math.Pi)
 				return c.C * cmplx.Conj(x[d])
 			})
+		}
+	}
+	if q := cfg.DiffQTF; q != nil && sea != nil {
+		sc := sea.Config()
+		for _, c := range sea.Components() {
+			if math.Abs(c.Dir*180/math.Pi-q.Heading) > 1e-6 {
+				return nil, fmt.Errorf("hydro: the difference-frequency QTF is read for the heading %g° only; a wave component travels at %g°", q.Heading, c.Dir*180/math.Pi)
+			}
+		}
+		// Excitation at the undisplaced reference point, like the first
+		// order (ExctnDisp 0); the pair weight is conj(Q) in this
+		// package's e^{−iωt} convention.
+		for d := 0; d < 6; d++ {
+			p.diff[d] = sea.DifferenceSeries(func(a, b waves.Component) complex128 {
+				return cmplx.Conj(q.At(d, a.Omega, b.Omega))
+			}, sc.WvLowCOffD, sc.WvHiCOffD)
 		}
 	}
 	switch cfg.RdtnMod {
@@ -129,6 +150,7 @@ func (p *Platform) Loads(t float64, m Motion) PlatformLoads {
 	var l PlatformLoads
 	for d := 0; d < 6; d++ {
 		l.Excitation[d] = p.exc[d].At(t)
+		l.SecondOrder[d] = p.diff[d].At(t)
 	}
 	l.Hydrostat = p.hydrostatic(m.Q)
 	if p.mem != nil {
@@ -136,7 +158,7 @@ func (p *Platform) Loads(t float64, m Motion) PlatformLoads {
 	}
 	l.Additional = p.additional(&m)
 	for i := 0; i < 6; i++ {
-		l.Total[i] = l.Excitation[i] + l.Hydrostat[i] + l.Radiation[i] + l.Additional[i]
+		l.Total[i] = l.Excitation[i] + l.SecondOrder[i] + l.Hydrostat[i] + l.Radiation[i] + l.Additional[i]
 	}
 	return l
 }

@@ -57,6 +57,7 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	cfg.WaveHs, cfg.WaveTp = ss.WaveHs, ss.WaveTp
 	cfg.WavePkShp, cfg.PkShpDflt = ss.WavePkShp.Value, ss.WavePkShp.Default
 	cfg.WvLowCOff, cfg.WvHiCOff = ss.WvLowCOff, ss.WvHiCOff
+	cfg.WvLowCOffD, cfg.WvHiCOffD = ss.WvLowCOffD, ss.WvHiCOffD
 	cfg.WaveDir = ss.WaveDir
 	cfg.WaveDirMod, cfg.WaveDirSpr, cfg.WaveNDir, cfg.WaveDirRng = ss.WaveDirMod, ss.WaveDirSpr, ss.WaveNDir, ss.WaveDirRng
 	cfg.WaveNDAmp = ss.WaveNDAmp

@@ -27,24 +27,27 @@ type Config struct {
 	WtrDpth float64 // water depth below MSL, m
 	MSL2SWL float64 // SWL above MSL, m
 
-	WaveMod    int
-	WaveStMod  int     // 0 none, 1 vertical, 2 extrapolation
-	WaveTMax   float64 // s: the sea repeats after this time; Δω = 2π/WaveTMax
-	WaveDT     float64 // s: time step of the precomputed series; ωmax = π/WaveDT
-	WaveHs     float64 // m: height (regular) or significant height
-	WaveTp     float64 // s: period (regular) or peak period
-	WavePkShp  float64 // JONSWAP γ; ignored when PkShpDefault
-	PkShpDflt  bool    // γ from IEC 61400-3-1 Annex B (PeakShapeDefault)
-	WvLowCOff  float64 // rad/s
-	WvHiCOff   float64 // rad/s
-	WaveDir    float64 // deg, 0 = propagating towards +X
-	WaveDirMod int     // 0 long-crested, 1 cos^2S spreading
-	WaveDirSpr float64 // spreading exponent S
-	WaveNDir   int     // number of equal-energy directions (odd)
-	WaveDirRng float64 // deg, full range of directions
-	WaveSeed   [2]int64
-	RanLux     bool // WaveSeed(2) was the word RANLUX
-	WaveNDAmp  bool // normally distributed amplitudes
+	WaveMod   int
+	WaveStMod int     // 0 none, 1 vertical, 2 extrapolation
+	WaveTMax  float64 // s: the sea repeats after this time; Δω = 2π/WaveTMax
+	WaveDT    float64 // s: time step of the precomputed series; ωmax = π/WaveDT
+	WaveHs    float64 // m: height (regular) or significant height
+	WaveTp    float64 // s: period (regular) or peak period
+	WavePkShp float64 // JONSWAP γ; ignored when PkShpDefault
+	PkShpDflt bool    // γ from IEC 61400-3-1 Annex B (PeakShapeDefault)
+	WvLowCOff float64 // rad/s
+	WvHiCOff  float64 // rad/s
+	// WvLowCOffD and WvHiCOffD bound the difference frequencies of the
+	// second-order difference-frequency terms, rad/s.
+	WvLowCOffD, WvHiCOffD float64
+	WaveDir               float64 // deg, 0 = propagating towards +X
+	WaveDirMod            int     // 0 long-crested, 1 cos^2S spreading
+	WaveDirSpr            float64 // spreading exponent S
+	WaveNDir              int     // number of equal-energy directions (odd)
+	WaveDirRng            float64 // deg, full range of directions
+	WaveSeed              [2]int64
+	RanLux                bool // WaveSeed(2) was the word RANLUX
+	WaveNDAmp             bool // normally distributed amplitudes
 	// RegularPhase is the phase in degrees of a regular wave (WaveMod 1P#);
 	// nil draws it from the seed.
 	RegularPhase *float64

@@ -1,6 +1,9 @@
 package waves
 
-import "math"
+import (
+	"math"
+	"math/cmplx"
+)
 
 // Component is one wave of the sea: elevation Re(C e^{i(K(x cos Dir +
 // y sin Dir) − Omega t)}), Dir in radians.
@@ -43,6 +46,50 @@ func (s *Sea) Synthesize(transfer func(c Component) complex128) *Series {
 		}
 		q := transfer(c)
 		coef[b] += complex(real(q), -imag(q)) / 2
+	}
+	v := s.fft.Sequence(make([]float64, s.nStep), coef)
+	return &Series{v: v, dt: s.dt, period: s.period}
+}
+
+// DifferenceSeries returns the time series of a quadratic response at the
+// difference frequencies of the sea (second-order difference-frequency
+// theory; HydroDyn user documentation, second-order floating platform
+// forces): Re Σ_m Σ_n C_m C_n* P(m, n) e^{−i(ω_m − ω_n) t}, P Hermitian
+// (P(n, m) = P(m, n)*), over the pairs whose difference frequency ω_m − ω_n
+// lies within [lo, hi]. The pair (n, m) is the conjugate of (m, n), so each
+// difference bin b = (ω_m − ω_n)/Δω > 0 gets 2 Σ C_m C_n* P(m, n) and the
+// pairs with ω_m = ω_n (the mean drift) add a constant; one inverse FFT
+// gives the series. Nil for still water.
+func (s *Sea) DifferenceSeries(pair func(a, b Component) complex128, lo, hi float64) *Series {
+	if len(s.comps) == 0 {
+		return nil
+	}
+	nc := s.nStep/2 + 1
+	dw := 2 * math.Pi / s.period
+	comps := s.Components()
+	bins := make([]int, len(comps))
+	for i, c := range comps {
+		bins[i] = int(math.Round(c.Omega / dw))
+	}
+	coef := make([]complex128, nc)
+	for m := range comps {
+		for n := range comps {
+			b := bins[m] - bins[n]
+			if b < 0 || b >= nc {
+				continue
+			}
+			if w := float64(b) * dw; w < lo || w > hi {
+				continue
+			}
+			z := comps[m].C * cmplx.Conj(comps[n].C) * pair(comps[m], comps[n])
+			if b == 0 {
+				coef[0] += complex(real(z), 0)
+				continue
+			}
+			// Re(2z e^{−iωt}) from the inverse FFT's 2 Re(X_b e^{iωt}):
+			// X_b = conj(2z)/2.
+			coef[b] += cmplx.Conj(z)
+		}
 	}
 	v := s.fft.Sequence(make([]float64, s.nStep), coef)
 	return &Series{v: v, dt: s.dt, period: s.period}
