@@ -50,6 +50,7 @@ type Module struct {
 	morRes [6]float64 // Morison loads (without −M a) about the WAMIT reference point
 	mot    []NodeMotion
 	loads  []NodeLoad
+	chStep Step // scratch for the HydroDyn channels
 }
 
 // NewModule builds the module from a deck with CompSeaSt = 1 (and
@@ -218,11 +219,15 @@ func (md *Module) Channel(name string) (offshore.Channel, bool) {
 	for i, n := range md.hdOut.Names {
 		if strings.EqualFold(n, name) {
 			return offshore.Channel{Name: n, Unit: md.hdOut.Units[i], Get: func(u *offshore.Input) float64 {
-				s := Step{Platform: md.pl, Motion: wrpMotion(&u.Platform), Morison: md.morRes}
+				// The module's scratch step: a Step on the stack escapes
+				// through Value, one 700-byte allocation per channel and
+				// output row.
+				s := &md.chStep
+				*s = Step{Platform: md.pl, Motion: wrpMotion(&u.Platform), Morison: md.morRes}
 				if mor := md.model.Morison; mor != nil && len(u.Nodes) == len(mor.Nodes) {
 					s.MorisonMass = md.morisonMassLoad(u)
 				}
-				return md.hdOut.Value(i, &s)
+				return md.hdOut.Value(i, s)
 			}}, true
 		}
 	}
