@@ -29,6 +29,13 @@ type MorisonNode struct {
 	// cross-section; fillLen the strip length below the fill surface
 	fillDens, fillArea, fillLen float64
 	fillEndP                    float64 // internal pressure on an end plate, Pa
+	// fillBuried is the vertical load (N, up) of the internal fluid at an
+	// end plate below the seabed; see NewMorison
+	fillBuried float64
+	// wpArea is the waterplane area (m²) of a strip the still-water line
+	// cuts: its vertical displacement w changes the displaced buoyancy by
+	// −ρ g wpArea w
+	wpArea float64
 	// End is +1 at a member's second joint, −1 at its first, 0 inside: the
 	// outward axis of an end plate is End·Axis.
 	End            int
@@ -49,9 +56,10 @@ type NodeState struct {
 	FAM        [3]float64 // added-mass load per unit length for the node's acceleration
 }
 
-// NodeMotion is the translational velocity and acceleration of a node.
+// NodeMotion is the translational displacement (from the node's rest
+// position), velocity and acceleration of a node.
 type NodeMotion struct {
-	V, A [3]float64
+	D, V, A [3]float64
 }
 
 // NodeLoad is a force and moment at a node (global frame).
@@ -205,6 +213,29 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 				if flooded && z > -m.depth && z < fg.FSLoc {
 					n.fillEndP = n.fillDens * m.g * (fg.FSLoc - z)
 				}
+				// A flooded member standing in the seabed: HydroDyn loads
+				// the member with the internal fluid's weight down to the
+				// seabed and with the fluid's pressure at the member's end
+				// plate below it, which leaves the weight of the column
+				// between the end and the seabed acting upward on the
+				// member. OpenFAST v5.0.0's HydroDyn summary of the IEA
+				// 15 MW monopile (end at −30.1 m, seabed −30 m, fill to
+				// SWL) gives exactly that as its "internal buoyancy":
+				// 7.7235e4 N = ρ g A_in × 0.1 m (docs/validation.md §10).
+				if flooded && !mb.PropPot && z <= -m.depth && fg.FSLoc > -m.depth {
+					dens := fg.Dens
+					if fg.DensDflt {
+						dens = m.rho
+					}
+					din := dProp - 2*thck
+					n.fillBuried = dens * m.g * math.Pi / 4 * din * din * (-m.depth - z)
+				}
+			}
+			// the still-water line cuts this strip: its waterplane
+			if !mb.PropPot && ax[2] != 0 {
+				if zlo, zhi := a[2]+ax[2]*lo, a[2]+ax[2]*hi; math.Min(zlo, zhi) < 0 && math.Max(zlo, zhi) >= 0 {
+					n.wpArea = math.Pi / 4 * n.D * n.D / math.Abs(ax[2])
+				}
 			}
 			n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
 			m.Nodes = append(m.Nodes, n)
@@ -276,6 +307,7 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 			// the fluid pushes the plate outward: +p A n_out
 			f = add(f, scale(n.Axis, n.fillEndP*n.fillArea*float64(n.End)))
 		}
+		f[2] += n.fillBuried
 		m.statics[i] = f
 	}
 	return m, nil
@@ -295,6 +327,12 @@ func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
 		var k waves.Kin
 		if n.WetLen > 0 || (n.End != 0 && n.endSubmerged) {
 			k = n.probe.At(t)
+		}
+		if n.wpArea > 0 {
+			// buoyancy at the displaced position, to first order: a strip
+			// moved down by w at the still-water line displaces ρ g A_wp w
+			// more (HydroDyn computes buoyancy at the displaced position)
+			f[2] -= m.rho * m.g * n.wpArea * mot[i].D[2]
 		}
 		var vr [3]float64
 		for a := 0; a < 3; a++ {

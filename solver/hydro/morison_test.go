@@ -104,14 +104,16 @@ func TestMorisonStatics(t *testing.T) {
 	if want := -6 * rho * grav * vol; math.Abs(r[4]/want-1) > 1e-3 {
 		t.Errorf("My %g, want %g (buoyancy at the centroid)", r[4], want)
 	}
-	// flooded to −5 m: standing on the seabed the water column rests on
-	// the soil (no load); closed 10 m above it, the bottom plate carries the
-	// column's weight against the outside pressure
+	// flooded to −5 m: standing 0.5 m deep in the seabed, the member
+	// carries what HydroDyn puts on it, the weight of the water column
+	// between its end and the seabed, upward (NewMorison); closed 10 m
+	// above it, the bottom plate carries the column's weight against the
+	// outside pressure
 	din := 3 - 0.1
 	for _, c := range []struct {
 		bottom, want float64
 	}{
-		{-50.5, 0},
+		{-50.5, rho * grav * math.Pi / 4 * din * din * 0.5},
 		{-40, rho * grav * math.Pi / 4 * (9*40 - din*din*35)},
 	} {
 		hd = pile(3, 0.1, c.bottom, 10)
@@ -131,6 +133,46 @@ func TestMorisonStatics(t *testing.T) {
 		}
 		if want := rho * math.Pi / 4 * (9*math.Min(-c.bottom, 50) + din*din*(-5-c.bottom)); math.Abs(mx/want-1) > 1e-9 || mz != 0 {
 			t.Errorf("flooded pile from %g m: masses %g across (want %g), %g along", c.bottom, mx, want, mz)
+		}
+	}
+}
+
+// A strip the still-water line cuts carries the change of the displaced
+// buoyancy when it moves vertically: a surface-piercing pile moved down by
+// w = 2 cm displaces ρ g (πD²/4) w more water (vertical pile), and
+// (πD²/4)/cos β more for a pile inclined by β; nodes away from the
+// surface add nothing.
+func TestMorisonWaterplaneBuoyancy(t *testing.T) {
+	sea, _ := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: 30})
+	for _, dx := range []float64{0, 10} {
+		hd := pile(3, 0.5, -30, 10)
+		hd.Joints[1].X = dx
+		m, err := NewMorison(hd, sea, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		loads := make([]NodeLoad, len(m.Nodes))
+		mot := make([]NodeMotion, len(m.Nodes))
+		m.Loads(0, mot, loads)
+		rest := m.Resultant(loads, [3]float64{})
+		for i := range mot {
+			mot[i].D[2] = -0.02
+		}
+		m.Loads(0, mot, loads)
+		moved := m.Resultant(loads, [3]float64{})
+		cos := 40 / math.Hypot(40, dx)
+		want := rho * grav * math.Pi / 4 * 9 / cos * 0.02
+		if got := moved[2] - rest[2]; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("pile leaning %g m: ΔFz %g N for 2 cm down, want %g", dx, got, want)
+		}
+		cut := 0
+		for _, n := range m.Nodes {
+			if n.wpArea > 0 {
+				cut++
+			}
+		}
+		if cut != 1 {
+			t.Errorf("pile leaning %g m: %d strips at the still-water line, want 1", dx, cut)
 		}
 	}
 }
