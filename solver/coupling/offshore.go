@@ -2,6 +2,7 @@ package coupling
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/inflow"
@@ -85,9 +86,57 @@ func (s *sim) buildOffshore(d *deck.Deck, opts Options) error {
 				sl.src[i] = offshore.Nearest(s.sub.mesh, p)
 			}
 		}
+		if err := s.attachNodalMasses(); err != nil {
+			return err
+		}
 	}
 	if len(s.offshore) > 0 && !s.model.Floating() {
 		s.notes = append(s.notes, "offshore modules on with every ElastoDyn platform DOF off: their loads do not move the turbine")
+	}
+	return nil
+}
+
+// attachNodalMasses moves the node masses of the modules that have them
+// (offshore.NodalMassModule: strip-theory added mass, flooded fluid, marine
+// growth) onto the substructure mesh node each node follows, on the same
+// rigid arm as its loads, and hands them to the substructure, whose model
+// then carries them (its Craig–Bampton reduction and the effective mass
+// the structure solves implicitly). A substructure that cannot take them
+// leaves them out, said so in the run's notes: applied explicitly with the
+// previous step's accelerations they diverge (several times the pile's own
+// mass on a monopile).
+func (s *sim) attachNodalMasses() error {
+	mesh := make([][6][6]float64, len(s.sub.mesh))
+	var from []string
+	for _, sl := range s.offshore {
+		nm, ok := sl.mod.(offshore.NodalMassModule)
+		if !ok || sl == s.sub {
+			continue
+		}
+		masses := nm.NodeMasses()
+		if len(masses) == 0 {
+			continue
+		}
+		if len(masses) != len(sl.nodes) {
+			return fmt.Errorf("%s: %d node masses for %d nodes", sl.mod.Name(), len(masses), len(sl.nodes))
+		}
+		for i, m := range masses {
+			j := sl.src[i]
+			pm := offshore.PointMass(m, offshore.Vec3{sl.nodes[i][0] - s.sub.mesh[j][0], sl.nodes[i][1] - s.sub.mesh[j][1], sl.nodes[i][2] - s.sub.mesh[j][2]})
+			addMatrix(&mesh[j], &pm)
+		}
+		from = append(from, sl.mod.Name())
+	}
+	if len(from) == 0 {
+		return nil
+	}
+	taker, ok := s.sub.mod.(offshore.MeshMassTaker)
+	if !ok {
+		s.notes = append(s.notes, fmt.Sprintf("%s: the node masses (added mass, flooded fluid, marine growth) are not applied: substructure %s cannot carry them", strings.Join(from, ", "), s.sub.mod.Name()))
+		return nil
+	}
+	if err := taker.AttachMeshMass(mesh); err != nil {
+		return fmt.Errorf("%s: attaching the node masses of %s: %w", s.sub.mod.Name(), strings.Join(from, ", "), err)
 	}
 	return nil
 }

@@ -24,12 +24,12 @@ import (
 //     substructure the nodes ride on the platform, and that mass is
 //     reported with the platform's in Output.AddedMass (rigid arm to the
 //     reference point), so it is solved implicitly. On a substructure
-//     (CompSub = 1) the nodes move with its flexible mesh and the seam has
-//     no place for a nodal mass: it is left out and said so in Warnings
+//     (CompSub = 1) the nodes move with its flexible mesh and the coupling
+//     attaches that mass to the substructure's model through NodeMasses
+//     (offshore.NodalMassModule), where its modes and Guyan mass carry it
 //     (applied explicitly with the previous step's accelerations it
 //     diverges within two steps on the IEA 15 MW monopile, 4.8e6 kg of
-//     added and flooded mass against the structure's; left out, the
-//     monopile's loads match OpenFAST within 0.1 %, docs/validation.md §10);
+//     added and flooded mass against the structure's);
 //   - the radiation memory as its state (UpdateStates stores the velocity
 //     at t);
 //   - SeaState's and HydroDyn's output channels.
@@ -83,9 +83,6 @@ func NewModule(d *deck.Deck, env offshore.Env) (*Module, error) {
 			md.am = shiftMass(a, sub3(offshore.Vec3{}, md.ref0))
 		}
 		if mo := md.model.Morison; mo != nil {
-			if md.onSub {
-				md.warn = append(md.warn, "HydroDyn: strip-theory added mass, flooded-fluid and marine-growth inertia on the SubDyn substructure are not applied (the offshore seam has no nodal mass); their weight and pressure loads are")
-			}
 			md.nodes = make([]offshore.Vec3, len(mo.Nodes))
 			for i := range mo.Nodes {
 				md.nodes[i] = mo.Nodes[i].Pos
@@ -187,7 +184,8 @@ func (md *Module) CalcOutput(t float64, u *offshore.Input, y *offshore.Output) e
 		return fmt.Errorf("%s: %d node motions for %d strip-theory nodes", md.Name(), len(u.Nodes), len(md.mot))
 	}
 	for i := range md.mot {
-		md.mot[i] = NodeMotion{V: u.Nodes[i].Vel, A: u.Nodes[i].Acc}
+		n := &u.Nodes[i]
+		md.mot[i] = NodeMotion{D: sub3(n.Pos, n.Pos0), V: n.Vel, A: n.Acc}
 	}
 	mor.Loads(t, md.mot, md.loads)
 	md.morRes = mor.Resultant(md.loads, offshore.Vec3{})
@@ -387,6 +385,7 @@ func sub3(a, b offshore.Vec3) offshore.Vec3 {
 }
 
 var (
-	_ offshore.NodalModule = (*Module)(nil)
-	_ offshore.OutLister   = (*Module)(nil)
+	_ offshore.NodalModule     = (*Module)(nil)
+	_ offshore.NodalMassModule = (*Module)(nil)
+	_ offshore.OutLister       = (*Module)(nil)
 )

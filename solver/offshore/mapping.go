@@ -73,3 +73,36 @@ func Nearest(pts []Vec3, p Vec3) int {
 	}
 	return best
 }
+
+// PointMass returns the 6×6 mass about a point P of a translational mass m
+// (3×3) at P + d: the mass's acceleration is a_P + α × d and its inertia
+// load's moment about P is d × F, so M = [[m, −m·[d×]], [[d×]·m, −[d×]·m·[d×]]].
+func PointMass(m [3][3]float64, d Vec3) [6][6]float64 {
+	s := [3][3]float64{{0, -d[2], d[1]}, {d[2], 0, -d[0]}, {-d[1], d[0], 0}}
+	var ms, sm, sms [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				ms[i][j] += m[i][k] * s[k][j]
+				sm[i][j] += s[i][k] * m[k][j]
+			}
+		}
+	}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				sms[i][j] += sm[i][k] * s[k][j]
+			}
+		}
+	}
+	var out [6][6]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			out[i][j] = m[i][j]
+			out[i][3+j] = -ms[i][j]
+			out[3+i][j] = sm[i][j]
+			out[3+i][3+j] = -sms[i][j]
+		}
+	}
+	return out
+}

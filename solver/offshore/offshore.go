@@ -177,6 +177,27 @@ type Substructure interface {
 	MeshNodes() []Vec3
 }
 
+// NodalMassModule is a NodalModule whose nodes carry mass that moves with
+// them (strip-theory added mass, marine growth, flooded fluid): NodeMasses
+// gives each node's 3×3 translational mass (Nodes order), whose load −M·a
+// Output.NodeLoads leave out. Without a substructure the module reports it
+// in Output.AddedMass itself (rigidly about the platform reference point);
+// on a substructure the coupling attaches it to the mesh (MeshMassTaker).
+type NodalMassModule interface {
+	NodalModule
+	NodeMasses() [][3][3]float64
+}
+
+// MeshMassTaker is a Substructure that takes the masses other modules
+// attach to its mesh into its own model, so that its modes, its reduction
+// and the mass it reports in Output.AddedMass include them.
+// AttachMeshMass is called once, before Init, with the 6×6 mass about each
+// MeshNodes node (global axes, translations then rotations).
+type MeshMassTaker interface {
+	Substructure
+	AttachMeshMass(m [][6][6]float64) error
+}
+
 // OutLister is a Module whose input file lists output channels (its
 // OutList); the coupling writes them after ElastoDyn's, AeroDyn's and
 // ServoDyn's, in module order.

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
 )
@@ -73,6 +74,40 @@ type FEM struct {
 	jointIdx map[int]int     // joint ID → node index
 	soil     map[int]*soilAt // reaction node → its SSI spring and mass
 	special  []*jointEnds    // universal, pin and ball joints
+	// attached holds the masses other modules attach to nodes without
+	// weight (AttachMass), one entry per node.
+	attached []attachedMass
+}
+
+type attachedMass struct {
+	node int
+	m    [6][6]float64
+}
+
+// AttachMass adds a 6×6 mass about node n (global axes, translations then
+// rotations) that moves with the node but whose weight the substructure
+// does not carry: the strip-theory added mass of the water around a member
+// (its weight is the buoyancy's business, and the flooded fluid's and
+// marine growth's weights reach the nodes as loads). It enters the mass
+// matrix, so the Craig–Bampton reduction, the modes and the Guyan mass
+// include it, but not the gravity loads Fg. Call it before New.
+func (f *FEM) AttachMass(n int, mm [6][6]float64) error {
+	if n < 0 || n >= len(f.Nodes) {
+		return fmt.Errorf("substructure: attached mass on node %d of %d", n, len(f.Nodes))
+	}
+	k := slices.IndexFunc(f.attached, func(a attachedMass) bool { return a.node == n })
+	if k < 0 {
+		f.attached = append(f.attached, attachedMass{node: n})
+		k = len(f.attached) - 1
+	}
+	acc := &f.attached[k].m
+	for a := 0; a < 6; a++ {
+		for b := 0; b < 6; b++ {
+			acc[a][b] += mm[a][b]
+			f.M[(6*n+a)*f.nDOF+6*n+b] += mm[a][b]
+		}
+	}
+	return nil
 }
 
 // jointEnds is a universal, pin or ball joint and the member ends at it,
@@ -418,13 +453,17 @@ func cross(a, b [3]float64) [3]float64 {
 }
 
 // Mass returns the total mass of the model (elements and concentrated
-// masses), from the translational block of the assembled mass matrix.
+// masses), from the translational block of the assembled mass matrix,
+// without the attached masses (AttachMass).
 func (f *FEM) Mass() float64 {
 	var s float64
 	for i := 0; i < len(f.Nodes); i++ {
 		for j := 0; j < len(f.Nodes); j++ {
 			s += f.M[(6*i)*f.nDOF+6*j]
 		}
+	}
+	for _, a := range f.attached {
+		s -= a.m[0][0]
 	}
 	return s
 }

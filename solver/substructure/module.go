@@ -2,6 +2,7 @@ package substructure
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
@@ -67,6 +68,32 @@ func NewModule(d *deck.Deck, env offshore.Env) (*Module, error) {
 	}
 	mod.u.NodeLoads = make([][6]float64, len(f.Nodes))
 	return mod, nil
+}
+
+// AttachMeshMass implements offshore.MeshMassTaker: the masses are added
+// to the FE model's nodes (without weight, FEM.AttachMass) and the model is
+// reduced again, so the Guyan mass, the fixed-interface modes and the
+// effective mass the structure treats implicitly include them.
+func (s *Module) AttachMeshMass(ms [][6][6]float64) error {
+	f := s.sim.Model().FEM()
+	if len(ms) != len(f.Nodes) {
+		return fmt.Errorf("substructure: %d attached masses for %d nodes", len(ms), len(f.Nodes))
+	}
+	for i := range ms {
+		if ms[i] == ([6][6]float64{}) {
+			continue
+		}
+		if err := f.AttachMass(i, ms[i]); err != nil {
+			return err
+		}
+	}
+	m, err := New(f)
+	if err != nil {
+		return err
+	}
+	s.sim = NewSim(m)
+	s.lastOK = false
+	return nil
 }
 
 // Name implements offshore.Module.
@@ -181,3 +208,5 @@ func (s *Module) Channel(name string) (offshore.Channel, bool) {
 		return c.Get(&s.y)
 	}}, true
 }
+
+var _ offshore.MeshMassTaker = (*Module)(nil)

@@ -272,6 +272,16 @@ func (s *Sim) Output(u *Input, y *Output) error {
 	s.guyanRed(u.Disp[:], s.uRed)
 	s.guyanRed(u.Vel[:], s.vRed)
 	s.guyanRed(u.Acc[:], s.aRed)
+	for i, d := range m.idxL {
+		for k := 0; k < nM; k++ {
+			p := m.phiMR[i*nM+k]
+			s.vRed[d] += p * s.qd[k]
+			s.aRed[d] += p * s.qdd[k]
+		}
+	}
+	if len(m.fem.attached) > 0 {
+		s.attachedInertia()
+	}
 	if m.sttcSolve && len(m.idxL) > 0 {
 		// static improvement: U_L,SIM = K_LL⁻¹·F_L − Φ_m·Ω⁻²·Φ_mᵀ·F_L
 		copy(s.vecL.RawVector().Data, s.fL)
@@ -299,10 +309,7 @@ func (s *Sim) Output(u *Input, y *Output) error {
 	}
 	for i, d := range m.idxL {
 		for k := 0; k < nM; k++ {
-			p := m.phiMR[i*nM+k]
-			s.uRed[d] += p * s.q[k]
-			s.vRed[d] += p * s.qd[k]
-			s.aRed[d] += p * s.qdd[k]
+			s.uRed[d] += m.phiMR[i*nM+k] * s.q[k]
 		}
 	}
 	m.expandVec(s.uRed, s.uFull)
@@ -349,6 +356,40 @@ func (s *Sim) Output(u *Input, y *Output) error {
 		}
 	}
 	return nil
+}
+
+// attachedInertia adds the inertia loads −M_a·ü of the attached masses
+// (FEM.AttachMass) at the nodes' accelerations in aRed, with their lever-arm
+// moments, to the nodal loads fFull, fRed and fL. The TP load has already
+// been formed without them (its Guyan and modal masses include M_a, as
+// they would include the same masses' loads applied from outside); the
+// static improvement and the base reaction need them as loads, as when
+// the added mass reaches the substructure as the hydrodynamic module's
+// load (SubDyn theory manual, "Static Improvement Method" and "Reaction
+// Calculation", with F_L the external loads).
+func (s *Sim) attachedInertia() {
+	m := s.m
+	m.expandVec(s.aRed, s.aFull)
+	for _, at := range m.fem.attached {
+		n, mm := at.node, &at.m
+		var f [6]float64
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				f[a] -= mm[a][b] * s.aFull[6*n+b]
+			}
+		}
+		// uFull holds the Guyan displacement of loads()
+		du := [3]float64{s.uFull[6*n], s.uFull[6*n+1], s.uFull[6*n+2]}
+		c := cross(du, [3]float64{f[0], f[1], f[2]})
+		for a := 0; a < 3; a++ {
+			s.fFull[6*n+a] += f[a]
+			s.fFull[6*n+3+a] += f[3+a] + c[a]
+		}
+	}
+	m.reduceVec(s.fFull, s.fRed)
+	for i, d := range m.idxL {
+		s.fL[i] = s.fRed[d]
+	}
 }
 
 // memberNodeLoad returns the stiffness (kind 'K') or inertia ('M') load at
