@@ -41,21 +41,62 @@ var Channels = []string{
 
 // OffshoreChannels are compared as well for a case whose deck has offshore
 // modules: the platform motions, the fairlead tensions and the wave
-// elevation (issue 20, "Must show").
+// elevation (issue 20, "Must show"). A bottom-fixed case (a SubDyn
+// substructure) compares SubstructureChannels instead.
 var OffshoreChannels = []string{
 	"PtfmSurge", "PtfmSway", "PtfmHeave", "PtfmRoll", "PtfmPitch", "PtfmYaw",
 	"FAIRTEN1", "FAIRTEN2", "FAIRTEN3", "Wave1Elev",
 }
 
+// SubstructureChannels are compared for a bottom-fixed case (CompSub = 1):
+// the transition-piece motion the substructure allows, the SubDyn base
+// reactions and interface loads, HydroDyn's total strip-theory loads and
+// the wave elevation. The lateral platform motions of a monopile are
+// micrometres and thousandths of a degree, left out.
+var SubstructureChannels = []string{
+	"PtfmSurge", "PtfmPitch",
+	"ReactFXss", "ReactFZss", "ReactMYss", "IntfFXss", "IntfMYss",
+	"HydroFxi", "HydroFzi", "HydroMyi", "Wave1Elev",
+}
+
+// offshoreChannels returns the offshore channels compared for a deck.
+func offshoreChannels(m *deck.Main) []string {
+	switch {
+	case m.CompSub != 0:
+		return SubstructureChannels
+	case m.CompHydro != 0 || m.CompMooring != 0:
+		return OffshoreChannels
+	}
+	return nil
+}
+
 // DecayChannels are the free-decay motions whose dominant damped mode is
 // compared in a decay case (name containing "decay"), with the band of
 // damped periods (s) the mode is looked for in.
-var DecayChannels = []struct {
+var DecayChannels = []ModeChannel{
+	{"PtfmPitch", 10, 60, 0.5},
+	{"PtfmSurge", 60, 300, 0.5},
+}
+
+// ModeChannel is a motion whose dominant damped mode is fitted
+// (analysis.DecayModes) in the band of damped periods [Min, Max] s, the
+// record first averaged over blocks of Block seconds.
+type ModeChannel struct {
 	Name     string
 	Min, Max float64
-}{
-	{"PtfmPitch", 10, 60},
-	{"PtfmSurge", 60, 300},
+	Block    float64
+}
+
+// TowerModeChannels are fitted in a bottom-fixed case (a SubDyn
+// substructure): the tower-top fore-aft deflection over the whole run,
+// whose start-up transient (the rotor's thrust applied to the tower at
+// rest) rings the first fore-aft mode of the turbine on its support
+// structure down under the aerodynamic damping. The band holds the first
+// fore-aft period of a multi-megawatt turbine on a monopile (3-10 s); the
+// 0.25-s blocks keep that mode (about 20 blocks a period) and make the fit
+// cheap.
+var TowerModeChannels = []ModeChannel{
+	{"TTDspFA", 3, 10, 0.25},
 }
 
 // DecayResult compares one channel's dominant free-decay mode
@@ -63,8 +104,10 @@ var DecayChannels = []struct {
 type DecayResult struct {
 	Name               string
 	RefPeriod, Period  float64 // damped period, s
+	RefFreq, Freq      float64 // undamped natural frequency, Hz
 	RefZeta, Zeta      float64 // damping ratio
 	PeriodErr, ZetaErr float64 // relative errors
+	FreqErr            float64
 	Missing            string
 }
 
@@ -226,7 +269,7 @@ func RunCase(ctx context.Context, c Case, channels []string) CaseResult {
 	}
 	if c.Offshore {
 		channels = append([]string(nil), channels...)
-		for _, o := range OffshoreChannels {
+		for _, o := range offshoreChannels(d.Main) {
 			if !slices.Contains(channels, o) {
 				channels = append(channels, o)
 			}
@@ -257,18 +300,22 @@ func RunCase(ctx context.Context, c Case, channels []string) CaseResult {
 		}
 		res.Channels = append(res.Channels, cr)
 	}
-	if strings.Contains(c.Name, "decay") {
-		res.Decays = decays(ref, run)
+	switch {
+	case strings.Contains(c.Name, "decay"):
+		res.Decays = decays(ref, run, DecayChannels)
+	case d.Main.CompSub != 0:
+		res.Decays = decays(ref, run, TowerModeChannels)
 	}
 	return res
 }
 
-// decays compares the dominant damped mode of each DecayChannels motion:
-// ten modes fitted to the whole record averaged over 0.5-s blocks (which
-// removes the tower and blade vibrations but not the platform modes).
-func decays(ref *outfile.File, run *coupling.Result) []DecayResult {
+// decays compares the dominant damped mode of each motion of channels: ten
+// modes fitted to the whole record averaged over the channel's blocks
+// (0.5 s for the platform motions, which removes the tower and blade
+// vibrations but not the platform modes).
+func decays(ref *outfile.File, run *coupling.Result, channels []ModeChannel) []DecayResult {
 	var out []DecayResult
-	for _, dc := range DecayChannels {
+	for _, dc := range channels {
 		r := DecayResult{Name: dc.Name}
 		base, ok := ref.Column(dc.Name)
 		col := -1
@@ -283,7 +330,7 @@ func decays(ref *outfile.File, run *coupling.Result) []DecayResult {
 			continue
 		}
 		fit := func(t, x []float64) (analysis.DampedMode, error) {
-			block := max(1, int(math.Round(0.5/(t[1]-t[0]))))
+			block := max(1, int(math.Round(dc.Block/(t[1]-t[0]))))
 			modes, err := analysis.DecayModes(t, x, 10, block)
 			if err != nil {
 				return analysis.DampedMode{}, err
@@ -302,7 +349,9 @@ func decays(ref *outfile.File, run *coupling.Result) []DecayResult {
 			continue
 		}
 		r.RefPeriod, r.Period, r.RefZeta, r.Zeta = mr.Period, mo.Period, mr.Zeta, mo.Zeta
+		r.RefFreq, r.Freq = mr.Frequency, mo.Frequency
 		r.PeriodErr = mo.Period/mr.Period - 1
+		r.FreqErr = mo.Frequency/mr.Frequency - 1
 		r.ZetaErr = mo.Zeta/mr.Zeta - 1
 		out = append(out, r)
 	}
