@@ -28,11 +28,17 @@ type RunRecipe struct {
 // It returns the run's main .fst relative to outDir (slash-separated) and
 // one line for the job's log naming what was generated.
 func (r *RunRecipe) Prepare(ctx context.Context, baseDir, entry, outDir string) (string, string, error) {
+	return r.PrepareWith(ctx, baseDir, entry, outDir, nil)
+}
+
+// PrepareWith is Prepare taking the run's turbulence box from the batch's
+// box cache when boxes is not nil (generated there if it is not yet).
+func (r *RunRecipe) PrepareWith(ctx context.Context, baseDir, entry, outDir string, boxes *dlc.BoxCache) (string, string, error) {
 	d, err := deck.LoadIn(baseDir, entry)
 	if err != nil {
 		return "", "", fmt.Errorf("loading the base deck: %w", err)
 	}
-	var opt dlc.PrepareOptions
+	opt := dlc.PrepareOptions{Boxes: boxes}
 	if r.SteadyState {
 		if opt.SteadyState, err = dlc.SteadyStateFromDeck(d); err != nil {
 			return "", "", fmt.Errorf("steady-state table of the base deck: %w", err)

@@ -372,6 +372,18 @@ func (s *BatchService) BatchJobs(ctx context.Context, orgID, id string) ([]turbi
 	return out, nil
 }
 
+// BatchRunsUnfinished counts the jobs of a batch not yet finished
+// (queued, running or cancelling), for the worker's clean-up of the
+// batch's shared box folder (infra/runner).
+func (s *JobService) BatchRunsUnfinished(ctx context.Context, batchID string) (int, error) {
+	if !isUUID(batchID) {
+		return 0, turbinesim.Errorf(turbinesim.ENOTFOUND, "batch not found")
+	}
+	var n int
+	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM jobs WHERE batch_id = $1 AND status IN ('queued', 'running', 'cancelling')`, batchID)
+	return n, translate(err, "counting a batch's unfinished jobs")
+}
+
 // RunRecipe returns the job's run recipe (batches.RunRecipe JSON), or
 // nil when the job's input tree is the run as it is. The worker reads it
 // after claiming the job (infra/runner/prepare.go).

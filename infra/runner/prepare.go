@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/batches"
+	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
 // A DLC batch run is made from its recipe (jobs.recipe,
@@ -35,30 +37,69 @@ const (
 )
 
 // recipeArgs writes the job's recipe into the attempt folder dir and
-// returns the child's extra arguments (nil for a job without a recipe).
-func (w *Worker) recipeArgs(ctx context.Context, job *turbinesim.Job, dir, in string) ([]string, error) {
+// returns the child's extra arguments (nil for a job without a recipe)
+// and the batch's box folder the child may write ("" for none): the
+// turbulence boxes of a batch's runs are kept there (dlc.BoxCache), so a
+// box shared by several runs — the yaw angles of a speed and seed, the
+// DLCs of one turbulence model — is generated once per (speed, seed), by
+// whichever run needs it first, and linked into the others.
+func (w *Worker) recipeArgs(ctx context.Context, job *turbinesim.Job, dir, in string) ([]string, string, error) {
 	raw, err := w.cfg.Jobs.RunRecipe(ctx, job.ID)
 	if err != nil || raw == nil {
-		return nil, err
+		return nil, "", err
 	}
 	// Refuse a broken recipe here: it is the service's own data, so the
 	// failure is ours, not the run's.
 	var recipe batches.RunRecipe
 	if err := json.Unmarshal(raw, &recipe); err != nil {
-		return nil, fmt.Errorf("reading the run recipe: %w", err)
+		return nil, "", fmt.Errorf("reading the run recipe: %w", err)
 	}
 	p := filepath.Join(dir, recipeFile)
 	if err := os.WriteFile(p, raw, 0o600); err != nil {
-		return nil, fmt.Errorf("writing the run recipe: %w", err)
+		return nil, "", fmt.Errorf("writing the run recipe: %w", err)
 	}
-	return []string{"-recipe", p, "-base", in, "-prepared", filepath.Join(dir, preparedDir)}, nil
+	args := []string{"-recipe", p, "-base", in, "-prepared", filepath.Join(dir, preparedDir)}
+	boxes := ""
+	if job.BatchID != nil && recipe.Run.Turbulence != nil {
+		boxes = w.boxFolder(*job.BatchID)
+		if err := os.MkdirAll(boxes, 0o700); err != nil {
+			return nil, "", fmt.Errorf("creating the batch's box folder: %w", err)
+		}
+		args = append(args, "-boxes", boxes)
+	}
+	return args, boxes, nil
+}
+
+// boxFolder is the folder of a batch's turbulence boxes.
+func (w *Worker) boxFolder(batchID string) string {
+	return filepath.Join(w.cfg.BoxDir, filepath.Base(batchID))
+}
+
+// dropBoxesWhenDone removes the batch's box folder once none of its runs
+// is left to need it (every job finished). Two runs finishing at once may
+// both remove it; a run still queued keeps it.
+func (w *Worker) dropBoxesWhenDone(ctx context.Context, log *slog.Logger, job *turbinesim.Job) {
+	if job.BatchID == nil {
+		return
+	}
+	dir := w.boxFolder(*job.BatchID)
+	if _, err := os.Stat(dir); err != nil {
+		return
+	}
+	n, err := w.cfg.Jobs.BatchRunsUnfinished(context.WithoutCancel(ctx), *job.BatchID)
+	if err != nil || n > 0 {
+		return
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		log.Warn("removing a finished batch's box folder", "err", err)
+	}
 }
 
 // prepareFromRecipe is the child's side: it reads the recipe, makes the
 // run from the base deck whose main file is fst (inside base) into
 // prepared, and returns the run's main .fst and the job log's line naming
 // the generated wind.
-func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared string) (string, string, error) {
+func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared, boxes string) (string, string, error) {
 	if base == "" {
 		return "", "", fmt.Errorf("-recipe needs -base, the base deck's folder")
 	}
@@ -75,23 +116,31 @@ func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared stri
 		return "", "", fmt.Errorf("the deck %s is not inside -base %s", fst, base)
 	}
 	start := time.Now()
-	runFst, note, err := PrepareRecipe(ctx, &recipe, base, filepath.ToSlash(entry), prepared)
+	var cache *dlc.BoxCache
+	if boxes != "" {
+		cache = &dlc.BoxCache{Dir: boxes}
+	}
+	runFst, note, err := PrepareRecipe(ctx, &recipe, base, filepath.ToSlash(entry), prepared, cache)
 	if err != nil {
 		return "", "", err
 	}
+	how := "generated"
+	if cache != nil && cache.Reused() > 0 {
+		how = "box reused from the batch's folder, prepared"
+	}
 	return filepath.Join(prepared, filepath.FromSlash(runFst)),
-		fmt.Sprintf("%s (generated in %.1f s)", note, time.Since(start).Seconds()), nil
+		fmt.Sprintf("%s (%s in %.1f s)", note, how, time.Since(start).Seconds()), nil
 }
 
 // PrepareRecipe writes the run of recipe, made from the base deck at entry
 // inside in, into prepared (emptied first, so a retried attempt starts
 // clean). It returns the run's main .fst relative to prepared and a
 // description of what was generated.
-func PrepareRecipe(ctx context.Context, recipe *batches.RunRecipe, in, entry, prepared string) (string, string, error) {
+func PrepareRecipe(ctx context.Context, recipe *batches.RunRecipe, in, entry, prepared string, boxes *dlc.BoxCache) (string, string, error) {
 	if err := os.RemoveAll(prepared); err != nil {
 		return "", "", err
 	}
-	fst, note, err := recipe.Prepare(ctx, in, entry, prepared)
+	fst, note, err := recipe.PrepareWith(ctx, in, entry, prepared, boxes)
 	if err != nil {
 		return "", "", fmt.Errorf("generating run %s: %w", recipe.Run.ID, err)
 	}

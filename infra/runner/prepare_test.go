@@ -61,7 +61,7 @@ func TestPrepareRecipeMakesTheSameRunEveryAttempt(t *testing.T) {
 				t.Fatal(err)
 			}
 			prepared := filepath.Join(work, "prepared")
-			e, note, err := runner.PrepareRecipe(context.Background(), recipe, in, *tb.MainFile, prepared)
+			e, note, err := runner.PrepareRecipe(context.Background(), recipe, in, *tb.MainFile, prepared, nil)
 			if err != nil {
 				t.Fatalf("%s attempt %d: %v", run.ID, attempt, err)
 			}

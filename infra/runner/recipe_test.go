@@ -144,3 +144,94 @@ func TestRecipeRunPreparedByChildSucceeds(t *testing.T) {
 		})
 	}
 }
+
+// The runs of a batch share its box folder: two yaw angles of one speed
+// and seed need the same turbulence box, which the first run's child
+// generates into the batch's folder and the second's takes from it (its log
+// says so), with and without bubblewrap; once the batch's last run has
+// finished, the folder is gone. Before, each run synthesised its own box.
+func TestBatchRunsShareTheirBoxFolder(t *testing.T) {
+	sandboxes := []string{"none"}
+	if bwrapUnusable() == "" {
+		sandboxes = append(sandboxes, "bwrap")
+	}
+	for _, sandbox := range sandboxes {
+		t.Run(sandbox, func(t *testing.T) {
+			e := newEnvWith(t, jobtest.New(t), "child:simulate", 1, runner.Limits{WallTime: 2 * time.Minute},
+				envOptions{sandbox: sandbox})
+			catalog, err := decks.NewBundledDemos(bundled.FS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := t.TempDir()
+			tb, err := catalog.Build("nrel-5mw-land", base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, _, err := decks.LoadRunnableDeck(base, *tb.MainFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key, err := batches.DLCTurbine(tb, d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, err := dlc.Expand(dlc.Request{Turbine: key, DLCs: []string{"1.2"}, Class: "I", Category: "B", BatchSeed: 3,
+				Overrides: map[string]dlc.Override{"1.2": {Speeds: []float64{12}, Seeds: new(1), Yaw: []float64{0, 10}, Duration: new(20.0), Transient: new(0.0)}},
+				Grid:      dlc.GridOptions{Points: 7, Dt: 0.25}})
+			if err != nil || len(runs) != 2 || runs[0].Turbulence == nil || runs[0].Turbulence.Seed != runs[1].Turbulence.Seed {
+				t.Fatalf("runs %v, %v: want two turbulent runs sharing a seed", runs, err)
+			}
+			var nbr []turbinesim.NewBatchRun
+			for _, r := range runs {
+				recipe, err := json.Marshal(batches.RunRecipe{Run: r})
+				if err != nil {
+					t.Fatal(err)
+				}
+				nbr = append(nbr, turbinesim.NewBatchRun{Name: r.ID, InputDir: base, Entrypoint: *tb.MainFile, TMax: 0.5, Work: jobtest.Work(0.5), Recipe: recipe})
+			}
+			b, err := db.NewBatchService(e.jobs).SubmitBatch(context.Background(), &turbinesim.NewBatch{
+				OrganizationID: e.org.ID, SubmittedBy: e.user.ID, Kind: turbinesim.BatchDLC, Name: "shared boxes",
+				Request: json.RawMessage(`{}`), Runs: nbr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs, err := db.NewBatchService(e.jobs).BatchJobs(context.Background(), e.org.ID, b.ID)
+			if err != nil || len(jobs) != 2 {
+				t.Fatalf("batch jobs %v, %v", jobs, err)
+			}
+			var firstLines []string
+			for _, bj := range jobs {
+				j := e.waitFor(t, bj.Job.ID, 2*time.Minute, terminal)
+				if j.Status != turbinesim.JobSucceeded {
+					t.Fatalf("job %s (%s); log:\n%s", j.Status, deref(j.Detail), j.Log)
+				}
+				first, _, _ := strings.Cut(j.Log, "\n")
+				firstLines = append(firstLines, first)
+			}
+			generated, reused := 0, 0
+			for _, l := range firstLines {
+				switch {
+				case strings.Contains(l, "(box reused from the batch's folder"):
+					reused++
+				case strings.Contains(l, "(generated in"):
+					generated++
+				}
+			}
+			if generated != 1 || reused != 1 {
+				t.Fatalf("first log lines %q: want one run generating the box and one reusing it", firstLines)
+			}
+			boxes := filepath.Join(e.workDir, "boxes", b.ID)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if _, err := os.Stat(boxes); os.IsNotExist(err) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the finished batch's box folder %s is still there", boxes)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+}

@@ -89,6 +89,7 @@ type env struct {
 	user    *turbinesim.User
 	deck    string // directory holding Main_Onshore.fst
 	blobDir string
+	workDir string // the worker's WorkDir
 	worker  *runner.Worker
 }
 
@@ -151,8 +152,9 @@ func newEnvWith(t testing.TB, d *db.DB, mode string, workers int, lim runner.Lim
 	}
 	e.jobs = db.NewJobService(e.db, trees, e.caps, insertOnly)
 	if workers > 0 {
+		e.workDir = filepath.Join(t.TempDir(), "work")
 		e.worker, err = runner.New(runner.Config{
-			Jobs: e.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
+			Jobs: e.jobs, WorkDir: e.workDir,
 			Command: []string{os.Args[0], mode}, Limits: lim, Sandbox: o.sandbox,
 			ProgressInterval: o.progressInterval, Logger: quiet,
 		})

@@ -59,6 +59,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	recipePath := fs.String("recipe", "", "run recipe (JSON, batches.RunRecipe): generate the run's wind file and deck from the base deck first")
 	baseDir := fs.String("base", "", "with -recipe: the base deck's folder (the .fst argument is its main file)")
 	preparedDir := fs.String("prepared", "", "with -recipe: folder to write the run into (default: prepared/ beside the recipe)")
+	boxDir := fs.String("boxes", "", "with -recipe: the batch's turbulence-box folder, shared by its runs (a box is generated there once)")
 	rootDir := fs.String("root", "", "folder every file of the deck must lie in (refused otherwise, before it is opened); default: no confinement (a deck of the operator's)")
 	// Flags may follow the deck path (turbined simulate main.fst -tmax 5).
 	var positional []string
@@ -92,7 +93,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if prepared == "" {
 			prepared = filepath.Join(filepath.Dir(*recipePath), "prepared")
 		}
-		fst, note, err := prepareFromRecipe(ctx, *recipePath, *baseDir, path, prepared)
+		fst, note, err := prepareFromRecipe(ctx, *recipePath, *baseDir, path, prepared, *boxDir)
 		if err != nil {
 			return fmt.Errorf("%s: %w", PrepareFailure, err)
 		}

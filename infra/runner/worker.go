@@ -73,6 +73,10 @@ type Config struct {
 	Jobs *db.JobService
 	// WorkDir holds one directory per attempt (created, removed after).
 	WorkDir string
+	// BoxDir holds one folder per DLC batch with its runs' turbulence
+	// boxes, shared by its runs (default WorkDir/boxes); a batch's folder
+	// is removed when its last run finishes.
+	BoxDir string
 	// Command is the child's argv before the simulate arguments; default
 	// {os.Executable(), "simulate"}.
 	Command []string
@@ -155,6 +159,12 @@ func New(cfg Config) (*Worker, error) {
 	if err := os.MkdirAll(cfg.WorkDir, 0o700); err != nil {
 		return nil, fmt.Errorf("runner: creating work directory: %w", err)
 	}
+	if cfg.BoxDir == "" {
+		cfg.BoxDir = filepath.Join(cfg.WorkDir, "boxes")
+	}
+	if !filepath.IsAbs(cfg.BoxDir) {
+		return nil, fmt.Errorf("runner: box directory %q is relative; give an absolute path", cfg.BoxDir)
+	}
 	w := &Worker{cfg: cfg}
 	switch cfg.Sandbox {
 	case "", "auto":
@@ -223,7 +233,7 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 	}
 	// A batch run with a recipe: the child generates its wind file and
 	// deck (prepare.go).
-	extra, err := w.recipeArgs(ctx, job, dir, in)
+	extra, boxes, err := w.recipeArgs(ctx, job, dir, in)
 	if err != nil && ctx.Err() != nil && w.draining.Load() {
 		return w.requeue(ctx, log, job)
 	} else if err != nil && ctx.Err() != nil {
@@ -232,7 +242,8 @@ func (w *Worker) Work(ctx context.Context, rj *river.Job[db.SimulationArgs]) err
 		return serviceFailure(PrepareFailure, err)
 	}
 
-	res := w.runChild(ctx, log, job, dir, in, out, extra)
+	res := w.runChild(ctx, log, job, dir, in, out, extra, boxes)
+	defer w.dropBoxesWhenDone(ctx, log, job)
 	switch {
 	case res.lost:
 		log.Info("attempt superseded; stopping without writing")
@@ -531,8 +542,9 @@ type childResult struct {
 }
 
 // runChild runs the simulate child and relays its progress until it ends.
-// extra are further arguments (recipeArgs).
-func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim.Job, dir, in, out string, extra []string) childResult {
+// extra are further arguments (recipeArgs); boxes, when not "", is the
+// batch's box folder the child may write.
+func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim.Job, dir, in, out string, extra []string, boxes string) childResult {
 	lim := w.cfg.Limits
 	args := []string{
 		filepath.Join(in, filepath.FromSlash(job.Entrypoint)), "-o", out,
@@ -548,7 +560,7 @@ func (w *Worker) runChild(ctx context.Context, log *slog.Logger, job *turbinesim
 	args = append(args, extra...)
 	argv := append(append([]string{}, w.cfg.Command...), args...)
 	if w.bwrap != "" {
-		argv = append(w.bwrapArgs(dir, in), argv...)
+		argv = append(w.bwrapArgs(dir, in, boxes), argv...)
 	}
 
 	runCtx, cancelRun := context.WithTimeout(ctx, lim.WallTime)
@@ -688,13 +700,16 @@ loop:
 
 // bwrapArgs confines the child: no network or other namespaces, a
 // read-only view of the system, a private /tmp, and only its attempt
-// directory writable; its inputs (in, hard links
-// into the blob store) are read-only.
-func (w *Worker) bwrapArgs(dir, in string) []string {
+// directory writable (and its batch's box folder, boxes, when not ""); its
+// inputs (in, hard links into the blob store) are read-only.
+func (w *Worker) bwrapArgs(dir, in, boxes string) []string {
 	a := []string{w.bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
 		"--ro-bind", "/usr", "/usr", "--ro-bind-try", "/lib", "/lib", "--ro-bind-try", "/lib64", "/lib64",
 		"--ro-bind-try", "/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"}
 	exe := w.cfg.Command[0]
+	if boxes != "" {
+		a = append(a, "--bind", boxes, boxes)
+	}
 	a = append(a, "--ro-bind", exe, exe, "--bind", dir, dir, "--ro-bind", in, in, "--chdir", dir,
 		"--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", dir, "--")
 	return a
