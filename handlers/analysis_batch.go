@@ -126,10 +126,10 @@ func curveTable(cv analysis.Curve) [][]string {
 // the table ran past the page at 1400 px.
 func curvePageTable(cv analysis.Curve) [][]string {
 	f := func(v float64, decimals int) string { return strconv.FormatFloat(v, 'f', decimals, 64) }
-	rows := [][]string{{"Bin (m/s)", "Runs", "Mean wind (m/s)", "Power (kW)", "Thrust (kN)", "Pitch (deg)", "Rotor speed (rpm)", "Cp (-)", "Ct (-)"}}
+	rows := [][]string{{"Bin (m/s)", "Runs", "Mean wind (m/s)", "Power (kW)", "Power std (kW)", "Thrust (kN)", "Thrust std (kN)", "Pitch (deg)", "Rotor speed (rpm)", "Cp (-)", "Ct (-)"}}
 	for _, b := range cv.Bins {
 		rows = append(rows, []string{f(b.Low, 2) + "–" + f(b.High, 2), strconv.Itoa(b.N), f(b.WindSpeed, 2),
-			f(b.PowerKW, 1), f(b.ThrustKN, 1), f(b.PitchDeg, 2), f(b.RotorSpeedRPM, 2), f(b.Cp, 3), f(b.Ct, 3)})
+			f(b.PowerKW, 1), f(b.PowerStdKW, 1), f(b.ThrustKN, 1), f(b.ThrustStdKN, 1), f(b.PitchDeg, 2), f(b.RotorSpeedRPM, 2), f(b.Cp, 3), f(b.Ct, 3)})
 	}
 	return rows
 }

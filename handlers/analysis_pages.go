@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -67,13 +68,10 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	if batch != nil && batch.Kind == turbinesim.BatchDLC {
 		r.ReportHref = "/reports/batches/" + batch.ID
 	}
+	r.CurveNote = o.CurveNote
 	add := func(id, title, unit string, pick func(analysis.CurveBin) float64) {
-		data := make([][2]float64, len(cv.Bins))
-		for i, bin := range cv.Bins {
-			data[i] = [2]float64{bin.WindSpeed, pick(bin)}
-		}
 		r.Charts = append(r.Charts, views.ChartSpec{ID: id,
-			Option: views.LineChartOption(title, "Wind speed (m/s)", unit, views.XYSeries{Name: title, Points: data})})
+			Option: views.LineChartOption(title, "Wind speed (m/s)", unit, views.XYSeries{Name: title, Points: binnedPoints(cv.Bins, pick), Markers: true})})
 	}
 	add("curve-power", "Power", "kW", func(b analysis.CurveBin) float64 { return b.PowerKW })
 	if cv.HasThrust {
@@ -140,6 +138,21 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 	p := s.page(c, "Batch results", "batches")
 	p.Charts = true
 	return render(c, http.StatusOK, views.BatchResultsPage(p, r))
+}
+
+// binnedPoints are a curve's bins as chart points, one marker per bin at
+// its mean wind speed, with a NaN point between two bins that empty bins
+// separate (IEC 61400-12-1 bins hold no data there): the chart breaks the
+// line instead of drawing one across speeds no run measured.
+func binnedPoints(bins []analysis.CurveBin, pick func(analysis.CurveBin) float64) [][2]float64 {
+	var out [][2]float64
+	for i, b := range bins {
+		if i > 0 && b.Low > bins[i-1].High+1e-9*math.Max(1, b.Low) {
+			out = append(out, [2]float64{(bins[i-1].High + b.Low) / 2, math.NaN()})
+		}
+		out = append(out, [2]float64{b.WindSpeed, pick(b)})
+	}
+	return out
 }
 
 // eventsField reads a page's events_per_year field (ParseEventsPerYear)

@@ -237,3 +237,39 @@ func TestFlaggedRunIsMarkedAndLeftOut(t *testing.T) {
 		t.Errorf("results page with include_flagged=true: the flagged run does not govern, or the report link does not carry the choice")
 	}
 }
+
+// The results page's curves are binned per IEC 61400-12-1 and drawn as
+// such: a marker per bin, no line across empty bins (a null point between
+// the 8, 12 and 16 m/s bins of a three-speed batch), and the bin table
+// gives each bin's count and the spread of its power and thrust. Before,
+// the line ran straight across the empty bins with no marker.
+func TestResultsPageCurvesBreakAtEmptyBins(t *testing.T) {
+	re := newResultEnv(t)
+	one := 1
+	req := dlc.Request{Turbine: dlc.Turbine{Name: "T", HubHeight: 90, RotorDiameter: 126, VIn: 4, VRated: 11.4, VOut: 24, RatedRotorSpeed: 12.1},
+		DLCs: []string{"1.2"}, Class: "I", Category: "B", SeedsPerBin: 1,
+		Overrides: map[string]dlc.Override{"1.2": {Speeds: []float64{8, 12, 16}, Seeds: &one, Yaw: []float64{0}}}}
+	batch, _ := designLoadBatch(t, re, req)
+	resp, page := re.call(re.token, "GET", "/analysis/batches/"+batch, "", "Accept", "text/html")
+	if resp.StatusCode != 200 {
+		t.Fatalf("results page: %d %.300s", resp.StatusCode, page)
+	}
+	i := strings.Index(page, `id="curve-power"`)
+	if i < 0 {
+		t.Fatal("no power curve chart")
+	}
+	option := page[i:]
+	option = option[:strings.Index(option, "</script>")]
+	for _, want := range []string{`[10,null]`, `[14,null]`, `"showSymbol":true`, `[8,2400]`, `[12,3600]`, `[16,4800]`} {
+		if !strings.Contains(option, want) {
+			t.Errorf("power chart option lacks %s: %.600s", want, option)
+		}
+	}
+	head := tableRows(t, page, `id="curve-table"`)
+	if len(head) != 3 {
+		t.Fatalf("bin table rows %v, want the three bins", head)
+	}
+	if !strings.Contains(page, "Power std (kW)") || !strings.Contains(page, "Thrust std (kN)") {
+		t.Errorf("bin table does not show the spread")
+	}
+}

@@ -373,23 +373,45 @@ func (b *batchRuns) forFatigue() (*batchRuns, error) {
 	return b.filter(func(name string) bool { return DLCOfRunName(name) == fatigueDLC }), nil
 }
 
-// forCurves chooses the runs of the power curve: in a batch of several
-// DLCs with no dlc= given, normal power production (NTM: DLC 1.1, 1.2)
-// when it has any, since the power of an extreme
-// event (gust, shear, extreme turbulence) is not the power of a normal
-// year; otherwise every run.
-func (b *batchRuns) forCurves() *batchRuns {
-	if len(b.query.DLCs) > 0 || len(b.dlcs()) <= 1 {
-		return b
+// productionRank says how well a DLC's runs make a power curve: 2 for
+// normal power production in normal turbulence (DLC 1.1, 1.2), 1 for
+// power production in extreme turbulence (1.3: still the operating
+// turbine, averaged over 10 minutes), 0 for everything else — deterministic
+// gusts and shears (1.4, 1.5), faults, start-ups, stops and parked cases,
+// whose power is that of an event, not of the turbine's power curve.
+func productionRank(dlcID string) int {
+	d, ok := dlc.Lookup(dlcID)
+	switch {
+	case !ok || d.State != dlc.PowerProduction:
+		return 0
+	case d.Wind == dlc.NTM:
+		return 2
+	case d.Wind == dlc.ETM:
+		return 1
 	}
-	normal := func(name string) bool {
-		d, ok := dlc.Lookup(DLCOfRunName(name))
-		return ok && d.State == dlc.PowerProduction && d.Wind == dlc.NTM
+	return 0
+}
+
+// forCurves chooses the runs of the power, thrust and Cp curves: with no
+// dlc= given, the normal power production runs of a DLC batch (DLC 1.1
+// and 1.2, else 1.3; productionRank), never its events. A batch whose runs
+// are not named after a DLC (a parametric sweep of steady production
+// points, jobs sharing a batch id) keeps every run; dlc= keeps what it
+// names. A DLC batch with no production run has no power curve: EINVALID
+// saying so.
+func (b *batchRuns) forCurves() (*batchRuns, error) {
+	if len(b.query.DLCs) > 0 || !slices.ContainsFunc(b.names, func(n string) bool { return DLCOfRunName(n) != "" }) {
+		return b, nil
 	}
-	if !slices.ContainsFunc(b.names, normal) {
-		return b
+	best := 0
+	for _, n := range b.names {
+		best = max(best, productionRank(DLCOfRunName(n)))
 	}
-	return b.filter(normal)
+	if best == 0 {
+		return nil, turbinesim.Errorf(turbinesim.EINVALID, "no power curve: the batch has no normal power production run (DLC 1.1, 1.2 or 1.3), only DLC %s, "+
+			"whose power is that of an event; name dlc= to bin those runs anyway", strings.Join(b.dlcs(), ", "))
+	}
+	return b.filter(func(name string) bool { return productionRank(DLCOfRunName(name)) == best }), nil
 }
 
 // BatchCurves is the answer of the curve questions: the binned curve, and
@@ -415,7 +437,10 @@ func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string,
 	if err != nil {
 		return nil, err
 	}
-	binned := b.forCurves()
+	binned, err := b.forCurves()
+	if err != nil {
+		return nil, err
+	}
 	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, Excluded: b.excluded, DLCs: binned.dlcs(), Curve: cv}
 	if withSeries {
 		res.Series = map[string][]float64{}
@@ -458,15 +483,26 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 		}
 		*p.dst = *p.v
 	}
-	b, err := a.batchRuns(ctx, orgID, batchID, q.BatchQuery)
+	all, err := a.batchRuns(ctx, orgID, batchID, q.BatchQuery)
 	if err != nil {
 		return nil, analysis.Curve{}, err
 	}
-	all := b
-	b = b.forCurves()
+	// all is returned with a curve error too: the loads of a batch
+	// without a power curve (events only) still stand.
+	cv, err := a.curveOf(ctx, orgID, all, q, opt)
+	return all, cv, err
+}
+
+// curveOf bins the curve runs of b (forCurves) with the options of curve.
+func (a *ResultAnalysis) curveOf(ctx context.Context, orgID string, all *batchRuns, q CurveQuery, opt analysis.CurveOptions) (analysis.Curve, error) {
+	batchID := all.id
+	b, err := all.forCurves()
+	if err != nil {
+		return analysis.Curve{}, err
+	}
 	if q.RotorRadius == nil {
 		if opt.RotorRadius, err = a.sweptRadius(ctx, orgID, batchID); err != nil {
-			return nil, analysis.Curve{}, err
+			return analysis.Curve{}, err
 		}
 	}
 	points := make([]analysis.CurvePoint, 0, len(b.runs))
@@ -475,7 +511,7 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 		opt.ThrustChannel = ch.Thrust
 		p, err := analysis.RunCurvePoint(r.Record, b.windows[i], ch)
 		if err != nil {
-			return nil, analysis.Curve{}, turbinesim.Errorf(turbinesim.EINVALID, "job %s: %v", r.JobID, err)
+			return analysis.Curve{}, turbinesim.Errorf(turbinesim.EINVALID, "job %s: %v", r.JobID, err)
 		}
 		// Grid binning groups a DLC run's seeds on the speed of its
 		// inflow; the bin means stay those of the measured wind.
@@ -486,9 +522,9 @@ func (a *ResultAnalysis) curve(ctx context.Context, orgID, batchID string, q Cur
 	}
 	cv, err := analysis.PowerCurve(points, opt)
 	if err != nil {
-		return nil, analysis.Curve{}, turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
+		return analysis.Curve{}, turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
 	}
-	return all, cv, nil
+	return cv, nil
 }
 
 // sweptRadius is the radius of the disk the batch turbine's rotor sweeps,
@@ -1007,6 +1043,8 @@ type BatchOverview struct {
 	// Excluded are the finished runs left out as flagged.
 	Excluded []ExcludedRun
 	Curve    analysis.Curve
+	// CurveNote says why there is no curve (a batch of events only).
+	CurveNote string
 	// Distribution weights the DELs (BatchWindDistribution).
 	Distribution DistributionInfo
 	// Loads are the load channels tabulated; LoadNote says why a table is
@@ -1036,10 +1074,15 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 		return nil, err
 	}
 	b, cv, err := a.curve(ctx, orgID, batchID, q)
+	curveNote := ""
 	if err != nil {
-		return nil, err
+		// A batch of events has no power curve; its loads still stand.
+		if b == nil || turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+			return nil, err
+		}
+		curveNote = turbinesim.ErrorMessage(err)
 	}
-	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Curve: cv, Distribution: info,
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Curve: cv, CurveNote: curveNote, Distribution: info,
 		RunNames: make(map[string]string, len(b.runs))}
 	for i, r := range b.runs {
 		if b.names[i] != "" {

@@ -468,17 +468,22 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 		rep.Spectra = reportSpectra(b.ID, main, stored.Request.Class, fatigue[main], events, dist, &rep.Assumptions, &rep.Problems)
 	}
 
-	// Power curve and AEP from normal power production (NTM: DLC 1.1, 1.2),
-	// binned on the batch's own wind-speed grid. The extreme events that are
-	// also power production (ETM, ECD, EWS) say nothing about the power of a
-	// normal year; they are used only when the batch has no normal production
-	// at all.
-	curveRuns := func(u usable) bool { return u.run.State == dlc.PowerProduction && u.run.Wind == dlc.NTM }
-	if !slices.ContainsFunc(ok, curveRuns) {
-		curveRuns = func(u usable) bool { return u.run.State == dlc.PowerProduction }
-		if slices.ContainsFunc(ok, curveRuns) {
-			rep.Problems = append(rep.Problems, "power curve: the batch has no normal-turbulence power production (DLC 1.1 or 1.2); the curve and AEP are from its extreme-event power-production runs")
-		}
+	// Power curve and AEP from normal power production (NTM: DLC 1.1, 1.2;
+	// else the extreme turbulence of 1.3), binned on the batch's own
+	// wind-speed grid, as the batch curves (productionRank). Events that
+	// are also power production (ECD, EWS gusts and shears), faults,
+	// start-ups and stops say nothing about the power of a normal year:
+	// never used.
+	best := 0
+	for _, u := range ok {
+		best = max(best, productionRank(u.run.DLC))
+	}
+	curveRuns := func(u usable) bool { return best > 0 && productionRank(u.run.DLC) == best }
+	switch best {
+	case 0:
+		rep.Problems = append(rep.Problems, "power curve: the batch has no normal power production run (DLC 1.1, 1.2 or 1.3); its events' power is not a power curve, so there is no curve or AEP")
+	case 1:
+		rep.Problems = append(rep.Problems, "power curve: the batch has no normal-turbulence power production (DLC 1.1 or 1.2); the curve and AEP are from its DLC 1.3 runs (extreme turbulence)")
 	}
 	var points []analysis.CurvePoint
 	for _, u := range ok {

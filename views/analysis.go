@@ -65,12 +65,14 @@ type BatchResults struct {
 	Runs    int
 	Skipped int
 	// Query is the page's query string, passed on to the CSV links.
-	Query    string
-	Charts   []ChartSpec
-	Bins     [][]string // header first
-	DELs     [][]string // header first; empty when not computed
-	DELNote  string
-	Extremes [][]string // header first; the job in column extremeJobColumn
+	Query  string
+	Charts []ChartSpec
+	// CurveNote says why there is no curve (a batch of events only).
+	CurveNote string
+	Bins      [][]string // header first
+	DELs      [][]string // header first; empty when not computed
+	DELNote   string
+	Extremes  [][]string // header first; the job in column extremeJobColumn
 	// ExtremesNote says when the extremes are not from type-U DLCs.
 	ExtremesNote string
 	// ExtremeRuns are the runs of the extreme rows (aligned with

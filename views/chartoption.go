@@ -11,6 +11,10 @@ import (
 type XYSeries struct {
 	Name   string
 	Points [][2]float64
+	// Markers draws a symbol at every point (binned curves: each point
+	// is a bin's mean). A point whose y is NaN breaks the line there (an
+	// empty bin: ECharts draws no segment across a null value).
+	Markers bool
 }
 
 // XYPoints pairs x and y sample by sample (up to the shorter of the two),
@@ -57,9 +61,13 @@ func LineChartOption(title, xName, yName string, series ...XYSeries) map[string]
 	for _, s := range series {
 		data := make([]opts.LineData, len(s.Points))
 		for i, p := range s.Points {
+			if math.IsNaN(p[1]) {
+				data[i] = opts.LineData{Value: []any{p[0], nil}}
+				continue
+			}
 			data[i] = opts.LineData{Value: []float64{p[0], p[1]}}
 		}
-		line.AddSeries(s.Name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+		line.AddSeries(s.Name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(s.Markers), ConnectNulls: opts.Bool(false)}))
 	}
 	line.Validate()
 	return line.JSON()
