@@ -251,8 +251,8 @@ func analysisSchemas() map[string]any {
 			"natural_frequencies": obj([]string{"tower_fore_aft", "tower_side_side", "blade_flap", "blade_edge"}, map[string]any{
 				"tower_fore_aft": num, "tower_side_side": num, "blade_flap": num, "blade_edge": num}),
 			"natural_frequencies_note": map[string]any{"type": "string", "description": "why natural_frequencies is missing when asked for"}}),
-		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "excluded", "curve"}, map[string]any{
-			"batch_id": str, "runs": integer, "skipped": strs, "excluded": excludedRunsSchema(), "curve": curve,
+		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "curve"}, map[string]any{
+			"batch_id": str, "runs": integer, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "curve": curve,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs binned"},
 			"series": map[string]any{"type": "object", "additionalProperties": nums,
 				"description": "curves only: wind_speed, power_kw, thrust_kn, cp, ct, pitch_deg, rotor_speed_rpm, n"}}),
@@ -262,8 +262,8 @@ func analysisSchemas() map[string]any {
 				"mwh_per_year":       map[string]any{"type": "number", "description": "net: availability × gross"},
 				"gross_mwh_per_year": map[string]any{"type": "number", "description": "at 100 % availability"},
 				"availability":       num, "hours": num, "up_to_speed": num}), "curve": curve}),
-		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "distribution", "channels"}, map[string]any{
-			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(), "distribution": distribution,
+		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "distribution", "channels"}, map[string]any{
+			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "distribution": distribution,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs used"},
 			"channels": arr(obj([]string{"channel", "goodman", "runs", "lifetime"}, map[string]any{
 				"channel": str, "unit": str,
@@ -279,8 +279,8 @@ func analysisSchemas() map[string]any {
 						"del_m_term":       map[string]any{"type": "number", "description": "events_per_year·damage_per_event/(f_eq·31 536 000 s), added to DELᵐ"}}))})),
 				"event_runs": arr(obj([]string{"id", "wind_speed", "duration", "dels"}, map[string]any{"id": str, "wind_speed": num, "duration": num, "dels": arr(del)}))})),
 			"notes": map[string]any{"type": "array", "items": str, "description": "runs left out and why"}}),
-		"BatchExtremes": obj([]string{"batch_id", "skipped", "excluded", "extremes"}, map[string]any{
-			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(),
+		"BatchExtremes": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "extremes"}, map[string]any{
+			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"},
 			"extremes": arr(obj([]string{"channel", "kind", "characteristic", "run_id", "time"}, map[string]any{
 				"channel": str, "unit": str, "kind": map[string]any{"type": "string", "enum": []string{"max", "min"}},
 				"characteristic": num, "safety_factor": num, "design": num,

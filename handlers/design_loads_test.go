@@ -273,3 +273,50 @@ func TestResultsPageCurvesBreakAtEmptyBins(t *testing.T) {
 		t.Errorf("bin table does not show the spread")
 	}
 }
+
+// A batch whose runs have not all finished is marked partial wherever its
+// results show: the results page says how many runs its figures are from,
+// the API answers partial with the counts; once the last run has failed,
+// the report says the batch is partial and which runs are missing.
+// Before, 7 of 21 finished runs showed as if they were the batch.
+func TestPartialBatchIsMarked(t *testing.T) {
+	re := newResultEnv(t)
+	one := 1
+	req := dlc.Request{Turbine: dlc.Turbine{Name: "T", HubHeight: 90, RotorDiameter: 126, VIn: 4, VRated: 11.4, VOut: 24, RatedRotorSpeed: 12.1},
+		DLCs: []string{"1.3"}, Class: "I", Category: "B", SeedsPerBin: 1,
+		Overrides: map[string]dlc.Override{"1.3": {Speeds: []float64{8, 12, 16}, Seeds: &one, Yaw: []float64{0}}}}
+	batch, names := designLoadBatch(t, re, req)
+	var last string
+	for job, name := range names {
+		if name == "DLC1.3_V16.0_S1_Y+0" {
+			last = job
+		}
+	}
+	if _, err := re.db.Exec(`UPDATE jobs SET status = 'running', finished_at = NULL WHERE id = $1`, last); err != nil {
+		t.Fatal(err)
+	}
+	_, page := re.call(re.token, "GET", "/analysis/batches/"+batch, "", "Accept", "text/html")
+	if !strings.Contains(page, `id="batch-partial"`) || !strings.Contains(page, "2 of 3 runs have finished") {
+		t.Errorf("results page of a running batch is not marked incomplete")
+	}
+	_, body := re.call(re.token, "GET", "/analysis/batches/"+batch+"/extremes?channels=TwrBsMyt", "")
+	var ex struct {
+		Partial      bool `json:"partial"`
+		RunsFinished int  `json:"runs_finished"`
+		RunsTotal    int  `json:"runs_total"`
+	}
+	if json.Unmarshal([]byte(body), &ex) != nil || !ex.Partial || ex.RunsFinished != 2 || ex.RunsTotal != 3 {
+		t.Errorf("extremes of a running batch: %.300s; want partial, 2 of 3", body)
+	}
+	if _, err := re.db.Exec(`UPDATE jobs SET status = 'failed', finished_at = now(), output_key = NULL WHERE id = $1`, last); err != nil {
+		t.Fatal(err)
+	}
+	_, body = re.call(re.token, "GET", "/analysis/batches/"+batch+"/extremes?channels=TwrBsMyt", "")
+	if json.Unmarshal([]byte(body), &ex) != nil || ex.Partial || ex.RunsFinished != 3 {
+		t.Errorf("extremes of a finished batch: %.300s; want not partial, 3 finished", body)
+	}
+	resp, report := re.call(re.token, "GET", "/reports/batches/"+batch, "", "Accept", "text/html")
+	if resp.StatusCode != 200 || !strings.Contains(report, `id="report-partial"`) || !strings.Contains(report, "2 of 3 runs succeeded") {
+		t.Errorf("report of a batch with a failed run: %d, not marked partial", resp.StatusCode)
+	}
+}

@@ -54,6 +54,17 @@ type ExcludedRun struct {
 	Reasons []string `json:"reasons"`
 }
 
+// Completeness says whether a batch answer covers the whole batch: Partial
+// while some of its runs are still queued or running (the answer is then
+// from RunsFinished of RunsTotal runs and will change), and how many runs
+// ended without an output (failed or cancelled: listed in skipped).
+type Completeness struct {
+	Partial      bool `json:"partial"`
+	RunsFinished int  `json:"runs_finished"`
+	RunsTotal    int  `json:"runs_total"`
+	RunsFailed   int  `json:"runs_failed"`
+}
+
 // excludedRun describes a flagged run.
 func excludedRun(jobID, run string, checks []turbinesim.RunCheck) ExcludedRun {
 	e := ExcludedRun{JobID: jobID, Run: run, Reasons: []string{}}
@@ -226,6 +237,7 @@ type batchRuns struct {
 	skipped []string
 	// excluded are the finished runs left out as flagged (BatchQuery.IncludeFlagged).
 	excluded []ExcludedRun
+	complete Completeness
 	query    BatchQuery
 }
 
@@ -235,7 +247,17 @@ func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q
 		return nil, err
 	}
 	b := &batchRuns{id: batchID, query: q, skipped: []string{}, excluded: []ExcludedRun{}}
+	b.complete.RunsTotal = len(runs)
 	for _, r := range runs {
+		switch {
+		case !r.Status.Terminal():
+			b.complete.Partial = true
+		case r.Output == nil:
+			b.complete.RunsFinished++
+			b.complete.RunsFailed++
+		default:
+			b.complete.RunsFinished++
+		}
 		if r.Output == nil {
 			b.skipped = append(b.skipped, r.JobID)
 			continue
@@ -296,7 +318,7 @@ func runLabel(e ExcludedRun) string {
 
 // filter is b with only the runs whose name keep accepts.
 func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
-	out := &batchRuns{id: b.id, skipped: b.skipped, excluded: b.excluded, query: b.query}
+	out := &batchRuns{id: b.id, skipped: b.skipped, excluded: b.excluded, complete: b.complete, query: b.query}
 	for i, r := range b.runs {
 		if keep(b.names[i]) {
 			out.runs = append(out.runs, r)
@@ -421,6 +443,7 @@ type BatchCurves struct {
 	Runs     int           `json:"runs"`
 	Skipped  []string      `json:"skipped"`
 	Excluded []ExcludedRun `json:"excluded"`
+	Completeness
 	// DLCs are the design load cases of the runs binned (empty when the
 	// runs are not named after one).
 	DLCs  []string       `json:"dlcs,omitempty"`
@@ -441,7 +464,7 @@ func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string,
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, Excluded: b.excluded, DLCs: binned.dlcs(), Curve: cv}
+	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: binned.dlcs(), Curve: cv}
 	if withSeries {
 		res.Series = map[string][]float64{}
 		for _, bin := range cv.Bins {
@@ -617,6 +640,7 @@ type BatchDELs struct {
 	BatchID  string        `json:"batch_id"`
 	Skipped  []string      `json:"skipped"`
 	Excluded []ExcludedRun `json:"excluded"`
+	Completeness
 	// DLCs are the design load cases of the runs used (empty when the
 	// runs are not named after one).
 	DLCs []string `json:"dlcs,omitempty"`
@@ -676,7 +700,7 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes}, nil
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes}, nil
 }
 
 // fatigueSelection is the runs of a lifetime DEL: the time-weighted ones
@@ -885,9 +909,10 @@ func (b *batchRuns) fatigue(channels []string, opt analysis.DELOptions, dist ana
 
 // BatchExtremes is the extreme-load table of a batch.
 type BatchExtremes struct {
-	BatchID  string             `json:"batch_id"`
-	Skipped  []string           `json:"skipped"`
-	Excluded []ExcludedRun      `json:"excluded"`
+	BatchID  string        `json:"batch_id"`
+	Skipped  []string      `json:"skipped"`
+	Excluded []ExcludedRun `json:"excluded"`
+	Completeness
 	Extremes []analysis.Extreme `json:"extremes"`
 	// Extrapolation (extrapolate=<N>y) is DLC 1.1's loads extrapolated
 	// to the return period; the simulated rows above are unchanged.
@@ -972,7 +997,7 @@ func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Extremes: ex}
+	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, Extremes: ex}
 	if years > 0 {
 		if res.Extrapolation, err = a.extrapolate(ctx, orgID, b, opt.Channels, ext, years); err != nil {
 			return nil, err
@@ -1042,6 +1067,8 @@ type BatchOverview struct {
 	Skipped int
 	// Excluded are the finished runs left out as flagged.
 	Excluded []ExcludedRun
+	// Complete says whether every run has finished (Partial otherwise).
+	Complete Completeness
 	Curve    analysis.Curve
 	// CurveNote says why there is no curve (a batch of events only).
 	CurveNote string
@@ -1082,7 +1109,7 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 		}
 		curveNote = turbinesim.ErrorMessage(err)
 	}
-	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Curve: cv, CurveNote: curveNote, Distribution: info,
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Complete: b.complete, Curve: cv, CurveNote: curveNote, Distribution: info,
 		RunNames: make(map[string]string, len(b.runs))}
 	for i, r := range b.runs {
 		if b.names[i] != "" {

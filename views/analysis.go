@@ -69,10 +69,14 @@ type BatchResults struct {
 	Charts []ChartSpec
 	// CurveNote says why there is no curve (a batch of events only).
 	CurveNote string
-	Bins      [][]string // header first
-	DELs      [][]string // header first; empty when not computed
-	DELNote   string
-	Extremes  [][]string // header first; the job in column extremeJobColumn
+	// Partial: some runs are still queued or running; the page is from
+	// RunsFinished of RunsTotal runs.
+	Partial                 bool
+	RunsFinished, RunsTotal int
+	Bins                    [][]string // header first
+	DELs                    [][]string // header first; empty when not computed
+	DELNote                 string
+	Extremes                [][]string // header first; the job in column extremeJobColumn
 	// ExtremesNote says when the extremes are not from type-U DLCs.
 	ExtremesNote string
 	// ExtremeRuns are the runs of the extreme rows (aligned with
