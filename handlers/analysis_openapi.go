@@ -262,8 +262,10 @@ func analysisSchemas() map[string]any {
 				"mwh_per_year":       map[string]any{"type": "number", "description": "net: availability × gross"},
 				"gross_mwh_per_year": map[string]any{"type": "number", "description": "at 100 % availability"},
 				"availability":       num, "hours": num, "up_to_speed": num}), "curve": curve}),
-		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "distribution", "channels"}, map[string]any{
-			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "distribution": distribution,
+		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "distribution", "channels", "equivalent_frequency_hz", "equivalent_cycles_per_year"}, map[string]any{
+			"equivalent_frequency_hz":    map[string]any{"type": "number", "description": "f_eq of every DEL of the answer (1 Hz): a run's DEL counts N_eq = f_eq × its duration cycles"},
+			"equivalent_cycles_per_year": map[string]any{"type": "number", "description": "N_eq of the lifetime DEL per year of operation, f_eq × 8760 h"},
+			"batch_id":                   str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "distribution": distribution,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs used"},
 			"channels": arr(obj([]string{"channel", "goodman", "runs", "lifetime"}, map[string]any{
 				"channel": str, "unit": str,

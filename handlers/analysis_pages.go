@@ -91,10 +91,12 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 		add("curve-rotor-speed", "Rotor speed", "rpm", func(b analysis.CurveBin) float64 { return b.RotorSpeedRPM })
 	}
 	if len(o.DELs) > 0 {
-		r.DELs = [][]string{{"channel", "unit", "m", "lifetime DEL", "arithmetic mean (for comparison)"}}
+		// Every DEL is at f_eq = 1 Hz: N_eq = one cycle per second of
+		// operation, 3.15e7 a year.
+		r.DELs = [][]string{{"channel", "unit", "m", "lifetime DEL", "f_eq (Hz)", "N_eq (cycles per year)", "arithmetic mean (for comparison)"}}
 		for _, cf := range o.DELs {
 			for _, l := range cf.Lifetime {
-				r.DELs = append(r.DELs, []string{cf.Channel, cf.Unit, num(l.Exponent), fmtLoad(l.DEL), fmtLoad(l.ArithmeticMean)})
+				r.DELs = append(r.DELs, []string{cf.Channel, cf.Unit, num(l.Exponent), fmtLoad(l.DEL), "1", "3.1536e+07", fmtLoad(l.ArithmeticMean)})
 			}
 		}
 	}

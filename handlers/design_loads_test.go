@@ -320,3 +320,32 @@ func TestPartialBatchIsMarked(t *testing.T) {
 		t.Errorf("report of a batch with a failed run: %d, not marked partial", resp.StatusCode)
 	}
 }
+
+// Wherever a DEL is shown its equivalent frequency and cycle count are:
+// the API's batch DELs answer f_eq and N_eq per year, the results page's
+// DEL table has both columns, the report states them above each fatigue
+// table.
+func TestDELsStateTheirEquivalentFrequency(t *testing.T) {
+	re := newResultEnv(t)
+	one := 1
+	req := dlc.Request{Turbine: dlc.Turbine{Name: "T", HubHeight: 90, RotorDiameter: 126, VIn: 4, VRated: 11.4, VOut: 24, RatedRotorSpeed: 12.1},
+		DLCs: []string{"1.2"}, Class: "I", Category: "B", SeedsPerBin: 1,
+		Overrides: map[string]dlc.Override{"1.2": {Speeds: []float64{8, 12}, Seeds: &one, Yaw: []float64{0}}}}
+	batch, _ := designLoadBatch(t, re, req)
+	_, body := re.call(re.token, "GET", "/analysis/batches/"+batch+"/del?channels=RootMxc1&exponents=10", "")
+	var dels struct {
+		F float64 `json:"equivalent_frequency_hz"`
+		N float64 `json:"equivalent_cycles_per_year"`
+	}
+	if json.Unmarshal([]byte(body), &dels) != nil || dels.F != 1 || dels.N != 8760*3600 {
+		t.Errorf("batch DELs: %.300s; want f_eq 1 Hz and 3.1536e7 cycles a year", body)
+	}
+	_, page := re.call(re.token, "GET", "/analysis/batches/"+batch, "", "Accept", "text/html")
+	if !strings.Contains(page, "f_eq (Hz)") || !strings.Contains(page, "N_eq (cycles per year)") {
+		t.Errorf("results page DEL table does not state f_eq and N_eq")
+	}
+	_, report := re.call(re.token, "GET", "/reports/batches/"+batch, "", "Accept", "text/html")
+	if !strings.Contains(report, `class="del-basis muted">DELs at f<sub>eq</sub> = 1 Hz: N<sub>eq</sub> =`) {
+		t.Errorf("report fatigue table does not state f_eq and N_eq")
+	}
+}

@@ -648,10 +648,23 @@ type BatchDELs struct {
 	// (BatchWindDistribution).
 	Distribution DistributionInfo          `json:"distribution"`
 	Channels     []analysis.ChannelFatigue `json:"channels"`
+	// EquivalentFrequency f_eq (Hz) of every DEL here, and the equivalent
+	// cycle counts it means: N_eq = f_eq × T of a run (each run's DEL) and
+	// f_eq × one year of operation for the lifetime DEL (the same load
+	// counted over any operating time at that rate).
+	EquivalentFrequency     float64 `json:"equivalent_frequency_hz"`
+	EquivalentCyclesPerYear float64 `json:"equivalent_cycles_per_year"`
 	// Notes say which runs were left out and why (start-up or shut-down
 	// fatigue without events_per_year).
 	Notes []string `json:"notes,omitempty"`
 }
+
+// batchEquivalentFrequency is f_eq of the batch DELs: 1 Hz, the convention
+// of NREL's MLife, pCrunch and openfast_toolbox (analysis.DELOptions).
+const batchEquivalentFrequency = 1.0
+
+// secondsPerYear is a year of 8760 h.
+const secondsPerYear = 8760 * 3600
 
 // BatchDELs computes each run's short-term DELs of the channels (all when
 // none is named) for the Wöhler exponents and the lifetime DEL as the m-power
@@ -700,7 +713,8 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes}, nil
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes,
+		EquivalentFrequency: batchEquivalentFrequency, EquivalentCyclesPerYear: batchEquivalentFrequency * secondsPerYear}, nil
 }
 
 // fatigueSelection is the runs of a lifetime DEL: the time-weighted ones
