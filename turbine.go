@@ -115,6 +115,9 @@ type Turbine struct {
 	// /turbines/{id}). Not a column: they are computed from the stored
 	// deck, as the turbine page does.
 	Warnings []string `json:"warnings,omitempty" db:"-"`
+	// DeckChanges is set in the answer of an edit that rewrote the stored
+	// deck (and of its preview): which files and values changed.
+	DeckChanges *DeckEditReport `json:"deck_changes,omitempty" db:"-"`
 }
 
 // IsDemo reports whether the row is demo-derived (read-only).
@@ -427,4 +430,46 @@ type DemoCatalog interface {
 	// the row to store: name, description (without the demo prefix, which
 	// the store adds), scalar parameters and MainFile relative to dir.
 	Build(id, dir string) (*Turbine, error)
+}
+
+// DeckFile is one file of a turbine's stored deck.
+type DeckFile struct {
+	// Path is relative to the deck's root, slash-separated.
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}
+
+// DeckFileText is one deck file for reading: its text up to a bound
+// (Truncated when cut), none when the file is not text (Binary).
+type DeckFileText struct {
+	Path      string `json:"path"`
+	Size      int64  `json:"size"`
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated"`
+	Binary    bool   `json:"binary"`
+}
+
+// DeckParamDiff is one parameter that differs between two decks (or
+// between a deck before and after an edit): the file (relative path), the
+// parameter's name in it ("(file)" for a file only one side has,
+// "(contents)" for binary files, "line N" for a differing line that names
+// no parameter) and its value on each side, nil where absent.
+type DeckParamDiff struct {
+	File      string  `json:"file"`
+	Parameter string  `json:"parameter"`
+	A         *string `json:"a"`
+	B         *string `json:"b"`
+}
+
+// DeckEditReport says what an edit rewrote in a turbine's stored deck:
+// Changes lists every parameter that changed (a: before, b: after), Files
+// the files that hold them, Notes the effects to check (the first tower
+// fore-aft frequency before → after, how the tower was stretched).
+type DeckEditReport struct {
+	Files   []string        `json:"files"`
+	Changes []DeckParamDiff `json:"changes"`
+	Notes   []string        `json:"notes"`
+	// TowerFAFrequencyHz is the first tower fore-aft frequency before and
+	// after, when the edit moved it.
+	TowerFAFrequencyHz *[2]float64 `json:"tower_fa_frequency_hz,omitempty"`
 }

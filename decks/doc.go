@@ -7,7 +7,9 @@
 // and .fst defaults shown on the turbine page (properties.go), the bundled
 // reference turbines (demos.go), and the run deck of a job with its wind
 // file (run.go, wind.go), and reading a stored turbine's deck for its
-// endpoints and page (stored.go). It reads and writes decks with solver/deck and
+// endpoints and page (stored.go) and as files: its tree, one file's text,
+// the whole deck as ZIP and two decks compared parameter by parameter
+// (files.go). It reads and writes decks with solver/deck and
 // stores nothing itself: rows and files are the TurbineService's (package
 // db).
 package decks

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/structure"
 )
 
 // deckEdit is what an update changes in a turbine's stored deck: each
@@ -156,7 +158,71 @@ func RebuildDeck(ctx context.Context, u *turbinesim.TurbineUpdate, cur, next *tu
 	// The warnings of the deck as it now stands: a retuned parameter
 	// file's, or those of the file the edit kept.
 	next.Warnings = Warnings(dstDir, rebuilt)
+	report, err := editReport(srcDir, dstDir, *cur.MainFile, e)
+	if err != nil {
+		return err
+	}
+	next.DeckChanges = report
 	return nil
+}
+
+// editReport states what an edit rewrote: every changed parameter with its
+// old and new value (DiffDecks of the deck before and after), the files
+// that hold them, and the effects an engineer checks: the first tower
+// fore-aft frequency from the structural model before and after, and how
+// a hub-height edit changed the tower.
+func editReport(srcDir, dstDir, mainFile string, e deckEdit) (*turbinesim.DeckEditReport, error) {
+	rows, err := DiffDecks(srcDir, dstDir)
+	if err != nil {
+		return nil, fmt.Errorf("rebuild deck: comparing the deck before and after: %w", err)
+	}
+	r := &turbinesim.DeckEditReport{Changes: rows, Files: []string{}, Notes: []string{}}
+	if r.Changes == nil {
+		r.Changes = []turbinesim.DeckParamDiff{}
+	}
+	for _, row := range rows {
+		if len(r.Files) == 0 || r.Files[len(r.Files)-1] != row.File {
+			r.Files = append(r.Files, row.File)
+		}
+		if row.Parameter == "TowerHt" && e.hubHeightM != nil && row.A != nil && row.B != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("tower height TowerHt %s → %s m: the tower is stretched (or shortened) keeping its distributed properties per height fraction (TMassDen, TwFAStif, TwSSStif of the stored tower file); its mass and stiffness per metre are those of the stored tower, not a redesign", shortNumber(*row.A), shortNumber(*row.B)))
+		}
+	}
+	before, errA := firstTowerFAFrequency(srcDir, mainFile)
+	after, errB := firstTowerFAFrequency(dstDir, mainFile)
+	if errA == nil && errB == nil && math.Abs(before-after) >= 0.0005 {
+		r.Notes = append(r.Notes, fmt.Sprintf("first tower fore-aft frequency %.3f → %.3f Hz (structural model: the tower with its top mass, without gravity)", before, after))
+		r.TowerFAFrequencyHz = &[2]float64{before, after}
+	}
+	return r, nil
+}
+
+// shortNumber writes a number value with at most 6 significant digits
+// (117.59999661157524 as 117.6); other values unchanged.
+func shortNumber(v string) string {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return v
+	}
+	return strconv.FormatFloat(f, 'g', 6, 64)
+}
+
+// firstTowerFAFrequency is structure.Model.FirstTowerFAFrequency of the
+// deck at dir with main file mainFile.
+func firstTowerFAFrequency(dir, mainFile string) (float64, error) {
+	d, err := deck.LoadIn(dir, mainFile)
+	if err != nil {
+		return 0, err
+	}
+	p, err := structure.ParamsFromDeck(d)
+	if err != nil {
+		return 0, err
+	}
+	m, err := structure.NewModel(p, nil)
+	if err != nil {
+		return 0, err
+	}
+	return m.FirstTowerFAFrequency(), nil
 }
 
 // changedFile is one module structure to write back to its own file, or

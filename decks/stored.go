@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -172,4 +174,93 @@ func deckLocation(file, mainPath string, line int) string {
 		return name + ":" + strconv.Itoa(line)
 	}
 	return name
+}
+
+// openFiles opens turbine id's stored files for use; a turbine without
+// stored files is ENOTFOUND.
+func (s *StoredDecks) openFiles(ctx context.Context, orgID, id string, use func(t *turbinesim.Turbine, dir string) error) error {
+	t, dir, release, err := s.Turbines.OpenTurbineDeck(ctx, orgID, id)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if dir == "" {
+		return turbinesim.Errorf(turbinesim.ENOTFOUND, "turbine %q has no stored input files", t.Name)
+	}
+	return use(t, dir)
+}
+
+// Files lists turbine id's stored files.
+func (s *StoredDecks) Files(ctx context.Context, orgID, id string) ([]turbinesim.DeckFile, error) {
+	var files []turbinesim.DeckFile
+	err := s.openFiles(ctx, orgID, id, func(_ *turbinesim.Turbine, dir string) (err error) {
+		files, err = ListFiles(dir)
+		return err
+	})
+	return files, err
+}
+
+// File reads one stored file of turbine id for viewing (ReadFile).
+func (s *StoredDecks) File(ctx context.Context, orgID, id, rel string) (*turbinesim.DeckFileText, error) {
+	var f *turbinesim.DeckFileText
+	err := s.openFiles(ctx, orgID, id, func(_ *turbinesim.Turbine, dir string) (err error) {
+		f, err = ReadFile(dir, rel)
+		return err
+	})
+	return f, err
+}
+
+// Zip writes turbine id's stored files as a ZIP archive to the writer
+// begin returns once the turbine is found (so that a missing turbine is
+// still a clean 404 before anything is sent).
+func (s *StoredDecks) Zip(ctx context.Context, orgID, id string, begin func(t *turbinesim.Turbine) io.Writer) error {
+	return s.openFiles(ctx, orgID, id, func(t *turbinesim.Turbine, dir string) error {
+		return WriteZip(begin(t), dir)
+	})
+}
+
+// Diff compares the stored decks of turbines idA and idB (DiffDecks). The
+// first deck is copied to scratch so that only one turbine's files are
+// held open at a time.
+func (s *StoredDecks) Diff(ctx context.Context, orgID, idA, idB, scratch string) (a, b *turbinesim.Turbine, rows []turbinesim.DeckParamDiff, err error) {
+	copyA := filepath.Join(scratch, "a")
+	err = s.openFiles(ctx, orgID, idA, func(t *turbinesim.Turbine, dir string) error {
+		a = t
+		return os.CopyFS(copyA, os.DirFS(dir))
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	err = s.openFiles(ctx, orgID, idB, func(t *turbinesim.Turbine, dir string) (err error) {
+		b = t
+		rows, err = DiffDecks(copyA, dir)
+		return err
+	})
+	return a, b, rows, err
+}
+
+// PreviewEdit is what saving u on turbine id would do to its stored deck,
+// without storing anything: the row as the edit would leave it, with
+// DeckChanges saying which files and values would be rewritten (none when
+// u changes nothing the deck holds). The rebuilt deck is written under
+// scratch and left for the caller to remove.
+func (s *StoredDecks) PreviewEdit(ctx context.Context, orgID, id string, u *turbinesim.TurbineUpdate, scratch string) (*turbinesim.Turbine, error) {
+	var next *turbinesim.Turbine
+	err := s.openFiles(ctx, orgID, id, func(cur *turbinesim.Turbine, dir string) error {
+		n, err := u.Apply(cur)
+		if err != nil {
+			return err
+		}
+		next = n
+		changes, err := ChangesDeck(u, cur)
+		if err != nil {
+			return err
+		}
+		if !changes {
+			next.DeckChanges = &turbinesim.DeckEditReport{Files: []string{}, Changes: []turbinesim.DeckParamDiff{}, Notes: []string{}}
+			return nil
+		}
+		return RebuildDeck(ctx, u, cur, next, dir, filepath.Join(scratch, "deck"))
+	})
+	return next, err
 }

@@ -33,7 +33,9 @@ func DocumentedRouteKeys() []string {
 func echoPath(p string) string {
 	parts := strings.Split(p, "/")
 	for i, part := range parts {
-		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+		if part == "{path}" {
+			parts[i] = "*" // a file path of any depth: Echo's wildcard
+		} else if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
 			parts[i] = ":" + part[1:len(part)-1]
 		}
 	}

@@ -125,6 +125,9 @@ func apiSchemas() map[string]any {
 	for name, schema := range turbineSchemas() {
 		schemas[name] = schema
 	}
+	for name, schema := range deckFileSchemas() {
+		schemas[name] = schema
+	}
 	for name, schema := range jobSchemas() {
 		schemas[name] = schema
 	}

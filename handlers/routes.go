@@ -55,6 +55,11 @@ func (s *Server) routes() {
 	e.GET("/turbines/:id/detailed-properties", s.detailedProperties, work...)
 	e.GET("/turbines/:id/airfoil-polar/:airfoil_index", s.airfoilPolar, work...)
 	e.GET("/turbines/:id/fst-defaults", s.fstDefaults, work...)
+	// The stored deck as files (handlers/turbines_files.go).
+	e.GET("/turbines/:id/files", s.deckFiles, work...)
+	e.GET("/turbines/:id/files/*", s.deckFile, work...)
+	e.GET("/turbines/:id/deck.zip", s.deckZip, work...)
+	e.GET("/turbines/:id/diff", s.deckDiff, work...)
 
 	// Jobs (handlers/jobs.go). The static /jobs/new (the submit page) wins
 	// over /jobs/:id in Echo's router.

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/views"
 )
 
 // Turbine inventory endpoints. JSON shapes are the root-package
@@ -109,14 +112,50 @@ func (s *Server) updateTurbine(c echo.Context) error {
 	} else if err := decodeJSONStrict(c, &u); err != nil {
 		return err
 	}
+	if c.QueryParam("dry_run") == "true" {
+		return s.previewTurbineEdit(c, &u)
+	}
 	t, err := svc.UpdateTurbine(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), &u)
 	if err != nil {
 		return err
 	}
 	if negotiate(c.Request()) == formatFragment {
+		// The page reloads; it shows what the edit rewrote once.
+		if t.DeckChanges != nil && authFrom(c).Method == turbinesim.AuthSession {
+			if b, err := json.Marshal(t.DeckChanges); err == nil {
+				s.sessions.Put(c.Request().Context(), lastDeckEditKey(t.ID), b)
+			}
+		}
 		c.Response().Header().Set("HX-Redirect", "/turbines/"+t.ID)
 	}
 	return c.JSON(http.StatusOK, t)
+}
+
+// lastDeckEditKey is the session key of the report of the browser's last
+// deck edit of turbine id, shown once by the turbine page.
+func lastDeckEditKey(id string) string { return "deck-edit:" + id }
+
+// previewTurbineEdit: PUT /turbines/{id}?dry_run=true, what the edit would
+// rewrite in the stored deck, saving nothing. htmx gets the report as a
+// fragment.
+func (s *Server) previewTurbineEdit(c echo.Context, u *turbinesim.TurbineUpdate) error {
+	sd, err := s.storedDecks()
+	if err != nil {
+		return err
+	}
+	scratch, err := s.scratchFolder("deck-preview-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	next, err := sd.PreviewEdit(c.Request().Context(), authFrom(c).Organization.ID, c.Param("id"), u, scratch)
+	if err != nil {
+		return err
+	}
+	if negotiate(c.Request()) == formatFragment {
+		return render(c, http.StatusOK, views.DeckEditReportPanel(next.DeckChanges, false))
+	}
+	return c.JSON(http.StatusOK, next)
 }
 
 // deleteTurbine: DELETE /turbines/{id}.

@@ -20,8 +20,9 @@ func turbineOperations(errs func(map[int]string, ...int) map[int]string) []apiOp
 			responses: errs(map[int]string{201: "Turbine"}, 401, 403, 409, 413, 415, 422, 429, 503)},
 		{method: "GET", path: "/turbines/{id}", summary: "One turbine configuration: scalar parameters plus the four configuration objects when populated, and the stored deck's warnings. Another organization's turbine is 404.", tag: "turbines",
 			responses: errs(map[int]string{200: "Turbine"}, 401, 404, 429, 503)},
-		{method: "PUT", path: "/turbines/{id}", summary: "Update name, description, scalar parameters or configuration objects (absent fields keep their value; unknown fields are 422). Always sets is_validated=false. 403 for a demo-derived row, 409 for a name already used. The configuration objects are checked as POST /turbines checks them (422 naming the field). An edit that changes a value the turbine's input deck holds (rotor_diameter_m, hub_height_m, shaft_tilt_deg, precone_deg, rated_rotor_speed_rpm, rated_power_kw, blade_config.stations, tower_config.stations, nacelle_config gearbox_ratio/overhang_m/twr2shft_m, controller_config.generator_efficiency_pct) rewrites the deck as a build from scratch would, starting from the turbine's own deck, so later jobs and GET /turbines/{id}/detailed-properties use it: on land a new tilt, overhang or shaft height resizes the tower so that the hub stays at hub_height_m; a new diameter scales the blade stations; ServoDyn's simple torque law and the baseline parameter file a build wrote are retuned (rated power, rotor speed, diameter, gearbox ratio or generator efficiency). The 200 response of an edit that rewrote the deck carries the rewritten deck's warnings, as POST /turbines does (e.g. pitch gains that fell back to the scaled 5 MW values, from this retuning or kept in the file from the build). The new files replace the old ones only when the whole update succeeds. Name, description, the wind-speed band and other object keys leave the files untouched. An edit the deck cannot carry is 422 naming the field and the reason: rated power or rotor speed of a deck whose controller (DLL or ROSCO without a builder-written baseline parameter file) sets them, hub height or tower stations of an offshore deck, a new diameter of BeamDyn blades, stored files that cannot be read. The page's editors send the same fields form-encoded (application/x-www-form-urlencoded): each configuration object as JSON text in a field of its name (blade_config, tower_config, nacelle_config, controller_config; empty keeps the value), and text that is not a JSON object is 422 naming the field with the line and column of the JSON error.", tag: "turbines",
-			request: "TurbineUpdate", responses: errs(map[int]string{200: "Turbine"}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503)},
+		{method: "PUT", path: "/turbines/{id}", summary: "Update name, description, scalar parameters or configuration objects (absent fields keep their value; unknown fields are 422). Always sets is_validated=false. 403 for a demo-derived row, 409 for a name already used. The configuration objects are checked as POST /turbines checks them (422 naming the field). An edit that changes a value the turbine's input deck holds (rotor_diameter_m, hub_height_m, shaft_tilt_deg, precone_deg, rated_rotor_speed_rpm, rated_power_kw, blade_config.stations, tower_config.stations, nacelle_config gearbox_ratio/overhang_m/twr2shft_m, controller_config.generator_efficiency_pct) rewrites the deck as a build from scratch would, starting from the turbine's own deck, so later jobs and GET /turbines/{id}/detailed-properties use it: on land a new tilt, overhang or shaft height resizes the tower so that the hub stays at hub_height_m; a new diameter scales the blade stations; ServoDyn's simple torque law and the baseline parameter file a build wrote are retuned (rated power, rotor speed, diameter, gearbox ratio or generator efficiency). The 200 response of an edit that rewrote the deck carries the rewritten deck's warnings, as POST /turbines does (e.g. pitch gains that fell back to the scaled 5 MW values, from this retuning or kept in the file from the build). The new files replace the old ones only when the whole update succeeds. Name, description, the wind-speed band and other object keys leave the files untouched. An edit the deck cannot carry is 422 naming the field and the reason: rated power or rotor speed of a deck whose controller (DLL or ROSCO without a builder-written baseline parameter file) sets them, hub height or tower stations of an offshore deck, a new diameter of BeamDyn blades, stored files that cannot be read. The answer of an edit that rewrote the deck has deck_changes: the rewritten files, every changed parameter with its value before (a) and after (b), and notes (how a hub-height edit stretched the tower; the first tower fore-aft frequency from the structural model before → after). With the query dry_run=true nothing is saved: the answer is the row as the edit would leave it, with deck_changes of what saving would rewrite (empty lists when the edit touches nothing in the deck); the turbine page's \"Preview changes to the deck\" shows it, and after a save the page lists what was rewritten. The page's editors send the same fields form-encoded (application/x-www-form-urlencoded): each configuration object as JSON text in a field of its name (blade_config, tower_config, nacelle_config, controller_config; empty keeps the value), and text that is not a JSON object is 422 naming the field with the line and column of the JSON error.", tag: "turbines",
+			request: "TurbineUpdate", responses: errs(map[int]string{200: "Turbine"}, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+			query: []queryParam{{name: "dry_run", description: "true: save nothing; answer what the edit would rewrite in the deck (deck_changes)", enum: []string{"true"}}}},
 		{method: "DELETE", path: "/turbines/{id}", summary: "Delete a turbine and its stored input files. 403 for a demo-derived row; 409 while an active job references it (enforced by the database).", tag: "turbines",
 			responses: errs(map[int]string{204: ""}, 401, 403, 404, 409, 429, 503)},
 		{method: "POST", path: "/turbines/{id}/clone", summary: "Editable copy (verified accounts only): demo prefix dropped from the description, name \"<name> (copy)\", then \"(copy 2)\", ...; input files copied to a fresh storage location. The 201 response carries the copy's deck warnings, as GET /turbines/{id} does.", tag: "turbines",
@@ -32,6 +33,15 @@ func turbineOperations(errs func(map[int]string, ...int) map[int]string) []apiOp
 			responses: errs(map[int]string{200: "AirfoilPolar"}, 401, 404, 422, 429, 503)},
 		{method: "GET", path: "/turbines/{id}/fst-defaults", summary: "The value the main input file gets for every parameter of the Advanced Settings panel (the turbine's own main file when it has one, OpenFAST's defaults otherwise), with OpenFAST's default and description.", tag: "turbines",
 			responses: errs(map[int]string{200: "FSTDefaults"}, 401, 404, 422, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/files", summary: "The stored deck's files (path relative to the deck's root, size), sorted by path, with the main file; 404 for a turbine without stored files. Browsers go to the file tree on the turbine page.", tag: "turbines",
+			responses: errs(map[int]string{200: "DeckFiles"}, 401, 404, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/files/{path}", summary: "One file of the stored deck for reading: its text, at most 256 KiB (truncated: true when cut), or binary: true and no text for a file that is not UTF-8 text. The path is resolved inside the deck's own tree; any other path is 404. Browsers get the file's page.", tag: "turbines",
+			responses: errs(map[int]string{200: "DeckFileText"}, 401, 404, 422, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/deck.zip", summary: "The whole stored deck as a ZIP archive (application/zip) with the deck's own relative paths; POST /turbines/from-upload takes it back unchanged (GET /turbines/{id}/diff then finds no difference).", tag: "turbines",
+			responses: errs(map[int]string{200: ""}, 401, 404, 429, 503)},
+		{method: "GET", path: "/turbines/{id}/diff", summary: "The stored decks of this turbine (a) and the turbine named by the query parameter with (b), compared file by file (by relative path) and parameter by parameter: a line 'value Name - description' is the parameter Name (Name#2 for its second occurrence in a file); other differing lines are 'line N'; a file only one deck has is parameter '(file)', binary or very large files '(contents)' with size and digest. Values equal as numbers (90 and 90.0) are equal. equal is true when nothing differs. Without with, browsers get the page that picks b by name; scripts get 422.", tag: "turbines",
+			responses: errs(map[int]string{200: "DeckDiff"}, 401, 404, 422, 429, 503),
+			query:     []queryParam{{name: "with", description: "id of the turbine to compare with"}}},
 	}
 }
 
@@ -48,6 +58,28 @@ func turbineCreateExample() map[string]any {
 			"fa_stiffness_nm2": []float64{6.1e11, 3.4e11, 1.5e11}, "ss_stiffness_nm2": []float64{6.1e11, 3.4e11, 1.5e11}}},
 		"nacelle_config":    map[string]any{"gearbox_ratio": 97, "overhang_m": -5.0191, "twr2shft_m": 1.96256},
 		"controller_config": map[string]any{"generator_efficiency_pct": 94.4},
+	}
+}
+
+// deckFileSchemas are the schemas of the stored-deck file endpoints.
+func deckFileSchemas() map[string]any {
+	str := map[string]any{"type": "string"}
+	file := objectSchema([]string{"path", "size"}, map[string]any{"path": str, "size": map[string]any{"type": "integer"}})
+	side := map[string]any{"type": []string{"string", "null"}, "description": "the value in this deck; null where absent"}
+	return map[string]any{
+		"DeckFile": file,
+		"DeckFiles": objectSchema([]string{"turbine_id", "main_file", "files"}, map[string]any{
+			"turbine_id": str, "main_file": str, "files": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/DeckFile"}}}),
+		"DeckFileText": objectSchema([]string{"path", "size", "text", "truncated", "binary"}, map[string]any{
+			"path": str, "size": map[string]any{"type": "integer"}, "text": str,
+			"truncated": map[string]any{"type": "boolean"}, "binary": map[string]any{"type": "boolean"}}),
+		"DeckParamDiff": objectSchema([]string{"file", "parameter", "a", "b"}, map[string]any{
+			"file": str, "parameter": str, "a": side, "b": side}),
+		"TurbineRef": objectSchema([]string{"id", "name"}, map[string]any{"id": str, "name": str}),
+		"DeckDiff": objectSchema([]string{"a", "b", "equal", "differences"}, map[string]any{
+			"a": map[string]any{"$ref": "#/components/schemas/TurbineRef"}, "b": map[string]any{"$ref": "#/components/schemas/TurbineRef"},
+			"equal":       map[string]any{"type": "boolean"},
+			"differences": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/DeckParamDiff"}}}),
 	}
 }
 
@@ -89,6 +121,13 @@ func turbineSchemas() map[string]any {
 		"is_validated": boolean, "demo_id": str,
 		"main_file":  map[string]any{"type": "string", "description": "path of the main .fst inside the stored input files"},
 		"created_by": str, "created_at": dt, "updated_at": dt,
+		"deck_changes": obj([]string{"files", "changes", "notes"}, map[string]any{
+			"files":   map[string]any{"type": "array", "items": str, "description": "the files the edit rewrote (relative to the deck's root)"},
+			"changes": map[string]any{"type": "array", "items": ref("DeckParamDiff"), "description": "every changed parameter: a before, b after"},
+			"notes":   map[string]any{"type": "array", "items": str, "description": "effects to check, e.g. \"first tower fore-aft frequency 0.346 → 0.218 Hz (structural model: ...)\""},
+			"tower_fa_frequency_hz": map[string]any{"type": "array", "items": map[string]any{"type": "number"}, "minItems": 2, "maxItems": 2,
+				"description": "first tower fore-aft frequency before and after (Hz: the tower with its top mass, without gravity), when the edit moved it"},
+		}),
 		"warnings": map[string]any{"type": "array", "items": str,
 			"description": "what to know about the turbine's deck although it runs, with the turbine builder's first: a sentence starting with the part it concerns, e.g. \"controller: the pitch controller's gains (PC_KP, PC_KI, PC_KK in Baseline_Controller.in) are not tuned to this rotor: ...\" when the pitch-sensitivity fit fell back to the scaled 5 MW value; then the deck validator's findings that OpenFAST would run with but the engineer should check (e.g. mode-shape coefficients not adding up to 1, an AeroDyn tower taller than ElastoDyn's, airfoil tables not covering -180..180 deg, no unsteady-aero data with UA_Mod > 0, a Bladed-DLL controller without a ROSCO DISCON.IN that the built-in NREL 5 MW baseline replaces, ROSCO lines ignored), each \"file:line: variable: message\" with file relative to the root folder of the stored files, the line left out when the variable is not in the file (its default was taken) (not for a builder-written baseline parameter file, which is the build's design). In the responses of GET /turbines/{id}, POST /turbines, POST /turbines/from-upload, POST /turbines/{id}/clone, POST /turbines/demos/{demo_id}/load and of a PUT /turbines/{id} that rewrote the deck; absent when there is none, in lists, and when the stored files cannot be read (GET /turbines/{id}/detailed-properties says why). The turbine's page shows the same list, and jobs and batches of the turbine repeat them"},
 	} {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -47,6 +48,17 @@ func (s *Server) turbineDetailPage(c echo.Context, t *turbinesim.Turbine) error 
 		return err
 	}
 	v.Warnings, v.Props, v.PropsError = pd.Warnings, pd.Props, pd.PropsError
+	if t.HasDeck() {
+		if v.Files, err = sd.Files(c.Request().Context(), a.Organization.ID, t.ID); err != nil {
+			return err
+		}
+	}
+	if b := s.sessions.PopBytes(c.Request().Context(), lastDeckEditKey(t.ID)); b != nil {
+		var r turbinesim.DeckEditReport
+		if json.Unmarshal(b, &r) == nil {
+			v.LastEdit = &r
+		}
+	}
 	v.FST = decks.FSTDefaults(pd.Main)
 	if p := v.Props; p != nil {
 		if i, err := strconv.Atoi(c.QueryParam("airfoil")); err == nil && i >= 0 && i < len(p.Airfoils) {

@@ -112,6 +112,32 @@ type Model struct {
 	FreqBE  float64
 	FreqTFA [2]float64
 	FreqTSS [2]float64
+	// mTFA is the tower's own generalized fore-aft mass of each mode.
+	mTFA [2]float64
+}
+
+// TowerTopMass is the mass the tower top carries: yaw bearing, nacelle,
+// hub and blades with their tip masses (ElastoDyn's TwrTpMass).
+func (m *Model) TowerTopMass() float64 {
+	p := &m.p
+	top := p.YawBrMass + p.NacMass + p.HubMass
+	for k := 0; k < p.NumBl; k++ {
+		for j := 0; j < p.BldNodes; j++ {
+			top += m.bElmMass[k][j]
+		}
+		top += p.TipMass[k]
+	}
+	return top
+}
+
+// FirstTowerFAFrequency is the first tower fore-aft natural frequency (Hz)
+// of the tower carrying its top mass as a point mass at the top (mode
+// shapes are normalised to 1 there, so it adds TowerTopMass to the
+// generalized mass), without gravitational destiffening: ElastoDyn's
+// FreqTFA(1,2) of its summary file without the gravity term (ElastoDyn
+// Coeff: MTFA includes TwrTpMass).
+func (m *Model) FirstTowerFAFrequency() float64 {
+	return math.Sqrt(m.kFA[0][0]/(m.mTFA[0]+m.TowerTopMass())) / (2 * math.Pi)
 }
 
 // NumDOF is the number of generalized coordinates (13 + 3·NumBl).
@@ -539,6 +565,7 @@ func (m *Model) setupTower() error {
 		if !(mFA[i] > 0) || !(mSS[i] > 0) {
 			return fmt.Errorf("structure: tower mode %d has zero generalized mass (check TMassDen and mode shapes)", i+1)
 		}
+		m.mTFA[i] = mFA[i]
 		m.FreqTFA[i] = math.Sqrt(m.kFA[i][i]/mFA[i]) / (2 * math.Pi)
 		m.FreqTSS[i] = math.Sqrt(m.kSS[i][i]/mSS[i]) / (2 * math.Pi)
 	}
