@@ -44,12 +44,12 @@ type resultEnv struct {
 	token string
 }
 
-func newResultEnv(t *testing.T) *resultEnv {
+func newResultEnv(t *testing.T, more ...envOption) *resultEnv {
 	t.Helper()
 	lazy, batches, turbines, lazyJ := &lazyResults{}, &lazyBatches{}, &lazyTurbines{}, &lazyJobs{}
-	e := newEnv(t, func(_ *handlers.Config, svc *handlers.Services) {
+	e := newEnv(t, append([]envOption{func(_ *handlers.Config, svc *handlers.Services) {
 		svc.Results, svc.Batches, svc.Turbines, svc.Jobs = lazy, batches, turbines, lazyJ
-	})
+	}}, more...)...)
 	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "blobs"))
 	if err != nil {
 		t.Fatal(err)

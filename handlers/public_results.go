@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/views"
 )
 
@@ -96,4 +97,55 @@ func keyChannel(name, unit string, t, v []float64) views.PublicChannel {
 	ch.Points = len(points)
 	ch.Option = views.LineChartOption(name+" "+unit, "Time (s)", "", views.XYSeries{Name: name, Points: points})
 	return ch
+}
+
+// publicBatches summarises st's linked batches for the reviewer's page:
+// name, kind, runs and the binned curves of their succeeded runs as a
+// table and charts. A batch that is gone, or whose runs have no results
+// yet, is listed with a note; only an unreachable dependency fails the
+// page. Batches are labelled "Batch n"; no id reaches the page.
+func (s *Server) publicBatches(ctx context.Context, st *turbinesim.Study) ([]views.PublicBatch, error) {
+	if s.svc.Batches == nil || len(st.BatchIDs) == 0 {
+		return nil, nil
+	}
+	ra, raErr := s.resultAnalysis()
+	var out []views.PublicBatch
+	for i, id := range st.BatchIDs {
+		pb := views.PublicBatch{Label: fmt.Sprintf("Batch %d", i+1), ChartID: fmt.Sprintf("batch%d", i+1)}
+		b, err := s.svc.Batches.FindBatch(ctx, st.OrganizationID, id)
+		if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+			pb.Note = "this batch no longer exists"
+			out = append(out, pb)
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		pb.Name, pb.Kind, pb.Runs = b.Name, string(b.Kind), b.RunCount
+		if raErr != nil {
+			pb.Note = "results are not available"
+			out = append(out, pb)
+			continue
+		}
+		cv, err := ra.BatchCurves(ctx, st.OrganizationID, id, results.CurveQuery{}, false)
+		switch turbinesim.ErrorCode(err) {
+		case "":
+		case turbinesim.ENOTFOUND, turbinesim.ECONFLICT, turbinesim.EINVALID:
+			pb.Note = "no curves yet: " + turbinesim.ErrorMessage(err)
+			out = append(out, pb)
+			continue
+		default:
+			return nil, err
+		}
+		pb.DLCs, pb.Bins, pb.HasThrust = cv.DLCs, cv.Curve.Bins, cv.Curve.HasThrust
+		var ws, p, th []float64
+		for _, bin := range cv.Curve.Bins {
+			ws, p, th = append(ws, bin.WindSpeed), append(p, bin.PowerKW), append(th, bin.ThrustKN)
+		}
+		pb.PowerChart = views.LineChartOption("Power curve", "Wind speed (m/s)", "Power (kW)", views.XYSeries{Name: "Power", Points: views.XYPoints(ws, p)})
+		if cv.Curve.HasThrust {
+			pb.ThrustChart = views.LineChartOption("Thrust curve", "Wind speed (m/s)", "Thrust (kN)", views.XYSeries{Name: "Thrust", Points: views.XYPoints(ws, th)})
+		}
+		out = append(out, pb)
+	}
+	return out, nil
 }

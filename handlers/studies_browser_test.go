@@ -10,6 +10,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/infra/blobstore"
 )
 
 // A member gathers a finished job into a study, uploads an artifact,
@@ -18,9 +21,15 @@ import (
 // is rotated the old URL fails and the new one works.
 func TestBrowserStudySharing(t *testing.T) {
 	t.Parallel()
-	e, _ := newStudyEnv(t, turbinesim.MaxArtifactBytes)
+	jobsSvc := &lazyJobs{}
+	e, _ := newStudyEnv(t, turbinesim.MaxArtifactBytes, func(_ *handlers.Config, svc *handlers.Services) { svc.Jobs = jobsSvc })
+	trees, err := blobstore.NewLocal(filepath.Join(t.TempDir(), "trees"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobsSvc.JobService = db.NewJobService(e.db, trees, nil, nil)
 	var jobID string
-	err := e.db.Get(&jobID, `INSERT INTO jobs (organization_id, status, entrypoint, input_key, t_max, sim_time,
+	err = e.db.Get(&jobID, `INSERT INTO jobs (organization_id, status, entrypoint, input_key, t_max, sim_time,
 		price_cents, tokens, charge_month, started_at, finished_at)
 		VALUES ($1, 'succeeded', 'Main.fst', 'inputs', 60, 60, 0, 0, date_trunc('month', now()), now(), now()) RETURNING id`, e.org.ID)
 	if err != nil {
@@ -46,8 +55,8 @@ func TestBrowserStudySharing(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#study-description"), "Fatigue at 11.4 m/s"),
 		chromedp.Click(chromedp.CSS("#study-create-submit")),
 		chromedp.WaitVisible(chromedp.CSS("#study-editor")),
-		// Link the finished job.
-		chromedp.SendKeys(chromedp.CSS("#edit-jobs"), jobID),
+		// Link the finished job: tick it in the list of runs.
+		chromedp.Click(chromedp.CSS(`input.pick-jobs[value="`+jobID+`"]`)),
 		chromedp.Click(chromedp.CSS("#edit-save")),
 		chromedp.WaitVisible(chromedp.CSS("#edit-status.text-green-700")),
 	)

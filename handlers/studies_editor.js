@@ -24,9 +24,20 @@
     el.textContent = text;
     el.className = "text-sm " + (bad ? "text-red-700" : "text-green-700");
   }
-  function lines(id) {
-    return document.getElementById(id).value.split(/\s+/).filter(function (s) { return s !== ""; });
+  // The checked values of a pick list (the study's links, picked by name).
+  function picked(kind) {
+    return Array.prototype.map.call(document.querySelectorAll("input.pick-" + kind + ":checked"), function (el) { return el.value; });
   }
+  // Filter boxes: hide list entries and options whose text lacks the query.
+  Array.prototype.forEach.call(document.querySelectorAll("[data-filter-list], [data-filter-select]"), function (box) {
+    box.addEventListener("input", function () {
+      var q = box.value.trim().toLowerCase();
+      var target = document.getElementById(box.dataset.filterList || box.dataset.filterSelect);
+      Array.prototype.forEach.call(target.querySelectorAll("[data-search]"), function (el) {
+        el.hidden = q !== "" && el.dataset.search.indexOf(q) < 0;
+      });
+    });
+  });
 
   if (root) {
     var studyID = root.dataset.studyId;
@@ -38,8 +49,8 @@
         title: document.getElementById("edit-title").value,
         description: document.getElementById("edit-description").value,
         turbine_id: turbine === "" ? null : turbine,
-        job_ids: lines("edit-jobs"),
-        batch_ids: lines("edit-batches")
+        job_ids: picked("jobs"),
+        batch_ids: picked("batches")
       }).then(function (st) {
         document.getElementById("study-heading").textContent = st.title;
         say("edit-status", "Saved.");

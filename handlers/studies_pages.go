@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"net/http"
+	"slices"
 
 	"github.com/boombuler/barcode"
 	"github.com/boombuler/barcode/qr"
@@ -43,8 +44,80 @@ func (s *Server) studyEditorPage(c echo.Context, st *turbinesim.Study) error {
 		return err
 	}
 	canManage := a.User.Role == turbinesim.RoleAdmin || (st.AuthorID != nil && *st.AuthorID == a.User.ID)
-	return render(c, http.StatusOK, views.StudyEditorPage(s.page(c, st.Title, "studies"), views.StudyEditor{
-		Study: st, Artifacts: arts, Share: share, CanManage: canManage, MaxArtifactMiB: turbinesim.MaxArtifactBytes >> 20}))
+	ed := views.StudyEditor{Study: st, Artifacts: arts, Share: share, CanManage: canManage, MaxArtifactMiB: turbinesim.MaxArtifactBytes >> 20}
+	if err := s.studyPickLists(c, st, &ed); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.StudyEditorPage(s.page(c, st.Title, "studies"), ed))
+}
+
+// pickListSize bounds each of the study editor's lists: the newest items
+// (and every item the study links already, which the lists always hold).
+const pickListSize = 100
+
+// studyPickLists fills the editor's lists of turbines, runs and batches
+// the study can link, labelled by name.
+func (s *Server) studyPickLists(c echo.Context, st *turbinesim.Study, ed *views.StudyEditor) error {
+	ctx, orgID := c.Request().Context(), authFrom(c).Organization.ID
+	turbineNames := map[string]string{}
+	if s.svc.Turbines != nil {
+		ts, _, err := s.svc.Turbines.ListTurbines(ctx, orgID, turbinesim.TurbineFilter{Page: 1, PageSize: pickListSize})
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			turbineNames[t.ID] = t.Name
+			ed.Turbines = append(ed.Turbines, views.PickItem{ID: t.ID, Label: t.Name, Picked: st.TurbineID != nil && *st.TurbineID == t.ID})
+		}
+	}
+	batchNames := map[string]string{}
+	if s.svc.Batches != nil {
+		bs, _, err := s.svc.Batches.ListBatches(ctx, orgID, 1, pickListSize)
+		if err != nil {
+			return err
+		}
+		for _, b := range bs {
+			batchNames[b.ID] = b.Name
+			label := fmt.Sprintf("%s (%s, %d runs, %s)", b.Name, b.Kind, b.RunCount, b.CreatedAt.UTC().Format("2006-01-02 15:04"))
+			ed.Batches = append(ed.Batches, views.PickItem{ID: b.ID, Label: label, Picked: slices.Contains(st.BatchIDs, b.ID)})
+		}
+	}
+	if s.svc.Jobs != nil {
+		js, _, err := s.svc.Jobs.ListJobs(ctx, orgID, turbinesim.JobFilter{Page: 1, PageSize: pickListSize})
+		if err != nil {
+			return err
+		}
+		for _, j := range js {
+			label := j.Entrypoint
+			if j.TurbineID != nil && turbineNames[*j.TurbineID] != "" {
+				label = turbineNames[*j.TurbineID] + " · " + label
+			}
+			if j.BatchID != nil && batchNames[*j.BatchID] != "" {
+				label += " · batch " + batchNames[*j.BatchID]
+			}
+			label += fmt.Sprintf(" · %s · %s", j.Status, j.CreatedAt.UTC().Format("2006-01-02 15:04"))
+			ed.Jobs = append(ed.Jobs, views.PickItem{ID: j.ID, Label: label, Picked: slices.Contains(st.JobIDs, j.ID)})
+		}
+	}
+	// Linked items older than the lists' newest stay listed (and linked).
+	for _, id := range st.JobIDs {
+		if !slices.ContainsFunc(ed.Jobs, func(it views.PickItem) bool { return it.ID == id }) {
+			ed.Jobs = append(ed.Jobs, views.PickItem{ID: id, Label: "an older run, linked", Picked: true})
+		}
+	}
+	for _, id := range st.BatchIDs {
+		if !slices.ContainsFunc(ed.Batches, func(it views.PickItem) bool { return it.ID == id }) {
+			ed.Batches = append(ed.Batches, views.PickItem{ID: id, Label: "an older batch, linked", Picked: true})
+		}
+	}
+	if st.TurbineID != nil && turbineNames[*st.TurbineID] == "" {
+		label := "linked turbine"
+		if st.TurbineName != nil {
+			label = *st.TurbineName
+		}
+		ed.Turbines = append(ed.Turbines, views.PickItem{ID: *st.TurbineID, Label: label, Picked: true})
+	}
+	return nil
 }
 
 // publicStudyPage: GET /s/{token} (and /api/public/studies/{token} for
@@ -64,6 +137,9 @@ func (s *Server) publicStudyPage(c echo.Context) error {
 		v.Artifacts[i] = a.Public()
 	}
 	if v.Runs, err = s.publicRuns(c.Request().Context(), st); err != nil {
+		return err
+	}
+	if v.Batches, err = s.publicBatches(c.Request().Context(), st); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.PublicStudyPage(v))

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/turbinesim/turbinesim/solver/analysis"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,19 @@ type StudyEditor struct {
 	// MaxArtifactMiB is the documented upload limit, shown next to the
 	// file input and checked by the script before sending.
 	MaxArtifactMiB int
+	// Turbines, Jobs and Batches are what the study can link, picked by
+	// name (Picked: linked now).
+	Turbines, Jobs, Batches []PickItem
 }
+
+// PickItem is one linkable item of the study editor's lists.
+type PickItem struct {
+	ID, Label string
+	Picked    bool
+}
+
+// pickSearch is the lower-case text the editor's filter matches.
+func pickSearch(it PickItem) string { return strings.ToLower(it.Label) }
 
 // PublicStudyView is what the reviewer's page shows: allowlisted fields
 // only, and the token to build download links.
@@ -38,6 +51,24 @@ type PublicStudyView struct {
 	// Runs are the key results of the linked jobs (empty when the study
 	// links none or results are not served).
 	Runs []PublicRun
+	// Batches are the linked batches' summaries (curves and their table).
+	Batches []PublicBatch
+}
+
+// PublicBatch is one linked batch on the reviewer's page: its name and
+// kind, runs, and the binned curves (power, thrust, pitch, rotor speed by
+// wind speed) as a table and charts. No ids.
+type PublicBatch struct {
+	Label       string
+	Name, Kind  string
+	Runs        int
+	DLCs        []string
+	Note        string // why there are no curves
+	Bins        []analysis.CurveBin
+	HasThrust   bool
+	PowerChart  any
+	ThrustChart any
+	ChartID     string
 }
 
 // PublicRun is one linked job on the reviewer's page.
@@ -60,6 +91,11 @@ type PublicChannel struct {
 
 // hasCharts reports whether any run has a chart (ECharts is then loaded).
 func (v PublicStudyView) hasCharts() bool {
+	for _, b := range v.Batches {
+		if b.PowerChart != nil {
+			return true
+		}
+	}
 	for _, r := range v.Runs {
 		if len(r.Channels) > 0 {
 			return true
@@ -83,11 +119,3 @@ func humanSize(n int64) string {
 	}
 }
 
-func joinIDs(ids []string) string { return strings.Join(ids, "\n") }
-
-func derefOr(s *string, def string) string {
-	if s == nil || *s == "" {
-		return def
-	}
-	return *s
-}
