@@ -118,4 +118,3 @@ func humanSize(n int64) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 }
-
