@@ -2,18 +2,14 @@ package handlers_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/db/jobtest"
 	"github.com/turbinesim/turbinesim/handlers"
@@ -79,15 +75,7 @@ func newWorkbenchBenchServer(tb testing.TB) (*httptest.Server, string, func(outb
 	tb.Helper()
 	ctx := context.Background()
 	d := jobtest.New(tb)
-	org := &turbinesim.Organization{Name: "Bench Wind"}
-	if err := db.NewOrganizationService(d).CreateOrganization(ctx, org); err != nil {
-		tb.Fatal(err)
-	}
-	const passwd = "correct horse battery"
-	users := db.NewUserService(d)
-	if err := users.CreateUser(ctx, &turbinesim.User{OrganizationID: org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}, passwd); err != nil {
-		tb.Fatal(err)
-	}
+	org, users := newBenchOrg(tb, d)
 	trees, err := blobstore.NewLocal(filepath.Join(tb.TempDir(), "blobs"))
 	if err != nil {
 		tb.Fatal(err)
@@ -97,31 +85,8 @@ func newWorkbenchBenchServer(tb testing.TB) (*httptest.Server, string, func(outb
 		tb.Fatal(err)
 	}
 	jobs := db.NewJobService(d, trees, nil, nil)
-	auth, err := db.NewAuthService(d)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg := handlers.Config{JWTSecret: []byte(testSecret), BodyLimit: 1 << 20, Now: time.Now, Logger: quiet}
-	svc := handlers.Services{Auth: auth, Users: users, Organizations: db.NewOrganizationService(d),
-		Dashboard: db.NewDashboardService(d), Sessions: db.NewSessionStore(d), Ready: d.Ready,
-		Jobs: jobs, Batches: db.NewBatchService(jobs), Results: db.NewResultService(d, jobs, trees, cache)}
-	h, err := newServer(cfg, svc)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	tb.Cleanup(srv.Close)
-	resp, err := http.Post(srv.URL+"/auth/login", "application/json",
-		strings.NewReader(`{"email":"ada@example.com","password":"`+passwd+`"}`))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var pair handlers.TokenPair
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&pair) != nil {
-		tb.Fatalf("login: %d", resp.StatusCode)
-	}
+	srv, bearer := newBenchServer(tb, d, users, handlers.Services{Jobs: jobs, Batches: db.NewBatchService(jobs),
+		Results: db.NewResultService(d, jobs, trees, cache)})
 	insert := func(outb string) string {
 		dir := tb.TempDir()
 		data, err := os.ReadFile(outb)
@@ -144,5 +109,5 @@ func newWorkbenchBenchServer(tb testing.TB) (*httptest.Server, string, func(outb
 		}
 		return id
 	}
-	return srv, "Bearer " + pair.AccessToken, insert
+	return srv, bearer, insert
 }

@@ -78,15 +78,7 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 	tb.Helper()
 	ctx := context.Background()
 	d := jobtest.New(tb)
-	org := &turbinesim.Organization{Name: "Bench Wind"}
-	if err := db.NewOrganizationService(d).CreateOrganization(ctx, org); err != nil {
-		tb.Fatal(err)
-	}
-	const passwd = "correct horse battery"
-	users := db.NewUserService(d)
-	if err := users.CreateUser(ctx, &turbinesim.User{OrganizationID: org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}, passwd); err != nil {
-		tb.Fatal(err)
-	}
+	org, users := newBenchOrg(tb, d)
 	caps := db.NewCapService(d, nil)
 	if err := caps.SetCaps(ctx, org.ID, turbinesim.Caps{SpendCapCents: 1 << 40, TokenCap: 1 << 40}); err != nil {
 		tb.Fatal(err)
@@ -115,14 +107,42 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 	if err := turbines.CreateTurbine(ctx, t, deckDir); err != nil {
 		tb.Fatal(err)
 	}
+	srv, bearer := newBenchServer(tb, d, users, handlers.Services{Caps: caps, Turbines: turbines, Jobs: jobs, Batches: db.NewBatchService(jobs)})
+	return srv, bearer, t.ID
+}
+
+// benchPassword is the password of the benchmarks' administrator.
+const benchPassword = "correct horse battery"
+
+// newBenchOrg creates an organization and its verified administrator
+// ada@example.com (benchPassword) in d.
+func newBenchOrg(tb testing.TB, d *db.DB) (*turbinesim.Organization, *db.UserService) {
+	tb.Helper()
+	ctx := context.Background()
+	org := &turbinesim.Organization{Name: "Bench Wind"}
+	if err := db.NewOrganizationService(d).CreateOrganization(ctx, org); err != nil {
+		tb.Fatal(err)
+	}
+	users := db.NewUserService(d)
+	if err := users.CreateUser(ctx, &turbinesim.User{OrganizationID: org.ID, Email: "ada@example.com", Role: turbinesim.RoleAdmin, Verified: true}, benchPassword); err != nil {
+		tb.Fatal(err)
+	}
+	return org, users
+}
+
+// newBenchServer serves the application with the identity services over d
+// plus those of svc, signs the administrator in and returns the server
+// and a Bearer header.
+func newBenchServer(tb testing.TB, d *db.DB, users *db.UserService, svc handlers.Services) (*httptest.Server, string) {
+	tb.Helper()
 	auth, err := db.NewAuthService(d)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg := handlers.Config{JWTSecret: []byte(testSecret), BodyLimit: 1 << 20, Now: time.Now, Logger: quiet}
-	svc := handlers.Services{Auth: auth, Users: users, Organizations: db.NewOrganizationService(d),
-		Dashboard: db.NewDashboardService(d), Sessions: db.NewSessionStore(d), Ready: d.Ready,
-		Caps: caps, Turbines: turbines, Jobs: jobs, Batches: db.NewBatchService(jobs)}
+	svc.Auth, svc.Users, svc.Organizations = auth, users, db.NewOrganizationService(d)
+	svc.Dashboard, svc.Sessions, svc.Ready = db.NewDashboardService(d), db.NewSessionStore(d), d.Ready
 	h, err := newServer(cfg, svc)
 	if err != nil {
 		tb.Fatal(err)
@@ -130,7 +150,7 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	resp, err := http.Post(srv.URL+"/auth/login", "application/json",
-		strings.NewReader(`{"email":"ada@example.com","password":"`+passwd+`"}`))
+		strings.NewReader(`{"email":"ada@example.com","password":"`+benchPassword+`"}`))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -139,5 +159,5 @@ func newBatchBenchServer(tb testing.TB) (*httptest.Server, string, string) {
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&pair) != nil {
 		tb.Fatalf("login: %d", resp.StatusCode)
 	}
-	return srv, "Bearer " + pair.AccessToken, t.ID
+	return srv, "Bearer " + pair.AccessToken
 }

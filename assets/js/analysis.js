@@ -339,12 +339,18 @@
       } else if (!on && i >= 0) {
         state.channels.splice(i, 1);
       }
+      drawControls();
+      plot();
+    }
+
+    // drawControls redraws what follows the selected channels and keeps
+    // the URL current.
+    function drawControls() {
       drawSelected();
       drawPicker();
       drawXYChoice();
       drawPSDChoice();
       writeState();
-      plot();
     }
 
     var pickerTimer = null;
@@ -1070,11 +1076,7 @@
 
     new ResizeObserver(function () { chart.resize(); psd.resize(); rainflow.resize(); }).observe(chartEl);
     drawRuns();
-    drawSelected();
-    drawPicker();
-    drawXYChoice();
-    drawPSDChoice();
-    writeState();
+    drawControls();
     plot();
   }
 
