@@ -200,9 +200,9 @@ const (
 	BasisNone  Basis = "abs"   // the reference is constant: absolute difference
 )
 
-// missingInReference is ChannelResult.Missing for a channel the reference
+// MissingInReference is ChannelResult.Missing for a channel the reference
 // case did not write.
-const missingInReference = "not in the reference output"
+const MissingInReference = "not in the reference output"
 
 // ChannelResult compares one channel.
 type ChannelResult struct {
@@ -294,7 +294,7 @@ func RunCase(ctx context.Context, c Case, channels []string) CaseResult {
 		case col < 0:
 			cr.Missing = "not computed by the solver"
 		case !ok:
-			cr.Missing = missingInReference
+			cr.Missing = MissingInReference
 		default:
 			compare(&cr, ref.Time, base, run.Time, run.Data[col], c.Settle)
 		}
