@@ -17,6 +17,7 @@ import (
 	"github.com/turbinesim/turbinesim/db/jobtest"
 	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/infra/runner"
+	"github.com/turbinesim/turbinesim/solver/deck"
 	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
@@ -25,23 +26,7 @@ import (
 // tMax seconds, and returns the job's id.
 func submitRecipeRun(t *testing.T, e *env, grid dlc.GridOptions, duration *float64, tMax float64) string {
 	t.Helper()
-	catalog, err := decks.NewBundledDemos(bundled.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := t.TempDir()
-	tb, err := catalog.Build("nrel-5mw-land", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := decks.LoadRunnableDeck(base, *tb.MainFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := batches.DLCTurbine(tb, d, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, tb, d, key := bundledNREL5MW(t)
 	runs, err := dlc.Expand(dlc.Request{Turbine: key, DLCs: []string{"1.2"}, Class: "I", Category: "B", BatchSeed: 3,
 		Overrides: map[string]dlc.Override{"1.2": {Speeds: []float64{12}, Seeds: new(1), Yaw: []float64{0}, Duration: duration, Transient: new(0.0)}},
 		Grid:      grid})
@@ -65,6 +50,30 @@ func submitRecipeRun(t *testing.T, e *env, grid dlc.GridOptions, duration *float
 		t.Fatalf("batch jobs %v, %v", jobs, err)
 	}
 	return jobs[0].Job.ID
+}
+
+// bundledNREL5MW builds the bundled NREL 5 MW into a temporary folder and
+// returns the folder, the turbine, its deck and its DLC key numbers.
+func bundledNREL5MW(t *testing.T) (string, *turbinesim.Turbine, *deck.Deck, dlc.Turbine) {
+	t.Helper()
+	catalog, err := decks.NewBundledDemos(bundled.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	tb, err := catalog.Build("nrel-5mw-land", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := decks.LoadRunnableDeck(base, *tb.MainFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := batches.DLCTurbine(tb, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, tb, d, key
 }
 
 // The child process, not the worker, makes a recipe's run: with a memory
@@ -159,23 +168,7 @@ func TestBatchRunsShareTheirBoxFolder(t *testing.T) {
 		t.Run(sandbox, func(t *testing.T) {
 			e := newEnvWith(t, jobtest.New(t), "child:simulate", 1, runner.Limits{WallTime: 2 * time.Minute},
 				envOptions{sandbox: sandbox})
-			catalog, err := decks.NewBundledDemos(bundled.FS)
-			if err != nil {
-				t.Fatal(err)
-			}
-			base := t.TempDir()
-			tb, err := catalog.Build("nrel-5mw-land", base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, _, err := decks.LoadRunnableDeck(base, *tb.MainFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			key, err := batches.DLCTurbine(tb, d, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			base, tb, _, key := bundledNREL5MW(t)
 			runs, err := dlc.Expand(dlc.Request{Turbine: key, DLCs: []string{"1.2"}, Class: "I", Category: "B", BatchSeed: 3,
 				Overrides: map[string]dlc.Override{"1.2": {Speeds: []float64{12}, Seeds: new(1), Yaw: []float64{0, 10}, Duration: new(20.0), Transient: new(0.0)}},
 				Grid:      dlc.GridOptions{Points: 7, Dt: 0.25}})
