@@ -139,30 +139,51 @@ func (s *Source) indexOf(num int) int {
 
 // sectionChannels reads the output channels listed after a section line
 // containing title (SeaState and HydroDyn v4+ have no OutList label): one
-// or more names per line, quoted or not, up to a line starting with END.
+// or more names per line, quoted or not, up to a line starting with END. A
+// file whose section lines carry no titles (as the bundled turbines store
+// them) lists its channels in the last section, the one ending with END.
 func sectionChannels(r *reader, title string) (OutList, error) {
+	start := -1
 	for i := r.lo; i < r.hi; i++ {
-		if !strings.Contains(strings.ToUpper(r.src.Lines[i].Raw), title) {
-			continue
+		l := &r.src.Lines[i]
+		if len(l.toks) > 0 && isSeparator(l.toks[0]) && strings.Contains(strings.ToUpper(l.Raw), title) {
+			start = i
+			break
 		}
-		var out OutList
-		for j := i + 1; j < r.hi; j++ {
-			l := &r.src.Lines[j]
-			if isEnd(l.Raw) {
-				return out, nil
-			}
-			if len(l.toks) == 0 {
+	}
+	if start < 0 {
+		for i := r.hi - 1; i >= r.lo && start < 0; i-- {
+			if !isEnd(r.src.Lines[i].Raw) {
 				continue
 			}
-			if t := l.toks[0]; t.Quoted {
-				for _, w := range tokenize(t.Text) {
-					out = append(out, w.Text)
+			for j := i - 1; j >= r.lo; j-- {
+				if l := &r.src.Lines[j]; len(l.toks) > 0 && isSeparator(l.toks[0]) {
+					start = j
+					break
 				}
-			} else {
-				out = append(out, t.Text)
 			}
+			break
 		}
-		return nil, r.errLine(r.hi-1, "OutList", "output channel list not terminated by a line starting with END")
 	}
-	return nil, nil
+	if start < 0 {
+		return nil, nil
+	}
+	var out OutList
+	for j := start + 1; j < r.hi; j++ {
+		l := &r.src.Lines[j]
+		if isEnd(l.Raw) {
+			return out, nil
+		}
+		if len(l.toks) == 0 {
+			continue
+		}
+		if t := l.toks[0]; t.Quoted {
+			for _, w := range tokenize(t.Text) {
+				out = append(out, w.Text)
+			}
+		} else {
+			out = append(out, t.Text)
+		}
+	}
+	return nil, r.errLine(r.hi-1, "OutList", "output channel list not terminated by a line starting with END")
 }
