@@ -43,8 +43,9 @@ func float(v float64) *float64 { return &v }
 
 // newBatchAPIEnv is the application with turbines, jobs and batches on a
 // database with River's tables, the NREL 5 MW land deck stored as a
-// turbine, and (when workers) one in-process worker running the real
-// solver in a child process (jobs_test.go's child:simulate).
+// turbine, the bundled demo catalogue, and (when workers) two in-process
+// workers running the real solver in child processes (jobs_test.go's
+// child:simulate).
 func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 	t.Helper()
 	d := jobtest.New(t)
@@ -96,7 +97,7 @@ func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 	if workers {
 		w, err := runner.New(runner.Config{Jobs: be.jobs, WorkDir: filepath.Join(t.TempDir(), "work"),
 			Command: []string{os.Args[0], "child:simulate"}, Sandbox: "none", Logger: quiet,
-			ProgressInterval: 200 * time.Millisecond, Limits: runner.Limits{WallTime: 2 * time.Minute}})
+			ProgressInterval: 200 * time.Millisecond, Limits: runner.Limits{WallTime: 5 * time.Minute}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func newBatchAPIEnv(t *testing.T, workers bool) *batchAPIEnv {
 			q.StopAndCancel(c)
 		})
 	}
-	svc.Caps, svc.Turbines, svc.Jobs = be.caps, turbines, be.jobs
+	svc.Caps, svc.Turbines, svc.Jobs, svc.Demos = be.caps, turbines, be.jobs, catalog
 	svc.Batches = db.NewBatchService(be.jobs)
 	cache, err := resultcache.New(filepath.Join(t.TempDir(), "results"), 256<<20)
 	if err != nil {

@@ -68,20 +68,41 @@ func sources() []demoSource {
 			Description: "IEA Wind 15 MW reference turbine, onshore variant: the monopile model with the substructure removed (tower base on rigid ground, no HydroDyn or SubDyn), ROSCO controller"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-Monopile/IEA-15-240-RWT-Monopile.fst", onshore: true, cutIn: 3, rated: 10.59, cutOut: 25},
 		{entry: decks.DemoManifestEntry{ID: "iea-15mw-monopile", Name: "IEA 15 MW (monopile)", Type: "offshore monopile",
-			Description: "IEA Wind 15 MW reference turbine on its monopile in 30 m of water (SubDyn, HydroDyn), ROSCO controller"},
+			Description: "IEA Wind 15 MW reference turbine on its monopile in 30 m of water (SeaState, HydroDyn, SubDyn), ROSCO controller; stored in the OpenFAST v5 layout"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-Monopile/IEA-15-240-RWT-Monopile.fst", cutIn: 3, rated: 10.59, cutOut: 25},
 		{entry: decks.DemoManifestEntry{ID: "iea-15mw-volturnus", Name: "IEA 15 MW (floating, VolturnUS-S)", Type: "offshore floating",
-			Description: "IEA Wind 15 MW reference turbine on the UMaine VolturnUS-S semisubmersible (WAMIT hydrodynamics, moorings), ROSCO controller"},
+			Description: "IEA Wind 15 MW reference turbine on the UMaine VolturnUS-S semisubmersible (SeaState, HydroDyn with WAMIT potential flow, MoorDyn moorings), ROSCO controller; stored in the OpenFAST v5 layout"},
 			root: "IEA-15-240-RWT", main: "IEA-15-240-RWT-UMaineSemi/IEA-15-240-RWT-UMaineSemi.fst", cutIn: 3, rated: 10.59, cutOut: 25},
 		{entry: decks.DemoManifestEntry{ID: "iea-22mw-monopile", Name: "IEA 22 MW (monopile)", Type: "offshore monopile",
-			Description: "IEA Wind 22 MW reference turbine on its monopile (SubDyn, HydroDyn), ROSCO controller"},
+			Description: "IEA Wind 22 MW reference turbine on its monopile in 34 m of water (SeaState, HydroDyn, SubDyn), ROSCO controller; stored in the OpenFAST v5 layout. " +
+				"Blades run as ElastoDyn blades from the published IEA-22-280-RWT_ElastoDyn_blade.dat (CompElast 1; the published deck's BeamDyn blades are not modelled by this solver). " +
+				"Two defects of the published deck are corrected here: AeroDyn's WakeMod 11 (not an OpenFAST value) runs as BEMT (1), and the primary file's water depth of 300 m is set to the 34 m that its HydroDyn file and the SubDyn mudline joint state. The time step is 5 ms (the published 0.2 ms is BeamDyn's)."},
 			root: "IEA-22-280-RWT", main: "IEA-22-280-RWT-Monopile/IEA-22-280-RWT-Monopile.fst", cutIn: 3, rated: 11.51, cutOut: 25,
-			// The published AeroDyn file states WakeMod = 11, which no
-			// OpenFAST version accepts ({0, 1, 2, 3}); the file's BEMT
-			// options are filled in, so the bundled model uses BEMT (1).
 			fix: func(d *deck.Deck) {
+				// The published AeroDyn file states WakeMod = 11, which no
+				// OpenFAST version accepts ({0, 1, 2, 3}); the file's BEMT
+				// options are filled in, so the bundled model uses BEMT (1).
 				if d.AeroDyn != nil && d.AeroDyn.Wake_Mod == 11 {
 					d.AeroDyn.Wake_Mod = 1
+				}
+				// The primary file states WtrDpth = 300 m, the HydroDyn file
+				// 34 m and SubDyn's base (reaction) joint stands at
+				// z = −34 m: the monopile is in 34 m of water. Uploaded,
+				// the published deck keeps 300 m and is warned about
+				// (deck.Validate's water-depth check).
+				if d.Main.WtrDpth == 300 {
+					d.Main.WtrDpth = 34
+				}
+				// This solver models blades with ElastoDyn only; the deck's
+				// ElastoDyn file names the published ElastoDyn blade file.
+				d.Main.CompElast = 1
+				d.Main.BDBldFile = [3]string{"unused", "unused", "unused"}
+				d.BeamDyn = nil
+				// The published 0.2 ms step is BeamDyn's; with ElastoDyn
+				// blades the 5 ms step of the IEA 15 MW monopile deck
+				// (same ElastoDyn, SubDyn and HydroDyn models) applies.
+				if d.Main.DT < 0.005 {
+					d.Main.DT = 0.005
 				}
 			}},
 	}
@@ -132,6 +153,15 @@ func buildModel(root string, src demoSource) (*decks.DeckModel, turbinesim.Turbi
 	}
 	if src.fix != nil {
 		src.fix(d)
+	}
+	// The bundled turbines are stored in the OpenFAST v5 layout: the
+	// published decks are v3 (waves inside HydroDyn, SubDyn v1.01).
+	warns, err := d.ConvertToV5()
+	if err != nil {
+		return nil, turbinesim.TurbineParams{}, err
+	}
+	if len(warns) > 0 {
+		fmt.Printf("%s: converted to the OpenFAST v5 layout (%d conversion notes)\n", src.entry.ID, len(warns))
 	}
 	params, err := decks.ParamsFromDeck(d)
 	if err != nil {
