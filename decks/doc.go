@@ -1,6 +1,7 @@
 // Package decks is everything the service does with a turbine's OpenFAST
 // input deck: extracting an uploaded ZIP within limits (zip.go) and finding
-// its main .fst (upload.go), building a deck from scratch from the NREL
+// its main .fst (upload.go), converting an upload in the OpenFAST v3
+// layout to v5 in place (convert.go), building a deck from scratch from the NREL
 // 5 MW template (create.go, model.go), rewriting a stored deck on an edit
 // (edit.go), tuning the built-in baseline controller (baseline.go), the
 // warnings an engineer should check (warnings.go), the detailed properties

@@ -58,7 +58,8 @@ func FSTCandidates(dir string) ([]string, error) {
 // PrepareUploadedDeck finds the primary .fst of an extracted upload (the
 // entrypoint when given), loads and validates the deck with solver/deck,
 // refuses references that leave the upload, rewrites DLL_FileName to the
-// built-in controller and derives the scalar parameters. A defective deck
+// built-in controller, converts a deck in the OpenFAST v3 layout to v5 in
+// place (convertToV5InTree) and derives the scalar parameters. A defective deck
 // is EINVALID with a message naming every defect by file and line.
 func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 	cands, err := FSTCandidates(dir)
@@ -174,10 +175,36 @@ func PrepareUploadedDeck(dir, entrypoint string) (*UploadedDeck, error) {
 	if len(defects) > 0 {
 		return nil, invalidUpload("the deck has %d defect(s): %s", len(defects), strings.Join(dedupe(defects), "; "))
 	}
+	// A deck in the OpenFAST v3 layout (waves inside HydroDyn, SubDyn
+	// v1.01) is stored converted to v5, so that it runs here and on
+	// OpenFAST v5 alike; every input the conversion added or moved is a
+	// warning naming the file and line.
+	notes, err := convertToV5InTree(dir, d)
+	if err != nil {
+		var de *deck.Error
+		if errors.As(err, &de) {
+			return nil, invalidUpload("the deck is in the OpenFAST v3 layout and cannot be converted to v5: %s: %s", loc(de.File, de.Line), joinWords(de.Variable, de.Msg))
+		}
+		return nil, fmt.Errorf("upload: %w", err)
+	}
+	if notes != nil {
+		if d, err = deck.LoadIn(dir, mainRel); err != nil {
+			return nil, fmt.Errorf("upload: the deck converted to v5 does not load: %w", err)
+		}
+		up.Deck, problems = d, deck.Validate(d)
+		for _, p := range problems {
+			if !p.Warning {
+				return nil, invalidUpload("the deck converted to the OpenFAST v5 layout has a defect: %s: %s", loc(p.File, p.Line), joinWords(p.Variable, p.Message))
+			}
+		}
+	}
 	if up.Params, err = ParamsFromDeck(d); err != nil {
 		return nil, invalidUpload("%s: %v", mainRel, err)
 	}
-	up.Warnings = deckWarnings(dir, d, problems)
+	for _, n := range notes {
+		up.Warnings = append(up.Warnings, deckProblemText(dir, n))
+	}
+	up.Warnings = append(up.Warnings, deckWarnings(dir, d, problems)...)
 	return up, nil
 }
 
