@@ -118,6 +118,18 @@ func TestOffshoreDemosCarryModuleFiles(t *testing.T) {
 			if sd, err := built.SubDyn(); err != nil || (sd != nil && sd.Layout != "v5") {
 				t.Errorf("SubDyn not in the v5 layout: %v", err)
 			}
+			// MoorDyn finds its sections by name: the stored file keeps them
+			if g := built.Offshore.Mooring; g != nil && built.Offshore.MooringKind == "MoorDyn" {
+				md, err := g.MoorDyn()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range md.Warnings {
+					if strings.Contains(w.Message, "without its name") {
+						t.Errorf("MoorDyn: %v", w)
+					}
+				}
+			}
 			o, b := orig.Offshore, built.Offshore
 			pairs := []struct {
 				name string

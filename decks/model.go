@@ -164,8 +164,17 @@ func ModelFromDeck(d *deck.Deck, mainRel string) (*DeckModel, error) {
 			continue
 		}
 		vf := ValueFile{Role: g.role, Kind: g.g.Kind}
-		for i := range g.g.Meta.Src.Lines {
-			l := &g.g.Meta.Src.Lines[i]
+		lines := g.g.Meta.Src.Lines
+		for i := range lines {
+			l := &lines[i]
+			// MoorDyn finds its sections by name: its section lines are
+			// kept as the format's own section names
+			if g.role == "Mooring" && g.g.Kind == "MoorDyn" && i > 1 {
+				if sec, ok := deck.MoorDynSectionLine(l.Raw, lines[i+1:]); ok {
+					vf.Lines = append(vf.Lines, []string{sec})
+					continue
+				}
+			}
 			vf.Lines = append(vf.Lines, valueWords(l.Tokens(), i))
 		}
 		m.Offshore = append(m.Offshore, vf)

@@ -43,6 +43,8 @@ type demoSource struct {
 	// fix corrects a defect of the published deck, each one named in a
 	// comment (the uploaded deck itself is refused with the defect named).
 	fix func(d *deck.Deck)
+	// afterV5 edits the deck once it is in the OpenFAST v5 layout.
+	afterV5 func(d *deck.Deck) error
 }
 
 func sources() []demoSource {
@@ -76,7 +78,7 @@ func sources() []demoSource {
 		{entry: decks.DemoManifestEntry{ID: "iea-22mw-monopile", Name: "IEA 22 MW (monopile)", Type: "offshore monopile",
 			Description: "IEA Wind 22 MW reference turbine on its monopile in 34 m of water (SeaState, HydroDyn, SubDyn), ROSCO controller; stored in the OpenFAST v5 layout. " +
 				"Blades run as ElastoDyn blades from the published IEA-22-280-RWT_ElastoDyn_blade.dat (CompElast 1; the published deck's BeamDyn blades are not modelled by this solver). " +
-				"Two defects of the published deck are corrected here: AeroDyn's WakeMod 11 (not an OpenFAST value) runs as BEMT (1), and the primary file's water depth of 300 m is set to the 34 m that its HydroDyn file and the SubDyn mudline joint state. The time step is 5 ms (the published 0.2 ms is BeamDyn's)."},
+				"Two defects of the published deck are corrected here: AeroDyn's WakeMod 11 (not an OpenFAST value) runs as BEMT (1), and the primary file's water depth of 300 m is set to the 34 m that its HydroDyn file and the SubDyn mudline joint state. The time step is 5 ms (the published 0.2 ms is BeamDyn's); SubDyn records the mudline base reactions ReactFXss to ReactMZss (the published file lists no SubDyn output)."},
 			root: "IEA-22-280-RWT", main: "IEA-22-280-RWT-Monopile/IEA-22-280-RWT-Monopile.fst", cutIn: 3, rated: 11.51, cutOut: 25,
 			fix: func(d *deck.Deck) {
 				// The published AeroDyn file states WakeMod = 11, which no
@@ -104,6 +106,20 @@ func sources() []demoSource {
 				if d.Main.DT < 0.005 {
 					d.Main.DT = 0.005
 				}
+			},
+			// The published SubDyn file lists no output channel; the
+			// bundled turbine records the base reactions at the mudline
+			// (ReactFXss … ReactMZss), which the results pages and the
+			// certification report show.
+			afterV5: func(d *deck.Deck) error {
+				sd, err := d.SubDyn()
+				if err != nil || sd == nil {
+					return fmt.Errorf("SubDyn: %v", err)
+				}
+				if len(sd.OutList) == 0 {
+					sd.OutList = []string{"ReactFXss", "ReactFYss", "ReactFZss", "ReactMXss", "ReactMYss", "ReactMZss"}
+				}
+				return d.ReplaceSubDyn(sd)
 			}},
 	}
 }
@@ -162,6 +178,11 @@ func buildModel(root string, src demoSource) (*decks.DeckModel, turbinesim.Turbi
 	}
 	if len(warns) > 0 {
 		fmt.Printf("%s: converted to the OpenFAST v5 layout (%d conversion notes)\n", src.entry.ID, len(warns))
+	}
+	if src.afterV5 != nil {
+		if err := src.afterV5(d); err != nil {
+			return nil, turbinesim.TurbineParams{}, err
+		}
 	}
 	params, err := decks.ParamsFromDeck(d)
 	if err != nil {

@@ -539,3 +539,23 @@ func (md *MoorDyn) Point(id int) *MDPoint {
 	}
 	return nil
 }
+
+// MoorDynSectionLine returns the section line of a MoorDyn file written
+// with its section's name ("---------------------- LINE TYPES ---…"), for a
+// separator line raw followed by the lines rest: MoorDyn finds its sections
+// by these names. A separator without a name gets the one its table header
+// shows. ok is false when raw is not a separator.
+func MoorDynSectionLine(raw string, rest []Line) (line string, ok bool) {
+	s, ok := mdSection(raw)
+	if !ok {
+		return "", false
+	}
+	if s == "other" {
+		s = mdInferSection(rest)
+	}
+	title := mdSectionTitle[s]
+	if title == "" {
+		return "----------------------------------------------------------------------", true
+	}
+	return "---------------------- " + title + " ----------------------", true
+}

@@ -243,15 +243,27 @@ func (d *Deck) ConvertSubDynToV5() ([]Problem, error) {
 	if err != nil || sd == nil || sd.Layout == "v5" {
 		return nil, err
 	}
+	if err := d.ReplaceSubDyn(sd); err != nil {
+		return nil, err
+	}
+	return sd.Warnings, nil
+}
+
+// ReplaceSubDyn replaces the deck's SubDyn file (which must exist) by sd
+// written in the OpenFAST v5 layout (WriteV5), at the same path.
+func (d *Deck) ReplaceSubDyn(sd *SubDyn) error {
+	g := d.Offshore.SubDyn
+	if g == nil {
+		return errors.New("deck: the deck has no SubDyn file")
+	}
 	var b strings.Builder
 	if err := sd.WriteV5(&b); err != nil {
-		return nil, err
+		return err
 	}
-	g := d.Offshore.SubDyn
 	src, err := sourceFromBytes(g.Meta.Path, []byte(b.String()), false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	d.Offshore.SubDyn = parseGeneric(src, g.Kind)
-	return sd.Warnings, nil
+	return nil
 }
