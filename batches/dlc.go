@@ -1,12 +1,14 @@
 package batches
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
@@ -48,6 +50,12 @@ type DLCBatchRequest struct {
 	// Turbine replaces the key numbers taken from the stored turbine
 	// (its parameters, else its deck) field by field when non-zero.
 	Turbine *dlc.Turbine `json:"turbine,omitempty"`
+	// SeaStates is the site's normal sea state (IEC 61400-3-1 NSS) per
+	// hub-height wind speed, for an offshore turbine: every run gets the
+	// JONSWAP sea of its wind speed (interpolated between rows) with its
+	// own seed, written into its SeaState file. Omitted: the runs keep the
+	// deck's sea state.
+	SeaStates []dlc.SeaStateBin `json:"sea_states,omitempty"`
 }
 
 // DLCPreview is the load-basis table, run count and price of a request,
@@ -59,6 +67,9 @@ type DLCPreview struct {
 	Basis    []dlc.BasisRow         `json:"basis"`
 	Quote    *turbinesim.BatchQuote `json:"quote"`
 	Warnings []string               `json:"warnings"`
+	// SeaStates are the sea states the runs get, one per wind speed of
+	// the basis (empty when the request gives none).
+	SeaStates []dlc.SeaStateBin `json:"sea_states,omitempty"`
 }
 
 // StoredDLCRequest is what a DLC batch keeps as its request
@@ -137,7 +148,11 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 		return nil, err
 	}
 	p.request = dlc.Request{Turbine: key, DLCs: req.DLCs, Class: req.Class, Category: req.Category, SeedsPerBin: req.SeedsPerBin,
-		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid}
+		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid, SeaStates: req.SeaStates}
+	if len(req.SeaStates) > 0 && (d.Main.CompSeaSt != 1 || d.Offshore.SeaState == nil) {
+		release()
+		return nil, invalidf("sea_states: the turbine's deck has no sea state (CompSeaSt = %d): sea states are for offshore turbines", d.Main.CompSeaSt)
+	}
 	if p.runs, err = dlc.Expand(p.request); err != nil {
 		release()
 		return nil, invalidf("%s", userText(err))
@@ -299,7 +314,22 @@ func (s *DLCBatches) Preview(ctx context.Context, orgID string, req *DLCBatchReq
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q, Warnings: warnings}, nil
+	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q, Warnings: warnings, SeaStates: runSeaStates(p.runs)}, nil
+}
+
+// runSeaStates lists the sea states of a basis, one per wind speed, in
+// increasing wind speed.
+func runSeaStates(runs []dlc.Run) []dlc.SeaStateBin {
+	seen := map[float64]bool{}
+	var out []dlc.SeaStateBin
+	for _, r := range runs {
+		if ss := r.SeaState; ss != nil && !seen[r.WindSpeed] {
+			seen[r.WindSpeed] = true
+			out = append(out, dlc.SeaStateBin{WindSpeed: r.WindSpeed, Hs: ss.Hs, Tp: ss.Tp, WaveDir: ss.WaveDir})
+		}
+	}
+	slices.SortFunc(out, func(a, b dlc.SeaStateBin) int { return cmp.Compare(a.WindSpeed, b.WindSpeed) })
+	return out
 }
 
 // Submit expands and checks the load basis (EINVALID naming the run),

@@ -58,11 +58,15 @@ func (r *RunRecipe) PrepareWith(ctx context.Context, baseDir, entry, outDir stri
 // describe says what Prepare generated, for the job's log.
 func (r *RunRecipe) describe() string {
 	run := r.Run
+	sea := ""
+	if ss := run.SeaState; ss != nil {
+		sea = fmt.Sprintf(", irregular sea (JONSWAP, Hs %g m, Tp %g s, heading %g°, seed %d)", ss.Hs, ss.Tp, ss.WaveDir, ss.Seed)
+	}
 	if ts := run.Turbulence; ts != nil {
-		return fmt.Sprintf("prepared run %s: %s turbulent wind box (IEC Kaimal, class %v%v, V_hub %g m/s, seed %d, %d × %d grid, dt %g s, %g s), yaw %+g°, t_max %g s",
-			run.ID, run.Wind, ts.Class, ts.Category, run.WindSpeed, ts.Seed, ts.Grid.NY, ts.Grid.NZ, ts.Dt, ts.Duration, run.Yaw, run.TMax)
+		return fmt.Sprintf("prepared run %s: %s turbulent wind box (IEC Kaimal, class %v%v, V_hub %g m/s, seed %d, %d × %d grid, dt %g s, %g s), yaw %+g°, t_max %g s%s",
+			run.ID, run.Wind, ts.Class, ts.Category, run.WindSpeed, ts.Seed, ts.Grid.NY, ts.Grid.NZ, ts.Dt, ts.Duration, run.Yaw, run.TMax, sea)
 	}
 	ev := run.Event
-	return fmt.Sprintf("prepared run %s: %s uniform wind (V_hub %g m/s, variant %q, event at %g s), yaw %+g°, t_max %g s",
-		run.ID, ev.Kind, ev.Site.VHub, run.Variant, run.EventTime, run.Yaw, run.TMax)
+	return fmt.Sprintf("prepared run %s: %s uniform wind (V_hub %g m/s, variant %q, event at %g s), yaw %+g°, t_max %g s%s",
+		run.ID, ev.Kind, ev.Site.VHub, run.Variant, run.EventTime, run.Yaw, run.TMax, sea)
 }

@@ -86,7 +86,38 @@ func dlcRequestFromForm(c echo.Context) (*DLCBatchRequest, error) {
 			req.Overrides[id] = dlc.Override{Duration: &tMax}
 		}
 	}
+	seas, err := seaStatesFromText(form.Get("sea_states"))
+	if err != nil {
+		return nil, err
+	}
+	req.SeaStates = seas
 	return req, nil
+}
+
+// seaStatesFromText reads the wizard's sea-state table: one row per line,
+// wind speed, Hs, Tp and an optional wave heading (0 when left out),
+// separated by blanks or commas.
+func seaStatesFromText(text string) ([]dlc.SeaStateBin, error) {
+	var out []dlc.SeaStateBin
+	for i, line := range strings.Split(text, "\n") {
+		f := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == ';' || r == '\r' })
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) < 3 || len(f) > 4 {
+			return nil, invalid("sea_states: line %d: give wind speed, Hs, Tp and optionally the wave heading", i+1)
+		}
+		var v [4]float64
+		for k, w := range f {
+			x, err := strconv.ParseFloat(w, 64)
+			if err != nil {
+				return nil, invalid("sea_states: line %d: %q is not a number", i+1, w)
+			}
+			v[k] = x
+		}
+		out = append(out, dlc.SeaStateBin{WindSpeed: v[0], Hs: v[1], Tp: v[2], WaveDir: v[3]})
+	}
+	return out, nil
 }
 
 func (s *Server) readDLCRequest(c echo.Context) (*DLCBatchRequest, error) {
@@ -119,9 +150,9 @@ func (s *Server) previewDLC(c echo.Context) error {
 		return c.JSON(http.StatusOK, pv)
 	}
 	if err != nil {
-		return render(c, http.StatusOK, views.DLCPreviewFragment(nil, nil, nil, err.Error()))
+		return render(c, http.StatusOK, views.DLCPreviewFragment(nil, nil, nil, nil, err.Error()))
 	}
-	return render(c, http.StatusOK, views.DLCPreviewFragment(pv.Basis, pv.Quote, pv.Warnings, ""))
+	return render(c, http.StatusOK, views.DLCPreviewFragment(pv.Basis, pv.Quote, pv.Warnings, pv.SeaStates, ""))
 }
 
 // submitDLCBatch: POST /dlcs/batch-submit.

@@ -94,6 +94,12 @@ func batchSchemas() map[string]any {
 		msg["properties"].(map[string]any)[k] = v
 	}
 	msg["properties"].(map[string]any)["final"] = map[string]any{"type": "boolean"}
+	seaState := obj([]string{"wind_speed", "hs", "tp"}, map[string]any{
+		"wind_speed": desc(num, "hub-height mean wind speed, m/s"),
+		"hs":         desc(num, "significant wave height, m (0 to 30)"),
+		"tp":         desc(num, "peak spectral period, s (0 to 50)"),
+		"wave_dir":   desc(num, "wave propagation heading, deg (−180 to 180; default 0)"),
+	})
 	return map[string]any{
 		"BatchProgressMessage": msg,
 		"Batch":                batch,
@@ -118,10 +124,13 @@ func batchSchemas() map[string]any {
 			"turbine": obj(nil, map[string]any{
 				"hub_height": num, "rotor_diameter": num, "v_in": num, "v_rated": num, "v_out": num, "rated_rotor_speed": num, "v_maint": num,
 			}),
+			"sea_states": map[string]any{"type": "array", "items": seaState, "maxItems": 100,
+				"description": "offshore turbines (a deck with a SeaState file): the site's normal sea state (IEC 61400-3-1 NSS) per hub-height wind speed, wind speeds increasing. Every run gets irregular JONSWAP waves (SeaState WaveMod 2) with the Hs, Tp and heading of its wind speed (linear between rows, the nearest row outside the table) and its own wave seed (WaveSeed(1); the yaw cases of one wind seed share it), written into its SeaState file with WaveTMax at least the run's length. Omitted: the runs keep the deck's sea state; given for a turbine without a SeaState file: 422"},
 		}),
 		"DLCPreview": obj([]string{"runs", "basis", "quote", "warnings"}, map[string]any{
-			"runs":     integer,
-			"warnings": map[string]any{"type": "array", "items": str, "description": "the turbine deck's warnings, as the submission's"},
+			"runs":       integer,
+			"sea_states": map[string]any{"type": "array", "items": seaState, "description": "the sea state the runs of each wind speed of the basis get (absent without sea_states in the request)"},
+			"warnings":   map[string]any{"type": "array", "items": str, "description": "the turbine deck's warnings, as the submission's"},
 			"basis": map[string]any{"type": "array", "items": obj([]string{"dlc", "runs"}, map[string]any{
 				"dlc": str, "state": str, "wind": str, "runs": integer, "wind_speeds": numArr, "seeds": integer, "yaw": numArr,
 				"analysis": str, "psf": str, "gamma_f": num, "simulated_time": num, "analysed_time": num,

@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -148,4 +149,31 @@ func (g *Generic) raw() string {
 
 func fileExists(p string) bool {
 	return (*Tree)(nil).isRegular(p)
+}
+
+// WithValues returns a copy of the file with the value of each named
+// variable replaced ({name, value} pairs; the value written as given), the
+// line rewritten as "value name" and every other line kept. A variable the
+// file does not have is an error naming the file.
+func (g *Generic) WithValues(values [][2]string) (*Generic, error) {
+	lines := make([]string, len(g.Meta.Src.Lines))
+	for i, l := range g.Meta.Src.Lines {
+		lines[i] = l.Raw
+	}
+	for _, kv := range values {
+		_, num, ok := g.Lookup(kv[0])
+		if !ok {
+			return nil, errAt(g.Meta.Path, 0, kv[0], "not in the file")
+		}
+		i := g.Meta.Src.indexOf(num)
+		if i < 0 {
+			return nil, errAt(g.Meta.Path, num, kv[0], "line not found")
+		}
+		lines[i] = fmt.Sprintf("%-22s %s", kv[1], kv[0])
+	}
+	src, err := sourceFromBytes(g.Meta.Path, []byte(strings.Join(lines, "\n")+"\n"), false)
+	if err != nil {
+		return nil, err
+	}
+	return parseGeneric(src, g.Kind), nil
 }

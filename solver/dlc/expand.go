@@ -68,6 +68,10 @@ type Request struct {
 	BatchSeed uint64              `json:"batch_seed"`
 	Overrides map[string]Override `json:"overrides,omitempty"` // by DLC id
 	Grid      GridOptions         `json:"grid,omitempty"`
+	// SeaStates is the site's normal sea state per wind speed (offshore
+	// turbines): every run gets the irregular sea of its wind speed
+	// (NormalSeaState); empty keeps the deck's own sea state.
+	SeaStates []SeaStateBin `json:"sea_states,omitempty"`
 	// Table replaces the standard table when not nil.
 	Table []DLC `json:"-"`
 }
@@ -115,7 +119,9 @@ type Run struct {
 	Probability float64                 `json:"probability"`
 	Turbulence  *windgen.TurbulenceSpec `json:"turbulence,omitempty"`
 	Event       *EventSpec              `json:"event,omitempty"`
-	Notes       string                  `json:"notes,omitempty"`
+	// SeaState is the run's irregular sea (nil: the deck's own).
+	SeaState *SeaState `json:"sea_state,omitempty"`
+	Notes    string    `json:"notes,omitempty"`
 }
 
 // Expand turns a request into its runs, in DLC order (as requested), then
@@ -151,6 +157,9 @@ func Expand(req Request) ([]Run, error) {
 	}
 	if len(req.DLCs) == 0 {
 		return nil, fmt.Errorf("dlc: expand: no DLC requested")
+	}
+	if err := checkSeaStates(req.SeaStates); err != nil {
+		return nil, fmt.Errorf("dlc: expand: %w", err)
 	}
 	table := req.Table
 	if table == nil {
@@ -304,6 +313,7 @@ func Expand(req Request) ([]Run, error) {
 			}
 		}
 	}
+	assignSeaStates(req, runs)
 	return runs, nil
 }
 

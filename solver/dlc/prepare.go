@@ -97,6 +97,9 @@ func checkRun(d *deck.Deck, run Run) (float64, error) {
 	if fileStem(run.ID) == "" {
 		return 0, fmt.Errorf("dlc: prepare: run has no id")
 	}
+	if err := checkSeaState(d, run); err != nil {
+		return 0, err
+	}
 	var hub float64
 	if ts := run.Turbulence; ts != nil {
 		if err := ts.Validate(); err != nil {
@@ -149,6 +152,14 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		ad := *d.AeroDyn
 		ad.OutList = append(slices.Clone(d.AeroDyn.OutList), "RtFldFxh")
 		nd.AeroDyn = &ad
+	}
+	// The run's sea state goes into the deck's SeaState file.
+	if ss := run.SeaState; ss != nil {
+		g, err := seaStateFile(d.Offshore.SeaState, ss, run.TMax)
+		if err != nil {
+			return "", fmt.Errorf("dlc: prepare %s: sea state: %w", run.ID, err)
+		}
+		nd.Offshore.SeaState = g
 	}
 	// The old wind file is no longer referenced: do not copy it.
 	nd.Files = nil
