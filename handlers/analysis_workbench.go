@@ -213,6 +213,7 @@ func (s *Server) workbenchPage(c echo.Context, fixed []string, path string) erro
 					w.Default = append(w.Default, n)
 				}
 			}
+			w.Groups = results.OffshoreChannelSets(rec.Names)
 			if len(w.Default) == 0 {
 				for _, ch := range w.Channels {
 					if !ch.Invalid {

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,11 +13,19 @@ import (
 
 // Every bundled reference turbine (the five of GET /turbines/demos: two
 // onshore, two on monopiles, one floating) loads through the API and runs a
-// 20-s job at 10 m/s to succeeded, and its statistics are readable. Nothing
+// 20-s job at 10 m/s to succeeded, its statistics are readable, and the
+// results page of an offshore one offers its channel groups (platform
+// motions, mooring tensions, wave elevation; substructure reactions and
+// mudline moments). Nothing
 // is offered that does not run: before the offshore demos were stored in
 // the OpenFAST v5 layout, three of them were refused at submission (422:
 // CompSeaSt for the v3-layout HydroDyn, CompElast 2 for the IEA 22 MW).
 func TestEveryBundledTurbineRunsThroughTheAPI(t *testing.T) {
+	offshoreGroups := map[string][]string{
+		"iea-15mw-volturnus": {"Platform motions", "Mooring tensions", "Wave elevation", "Tower-base loads"},
+		"iea-15mw-monopile":  {"Substructure reactions", "Mudline moments", "Tower-base loads"},
+		"iea-22mw-monopile":  {"Substructure reactions", "Mudline moments", "Tower-base loads"},
+	}
 	be := newBatchAPIEnv(t, true)
 	// the environment stores its own copy of the NREL 5 MW under the demo's
 	// name; rename it so that loading the demo creates the demo's row
@@ -82,5 +91,17 @@ func TestEveryBundledTurbineRunsThroughTheAPI(t *testing.T) {
 			t.Errorf("%s: RotSpeed mean %.2f rpm, GenPwr max %.0f kW", d.ID, rpm.Mean, kw.Max)
 		}
 		t.Logf("%s: succeeded, RotSpeed mean %.2f rpm, GenPwr mean %.0f kW over %g-%g s", d.ID, rpm.Mean, kw.Mean, st.Start, st.End)
+		// the results page offers the offshore channel groups
+		resp, body = be.do(nil, request{method: "GET", path: "/analysis/jobs/" + id,
+			header: map[string]string{"Authorization": be.verified["Authorization"], "Accept": "text/html"}})
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: results page: %d", d.ID, resp.StatusCode)
+			continue
+		}
+		for _, g := range offshoreGroups[d.ID] {
+			if !strings.Contains(body, `id="channel-groups"`) || !strings.Contains(body, ">"+g+"</a>") {
+				t.Errorf("%s: the results page does not offer the %s group", d.ID, g)
+			}
+		}
 	}
 }

@@ -179,8 +179,10 @@ type CertificationReports struct {
 }
 
 // reportSensors are the load sensors the report looks for (blade root,
-// low-speed shaft, yaw bearing, tower base, tip deflection and the operating
-// channels), in report order; those the runs did not record are left out.
+// low-speed shaft, yaw bearing, tower base, the substructure's base
+// reactions at the mudline of a bottom-fixed turbine (SubDyn ReactF/M*ss,
+// about the reaction joint), tip deflection and the operating channels), in
+// report order; those the runs did not record are left out.
 func reportSensorList() []string {
 	return []string{
 		"RootMxc1", "RootMyc1", "RootMzc1", "RootFxc1", "RootFyc1", "RootFzc1",
@@ -188,6 +190,7 @@ func reportSensorList() []string {
 		"LSShftFxa", "LSSTipMya", "LSSTipMza", "LSSTipMys", "LSSTipMzs", "RotThrust", "RotTorq",
 		"YawBrFxp", "YawBrFyp", "YawBrFzp", "YawBrMxp", "YawBrMyp", "YawBrMzp",
 		"TwrBsFxt", "TwrBsFyt", "TwrBsFzt", "TwrBsMxt", "TwrBsMyt", "TwrBsMzt",
+		"ReactFXss", "ReactFYss", "ReactFZss", "ReactMXss", "ReactMYss", "ReactMZss",
 		"TipDxc1", "GenPwr", "RotSpeed", "GenSpeed", "BldPitch1",
 	}
 }
@@ -202,22 +205,27 @@ func reportSensors(rec *analysis.Record) []string {
 	for _, s := range reportSensorList() {
 		if _, err := rec.Index(s); err == nil {
 			out = append(out, s)
+		} else if _, err := rec.Index("-" + s); err == nil {
+			// the output list's sign flip (the published IEA 15 MW
+			// monopile deck lists -ReactFXss …): same extremes in
+			// magnitude, same DELs
+			out = append(out, "-"+s)
 		}
 	}
 	return out
 }
 
 // sensorLocations groups sensors by load location in report order: blade
-// root, shaft and rotor, yaw bearing, tower base, and the rest (deflection
-// and operational channels).
+// root, shaft and rotor, yaw bearing, tower base, mudline, and the rest
+// (deflection and operational channels).
 func sensorLocations(sensors []string) [][]string {
-	prefixes := []string{"Root", "LSS", "YawBr", "TwrBs"}
+	prefixes := []string{"Root", "LSS", "YawBr", "TwrBs", "React"}
 	var order []string
 	groups := map[string][]string{}
 	for _, s := range sensors {
 		loc := "other"
 		for _, p := range prefixes {
-			if strings.HasPrefix(s, p) {
+			if strings.HasPrefix(strings.TrimPrefix(s, "-"), p) {
 				loc = p
 			}
 		}

@@ -430,3 +430,51 @@ func TestReportAddsCountedStartStopEvents(t *testing.T) {
 		}
 	}
 }
+
+// A monopile batch's report lists the tower-base and mudline loads (SubDyn
+// base reactions, also under the output list's sign flip -ReactMYss) among
+// the extremes and the lifetime DELs. Before, the mudline channels were not
+// report sensors.
+func TestReportListsMudlineAndTowerBaseLoads(t *testing.T) {
+	req := reportRequest("1.2", "1.3")
+	req.SeedsPerBin = 1
+	batches, resultStore, _ := reportBatch(t, req, func(dlc.Run) float64 { return 0 }, func(v float64) float64 { return 100 * v })
+	for i := range resultStore.runs {
+		rec := resultStore.runs[i].Output.Record
+		n := len(rec.Time)
+		twr, mud := make([]float64, n), make([]float64, n)
+		for k, tt := range rec.Time {
+			twr[k] = 2e5 + 4e4*math.Sin(2*math.Pi*0.2*tt)
+			mud[k] = -3e5 - 6e4*math.Sin(2*math.Pi*0.2*tt)
+		}
+		rec.Names = append(rec.Names, "TwrBsMyt", "-ReactMYss")
+		rec.Units = append(rec.Units, "kN-m", "N-m")
+		rec.Channels = append(rec.Channels, twr, mud)
+	}
+	rep, err := (&results.CertificationReports{Batches: batches, Results: resultStore}).Build(context.Background(), "org", "batch", results.ReportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"TwrBsMyt", "-ReactMYss"} {
+		if !slices.Contains(rep.Sensors, want) {
+			t.Errorf("sensors %v lack %s", rep.Sensors, want)
+		}
+		extremes := 0
+		for _, e := range rep.Extremes {
+			if e.Channel == want {
+				extremes++
+			}
+		}
+		dels := 0
+		for _, f := range rep.Fatigue {
+			for _, c := range f.Channels {
+				if c.Channel == want && len(c.Lifetime) > 0 {
+					dels++
+				}
+			}
+		}
+		if extremes == 0 || dels == 0 {
+			t.Errorf("%s: %d extreme rows, %d fatigue tables with a lifetime DEL; problems %v", want, extremes, dels, rep.Problems)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"github.com/turbinesim/turbinesim/results"
 )
 
@@ -49,6 +51,17 @@ type Workbench struct {
 	Compared        bool                         `json:"-"`
 	Differences     []results.SettingsDifference `json:"-"`
 	DifferenceNotes []string                     `json:"-"`
+	// Groups are the offshore channel sets the first run's output fills
+	// (results.OffshoreChannelSets: platform motions, mooring tensions,
+	// wave elevation, substructure reactions, mudline moments, tower-base
+	// loads), each a link plotting its channels.
+	Groups []results.OffshoreChannelSet `json:"groups,omitempty"`
+}
+
+// groupURL is the page at path plotting the group's channels (the
+// workbench reads them from ch=).
+func groupURL(path string, g results.OffshoreChannelSet) templ.SafeURL {
+	return templ.SafeURL(path + "?ch=" + url.QueryEscape(strings.Join(g.Channels, ",")))
 }
 
 // ChartSpec is one server-built ECharts option.
