@@ -189,6 +189,20 @@ func (l *loader) loadOffshore() error {
 				for _, ext := range []string{".1", ".3", ".hst"} {
 					l.ref("WAMIT data "+ext, h.Meta.Path, "PotFile", line, pf+ext, true)
 				}
+				// second-order loads read the WAMIT file their switch
+				// names: .7–.9 (mean drift), .10d–.12d (difference
+				// frequencies), .10s–.12s (sum frequencies)
+				for _, sw := range []struct{ name, suffix string }{{"MnDrift", "d"}, {"NewmanApp", "d"}, {"DiffQTF", "d"}, {"SumQTF", "s"}} {
+					n, ok, err := h.Int(sw.name)
+					if !ok || err != nil || n < 7 || n > 12 {
+						continue
+					}
+					ext := fmt.Sprintf(".%d", n)
+					if n >= 10 {
+						ext += sw.suffix
+					}
+					l.ref("WAMIT data "+ext, h.Meta.Path, "PotFile", line, pf+ext, true)
+				}
 			}
 		}
 	}
