@@ -29,7 +29,7 @@ func TestFloatingDemoDLC12WithSeaStatesRunsThroughTheQueue(t *testing.T) {
 		t.Fatalf("load: %d %s", resp.StatusCode, body)
 	}
 	tb := decodeInto[handlers.DemoLoadResult](t, body)
-	seas := []map[string]float64{{"wind_speed": 4, "hs": 1.1, "tp": 8.5}, {"wind_speed": 12, "hs": 2.5, "tp": 9.5, "wave_dir": 10}, {"wind_speed": 24, "hs": 6, "tp": 12, "wave_dir": 20}}
+	seas := []map[string]float64{{"wind_speed": 4, "hs": 1.1, "tp": 8.5}, {"wind_speed": 12, "hs": 2.5, "tp": 9.5}, {"wind_speed": 24, "hs": 6, "tp": 12}}
 	dlcBody := func(turbineID string) string {
 		b, _ := json.Marshal(map[string]any{
 			"turbine_id": turbineID, "dlcs": []string{"1.2"}, "class": "I", "category": "B", "batch_seed": 5,
@@ -40,7 +40,8 @@ func TestFloatingDemoDLC12WithSeaStatesRunsThroughTheQueue(t *testing.T) {
 		return string(b)
 	}
 	// at 10 m/s: three quarters of the way from the 4 m/s row to the 12 m/s one
-	const hs, tp, dir = 2.15, 9.25, 7.5
+	// headings stay 0: the demo's WAMIT QTF file (.12d) holds heading 0 only
+	const hs, tp, dir = 2.15, 9.25, 0.0
 	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: dlcBody(tb.ID), header: be.verified})
 	var pv handlers.DLCPreview
 	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &pv) != nil || pv.Runs != 1 || len(pv.SeaStates) != 1 {
@@ -52,10 +53,10 @@ func TestFloatingDemoDLC12WithSeaStatesRunsThroughTheQueue(t *testing.T) {
 	// the wizard's basis: 3, 13, 23 and 25 m/s; 13 m/s lies a twelfth of
 	// the way from the 12 m/s row to the 24 m/s one, 25 m/s beyond the table
 	form := url.Values{"turbine_id": {tb.ID}, "class": {"I"}, "category": {"B"}, "dlcs": {"1.2"}, "seeds_per_bin": {"1"}, "speed_step": {"10"},
-		"duration": {"10"}, "sea_states": {"4 1.1 8.5\n12, 2.5, 9.5, 10\n24 6 12 20\n"}}
+		"duration": {"10"}, "sea_states": {"4 1.1 8.5\n12, 2.5, 9.5, 0\n24 6 12\n"}}
 	h := map[string]string{"Authorization": be.verified["Authorization"], "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
 	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: form.Encode(), header: h})
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="dlc-sea-states"`) || !strings.Contains(body, "<td>13</td><td>2.79</td><td>9.71</td><td>10.8</td>") || !strings.Contains(body, "<td>25</td><td>6.00</td><td>12.00</td><td>20.0</td>") {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="dlc-sea-states"`) || !strings.Contains(body, "<td>13</td><td>2.79</td><td>9.71</td><td>0.0</td>") || !strings.Contains(body, "<td>25</td><td>6.00</td><td>12.00</td><td>0.0</td>") {
 		t.Fatalf("wizard preview without the sea-state table: %d %s", resp.StatusCode, body)
 	}
 	form.Set("sea_states", "10 2")
@@ -92,7 +93,7 @@ func TestFloatingDemoDLC12WithSeaStatesRunsThroughTheQueue(t *testing.T) {
 	if job.Status != turbinesim.JobSucceeded {
 		t.Fatalf("job %s: %v\n%s", job.Status, job.Detail, job.Log)
 	}
-	if !strings.Contains(job.Log, "irregular sea (JONSWAP, Hs 2.15 m, Tp 9.25 s, heading 7.5°") {
+	if !strings.Contains(job.Log, "irregular sea (JONSWAP, Hs 2.15 m, Tp 9.25 s, heading 0°") {
 		t.Errorf("the job's log does not name its sea state:\n%s", job.Log)
 	}
 	resp, body = be.do(nil, request{method: "POST", path: "/analysis/jobs/" + jobID + "/statistics", header: be.verified, body: `{"channels":["Wave1Elev"]}`})
