@@ -23,10 +23,12 @@ var pollText = testbrowser.PollText
 // equalTo accepts a text equal to want.
 func equalTo(want string) func(string) bool { return func(s string) bool { return s == want } }
 
-// newBrowser starts a headless Chromium with a fresh profile.
+// newBrowser starts a headless Chromium with a fresh profile; a test has
+// two minutes in it (a minute was too little for a whole browser test on a
+// machine at load 30).
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	return testbrowser.New(t, 60*time.Second)
+	return testbrowser.New(t, 2*time.Minute)
 }
 
 // A person opens the site, mistypes the password (htmx swaps the form with
