@@ -177,7 +177,22 @@ func runFromTheBrowser(t *testing.T, base, email, password string) {
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
 		chromedp.Click(chromedp.CSS("#login-submit")),
-		chromedp.WaitNotPresent(chromedp.CSS("#login-form")),
+	)
+	if err != nil {
+		t.Fatalf("signing in: %v", err)
+	}
+	// The sign-in answers with a redirect away from /login once the session
+	// cookie is set; navigating before that would land on the login page.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		loc, err := chromedp.Run(ctx, chromedp.Location())
+		if err == nil && loc != "" && !strings.Contains(loc, "/login") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still at %q a minute after signing in (%v)", loc, err)
+		}
+	}
+	err = chromedp.Do(ctx,
 		chromedp.Navigate(base+"/turbines/demos"),
 		chromedp.Click(chromedp.CSS("#load-nrel-5mw-land")),
 		chromedp.WaitVisible(chromedp.CSS("#run-link")),
