@@ -25,6 +25,25 @@ func chromium() (string, error) {
 	return "", fmt.Errorf("chromium is not installed")
 }
 
+// HeadlessOptions start Chromium exe headless with its own profile
+// directory and none of its background services (network checks,
+// component updates, sync); as root without its sandbox, which Chromium
+// refuses to run as root. The browser tests start Chromium the same way.
+func HeadlessOptions(exe, profile string) []chromedp.ExecAllocatorOption {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(profile),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	}
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	return opts
+}
+
 // HTML prints a self-contained HTML document (inline styles and images, no
 // network) to A4 PDF in a fresh headless Chromium with its own profile
 // directory, removed after. ready is a CSS selector of an element that is
@@ -39,17 +58,7 @@ func HTML(ctx context.Context, html, ready string) ([]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(profile)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(profile),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses to sandbox as root
-	}
+	opts := HeadlessOptions(exe, profile)
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)

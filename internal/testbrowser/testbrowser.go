@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/turbinesim/turbinesim/internal/pdfprint"
 )
 
 // ChromiumPath finds Debian's Chromium (or $CHROMIUM). CI installs it
@@ -38,21 +40,7 @@ func ChromiumPath(t testing.TB) string {
 // context, cancelled after timeout or at the end of the test.
 func New(t testing.TB, timeout time.Duration) context.Context {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(ChromiumPath(t)),
-		chromedp.Headless,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses to sandbox as root
-	}
+	opts := pdfprint.HeadlessOptions(ChromiumPath(t), t.TempDir())
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
