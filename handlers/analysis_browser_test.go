@@ -460,4 +460,22 @@ func TestBrowserWorkbench(t *testing.T) {
 	if got := eval(`document.querySelector("h1").textContent + " | " + echarts.getInstanceByDom(document.getElementById("ts-chart")).getOption().series.map(s => s.name).join(",") + " | " + location.search`); got != "Compare runs | DLC1.2_V12.0_S1,DLC1.2_V16.0_S1,DLC1.2_V12.0_S1,DLC1.2_V16.0_S1 | ?run=DLC1.2_V12.0_S1&run=DLC1.2_V16.0_S1&ch=RotSpeed%2CGenPwr" {
 		t.Fatalf("compare from the jobs list: %q", got)
 	}
+
+	// The same from the batch page: its run table has the same boxes.
+	if err := chromedp.Do(ctx, chromedp.Navigate(re.http.URL+"/batches/"+batch), chromedp.WaitVisible(chromedp.CSS("#compare-selected"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids[1:] {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#batch-progress input[data-compare-run][value="`+id+`"]`))); err != nil {
+			t.Fatalf("ticking run %s on the batch page: %v", id, err)
+		}
+	}
+	poll(`document.querySelectorAll("input[data-compare-run]:checked").length === 2 && document.getElementById("compare-selected").textContent === "Compare 2 runs"`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#compare-selected")), chromedp.WaitVisible(chromedp.CSS("#channel-filter"))); err != nil {
+		t.Fatal(err)
+	}
+	poll(`document.getElementById("ts-chart").dataset.plotted === "1"`)
+	if got := eval(`document.querySelector("h1").textContent + " | " + location.search`); !strings.HasPrefix(got, "Compare runs | ?run=DLC1.2_V12.0_S1&run=DLC1.2_V16.0_S1") {
+		t.Fatalf("compare from the batch page: %q", got)
+	}
 }
