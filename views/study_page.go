@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"github.com/turbinesim/turbinesim/solver/analysis"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,22 @@ type StudyEditor struct {
 	// Turbines, Jobs and Batches are what the study can link, picked by
 	// name (Picked: linked now).
 	Turbines, Jobs, Batches []PickItem
+}
+
+// CompareLinkedRuns is the results workbench's address that opens the
+// study's linked runs together (as the jobs list's and the batch page's
+// "Compare selected runs" do), or "" when the study links no run.
+func (ed StudyEditor) CompareLinkedRuns() string {
+	q := url.Values{}
+	for _, it := range ed.Jobs {
+		if it.Picked {
+			q.Add("run", it.ID)
+		}
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "/analysis/compare?" + q.Encode()
 }
 
 // PickItem is one linkable item of the study editor's lists.
