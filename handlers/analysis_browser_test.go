@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
@@ -43,7 +44,7 @@ func TestBrowserJobResults(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), re.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 		chromedp.Navigate(re.http.URL+"/analysis/jobs/"+id),
 	)
@@ -101,7 +102,7 @@ func TestBrowserJobResults(t *testing.T) {
 		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#series-csv"))); err != nil {
+	if err := chromedp.Do(ctx, testbrowser.ClickCSS("#series-csv")); err != nil {
 		t.Fatal(err)
 	}
 	csvPath := filepath.Join(dl, "time-series-"+id+".csv")
@@ -161,7 +162,7 @@ func TestBrowserBatchFatigueSpectra(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), re.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 		chromedp.Navigate(re.http.URL+"/analysis/batches/"+batch),
 		chromedp.WaitVisible(chromedp.CSS("#fatigue-spectra")),
@@ -314,7 +315,7 @@ func TestBrowserWorkbench(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), re.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 		chromedp.Navigate(re.http.URL+"/analysis/jobs/"+ids[0]),
 		chromedp.WaitVisible(chromedp.CSS("#channel-filter")),
@@ -407,7 +408,7 @@ func TestBrowserWorkbench(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll(`document.getElementById("psd-chart").dataset.plotted === "1" && document.getElementById("psd-chart").dataset.resolution === "0.1"`)
-	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fatigue-m"), "4"), chromedp.Click(chromedp.CSS("#fatigue-apply"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#fatigue-m"), "4"), testbrowser.ClickCSS("#fatigue-apply")); err != nil {
 		t.Fatal(err)
 	}
 	poll(`Array.from(document.querySelectorAll("#fatigue-head th")).map(th => th.textContent).join(",") === "Run,Channel,Unit,Cycles,Max range,DEL m=4"`)
@@ -425,7 +426,7 @@ func TestBrowserWorkbench(t *testing.T) {
 		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#export-png"))); err != nil {
+	if err := chromedp.Do(ctx, testbrowser.ClickCSS("#export-png")); err != nil {
 		t.Fatal(err)
 	}
 	var png []byte
@@ -447,13 +448,13 @@ func TestBrowserWorkbench(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range ids[1:] {
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[data-compare-run][value="`+id+`"]`))); err != nil {
+		if err := chromedp.Do(ctx, testbrowser.ClickCSS(`input[data-compare-run][value="`+id+`"]`)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	time.Sleep(2500 * time.Millisecond)
 	poll(`document.querySelectorAll("input[data-compare-run]:checked").length === 2 && document.getElementById("compare-selected").textContent === "Compare 2 runs"`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#compare-selected")), chromedp.WaitVisible(chromedp.CSS("#channel-filter"))); err != nil {
+	if err := chromedp.Do(ctx, testbrowser.ClickCSS("#compare-selected"), chromedp.WaitVisible(chromedp.CSS("#channel-filter"))); err != nil {
 		t.Fatal(err)
 	}
 	poll(`document.getElementById("ts-chart").dataset.plotted === "1"`)
@@ -466,12 +467,12 @@ func TestBrowserWorkbench(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range ids[1:] {
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#batch-progress input[data-compare-run][value="`+id+`"]`))); err != nil {
+		if err := chromedp.Do(ctx, testbrowser.ClickCSS(`#batch-progress input[data-compare-run][value="`+id+`"]`)); err != nil {
 			t.Fatalf("ticking run %s on the batch page: %v", id, err)
 		}
 	}
 	poll(`document.querySelectorAll("input[data-compare-run]:checked").length === 2 && document.getElementById("compare-selected").textContent === "Compare 2 runs"`)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#compare-selected")), chromedp.WaitVisible(chromedp.CSS("#channel-filter"))); err != nil {
+	if err := chromedp.Do(ctx, testbrowser.ClickCSS("#compare-selected"), chromedp.WaitVisible(chromedp.CSS("#channel-filter"))); err != nil {
 		t.Fatal(err)
 	}
 	poll(`document.getElementById("ts-chart").dataset.plotted === "1"`)

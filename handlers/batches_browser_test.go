@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/turbinesim/turbinesim/handlers"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // In Chromium: a person opens the DLC wizard, picks the NREL 5 MW (loaded
@@ -72,7 +73,7 @@ func TestBrowserDLCWizardPreviewSubmitAndProgress(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), be.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#dlc-wizard")),
 		// The preview of the defaults loads with the page.
 		chromedp.WaitVisible(chromedp.CSS("#dlc-quote")),
@@ -113,7 +114,7 @@ func TestBrowserDLCWizardPreviewSubmitAndProgress(t *testing.T) {
 	}
 
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS("#dlc-submit")),
+		testbrowser.ClickCSS("#dlc-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#batch-progress")),
 	)
 	if err != nil {

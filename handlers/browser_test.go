@@ -44,7 +44,7 @@ func TestBrowserLoginShowsDashboard(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), "not the password"),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#login-error")),
 	)
 	if err != nil {
@@ -57,7 +57,7 @@ func TestBrowserLoginShowsDashboard(t *testing.T) {
 
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#password"), e.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 	)
 	if err != nil {
@@ -83,7 +83,7 @@ func TestBrowserLoginShowsDashboard(t *testing.T) {
 
 	// Logging out through the navigation form ends at the login page.
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`nav form[action="/logout"] button`)),
+		testbrowser.ClickCSS(`nav form[action="/logout"] button`),
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 	)
 	if err != nil {
@@ -139,7 +139,7 @@ func TestBrowserChartsFromJSONBlocks(t *testing.T) {
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(e.http.URL+"/test-chart"),
 		chromedp.WaitVisible(chromedp.CSS("#first canvas")),
-		chromedp.Click(chromedp.CSS("#more")),
+		testbrowser.ClickCSS("#more"),
 		chromedp.WaitVisible(chromedp.CSS("#second canvas")),
 	)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/db"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // In Chromium: after a DLC batch is submitted and one of its runs is
@@ -70,7 +71,7 @@ func TestBrowserDashboardAfterFailedRunAndRunningBatch(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), be.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#dash-active")),
 	)
 	if err != nil {

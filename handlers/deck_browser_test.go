@@ -13,6 +13,7 @@ import (
 
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // A person opens the NREL 5 MW's page: its deck's file tree, a file's
@@ -31,9 +32,9 @@ func TestBrowserDeckZipRoundTrip(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), te.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#load-nrel-5mw-land")),
-		chromedp.Click(chromedp.CSS("#load-nrel-5mw-land")),
+		testbrowser.ClickCSS("#load-nrel-5mw-land"),
 		chromedp.WaitVisible(chromedp.CSS("#deck-file-tree")),
 	)
 	if err != nil {
@@ -56,11 +57,10 @@ func TestBrowserDeckZipRoundTrip(t *testing.T) {
 	if elastoDyn == "" {
 		t.Fatalf("no ElastoDyn file in %v", files)
 	}
-	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`[data-deck-file="`+elastoDyn+`"]`)),
-		chromedp.WaitVisible(chromedp.CSS("#deck-file-text")),
-	)
-	if err != nil {
+	if err := testbrowser.Click(ctx, `[data-deck-file="`+elastoDyn+`"]`, 10*time.Second); err != nil {
+		t.Fatalf("open %s: %v", elastoDyn, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#deck-file-text"))); err != nil {
 		t.Fatalf("open %s: %v", elastoDyn, err)
 	}
 	if text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#deck-file-text"))); err != nil || !strings.Contains(text, "TowerHt") {
@@ -90,11 +90,11 @@ func TestBrowserDeckZipRoundTrip(t *testing.T) {
 	// Upload it unchanged as a new turbine.
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(te.http.URL+"/turbines"),
-		chromedp.Click(chromedp.CSS("#upload-panel summary")),
+		testbrowser.ClickCSS("#upload-panel summary"),
 		chromedp.WaitVisible(chromedp.CSS("#upload-file")),
 		chromedp.SetUploadFiles(chromedp.CSS("#upload-file"), []string{zipPath}),
 		chromedp.SetValue(chromedp.CSS("#upload-name"), "Re-uploaded 5 MW"),
-		chromedp.Click(chromedp.CSS("#upload-submit")),
+		testbrowser.ClickCSS("#upload-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#deck-file-tree")),
 	)
 	if err != nil {
@@ -111,10 +111,10 @@ func TestBrowserDeckZipRoundTrip(t *testing.T) {
 	// Compare: pick the re-uploaded turbine by name on the demo's page.
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(te.http.URL+demoURL),
-		chromedp.Click(chromedp.CSS("#deck-compare")),
+		testbrowser.ClickCSS("#deck-compare"),
 		chromedp.WaitVisible(chromedp.CSS("#deck-diff-with")),
 		chromedp.SetValue(chromedp.CSS("#deck-diff-with"), uploadedID),
-		chromedp.Click(chromedp.CSS("#deck-diff-submit")),
+		testbrowser.ClickCSS("#deck-diff-submit"),
 	)
 	if err != nil {
 		t.Fatalf("compare: %v", err)

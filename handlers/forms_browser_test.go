@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // In Chromium: the sweep form with a range missing its stop shows the
@@ -23,13 +24,13 @@ func TestBrowserFormErrorNextToFieldKeepsValues(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), be.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#sweep-form")),
 		chromedp.SetValue(chromedp.CSS(`#sweep-form select[name="param1"]`), "wind_speed"),
 		chromedp.SendKeys(chromedp.CSS(`#sweep-form input[name="name"]`), "Rated region sweep"),
 		chromedp.SendKeys(chromedp.CSS(`#sweep-form input[name="start1"]`), "6"),
 		chromedp.SendKeys(chromedp.CSS(`#sweep-form input[name="step1"]`), "2"),
-		chromedp.Click(chromedp.CSS("#sweep-submit")),
+		testbrowser.ClickCSS("#sweep-submit"),
 	)
 	if err != nil {
 		t.Fatalf("submitting the sweep: %v", err)
@@ -51,7 +52,7 @@ func TestBrowserFormErrorNextToFieldKeepsValues(t *testing.T) {
 	// A bad value list: the detail moves next to the list.
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS(`#sweep-form input[name="values1"]`), "6, eight"),
-		chromedp.Click(chromedp.CSS("#sweep-submit")),
+		testbrowser.ClickCSS("#sweep-submit"),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +78,7 @@ func TestBrowserFormErrorNextToFieldKeepsValues(t *testing.T) {
 		_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelectorAll('#dlc-wizard input[name="dlcs"]').forEach(b => b.checked = false), true`))
 	}
 	if err == nil {
-		err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#dlc-submit")))
+		err = chromedp.Do(ctx, testbrowser.ClickCSS("#dlc-submit"))
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // A person signs up (demo account), follows the e-mailed verification link,
@@ -25,13 +26,13 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#name"), "Gus"),
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS("#signup-submit")),
+		testbrowser.ClickCSS("#signup-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#signup-sent")),
-		chromedp.Click(chromedp.CSS("#signup-sign-in")),
+		testbrowser.ClickCSS("#signup-sign-in"),
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#whoami")),
 		chromedp.Navigate(e.http.URL+"/account"),
 		chromedp.WaitVisible(chromedp.CSS("#account-email")),
@@ -47,7 +48,7 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 	tok := e.mailToken(email)
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(e.http.URL+"/verify-email?token="+url.QueryEscape(tok)),
-		chromedp.Click(chromedp.CSS("#verify-submit")),
+		testbrowser.ClickCSS("#verify-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#account-email")),
 	)
 	if err != nil {
@@ -60,7 +61,7 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 	// Enrol MFA: QR code and key on the page, confirm with a code.
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(e.http.URL+"/account/security"),
-		chromedp.Click(chromedp.CSS("#mfa-enrol")),
+		testbrowser.ClickCSS("#mfa-enrol"),
 		chromedp.WaitVisible(chromedp.CSS("#mfa-qr")),
 	)
 	if err != nil {
@@ -76,7 +77,7 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 	}
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#mfa-code"), totpCode(t, secret, e.now())),
-		chromedp.Click(chromedp.CSS("#mfa-confirm")),
+		testbrowser.ClickCSS("#mfa-confirm"),
 		chromedp.WaitVisible(chromedp.CSS("#recovery-codes")),
 	)
 	if err != nil {
@@ -90,15 +91,15 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 	// Log out, log in: password first, then the code.
 	e.advance(30 * time.Second)
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`nav form[action="/logout"] button`)),
+		testbrowser.ClickCSS(`nav form[action="/logout"] button`),
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#otp_code")),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
 		chromedp.SendKeys(chromedp.CSS("#otp_code"), totpCode(t, secret, e.now())),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#whoami")),
 	)
 	if err != nil {
@@ -109,7 +110,7 @@ func TestBrowserSignUpMFAAndAPIKey(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(e.http.URL+"/account/api-keys"),
 		chromedp.SendKeys(chromedp.CSS("#key-name"), "laptop script"),
-		chromedp.Click(chromedp.CSS("#key-create")),
+		testbrowser.ClickCSS("#key-create"),
 		chromedp.WaitVisible(chromedp.CSS("#new-key-secret")),
 		chromedp.WaitVisible(chromedp.CSS("#copy-key")),
 	)

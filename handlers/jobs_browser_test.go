@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/turbinesim/turbinesim"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // In Chromium: a person signs in, uploads the NREL 5 MW deck as a ZIP on
@@ -30,11 +31,11 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), je.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#submit-zip")),
 		chromedp.SetValue(chromedp.CSS(`#submit-zip input[name="entrypoint"]`), "Main_Onshore.fst"),
 		chromedp.SetUploadFiles(chromedp.CSS(`#submit-zip input[name="file"]`), []string{zipPath}),
-		chromedp.Click(chromedp.CSS("#submit-zip button")),
+		testbrowser.ClickCSS("#submit-zip button"),
 		chromedp.WaitVisible(chromedp.CSS("#job-bar")),
 	)
 	if err != nil {
@@ -83,7 +84,7 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(je.http.URL+"/jobs/"+second.ID),
 		chromedp.WaitVisible(chromedp.CSS("#cancel-job")),
-		chromedp.Click(chromedp.CSS("#cancel-job")),
+		testbrowser.ClickCSS("#cancel-job"),
 	)
 	if err != nil {
 		t.Fatalf("cancel: %v", err)
@@ -125,12 +126,12 @@ func TestBrowserJobTurbineRunWithWindFile(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), je.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#submit-turbine")),
 		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="t_max"]`), "1.5"),
 		// Steady wind (JSON request) with a shear exponent out of range.
 		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="shear"]`), "5"),
-		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		testbrowser.ClickCSS("#submit-turbine button"),
 	)
 	if err != nil {
 		t.Fatalf("submitting steady wind in the browser: %v", err)
@@ -140,10 +141,10 @@ func TestBrowserJobTurbineRunWithWindFile(t *testing.T) {
 		t.Fatalf("shear field shows %q (%v), want the server's 422 detail", shearErr, err)
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS(`#submit-turbine input[name="wind_kind"][value="upload"]`)),
+		testbrowser.ClickCSS(`#submit-turbine input[name="wind_kind"][value="upload"]`),
 		chromedp.WaitVisible(chromedp.CSS(`#submit-turbine input[name="wind_file"]`)),
 		chromedp.SetUploadFiles(chromedp.CSS(`#submit-turbine input[name="wind_file"]`), []string{bad}),
-		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		testbrowser.ClickCSS("#submit-turbine button"),
 	)
 	if err != nil {
 		t.Fatalf("submitting a bad wind file in the browser: %v", err)
@@ -162,7 +163,7 @@ func TestBrowserJobTurbineRunWithWindFile(t *testing.T) {
 
 	err = chromedp.Do(ctx,
 		chromedp.SetUploadFiles(chromedp.CSS(`#submit-turbine input[name="wind_file"]`), []string{good}),
-		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		testbrowser.ClickCSS("#submit-turbine button"),
 		chromedp.WaitVisible(chromedp.CSS("#job-bar")),
 	)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // In Chromium: a person names and tags a run on the submit page, sees on
@@ -29,13 +30,13 @@ func TestBrowserNameTagAndFindRun(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), je.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#submit-turbine")),
 		chromedp.SendKeys(chromedp.CSS(`#submit-turbine input[name="name"]`), "Gust study 7"),
 		chromedp.SendKeys(chromedp.CSS(`#submit-turbine input[name="tags"]`), "campaign-B, night"),
 		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="t_max"]`), "0.5"),
 		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="speed"]`), "10.5"),
-		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		testbrowser.ClickCSS("#submit-turbine button"),
 		chromedp.WaitVisible(chromedp.CSS("#job-setup")),
 	)
 	if err != nil {
@@ -65,7 +66,7 @@ func TestBrowserNameTagAndFindRun(t *testing.T) {
 	// A tag added on the job page.
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#job-tag-input"), "review"),
-		chromedp.Click(chromedp.CSS("#job-tag-form button")),
+		testbrowser.ClickCSS("#job-tag-form button"),
 		chromedp.WaitVisible(chromedp.CSS(`#job-tags [data-tag="review"]`)),
 	)
 	if err != nil {
@@ -82,7 +83,7 @@ func TestBrowserNameTagAndFindRun(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#job-search")),
 		chromedp.SendKeys(chromedp.CSS("#job-search-name"), "gust"),
 		chromedp.SendKeys(chromedp.CSS("#job-search-tag"), "review"),
-		chromedp.Click(chromedp.CSS("#job-search-submit")),
+		testbrowser.ClickCSS("#job-search-submit"),
 		chromedp.WaitVisible(chromedp.CSS(`#job-search-name[value="gust"]`)),
 	)
 	if err != nil {
@@ -102,7 +103,7 @@ func TestBrowserNameTagAndFindRun(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(je.http.URL+"/jobs/"+id),
 		chromedp.WaitVisible(chromedp.CSS("#rerun-job")),
-		chromedp.Click(chromedp.CSS("#rerun-job")),
+		testbrowser.ClickCSS("#rerun-job"),
 		chromedp.WaitVisible(chromedp.CSS("#rerun-of")),
 	)
 	if err != nil {

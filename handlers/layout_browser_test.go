@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // On a 390 px phone screen the pages fit the screen: the navigation wraps
@@ -22,7 +23,7 @@ func TestBrowserPhoneWidthPagesFit(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), e.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 	)
 	if err != nil {

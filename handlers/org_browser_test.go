@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // An administrator creates an API key, invites a member and raises the
@@ -23,24 +24,24 @@ func TestBrowserAuditLogAfterKeyAndInvite(t *testing.T) {
 		chromedp.Navigate(e.http.URL+"/login"),
 		chromedp.SendKeys(chromedp.CSS("#email"), e.admin.Email),
 		chromedp.SendKeys(chromedp.CSS("#password"), e.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#whoami")),
 		// A key, on the API keys page (GET /api-keys for a browser).
 		chromedp.Navigate(e.http.URL+"/api-keys"),
 		chromedp.SendKeys(chromedp.CSS("#key-name"), "nightly runs"),
-		chromedp.Click(chromedp.CSS("#key-create")),
+		testbrowser.ClickCSS("#key-create"),
 		chromedp.WaitVisible(chromedp.CSS("#new-key-secret")),
 		// An invitation, on the members page (GET /org/members).
 		chromedp.Navigate(e.http.URL+"/org/members"),
 		chromedp.WaitVisible(chromedp.CSS("#members-table")),
 		chromedp.SendKeys(chromedp.CSS(`#member-invite-form input[name="email"]`), "bea@example.com"),
-		chromedp.Click(chromedp.CSS(`#member-invite-form button[type="submit"]`)),
+		testbrowser.ClickCSS(`#member-invite-form button[type="submit"]`),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-member="bea@example.com"]`)),
 		// New caps, on the settings page (GET /org/settings).
 		chromedp.Navigate(e.http.URL+"/org/settings"),
 		chromedp.WaitVisible(chromedp.CSS("#caps-form")),
 		chromedp.SetValue(chromedp.CSS("#caps-spend"), "25000"),
-		chromedp.Click(chromedp.CSS("#caps-save")),
+		testbrowser.ClickCSS("#caps-save"),
 	)
 	if err != nil {
 		t.Fatalf("key, invitation and caps: %v", err)
@@ -78,7 +79,7 @@ func TestBrowserAuditLogAfterKeyAndInvite(t *testing.T) {
 	// Filter by event: only the invitation is left.
 	err = chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.CSS("#audit-event"), "member.invited"),
-		chromedp.Click(chromedp.CSS("#audit-apply")),
+		testbrowser.ClickCSS("#audit-apply"),
 	)
 	if err != nil {
 		t.Fatalf("filter: %v", err)
@@ -111,10 +112,10 @@ func TestBrowserMFASetUpSurvivesMistypedCode(t *testing.T) {
 		chromedp.Navigate(e.http.URL+"/login"),
 		chromedp.SendKeys(chromedp.CSS("#email"), e.admin.Email),
 		chromedp.SendKeys(chromedp.CSS("#password"), e.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#whoami")),
 		chromedp.Navigate(e.http.URL+"/account/security"),
-		chromedp.Click(chromedp.CSS("#mfa-enrol")),
+		testbrowser.ClickCSS("#mfa-enrol"),
 		chromedp.WaitVisible(chromedp.CSS("#mfa-qr")),
 	)
 	if err != nil {
@@ -131,7 +132,7 @@ func TestBrowserMFASetUpSurvivesMistypedCode(t *testing.T) {
 	}
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#mfa-code"), wrong),
-		chromedp.Click(chromedp.CSS("#mfa-confirm")),
+		testbrowser.ClickCSS("#mfa-confirm"),
 		chromedp.WaitVisible(chromedp.CSS("#mfa-code-error")),
 	)
 	if err != nil {
@@ -150,7 +151,7 @@ func TestBrowserMFASetUpSurvivesMistypedCode(t *testing.T) {
 	}
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#mfa-code"), right),
-		chromedp.Click(chromedp.CSS("#mfa-confirm")),
+		testbrowser.ClickCSS("#mfa-confirm"),
 		chromedp.WaitVisible(chromedp.CSS("#recovery-codes")),
 	)
 	if err != nil {

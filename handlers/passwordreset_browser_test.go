@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // A person who forgot the password follows "Forgot password?" on the
@@ -34,10 +35,10 @@ func TestBrowserForgotPasswordAndSessions(t *testing.T) {
 	}
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(e.http.URL+"/login"),
-		chromedp.Click(chromedp.CSS("#forgot-link")),
+		testbrowser.ClickCSS("#forgot-link"),
 		chromedp.WaitVisible(chromedp.CSS("#forgot-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
-		chromedp.Click(chromedp.CSS("#forgot-submit")),
+		testbrowser.ClickCSS("#forgot-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#reset-sent")),
 	)
 	if err != nil {
@@ -58,7 +59,7 @@ func TestBrowserForgotPasswordAndSessions(t *testing.T) {
 	shot("reset-form")
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#password"), "brand new password"),
-		chromedp.Click(chromedp.CSS("#reset-submit")),
+		testbrowser.ClickCSS("#reset-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#login-notice")),
 	)
 	if err != nil {
@@ -69,7 +70,7 @@ func TestBrowserForgotPasswordAndSessions(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), "brand new password"),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#whoami")),
 		chromedp.Navigate(e.http.URL+"/account"),
 		chromedp.WaitVisible(chromedp.CSS("#sessions")),
@@ -84,7 +85,7 @@ func TestBrowserForgotPasswordAndSessions(t *testing.T) {
 	}
 	// Revoking this browser signs it out.
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS("#sessions form button")),
+		testbrowser.ClickCSS("#sessions form button"),
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 	)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // A member gathers a finished job into a study, uploads an artifact,
@@ -47,17 +48,17 @@ func TestBrowserStudySharing(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), e.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 		chromedp.Navigate(e.http.URL+"/studies"),
 		chromedp.WaitVisible(chromedp.CSS("#study-create")),
 		chromedp.SendKeys(chromedp.CSS("#study-title"), "Rated-wind loads"),
 		chromedp.SendKeys(chromedp.CSS("#study-description"), "Fatigue at 11.4 m/s"),
-		chromedp.Click(chromedp.CSS("#study-create-submit")),
+		testbrowser.ClickCSS("#study-create-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#study-editor")),
 		// Link the finished job: tick it in the list of runs.
-		chromedp.Click(chromedp.CSS(`input.pick-jobs[value="`+jobID+`"]`)),
-		chromedp.Click(chromedp.CSS("#edit-save")),
+		testbrowser.ClickCSS(`input.pick-jobs[value="`+jobID+`"]`),
+		testbrowser.ClickCSS("#edit-save"),
 		chromedp.WaitVisible(chromedp.CSS("#edit-status.text-green-700")),
 	)
 	if err != nil {
@@ -76,7 +77,7 @@ func TestBrowserStudySharing(t *testing.T) {
 	// Upload through the file input; the progress bar reaches 100.
 	err = chromedp.Do(owner,
 		chromedp.SetUploadFiles(chromedp.CSS("#artifact-file"), []string{artifact}),
-		chromedp.Click(chromedp.CSS("#artifact-upload")),
+		testbrowser.ClickCSS("#artifact-upload"),
 		chromedp.WaitVisible(chromedp.CSS(`#artifact-list a.artifact-download`)),
 	)
 	if err != nil {
@@ -90,7 +91,7 @@ func TestBrowserStudySharing(t *testing.T) {
 	// The notes panel adds a private note and lists it after a reload.
 	err = chromedp.Do(owner,
 		chromedp.SendKeys(chromedp.CSS("#note-body"), "Check tower clearance at 11.4 m/s"),
-		chromedp.Click(chromedp.CSS("#note-add")),
+		testbrowser.ClickCSS("#note-add"),
 		chromedp.WaitVisible(chromedp.CSS("#notes-list li")),
 		chromedp.Reload(),
 		chromedp.WaitVisible(chromedp.CSS("#notes-list li")),
@@ -104,7 +105,7 @@ func TestBrowserStudySharing(t *testing.T) {
 	}
 
 	// Enable sharing: the link and its QR code appear.
-	if err := chromedp.Do(owner, chromedp.Click(chromedp.CSS("#share-enable")), chromedp.WaitVisible(chromedp.CSS("#share-result"))); err != nil {
+	if err := chromedp.Do(owner, testbrowser.ClickCSS("#share-enable"), chromedp.WaitVisible(chromedp.CSS("#share-result"))); err != nil {
 		t.Fatalf("enable sharing: %v", err)
 	}
 	firstURL, err := chromedp.Run(owner, chromedp.Value(chromedp.CSS("#share-url")))
@@ -138,7 +139,7 @@ func TestBrowserStudySharing(t *testing.T) {
 	}
 
 	// Rotate: the old URL fails at once, the new one works.
-	err = chromedp.Do(owner, chromedp.Click(chromedp.CSS("#share-rotate")))
+	err = chromedp.Do(owner, testbrowser.ClickCSS("#share-rotate"))
 	if err == nil {
 		_, err = chromedp.Run(owner, chromedp.Poll[bool](`document.querySelector("#share-url").value !== `+jsString(firstURL),
 			chromedp.WithPollingTimeout(10*time.Second)))

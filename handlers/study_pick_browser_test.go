@@ -13,6 +13,7 @@ import (
 	"github.com/turbinesim/turbinesim/db"
 	"github.com/turbinesim/turbinesim/handlers"
 	"github.com/turbinesim/turbinesim/infra/blobstore"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 type lazyStudies struct{ turbinesim.StudyService }
@@ -49,11 +50,11 @@ func TestBrowserStudyPicksByNameAndSharesBatch(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), re.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#org-name")),
 		chromedp.Navigate(re.http.URL+"/studies"),
 		chromedp.SendKeys(chromedp.CSS("#study-title"), "Power curve review"),
-		chromedp.Click(chromedp.CSS("#study-create-submit")),
+		testbrowser.ClickCSS("#study-create-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#pick-batches")),
 		// Filter the batches by name and tick the one found.
 		chromedp.SendKeys(chromedp.CSS("#pick-batches-filter"), "rated-wind"),
@@ -69,7 +70,7 @@ func TestBrowserStudyPicksByNameAndSharesBatch(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#pick-batches li:not([hidden]) input")),
 		chromedp.SendKeys(chromedp.CSS("#pick-jobs-filter"), "rated-wind"),
 		chromedp.Click(chromedp.CSS("#pick-jobs li:not([hidden]) input")),
-		chromedp.Click(chromedp.CSS("#edit-save")),
+		testbrowser.ClickCSS("#edit-save"),
 		chromedp.WaitVisible(chromedp.CSS("#edit-status.text-green-700")),
 	)
 	if err != nil {
@@ -92,7 +93,7 @@ func TestBrowserStudyPicksByNameAndSharesBatch(t *testing.T) {
 	}
 
 	// Publish and open the shared page in a fresh browser.
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#share-enable")), chromedp.WaitVisible(chromedp.CSS("#share-result"))); err != nil {
+	if err := chromedp.Do(ctx, testbrowser.ClickCSS("#share-enable"), chromedp.WaitVisible(chromedp.CSS("#share-result"))); err != nil {
 		t.Fatalf("enable sharing: %v", err)
 	}
 	shareURL, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#share-url")))

@@ -15,6 +15,7 @@ import (
 	"github.com/turbinesim/turbinesim"
 	turbineassets "github.com/turbinesim/turbinesim/assets/turbines"
 	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/internal/testbrowser"
 )
 
 // A person loads the NREL 5 MW reference turbine from the gallery, sees the
@@ -41,9 +42,9 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), "ada@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), te.passwd),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#load-nrel-5mw-land")),
-		chromedp.Click(chromedp.CSS("#load-nrel-5mw-land")),
+		testbrowser.ClickCSS("#load-nrel-5mw-land"),
 		// The detail page draws its charts (a canvas inside each container).
 		chromedp.WaitVisible(chromedp.CSS("#chord-chart canvas")),
 		chromedp.WaitVisible(chromedp.CSS("#polar-chart canvas")),
@@ -59,7 +60,7 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 	}
 	err = chromedp.Do(ctx,
 		acceptConfirm,
-		chromedp.Click(chromedp.CSS("#clone-button")),
+		testbrowser.ClickCSS("#clone-button"),
 		chromedp.WaitVisible(chromedp.CSS("#turbine-editor")),
 	)
 	if err != nil {
@@ -79,7 +80,7 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 	}
 	err = chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.CSS("#edit-hub_height_m"), "123.5"),
-		chromedp.Click(chromedp.CSS("#editor-save")),
+		testbrowser.ClickCSS("#editor-save"),
 	)
 	if err != nil {
 		t.Fatalf("edit: %v", err)
@@ -106,7 +107,7 @@ func TestBrowserTurbineDemoCloneEditDelete(t *testing.T) {
 	editBlobs(t, ctx, te, cloneID)
 	err = chromedp.Do(ctx,
 		acceptConfirm,
-		chromedp.Click(chromedp.CSS("#delete-button")),
+		testbrowser.ClickCSS("#delete-button"),
 		chromedp.WaitVisible(chromedp.CSS("#turbine-list")),
 	)
 	if err != nil {
@@ -149,7 +150,7 @@ func editBlobs(t *testing.T, ctx context.Context, te *turbineEnv, cloneID string
 		setTyped("#edit-controller_config", "{\n  \"kp\": 0.0123,\n  \"ki\": \n}"),
 		// The page flags the text before it is sent.
 		chromedp.WaitVisible(chromedp.CSS("#error-controller_config")),
-		chromedp.Click(chromedp.CSS("#blobs-save")),
+		testbrowser.ClickCSS("#blobs-save"),
 		chromedp.WaitVisible(chromedp.CSS("#flash #error")),
 	)
 	if err != nil {
@@ -168,7 +169,7 @@ func editBlobs(t *testing.T, ctx context.Context, te *turbineEnv, cloneID string
 	}
 	err = chromedp.Do(ctx,
 		setTyped("#edit-controller_config", "{\n  \"kp\": 0.0123,\n  \"ki\": 0.0021\n}"),
-		chromedp.Click(chromedp.CSS("#blobs-save")),
+		testbrowser.ClickCSS("#blobs-save"),
 	)
 	if err != nil {
 		t.Fatalf("valid JSON: %v", err)
@@ -229,7 +230,7 @@ func uploadWithChoiceAndProgress(t *testing.T, ctx context.Context, te *turbineE
 			sessionStorage.setItem("progress", JSON.stringify(seen));
 		}); true`)
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS("#upload-panel summary")),
+		testbrowser.ClickCSS("#upload-panel summary"),
 		chromedp.WaitVisible(chromedp.CSS("#upload-file")),
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error { _, err := record(ctx, tg); return err }),
 		chromedp.SetUploadFiles(chromedp.CSS("#upload-file"), []string{zipPath}),
@@ -249,7 +250,7 @@ func uploadWithChoiceAndProgress(t *testing.T, ctx context.Context, te *turbineE
 	err = chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.CSS("#upload-fst-choice"), mainFile),
 		chromedp.SetValue(chromedp.CSS("#upload-name"), "Uploaded with a choice"),
-		chromedp.Click(chromedp.CSS("#upload-submit")),
+		testbrowser.ClickCSS("#upload-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#chord-chart")),
 	)
 	if err != nil {

@@ -176,7 +176,7 @@ func runFromTheBrowser(t *testing.T, base, email, password string) {
 		chromedp.WaitVisible(chromedp.CSS("#login-form")),
 		chromedp.SendKeys(chromedp.CSS("#email"), email),
 		chromedp.SendKeys(chromedp.CSS("#password"), password),
-		chromedp.Click(chromedp.CSS("#login-submit")),
+		testbrowser.ClickCSS("#login-submit"),
 	)
 	if err != nil {
 		t.Fatalf("signing in: %v", err)
@@ -194,13 +194,13 @@ func runFromTheBrowser(t *testing.T, base, email, password string) {
 	}
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(base+"/turbines/demos"),
-		chromedp.Click(chromedp.CSS("#load-nrel-5mw-land")),
+		testbrowser.ClickCSS("#load-nrel-5mw-land"),
 		chromedp.WaitVisible(chromedp.CSS("#run-link")),
-		chromedp.Click(chromedp.CSS("#run-link")),
+		testbrowser.ClickCSS("#run-link"),
 		chromedp.WaitVisible(chromedp.CSS("#submit-turbine")),
 		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="t_max"]`), "2"),
 		chromedp.SetValue(chromedp.CSS(`#submit-turbine input[name="speed"]`), "9"),
-		chromedp.Click(chromedp.CSS("#submit-turbine button")),
+		testbrowser.ClickCSS("#submit-turbine button"),
 		chromedp.WaitVisible(chromedp.CSS("#job-status")),
 	)
 	if err != nil {

@@ -6,8 +6,10 @@ package testbrowser
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +69,56 @@ func PollText(ctx context.Context, sel string, done func(string) bool, wait time
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// Click clicks the element sel from the page's own script once the page has
+// finished loading and the element exists, retrying every 50 ms until wait
+// has passed. chromedp's Click resolves a node id first and then clicks it;
+// a page that is still finishing its load after a redirect can invalidate
+// that id in between ("Could not find node with given id"), which a click
+// from the page's script cannot suffer.
+func Click(ctx context.Context, sel string, wait time.Duration) error {
+	q, _ := json.Marshal(sel)
+	js := `(function () { var el = document.readyState === "complete" && document.querySelector(` + string(q) + `); if (!el) return false; el.click(); return true; })()`
+	deadline := time.Now().Add(wait)
+	for {
+		clicked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		if err == nil && clicked {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("no element %s to click after %s", sel, wait)
+			}
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// ClickCSS is chromedp's Click on the first element matching the CSS
+// selector sel, retried when the node it resolved was replaced before the
+// click reached it ("Could not find node with given id", "No node with given
+// id"): a redirect or an htmx swap that finishes just after the element
+// showed does that. The error comes before any mouse event is sent, so a
+// retry never clicks twice.
+func ClickCSS(sel string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tgt *chromedp.Target) (chromedp.Void, error) {
+		for attempt := 0; ; attempt++ {
+			v, err := chromedp.Click(chromedp.CSS(sel))(ctx, tgt)
+			if err == nil || attempt == 20 || !staleNode(err) {
+				return v, err
+			}
+			select {
+			case <-ctx.Done():
+				return v, err
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+}
+
+func staleNode(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Could not find node with given id") || strings.Contains(msg, "No node with given id")
 }
