@@ -8,6 +8,9 @@ import "github.com/turbinesim/turbinesim/solver/deck"
 // taken), so a service can refuse a run before charging for it instead
 // of discovering at the first step that the deck was never runnable.
 func Check(d *deck.Deck) error {
-	_, _, _, _, err := build(d, Options{SkipUnsupported: true})
+	s, _, _, _, err := build(d, Options{SkipUnsupported: true})
+	if s != nil {
+		s.closeWind()
+	}
 	return err
 }

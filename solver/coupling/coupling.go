@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"runtime/debug"
@@ -85,6 +86,7 @@ func Run(ctx context.Context, d *deck.Deck, opts Options, progress func(simTime,
 	if err != nil {
 		return nil, fmt.Errorf("coupling: %w", err)
 	}
+	defer s.closeWind()
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
@@ -415,6 +417,13 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		return nil, nil, nil, nil, err
 	}
 	return s, cols, notes, dropped, nil
+}
+
+// closeWind releases the wind field's file (a streamed TurbSim box).
+func (s *sim) closeWind() {
+	if c, ok := s.wind.(io.Closer); ok {
+		c.Close()
+	}
 }
 
 // inflowFromDeck builds the wind field of the InflowWind input and the

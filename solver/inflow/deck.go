@@ -51,9 +51,10 @@ func WindFilePath(d *deck.Deck, name string) string {
 }
 
 // FromDeck builds the wind field of a loaded deck's InflowWind input:
-// WindType 1 (steady), 2 (uniform file), 3 (TurbSim .bts) and 4
-// (Bladed-style .wnd + .sum, optional .twr). File names are relative to the
-// InflowWind file's folder.
+// WindType 1 (steady), 2 (uniform file), 3 (TurbSim .bts, streamed from
+// its file) and 4 (Bladed-style .wnd + .sum, optional .twr). File names are
+// relative to the InflowWind file's folder. A field that holds a file open
+// is an io.Closer; the caller closes it when the run ends.
 func FromDeck(d *deck.Deck) (Field, error) {
 	if d == nil || d.InflowWind == nil {
 		return nil, errors.New("inflow: deck has no InflowWind input (CompInflow must be 1)")
@@ -80,12 +81,15 @@ func FromDeck(d *deck.Deck) (Field, error) {
 		}
 		return f, nil
 	case 3:
-		box, err := windfile.ReadBTSFile(rel(iw.FileName_BTS))
+		// The box is read from disk as the run advances, a few blocks of
+		// time steps at a time: a 600-s box is ~90 MB in memory.
+		s, err := windfile.OpenBTSStream(rel(iw.FileName_BTS), windfile.StreamOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("inflow: TurbSim file: %w", err)
 		}
-		g, err := NewGrid(box, o)
+		g, err := NewStreamedGrid(s, o)
 		if err != nil {
+			s.Close()
 			return nil, fmt.Errorf("inflow: TurbSim field %s: %w", iw.FileName_BTS, err)
 		}
 		return g, nil

@@ -3,6 +3,7 @@ package inflow
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -224,5 +225,91 @@ func TestNonFiniteInputsAreErrors(t *testing.T) {
 		if err := f.Velocities(1, []Vec3{{0, 0, 90}, {math.Inf(1), 0, 90}}, make([]Vec3, 2)); err == nil {
 			t.Errorf("%T: Inf point accepted", f)
 		}
+	}
+}
+
+// A TurbSim box streamed from its file gives the velocities of the same
+// box read whole, bit for bit, at random points (grid, tower points and
+// below them, outside the grid with BoxExceedAllow) and random times,
+// including times that jump back and forth across the box; on the
+// reference 31 × 31 periodic box and the toolbox fixture with tower points.
+func TestStreamedGridMatchesWholeBox(t *testing.T) {
+	for _, path := range [][]string{
+		{"reference-outputs", "nrel5mw_turb12_full", "wind", "NREL5MW_12mps_IECKAI_B.bts"},
+		{"fixtures", "openfast-io", "TurbSim_WithTwr.bts"},
+	} {
+		p := testshared.Path(t, path...)
+		box, err := windfile.ReadBTSFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Orientation{PropagationDir: 0.1, VFlowAng: 0.05}
+		whole, err := NewGrid(box, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := windfile.OpenBTSStream(p, windfile.StreamOptions{BlockBytes: 128 << 10, Blocks: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, err := NewStreamedGrid(s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole.BoxExceedAllow, streamed.BoxExceedAllow = true, true
+		rng := rand.New(rand.NewPCG(7, uint64(len(path))))
+		span := box.Duration()
+		top := box.Z(box.NZ - 1)
+		pts := make([]Vec3, 100)
+		got, want := make([]Vec3, len(pts)), make([]Vec3, len(pts))
+		for step := range 200 {
+			tt := float64(step) * span / 180 // past the end too
+			if step%5 == 0 {
+				tt = rng.Float64() * span
+			}
+			for i := range pts {
+				pts[i] = Vec3{40 * (rng.Float64() - 0.5), 1.2 * box.HalfWidth() * (2*rng.Float64() - 1), 1.1 * top * rng.Float64()}
+			}
+			if err := whole.Velocities(tt, pts, want); err != nil {
+				t.Fatal(err)
+			}
+			if err := streamed.Velocities(tt, pts, got); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s: t %g, point %v: streamed %v, whole %v", path[len(path)-1], tt, pts[i], got[i], want[i])
+				}
+			}
+		}
+		if err := streamed.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// FromDeck streams a deck's TurbSim box instead of reading it whole.
+func TestFromDeckStreamsTurbSimBox(t *testing.T) {
+	fst, err := testshared.CaseDeck("", "nrel5mw_turb12_full")
+	if err != nil {
+		t.Skip(err)
+	}
+	d, err := deck.Load(fst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := FromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := f.(*Grid)
+	if !ok || !g.streamed || g.Box.Grid != nil {
+		t.Fatalf("FromDeck gave %T (streamed %v), want a Grid streaming its box", f, ok && g.streamed)
+	}
+	if _, err := g.Velocity(10, Vec3{0, 0, 90}); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -175,8 +175,45 @@ func ReadBTSFile(path string) (*FullField, error) {
 // single precision, (raw - offset)/slope, exactly as InflowWind does, so
 // values match OpenFAST's to the bit.
 func ParseBTS(b []byte) (*FullField, error) {
-	if len(b) < btsHeaderBytes {
-		return nil, fmt.Errorf("bts: %d bytes, shorter than the %d-byte header", len(b), btsHeaderBytes)
+	h, err := parseBTSHeader(b, int64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	ff := h.box
+	nChar := h.dataOffset - btsHeaderBytes
+	ff.Description = string(bytes.TrimRight(b[btsHeaderBytes:btsHeaderBytes+nChar], " \x00"))
+	data := b[h.dataOffset:]
+	ff.Grid = make([]float32, 3*ff.NY*ff.NZ*ff.NT)
+	ff.Tower = make([]float32, 3*ff.NTower*ff.NT)
+	gridPerStep := 3 * ff.NY * ff.NZ
+	towerPerStep := 3 * ff.NTower
+	pos := 0
+	for it := 0; it < ff.NT; it++ {
+		h.decode(ff.Grid[it*gridPerStep:(it+1)*gridPerStep], data[pos:])
+		pos += 2 * gridPerStep
+		h.decode(ff.Tower[it*towerPerStep:(it+1)*towerPerStep], data[pos:])
+		pos += 2 * towerPerStep
+	}
+	return ff, nil
+}
+
+// btsHeader is a parsed .bts header: the box's geometry (Grid and Tower
+// nil, no description), the int16 scaling of each component and where the
+// velocities start.
+type btsHeader struct {
+	box           *FullField
+	slope, offset [3]float32
+	dataOffset    int64
+}
+
+// parseBTSHeader decodes the fixed header at the start of b (at least
+// btsHeaderBytes long) of a file of size bytes, and checks that the file
+// holds exactly the velocities the header announces. Sizes are checked in
+// int64 against the bytes present before any allocation, so a corrupt
+// header cannot request a huge box.
+func parseBTSHeader(b []byte, size int64) (*btsHeader, error) {
+	if len(b) < btsHeaderBytes || size < btsHeaderBytes {
+		return nil, fmt.Errorf("bts: %d bytes, shorter than the %d-byte header", size, btsHeaderBytes)
 	}
 	le := binary.LittleEndian
 	id := int16(le.Uint16(b[0:]))
@@ -189,57 +226,48 @@ func ParseBTS(b []byte) (*FullField, error) {
 	if nz < 1 || ny < 1 || nTwr < 0 || nt < 1 {
 		return nil, fmt.Errorf("bts: invalid dimensions NZ=%d NY=%d NTwr=%d NT=%d", nz, ny, nTwr, nt)
 	}
-	ff := &FullField{
+	h := &btsHeader{box: &FullField{
 		NY: ny, NZ: nz, NT: nt, NTower: nTwr,
 		DZ: float64(f32(18)), DY: float64(f32(22)), DT: float64(f32(26)),
 		URef: float64(f32(30)), ZHub: float64(f32(34)), GridBottom: float64(f32(38)),
 		Periodic: id == BTSFileIDPeriodic,
-	}
-	var slope, offset [3]float32
+	}}
 	for c := 0; c < 3; c++ {
-		slope[c] = f32(42 + 8*c)
-		offset[c] = f32(46 + 8*c)
-		if slope[c] == 0 || !isFinite32(slope[c]) || !isFinite32(offset[c]) {
-			return nil, fmt.Errorf("bts: component %d has invalid scaling (slope %g, offset %g)", c, slope[c], offset[c])
+		h.slope[c] = f32(42 + 8*c)
+		h.offset[c] = f32(46 + 8*c)
+		if h.slope[c] == 0 || !isFinite32(h.slope[c]) || !isFinite32(h.offset[c]) {
+			return nil, fmt.Errorf("bts: component %d has invalid scaling (slope %g, offset %g)", c, h.slope[c], h.offset[c])
 		}
 	}
-	nChar := i32(66)
-	if nChar < 0 || nChar > len(b)-btsHeaderBytes {
-		return nil, fmt.Errorf("bts: description length %d does not fit the %d-byte file", nChar, len(b))
+	nChar := int64(i32(66))
+	if nChar < 0 || nChar > size-btsHeaderBytes {
+		return nil, fmt.Errorf("bts: description length %d does not fit the %d-byte file", nChar, size)
 	}
-	ff.Description = string(bytes.TrimRight(b[btsHeaderBytes:btsHeaderBytes+nChar], " \x00"))
-	data := b[btsHeaderBytes+nChar:]
-	// Sizes are checked in int64 against the bytes present before any
-	// allocation, so a corrupt header cannot request a huge box.
+	h.dataOffset = btsHeaderBytes + nChar
+	data := size - h.dataOffset
 	perStep := 3 * (int64(ny)*int64(nz) + int64(nTwr))
-	if perStep > int64(len(data)) || int64(nt) > int64(len(data))/(2*perStep) {
-		return nil, fmt.Errorf("bts: %d steps of %d values need %d bytes, file has %d after the header", nt, perStep, 2*perStep*int64(nt), len(data))
+	if perStep > data || int64(nt) > data/(2*perStep) {
+		return nil, fmt.Errorf("bts: %d steps of %d values need %d bytes, file has %d after the header", nt, perStep, 2*perStep*int64(nt), data)
 	}
-	if extra := int64(len(data)) - 2*perStep*int64(nt); extra != 0 {
+	if extra := data - 2*perStep*int64(nt); extra != 0 {
 		return nil, fmt.Errorf("bts: %d bytes after the last time step", extra)
 	}
-	if err := ff.checkGeometry(); err != nil {
+	if err := h.box.checkGeometry(); err != nil {
 		return nil, err
 	}
-	ff.Grid = make([]float32, 3*ny*nz*nt)
-	ff.Tower = make([]float32, 3*nTwr*nt)
-	gridPerStep := 3 * ny * nz
-	pos := 0
-	// decode fills dst (u, v, w triplets) from the next stored values.
-	decode := func(dst []float32) {
-		src := data[pos : pos+2*len(dst)]
-		for i := 0; i+2 < len(dst); i += 3 {
-			dst[i] = (float32(int16(le.Uint16(src[2*i:]))) - offset[0]) / slope[0]
-			dst[i+1] = (float32(int16(le.Uint16(src[2*i+2:]))) - offset[1]) / slope[1]
-			dst[i+2] = (float32(int16(le.Uint16(src[2*i+4:]))) - offset[2]) / slope[2]
-		}
-		pos += 2 * len(dst)
+	return h, nil
+}
+
+// decode fills dst (u, v, w triplets) from the int16 values at the start
+// of src: (raw - offset)/slope in single precision, as InflowWind decodes.
+func (h *btsHeader) decode(dst []float32, src []byte) {
+	le := binary.LittleEndian
+	src = src[:2*len(dst)]
+	for i := 0; i+2 < len(dst); i += 3 {
+		dst[i] = (float32(int16(le.Uint16(src[2*i:]))) - h.offset[0]) / h.slope[0]
+		dst[i+1] = (float32(int16(le.Uint16(src[2*i+2:]))) - h.offset[1]) / h.slope[1]
+		dst[i+2] = (float32(int16(le.Uint16(src[2*i+4:]))) - h.offset[2]) / h.slope[2]
 	}
-	for it := 0; it < nt; it++ {
-		decode(ff.Grid[it*gridPerStep : (it+1)*gridPerStep])
-		decode(ff.Tower[it*3*nTwr : (it+1)*3*nTwr])
-	}
-	return ff, nil
 }
 
 // checkGeometry rejects spacings and heights InflowWind could not use.
@@ -400,35 +428,25 @@ func ReadBTSHeaderFile(path string) (*FullField, error) {
 		return nil, fmt.Errorf("bts: %w", err)
 	}
 	defer f.Close()
+	h, err := readBTSHeader(f)
+	if err != nil {
+		return nil, err
+	}
+	return h.box, nil
+}
+
+// readBTSHeader reads and checks the fixed header of an open .bts file.
+func readBTSHeader(f *os.File) (*btsHeader, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("bts: %w", err)
 	}
-	var h [btsHeaderBytes]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil {
+	var b [btsHeaderBytes]byte
+	if _, err := f.ReadAt(b[:], 0); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("bts: %d bytes, shorter than the %d-byte header", fi.Size(), btsHeaderBytes)
+		}
 		return nil, fmt.Errorf("bts: header: %w", err)
 	}
-	le := binary.LittleEndian
-	id := int16(le.Uint16(h[0:]))
-	if id != BTSFileIDNonPeriodic && id != BTSFileIDPeriodic {
-		return nil, fmt.Errorf("bts: FileID %d, expected 7 (non-periodic) or 8 (periodic)", id)
-	}
-	i32 := func(off int) int64 { return int64(int32(le.Uint32(h[off:]))) }
-	f32 := func(off int) float64 { return float64(math.Float32frombits(le.Uint32(h[off:]))) }
-	nz, ny, nTwr, nt, nChar := i32(2), i32(6), i32(10), i32(14), i32(66)
-	if nz < 1 || ny < 1 || nTwr < 0 || nt < 1 || nChar < 0 {
-		return nil, fmt.Errorf("bts: invalid dimensions NZ=%d NY=%d NTwr=%d NT=%d", nz, ny, nTwr, nt)
-	}
-	if want := int64(btsHeaderBytes) + nChar + 2*3*(ny*nz+nTwr)*nt; fi.Size() != want {
-		return nil, fmt.Errorf("bts: %d bytes, the header's %d steps of %d×%d points (+%d tower) need %d", fi.Size(), nt, ny, nz, nTwr, want)
-	}
-	ff := &FullField{
-		NY: int(ny), NZ: int(nz), NT: int(nt), NTower: int(nTwr),
-		DZ: f32(18), DY: f32(22), DT: f32(26), URef: f32(30), ZHub: f32(34), GridBottom: f32(38),
-		Periodic: id == BTSFileIDPeriodic,
-	}
-	if err := ff.checkGeometry(); err != nil {
-		return nil, err
-	}
-	return ff, nil
+	return parseBTSHeader(b[:], fi.Size())
 }

@@ -1,0 +1,164 @@
+package windfile
+
+import (
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/internal/testshared"
+)
+
+// sameStep fails unless the two steps hold the same float32 bits.
+func sameStep(t *testing.T, it int, wantGrid, wantTower, gotGrid, gotTower []float32) {
+	t.Helper()
+	if len(gotGrid) != len(wantGrid) || len(gotTower) != len(wantTower) {
+		t.Fatalf("step %d: %d grid and %d tower values, want %d and %d", it, len(gotGrid), len(gotTower), len(wantGrid), len(wantTower))
+	}
+	for i := range wantGrid {
+		if math.Float32bits(gotGrid[i]) != math.Float32bits(wantGrid[i]) {
+			t.Fatalf("step %d grid value %d: streamed %v, read whole %v", it, i, gotGrid[i], wantGrid[i])
+		}
+	}
+	for i := range wantTower {
+		if math.Float32bits(gotTower[i]) != math.Float32bits(wantTower[i]) {
+			t.Fatalf("step %d tower value %d: streamed %v, read whole %v", it, i, gotTower[i], wantTower[i])
+		}
+	}
+}
+
+// The streamed box gives every sample of the TurbSim files (the toolbox
+// fixtures, with and without tower points, and the 31 × 31, 1800-step
+// reference box) exactly as reading the whole file does, in time order
+// and in random order, with the default buffers and with buffers so small
+// that every few steps evict a block.
+func TestBTSStreamMatchesWholeFile(t *testing.T) {
+	for _, fx := range btsFixtures {
+		path := testshared.Path(t, fx.path...)
+		whole, err := ReadBTSFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range []StreamOptions{{}, {BlockBytes: 1, Blocks: 2}, {BlockBytes: 3 * 4 * 3 * (whole.NY*whole.NZ + whole.NTower), Blocks: 3}} {
+			s, err := OpenBTSStream(path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := s.Box
+			if h.NY != whole.NY || h.NZ != whole.NZ || h.NT != whole.NT || h.NTower != whole.NTower || h.DY != whole.DY || h.DZ != whole.DZ ||
+				h.DT != whole.DT || h.URef != whole.URef || h.ZHub != whole.ZHub || h.GridBottom != whole.GridBottom ||
+				h.Periodic != whole.Periodic || h.Description != whole.Description || h.Grid != nil || h.Tower != nil {
+				t.Fatalf("%s: streamed header %+v differs from the file's", fx.path[len(fx.path)-1], h)
+			}
+			order := make([]int, 0, 2*whole.NT)
+			for it := range whole.NT {
+				order = append(order, it)
+			}
+			order = append(order, rand.New(rand.NewPCG(1, 2)).Perm(whole.NT)...)
+			for _, it := range order {
+				g, tw, err := s.Step(it)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wg, wt, _ := whole.Step(it)
+				sameStep(t, it, wg, wt, g, tw)
+			}
+			if _, _, err := s.Step(whole.NT); err == nil {
+				t.Error("step NT: no error")
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// countingReader records the reads a stream makes.
+type countingReader struct {
+	r       io.ReaderAt
+	total   int64
+	largest int
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.total += int64(len(p))
+	c.largest = max(c.largest, len(p))
+	return c.r.ReadAt(p, off)
+}
+
+// A 600-s box of a 25 × 25 grid is never held whole: the stream's buffers
+// stay at a few blocks (under 10 % of the file; the box whole is twice the file as float32), no read is larger than one
+// block, and a run through the box in time order reads each byte once.
+func TestBTSStreamMemoryIsBounded(t *testing.T) {
+	ff := NewFullField(25, 25, 12001, 2)
+	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 11.5, 11.5, 0.05, 10, 150, 12
+	for i := range ff.Grid {
+		ff.Grid[i] = float32(math.Sin(float64(i) * 1e-3))
+	}
+	for i := range ff.Tower {
+		ff.Tower[i] = float32(i % 7)
+	}
+	path := filepath.Join(t.TempDir(), "long.bts")
+	if err := WriteBTSFile(path, ff); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	cr := &countingReader{r: f}
+	s, err := NewBTSStream(cr, fi.Size(), StreamOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr.total, cr.largest = 0, 0 // count the velocities only
+	whole, err := ReadBTSFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for it := range ff.NT {
+		g, tw, err := s.Step(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg, wt, _ := whole.Step(it)
+		sameStep(t, it, wg, wt, g, tw)
+	}
+	perStep := 2 * 3 * (25*25 + 2)
+	data := int64(perStep) * int64(ff.NT)
+	if buf := s.BufferBytes(); buf > DefaultStreamBlocks*DefaultStreamBlockBytes+DefaultStreamBlockBytes || int64(buf) > fi.Size()/10 {
+		t.Errorf("stream buffers %d bytes for a %d-byte file", buf, fi.Size())
+	}
+	if cr.largest > DefaultStreamBlockBytes/2+perStep {
+		t.Errorf("largest read %d bytes, a block is %d", cr.largest, DefaultStreamBlockBytes/2)
+	}
+	if cr.total != data || s.BytesRead() != data {
+		t.Errorf("read %d bytes (stream counts %d) for %d bytes of velocities", cr.total, s.BytesRead(), data)
+	}
+	t.Logf("file %.1f MB, stream buffers %.2f MB, largest read %d bytes", float64(fi.Size())/1e6, float64(s.BufferBytes())/1e6, cr.largest)
+}
+
+// A truncated or corrupt file is refused when the stream opens, as
+// ParseBTS refuses it, before any velocity is read.
+func TestBTSStreamRefusesCorrupt(t *testing.T) {
+	ff := NewFullField(3, 3, 4, 1)
+	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 1, 1, 0.1, 8, 10, 9
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ok.bts")
+	if err := WriteBTSFile(path, ff); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	for _, n := range []int{0, 10, 69, 71, len(good) - 1} {
+		p := filepath.Join(dir, "cut.bts")
+		os.WriteFile(p, good[:n], 0o644)
+		if s, err := OpenBTSStream(p, StreamOptions{}); err == nil {
+			s.Close()
+			t.Errorf("truncated to %d bytes: no error", n)
+		}
+	}
+}
