@@ -46,7 +46,7 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 		// Second-order kinematics change only strip-theory loads and the
 		// elevation outputs; the first-order sea is kept and the
 		// difference is reported rather than the deck refused.
-		warn = append(warn, at("WvDiffQTF")+": second-order wave kinematics are not modelled; strip-theory loads and WaveNElev are first-order")
+		warn = append(warn, at("WvDiffQTF")+": second-order wave kinematics are not modelled; strip-theory loads are first-order (WaveNElev includes the second-order elevation)")
 	}
 	if u := Check(ss); u != nil {
 		return nil, nil, fmt.Errorf("waves: %s: %s", at(u.Variable), u.Message)
@@ -58,6 +58,8 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	cfg.WavePkShp, cfg.PkShpDflt = ss.WavePkShp.Value, ss.WavePkShp.Default
 	cfg.WvLowCOff, cfg.WvHiCOff = ss.WvLowCOff, ss.WvHiCOff
 	cfg.WvLowCOffD, cfg.WvHiCOffD = ss.WvLowCOffD, ss.WvHiCOffD
+	cfg.WvLowCOffS, cfg.WvHiCOffS = ss.WvLowCOffS, ss.WvHiCOffS
+	cfg.WvDiffQTF, cfg.WvSumQTF = ss.WvDiffQTF, ss.WvSumQTF
 	cfg.WaveDir = ss.WaveDir
 	cfg.WaveDirMod, cfg.WaveDirSpr, cfg.WaveNDir, cfg.WaveDirRng = ss.WaveDirMod, ss.WaveDirSpr, ss.WaveNDir, ss.WaveDirRng
 	cfg.WaveNDAmp = ss.WaveNDAmp

@@ -34,11 +34,26 @@
 //   - 5: a user elevation time series at the origin (.Elev file), taken
 //     apart into components by FFT.
 //
-// The random numbers are Go's PCG generator seeded from WaveSeed(1) and
-// WaveSeed(2) (or the word RANLUX): a seed gives the same sea on every run
-// and machine, but not OpenFAST's realisation (its generator is not
-// reproduced). The statistics agree: the spectrum integrates to Hs²/16 and
-// the elevation's standard deviation tends to Hs/4 (tests in this package).
+// Random numbers. With WaveSeed(2) = RANLUX the sea is OpenFAST's own
+// realisation: the draws come from Lüscher's RANLUX generator at luxury
+// level 3 seeded with |WaveSeed(1)| (solver/internal/ranlux), one Box–Muller
+// pair per frequency bin in SeaState's order, and the series has SeaState's
+// length (WaveTMax/WaveDT rounded up to twice a product of primes ≤ 23);
+// seastate_rng.go lists the facts. Wave1Elev of the reference cases then
+// agrees with OpenFAST's record to 0.1 mm (TestRanLuxSeaMatchesOpenFAST).
+// With an integer WaveSeed(2) the numbers are Go's PCG generator seeded
+// from both seeds: a seed gives the same sea on every run and machine, but
+// not OpenFAST's realisation (gfortran's intrinsic generator is not
+// reproduced); the statistics agree: the spectrum integrates to Hs²/16 and
+// the elevation's standard deviation tends to Hs/4. Directional spreading
+// assigns the directions to frequencies with the PCG generator in either
+// case.
+//
+// Second-order elevation. With WvDiffQTF / WvSumQTF the WaveNElev outputs
+// add the difference- and sum-frequency elevation of Sharma and Dean
+// (secondorder.go) within WvLowCOffD–WvHiCOffD and WvLowCOffS–WvHiCOffS, and
+// are interpolated in time with SeaState's periodic cubic (Catmull–Rom)
+// interpolation. The kinematics stay first-order.
 //
 // Evaluation. Kinematics can be evaluated directly at any (x, y, z, t)
 // (Sea.At: a sum over components, cheap for regular waves). For the nodes

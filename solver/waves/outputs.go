@@ -23,9 +23,9 @@ func (s *Sea) Outputs(ss *deck.SeaState) (*Outputs, []string) {
 	if ss == nil {
 		return o, nil
 	}
-	elev := make([]*Probe, len(ss.WaveElevxi))
+	elev := make([]func(float64) float64, len(ss.WaveElevxi))
 	for i := range elev {
-		elev[i] = s.Probe(ss.WaveElevxi[i], ss.WaveElevyi[i], 0)
+		elev[i] = s.elevationChannel(ss.WaveElevxi[i], ss.WaveElevyi[i])
 	}
 	kin := make([]*Probe, len(ss.WaveKinxi))
 	for i := range kin {
@@ -54,7 +54,7 @@ func (s *Sea) Outputs(ss *deck.SeaState) (*Outputs, []string) {
 	return o, warn
 }
 
-func (s *Sea) channel(name string, elev, kin []*Probe) (func(float64) float64, string) {
+func (s *Sea) channel(name string, elev []func(float64) float64, kin []*Probe) (func(float64) float64, string) {
 	u := strings.ToUpper(name)
 	if !strings.HasPrefix(u, "WAVE") || len(u) < 6 || u[4] < '1' || u[4] > '9' {
 		return nil, ""
@@ -65,8 +65,7 @@ func (s *Sea) channel(name string, elev, kin []*Probe) (func(float64) float64, s
 		if i >= len(elev) {
 			return nil, ""
 		}
-		p := elev[i]
-		return p.Elevation, "m"
+		return elev[i], "m"
 	}
 	if i >= len(kin) {
 		return nil, ""
@@ -96,3 +95,28 @@ func (o *Outputs) Eval(t float64, dst []float64) {
 
 // Value returns channel i at time t.
 func (o *Outputs) Value(i int, t float64) float64 { return o.fns[i](t) }
+
+// elevationChannel returns the wave elevation at (x, y) as SeaState outputs
+// it: first order, plus the second-order difference- and sum-frequency
+// terms the deck asks for (WvDiffQTF, WvSumQTF), sampled every WaveDT and
+// interpolated in time with SeaState's periodic cubic (Catmull–Rom)
+// interpolation of its wave grid.
+func (s *Sea) elevationChannel(x, y float64) func(float64) float64 {
+	p := s.Probe(x, y, 0)
+	so := s.secondOrderElevation(x, y)
+	if p.elev == nil { // few components: summed directly, exact in time
+		if so != nil {
+			return func(t float64) float64 { return p.Elevation(t) + so.At(t) }
+		}
+		return p.Elevation
+	}
+	v := make([]float64, len(p.elev))
+	for i, e := range p.elev {
+		v[i] = float64(e)
+		if so != nil {
+			v[i] += so.v[i]
+		}
+	}
+	r := &Series{v: v, dt: s.dt, period: s.period}
+	return r.AtCubic
+}

@@ -10,6 +10,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/dsp/fourier"
+
+	"github.com/turbinesim/turbinesim/solver/internal/ranlux"
 )
 
 // Wave models (SeaState WaveMod).
@@ -40,14 +42,20 @@ type Config struct {
 	// WvLowCOffD and WvHiCOffD bound the difference frequencies of the
 	// second-order difference-frequency terms, rad/s.
 	WvLowCOffD, WvHiCOffD float64
-	WaveDir               float64 // deg, 0 = propagating towards +X
-	WaveDirMod            int     // 0 long-crested, 1 cos^2S spreading
-	WaveDirSpr            float64 // spreading exponent S
-	WaveNDir              int     // number of equal-energy directions (odd)
-	WaveDirRng            float64 // deg, full range of directions
-	WaveSeed              [2]int64
-	RanLux                bool // WaveSeed(2) was the word RANLUX
-	WaveNDAmp             bool // normally distributed amplitudes
+	// WvLowCOffS and WvHiCOffS bound the sum frequencies of the
+	// second-order sum-frequency terms, rad/s.
+	WvLowCOffS, WvHiCOffS float64
+	// WvDiffQTF and WvSumQTF add the second-order difference- and
+	// sum-frequency elevation to the WaveNElev outputs.
+	WvDiffQTF, WvSumQTF bool
+	WaveDir             float64 // deg, 0 = propagating towards +X
+	WaveDirMod          int     // 0 long-crested, 1 cos^2S spreading
+	WaveDirSpr          float64 // spreading exponent S
+	WaveNDir            int     // number of equal-energy directions (odd)
+	WaveDirRng          float64 // deg, full range of directions
+	WaveSeed            [2]int64
+	RanLux              bool // WaveSeed(2) was the word RANLUX
+	WaveNDAmp           bool // normally distributed amplitudes
 	// RegularPhase is the phase in degrees of a regular wave (WaveMod 1P#);
 	// nil draws it from the seed.
 	RegularPhase *float64
@@ -119,11 +127,25 @@ func New(cfg Config) (*Sea, error) {
 	if n < 4 {
 		n = 4
 	}
+	if cfg.WaveMod != UserElev {
+		// SeaState lengthens the series to twice a product of the primes
+		// up to 23 for its FFT, which sets the frequency step of the
+		// spectrum's components (OpenFAST SeaState: WaveTMax is rounded
+		// up; WaveDOmega = 2π/WaveTMax).
+		n = 2 * smoothAtLeast(n/2)
+	}
 	s.nStep, s.dt = n, cfg.WaveDT
 	s.period = float64(n) * cfg.WaveDT
 	s.fft = fourier.NewFFT(n)
 	dw := 2 * math.Pi / s.period
 	rng := rand.New(rand.NewPCG(uint64(cfg.WaveSeed[0]), seed2(cfg)))
+	var lux *ranlux.Generator
+	if cfg.RanLux {
+		var err error
+		if lux, err = seaStateRanLux(cfg.WaveSeed[0]); err != nil {
+			return nil, err
+		}
+	}
 	dir := cfg.WaveDir * math.Pi / 180
 	switch cfg.WaveMod {
 	case Regular:
@@ -135,9 +157,15 @@ func New(cfg Config) (*Sea, error) {
 			return nil, fmt.Errorf("waves: regular wave of period %g s is shorter than 2·WaveDT (%g s)", cfg.WaveTp, 2*cfg.WaveDT)
 		}
 		var phase float64
-		if cfg.RegularPhase != nil {
+		switch {
+		case cfg.RegularPhase != nil:
 			phase = *cfg.RegularPhase * math.Pi / 180
-		} else {
+		case lux != nil:
+			// the phase of the draw SeaState makes for the wave's
+			// frequency bin; c is the conjugate of its amplitude
+			w := seaStateDraws(lux, n/2, true)[int(nw)]
+			phase = -cmplx.Phase(w)
+		default:
 			phase = 2 * math.Pi * rng.Float64()
 		}
 		s.add(nw*dw, dir, complex(cfg.WaveHs/2, 0)*cmplx.Exp(complex(0, phase)))
@@ -173,11 +201,19 @@ func New(cfg Config) (*Sea, error) {
 		if len(dirs) > 1 {
 			rng.Shuffle(len(assign), func(i, j int) { assign[i], assign[j] = assign[j], assign[i] })
 		}
+		var draws []complex128
+		if lux != nil {
+			draws = seaStateDraws(lux, n/2, cfg.WaveNDAmp)
+		}
 		for j, i := range idx {
 			w := float64(i) * dw
 			sd := JONSWAP(w, cfg.WaveHs, cfg.WaveTp, gamma)
 			var c complex128
-			if cfg.WaveNDAmp {
+			if draws != nil {
+				// SeaState's amplitude W·√(S Δω) multiplies e^{+iωt};
+				// ours multiplies e^{−iωt}, hence the conjugate.
+				c = cmplx.Conj(draws[i]) * complex(math.Sqrt(sd*dw), 0)
+			} else if cfg.WaveNDAmp {
 				// real and imaginary parts N(0, S dω): E|c|² = 2 S dω = a²
 				sig := math.Sqrt(sd * dw)
 				c = complex(sig*rng.NormFloat64(), sig*rng.NormFloat64())

@@ -116,3 +116,24 @@ func (r *Series) At(t float64) float64 {
 	}
 	return r.v[i] + (f-float64(i))*(r.v[j]-r.v[i])
 }
+
+// AtCubic returns the series' value at time t by periodic cubic
+// (Catmull–Rom) interpolation through the four nearest samples, as
+// OpenFAST's grid interpolation does along its periodic time axis.
+func (r *Series) AtCubic(t float64) float64 {
+	if r == nil {
+		return 0
+	}
+	n := len(r.v)
+	f := math.Mod(t, r.period) / r.dt
+	if f < 0 {
+		f += float64(n)
+	}
+	i := int(f)
+	x := f - float64(i)
+	at := func(k int) float64 { return r.v[((k%n)+n)%n] }
+	x2 := x * x
+	x3 := x2 * x
+	return (-0.5*x3+x2-0.5*x)*at(i-1) + (1.5*x3-2.5*x2+1)*at(i) +
+		(-1.5*x3+2*x2+0.5*x)*at(i+1) + (0.5*x3-0.5*x2)*at(i+2)
+}
