@@ -164,7 +164,18 @@ type Controller struct {
 	lastTimeVS float64
 	pitCom     [3]float64
 	started    bool
+	// heldFeathered is true from an initialisation with feathered blades
+	// and the rotor below cut-in speed (a turbine waiting to start) until
+	// the blades leave feather (see Call).
+	heldFeathered bool
+	heldPitch     float64 // the feathered pitch at that initialisation (rad)
 }
+
+// releasedPitchDrop is how far below its feathered pitch blade 1 must
+// have moved for the controller to count the blades as released to it
+// (rad, 0.5°): well above a float32 round-off of the measured pitch and
+// below the 8°/s·0.1 s a released actuator moves within a few steps.
+const releasedPitchDrop = 0.5 * math.Pi / 180
 
 // New validates p and returns a controller ready for its first call.
 func New(p Params) (*Controller, error) {
@@ -231,6 +242,10 @@ func (c *Controller) Call(s *bladed.Swap) error {
 		c.lastTimePC = t - p.PitchCtrlInterval
 		c.lastTimeVS = t - p.TorqueCtrlInterval
 		c.lastGenTrq = s[bladed.RecGenTorque]
+		// A turbine waiting to start: blades at the feathered limit
+		// (within 1°) and the rotor below cut-in speed.
+		c.heldFeathered = blPitch[0] >= p.PitchMax-math.Pi/180 && math.Abs(genSpeed) < p.CutInSpeed
+		c.heldPitch = blPitch[0]
 	}
 
 	// Eq. 7-1: single-pole low-pass filter, discretised with the actual
@@ -259,6 +274,24 @@ func (c *Controller) Call(s *bladed.Swap) error {
 		elap := t - c.lastTimePC
 		gk := 1 / (1 + c.pitCom[0]/p.PitchKK) // eq. 7-15 on the last demand of blade 1
 		spdErr := c.genSpeedF - p.PitchRefSpeed
+		if c.heldFeathered && blPitch[0] < c.heldPitch-releasedPitchDrop {
+			c.heldFeathered = false
+		}
+		if c.heldFeathered {
+			// Start-up: while the supervisor holds the blades feathered
+			// (ServoDyn's neutral pitch before TPCOn) the integral term
+			// tracks the measured pitch — back-calculation anti-windup
+			// (Åström and Hägglund, Advanced PID Control, 2006, §3.5) —
+			// and so sits at its PC_MaxPit limit, instead of integrating
+			// the standing rotor's speed error down to fine pitch. Released,
+			// the blades leave feather at the actuator limit only down to
+			// the PI's output (90° plus the proportional term, 80° at rest
+			// for the 5 MW) and then come in as fast as the speed error
+			// integrates: the rotor runs up under speed control instead of
+			// meeting rated speed with the blades at fine pitch.
+			// docs/events.md §2 describes the sequence.
+			c.intSpdErr = (blPitch[0] - gk*p.PitchKP*spdErr) / (gk * p.PitchKI)
+		}
 		c.intSpdErr += spdErr * elap
 		c.intSpdErr = clamp(c.intSpdErr, p.PitchMin/(gk*p.PitchKI), p.PitchMax/(gk*p.PitchKI))
 		pitComP := gk * p.PitchKP * spdErr

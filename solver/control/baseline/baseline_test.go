@@ -100,3 +100,60 @@ func TestPitchRateLimitAboveRated(t *testing.T) {
 		t.Errorf("pitch %.7f, want rate-limited %.7f", cmd.PitchCollective, want)
 	}
 }
+
+// A turbine waiting to start: the controller is initialised with the
+// blades feathered (PC_MaxPit = 90°) and the rotor standing, and the
+// supervisor holds the blades there for 40 s (ServoDyn's neutral pitch
+// before TPCOn) while the controller sees a speed error of −PC_RefSpd.
+// Released (the measured pitch then follows the demand; the rotor still
+// stands in this test), the PI starts from feather. Hand calculation: the
+// integral term sits at its upper limit PC_MaxPit, so the PI asks for
+// θ* = 90° + GK(θ*)·PC_KP·(−PC_RefSpd) (eq. 7-15: 80.3°, the fixed point
+// below); the blades leave feather at the actuator limit 8°/s (82° after
+// 1 s) until they meet θ* after (90° − θ*)/8°/s = 1.2 s, and from there
+// follow the PI, which the integral of the speed error brings down more
+// slowly (2.2°/s): at 5 s between 70° and θ*. Before, the integrator had
+// integrated the standing rotor's error down to fine pitch during the hold
+// and the blades left feather at 8°/s all the way to 0° (50° at 5 s),
+// whatever the rotor did; the start-up at cut-out then reached 1.56 ×
+// rated speed.
+func TestStartUpFromFeatherStartsThePIAtFeather(t *testing.T) {
+	p := DefaultParams()
+	c, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dt, feather = 0.00625, 1.570796
+	call(t, c, bladed.StatusFirst, 0, 0, feather, 0)
+	var tt float64
+	for k := 1; tt < 40; k++ {
+		tt = float64(k) * dt
+		cmd := call(t, c, bladed.StatusRunning, tt, 0, feather, 0)
+		if d := feather - cmd.PitchCollective; d < 0 || d > p.PitchMaxRate*dt+1e-6 {
+			t.Fatalf("held at feather: demand %.9f rad at t=%.3f s, more than one 8°/s step below feather", cmd.PitchCollective, tt)
+		}
+	}
+	// θ* = PC_MaxPit + GK(θ*)·PC_KP·(−PC_RefSpd), by fixed-point iteration.
+	thStar := feather
+	for range 50 {
+		thStar = feather - p.PitchKP*p.PitchRefSpeed/(1+thStar/p.PitchKK)
+	}
+	deg := 180 / math.Pi
+	pitch := feather
+	at := map[int]float64{}
+	for k := 1; k <= 800; k++ {
+		tt += dt
+		pitch = call(t, c, bladed.StatusRunning, tt, 0, pitch, 0).PitchCollective
+		at[k] = pitch * deg
+	}
+	t.Logf("θ* = %.2f°; pitch at t0 + 1, 2, 5 s: %.2f°, %.2f°, %.2f°", thStar*deg, at[160], at[320], at[800])
+	if want := (feather - p.PitchMaxRate) * deg; math.Abs(at[160]-want) > 0.01 {
+		t.Errorf("pitch %.3f° 1 s after the release, want %.3f° (out of feather at the actuator limit)", at[160], want)
+	}
+	if at[320] > thStar*deg || at[320] < thStar*deg-0.8*2.2 {
+		t.Errorf("pitch %.2f° 2 s after the release, want the PI's θ* = %.2f° less its slow descent", at[320], thStar*deg)
+	}
+	if at[800] > thStar*deg || at[800] < 70 {
+		t.Errorf("pitch %.2f° 5 s after the release, hand calculation between 70° and θ* = %.2f° (50° if the blades keep the actuator limit)", at[800], thStar*deg)
+	}
+}
