@@ -64,25 +64,13 @@ func (c *BoxCache) Box(ctx context.Context, spec windgen.TurbulenceSpec) (string
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("dlc: box cache: %w", err)
 	}
-	box, err := windgen.GenerateTurbulence(ctx, spec)
-	if err != nil {
-		return "", err
-	}
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return "", fmt.Errorf("dlc: box cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(c.Dir, ".box-*")
-	if err != nil {
-		return "", fmt.Errorf("dlc: box cache: %w", err)
-	}
-	tmpName := tmp.Name()
-	tmp.Close()
-	defer os.Remove(tmpName) // no-op once renamed
-	if err := box.WriteBTSFile(tmpName); err != nil {
-		return "", fmt.Errorf("dlc: box cache: %w", err)
-	}
-	if err := os.Rename(tmpName, path); err != nil {
-		return "", fmt.Errorf("dlc: box cache: %w", err)
+	// Written to a temporary file beside path and renamed, so a run that
+	// finds the box finds it whole.
+	if err := windgen.GenerateTurbulenceFile(ctx, spec, path); err != nil {
+		return "", err
 	}
 	c.generated.Add(1)
 	return path, nil

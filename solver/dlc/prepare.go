@@ -170,10 +170,11 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		nd.Files = append(nd.Files, f)
 	}
 
-	// Generate the wind first, so a bad spec writes nothing. Event files
-	// are small and kept in memory; a box is written after the deck.
+	// Check the wind first, so a bad spec writes nothing. Event files are
+	// small and kept in memory; a box is generated straight into its file
+	// after the deck (windgen.GenerateTurbulenceFile: one velocity
+	// component in memory at a time).
 	var eventText bytes.Buffer
-	var box *windgen.FullField
 	var cached string // the box's file in opt.Boxes
 	var ext string
 	var vHub float64
@@ -182,7 +183,7 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 			if cached, err = opt.Boxes.Box(ctx, *ts); err != nil {
 				return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 			}
-		} else if box, err = windgen.GenerateTurbulence(ctx, *ts); err != nil {
+		} else if err := ts.Validate(); err != nil {
 			return "", fmt.Errorf("dlc: prepare %s: wind: %w", run.ID, err)
 		}
 		tg, err := ts.Targets() // the box's URef: V_ref-based for EWM
@@ -259,8 +260,8 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 	switch {
 	case cached != "":
 		err = linkOrCopy(cached, windPath)
-	case box != nil:
-		err = box.WriteBTSFile(windPath)
+	case run.Turbulence != nil:
+		err = windgen.GenerateTurbulenceFile(ctx, *run.Turbulence, windPath)
 	default:
 		err = os.WriteFile(windPath, eventText.Bytes(), 0o644)
 	}

@@ -2,9 +2,13 @@ package windfile
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 )
 
 // A TurbSim box of a 600-s run (25 × 25 points at 0.05 s) holds 24 million
@@ -218,4 +222,162 @@ func (ff *FullField) Step(it int) (grid, tower []float32, err error) {
 	}
 	g, t := 3*ff.NY*ff.NZ, 3*ff.NTower
 	return ff.Grid[it*g : (it+1)*g : (it+1)*g], ff.Tower[it*t : (it+1)*t : (it+1)*t], nil
+}
+
+// BTSComponentWriter writes a .bts file one velocity component at a time,
+// so a generator can hand over u, then v, then w, and hold one
+// component's series instead of the whole box. Each component is packed
+// with the slope and offset of its own range over grid and tower, as
+// WriteBTS packs it, so the file is byte for byte the one WriteBTS writes
+// of the same values. The velocities go to a temporary file beside path,
+// a block of time steps at a time (read back, the component's values set,
+// written again); Close writes the header and renames the file to path.
+type BTSComponentWriter struct {
+	path          string
+	f             *os.File
+	box           FullField
+	written       [3]bool
+	slope, offset [3]float32
+	dataOffset    int64
+	perStep       int // values per time step
+	blockSteps    int
+}
+
+// CreateBTSComponents starts the .bts file of a box with geom's header
+// (dimensions, spacings, heights, periodicity, description; its Grid and
+// Tower are not used).
+func CreateBTSComponents(path string, geom *FullField) (*BTSComponentWriter, error) {
+	box := *geom
+	box.Grid, box.Tower = nil, nil
+	if box.NY < 1 || box.NZ < 1 || box.NT < 1 || box.NTower < 0 {
+		return nil, fmt.Errorf("bts: grid %d×%d×%d with %d tower points: every dimension must be at least 1", box.NY, box.NZ, box.NT, box.NTower)
+	}
+	if err := box.checkGeometry(); err != nil {
+		return nil, err
+	}
+	if int64(len(box.Description)) > math.MaxInt32 {
+		return nil, fmt.Errorf("bts: description too long")
+	}
+	w := &BTSComponentWriter{path: path, box: box, perStep: 3 * (box.NY*box.NZ + box.NTower),
+		dataOffset: int64(btsHeaderBytes + len(box.Description))}
+	w.blockSteps = min(max(DefaultStreamBlockBytes/(2*w.perStep), 1), box.NT)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("bts: %w", err)
+	}
+	w.f = f
+	if err := f.Truncate(w.dataOffset + 2*int64(w.perStep)*int64(box.NT)); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("bts: %w", err)
+	}
+	return w, nil
+}
+
+// WriteComponent writes component c (0 u, 1 v, 2 w): grid(iz, iy) returns
+// the NT values of grid point (iy, iz), tower(i) those of tower point i.
+func (w *BTSComponentWriter) WriteComponent(c int, grid func(iz, iy int) []float32, tower func(i int) []float32) error {
+	if c < 0 || c > 2 || w.written[c] {
+		return fmt.Errorf("bts: component %d written twice or unknown", c)
+	}
+	b := &w.box
+	nGrid := b.NY * b.NZ
+	series := func(p int) []float32 {
+		if p < nGrid {
+			return grid(p/b.NY, p%b.NY)
+		}
+		return tower(p - nGrid)
+	}
+	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+	for p := range nGrid + b.NTower {
+		s := series(p)
+		if len(s) != b.NT {
+			return fmt.Errorf("bts: component %d, point %d: %d values for %d steps", c, p, len(s), b.NT)
+		}
+		for it, v := range s {
+			if !isFinite32(v) {
+				return fmt.Errorf("bts: component %d, point %d, step %d is %g: %w", c, p, it, v, ErrNonFiniteWind)
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	slope, offset := BTSScale(lo, hi)
+	others := w.written[0] || w.written[1] || w.written[2]
+	raw := make([]byte, 2*w.perStep*w.blockSteps)
+	le := binary.LittleEndian
+	for first := 0; first < b.NT; first += w.blockSteps {
+		n := min(w.blockSteps, b.NT-first)
+		blk := raw[:2*w.perStep*n]
+		off := w.dataOffset + 2*int64(w.perStep)*int64(first)
+		if others {
+			if _, err := w.f.ReadAt(blk, off); err != nil {
+				return fmt.Errorf("bts: %w", err)
+			}
+		}
+		for p := range nGrid + b.NTower {
+			s := series(p)[first : first+n]
+			k := 2 * (3*p + c)
+			for _, v := range s {
+				le.PutUint16(blk[k:], uint16(btsPack(v, slope, offset)))
+				k += 2 * w.perStep
+			}
+		}
+		if _, err := w.f.WriteAt(blk, off); err != nil {
+			return fmt.Errorf("bts: writing component %d: %w", c, err)
+		}
+	}
+	w.written[c] = true
+	w.slope[c], w.offset[c] = slope, offset
+	return nil
+}
+
+// Close writes the header and puts the file at its path; every component
+// must have been written.
+func (w *BTSComponentWriter) Close() error {
+	if w.f == nil {
+		return errors.New("bts: writer already closed")
+	}
+	if !(w.written[0] && w.written[1] && w.written[2]) {
+		w.Abort()
+		return fmt.Errorf("bts: %s: components written %v, all three needed", filepath.Base(w.path), w.written)
+	}
+	b := &w.box
+	id := BTSFileIDNonPeriodic
+	if b.Periodic {
+		id = BTSFileIDPeriodic
+	}
+	var hdr bytes.Buffer
+	for _, v := range []any{
+		id, int32(b.NZ), int32(b.NY), int32(b.NTower), int32(b.NT),
+		float32(b.DZ), float32(b.DY), float32(b.DT), float32(b.URef), float32(b.ZHub), float32(b.GridBottom),
+		w.slope[0], w.offset[0], w.slope[1], w.offset[1], w.slope[2], w.offset[2],
+		int32(len(b.Description)),
+	} {
+		binary.Write(&hdr, binary.LittleEndian, v) // a bytes.Buffer does not fail
+	}
+	hdr.WriteString(b.Description)
+	if _, err := w.f.WriteAt(hdr.Bytes(), 0); err != nil {
+		w.Abort()
+		return fmt.Errorf("bts: header: %w", err)
+	}
+	tmp := w.f.Name()
+	err := w.f.Close()
+	w.f = nil
+	if err == nil {
+		err = os.Rename(tmp, w.path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("bts: %w", err)
+	}
+	return nil
+}
+
+// Abort removes the unfinished file.
+func (w *BTSComponentWriter) Abort() {
+	if w.f == nil {
+		return
+	}
+	w.f.Close()
+	os.Remove(w.f.Name())
+	w.f = nil
 }

@@ -162,3 +162,88 @@ func TestBTSStreamRefusesCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// Written a component at a time, a box is byte for byte the file WriteBTS
+// writes of it whole (components given in any order, blocks of several
+// steps), and an unfinished or failing writer leaves no file.
+func TestBTSComponentWriterMatchesWriteBTS(t *testing.T) {
+	ff := NewFullField(5, 4, 9000, 2) // three blocks of steps
+	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 10, 7.5, 0.1, 11.4, 90, 78.75
+	ff.Description = "synthetic box"
+	for i := range ff.Grid {
+		ff.Grid[i] = float32(11.4*float64(i%3) + 2*math.Sin(0.37*float64(i)))
+	}
+	for i := range ff.Tower {
+		ff.Tower[i] = float32(math.Cos(0.11 * float64(i)))
+	}
+	dir := t.TempDir()
+	for _, periodic := range []bool{false, true} {
+		ff.Periodic = periodic
+		want := filepath.Join(dir, "whole.bts")
+		if err := WriteBTSFile(want, ff); err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(dir, "components.bts")
+		w, err := CreateBTSComponents(got, ff)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []int{1, 0, 2} {
+			series := func(get func(it int) float32) []float32 {
+				s := make([]float32, ff.NT)
+				for it := range s {
+					s[it] = get(it)
+				}
+				return s
+			}
+			err := w.WriteComponent(c,
+				func(iz, iy int) []float32 {
+					return series(func(it int) float32 { return ff.Grid[ff.GridIndex(it, iz, iy, c)] })
+				},
+				func(i int) []float32 {
+					return series(func(it int) float32 { return ff.Tower[ff.TowerIndex(it, i, c)] })
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(want)
+		b, _ := os.ReadFile(got)
+		if len(a) != len(b) {
+			t.Fatalf("periodic %v: %d bytes, WriteBTS wrote %d", periodic, len(b), len(a))
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("periodic %v: byte %d differs: %d, WriteBTS %d", periodic, i, b[i], a[i])
+			}
+		}
+	}
+	// Two components only: Close refuses, nothing is left behind.
+	w, err := CreateBTSComponents(filepath.Join(dir, "half.bts"), ff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := func(int, int) []float32 { return make([]float32, ff.NT) }
+	flatTower := func(int) []float32 { return make([]float32, ff.NT) }
+	w.WriteComponent(0, flat, flatTower)
+	w.WriteComponent(1, flat, flatTower)
+	if err := w.WriteComponent(1, flat, flatTower); err == nil {
+		t.Error("component 1 written twice: no error")
+	}
+	if err := w.Close(); err == nil {
+		t.Error("closed with two components: no error")
+	}
+	nan := func(int, int) []float32 { s := make([]float32, ff.NT); s[3] = float32(math.NaN()); return s }
+	w, _ = CreateBTSComponents(filepath.Join(dir, "nan.bts"), ff)
+	if err := w.WriteComponent(2, nan, flatTower); err == nil {
+		t.Error("NaN written")
+	}
+	w.Abort()
+	left, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(left) != 2 {
+		t.Errorf("folder holds %v, want the two finished files only", left)
+	}
+}

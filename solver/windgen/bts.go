@@ -1,8 +1,10 @@
 package windgen
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/turbinesim/turbinesim/solver/windfile"
 )
@@ -67,4 +69,60 @@ func (f *FullField) WriteBTSFile(path string) error {
 		return fmt.Errorf("windgen: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// GenerateTurbulenceFile synthesises the box of spec, as GenerateTurbulence
+// does, straight into a TurbSim .bts file at path: each velocity component
+// is written as soon as it is synthesised (windfile.BTSComponentWriter)
+// and dropped, so the process holds one component's series at a time
+// instead of the whole box several times over (series, box, .bts layout).
+// The file is byte for byte the one FullField.WriteBTSFile writes of
+// GenerateTurbulence's box. Nothing is left at path on an error.
+func GenerateTurbulenceFile(ctx context.Context, spec TurbulenceSpec, path string) error {
+	b, err := planBox(spec)
+	if err != nil {
+		return err
+	}
+	w, err := windfile.CreateBTSComponents(path, b.btsHeader())
+	if err != nil {
+		return fmt.Errorf("windgen: write %s: %w", filepath.Base(path), err)
+	}
+	nt := b.syn.nt
+	lay := b.lay
+	for c := range 3 {
+		series, k, err := b.component(ctx, c)
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		// Mean and scale applied in place, once per simulation point (a
+		// tower point may be a grid point), exactly as GenerateTurbulence
+		// computes each value.
+		for p := range lay.points {
+			mean := b.mean(c, lay.points[p].z)
+			dst := series[p*nt : (p+1)*nt]
+			for i, v := range dst {
+				dst[i] = float32(mean + k[p]*float64(v))
+			}
+		}
+		at := func(p int) []float32 { return series[p*nt : (p+1)*nt] }
+		err = w.WriteComponent(c,
+			func(iz, iy int) []float32 { return at(lay.grid[iz*b.spec.Grid.NY+iy]) },
+			func(i int) []float32 { return at(lay.tower[i]) })
+		if err != nil {
+			w.Abort()
+			return fmt.Errorf("windgen: write %s: %w", filepath.Base(path), err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("windgen: write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// btsHeader is the .bts header of the box (FullField.ToBTS without data).
+func (b *boxPlan) btsHeader() *windfile.FullField {
+	h := b.header()
+	return &windfile.FullField{NY: h.NY, NZ: h.NZ, NT: h.NT, NTower: len(h.TowerZ), DY: h.DY, DZ: h.DZ, DT: h.Dt,
+		URef: h.URef, ZHub: h.HubHeight, GridBottom: h.ZBottom, Periodic: h.Periodic, Description: h.Description}
 }

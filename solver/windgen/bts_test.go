@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/solver/windfile"
@@ -57,5 +59,51 @@ func TestBTSRoundTrip(t *testing.T) {
 				t.Fatalf("tower component %d step %d: %g vs %g", c, it, v, ff.Tower[c][it])
 			}
 		}
+	}
+}
+
+// A box generated straight into its file, one component at a time, is byte
+// for byte the file of the box generated whole: hub on the grid or off it,
+// tower points, every scale mode; a cancelled generation leaves no file.
+func TestGenerateTurbulenceFileMatchesWholeBox(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		grid  GridSpec
+		scale ScaleMode
+	}{
+		{GridSpec{NY: 7, NZ: 7, Width: 60, Height: 60, HubHeight: 40, TowerPoints: true}, ScaleNone},
+		{GridSpec{NY: 6, NZ: 5, Width: 50, Height: 40, HubHeight: 30, TowerPoints: true}, ScaleHub},
+		{GridSpec{NY: 5, NZ: 4, Width: 40, Height: 30, HubHeight: 30}, ScaleIndividual},
+	} {
+		spec := validationSpec(uint64(11 + i))
+		spec.Duration = 30
+		spec.Grid, spec.Scale = tc.grid, tc.scale
+		ff, err := GenerateTurbulence(context.Background(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := filepath.Join(dir, "whole.bts")
+		if err := ff.WriteBTSFile(want); err != nil {
+			t.Fatal(err)
+		}
+		got := filepath.Join(dir, "streamed.bts")
+		if err := GenerateTurbulenceFile(context.Background(), spec, got); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(want)
+		b, _ := os.ReadFile(got)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("case %d: the file generated a component at a time (%d bytes) differs from the whole box's (%d bytes)", i, len(b), len(a))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := filepath.Join(dir, "cancelled.bts")
+	if err := GenerateTurbulenceFile(ctx, validationSpec(1), p); err == nil {
+		t.Fatal("cancelled generation: no error")
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*cancelled*"))
+	if len(left) != 0 {
+		t.Errorf("cancelled generation left %v", left)
 	}
 }

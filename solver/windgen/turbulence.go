@@ -301,6 +301,50 @@ func (s TurbulenceSpec) resolve() (TurbulenceTargets, int, error) {
 // generator seeded per (seed, component, frequency), so the result does not
 // depend on the number of workers.
 func GenerateTurbulence(ctx context.Context, spec TurbulenceSpec) (*FullField, error) {
+	b, err := planBox(spec)
+	if err != nil {
+		return nil, err
+	}
+	ff := b.header()
+	nt := b.syn.nt
+	lay := b.lay
+	for c := range 3 {
+		series, k, err := b.component(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		fill := func(dst []float32, p int, z float64) {
+			src := series[p*nt : (p+1)*nt]
+			mean := b.mean(c, z)
+			for i, v := range src {
+				dst[i] = float32(mean + k[p]*float64(v))
+			}
+		}
+		ff.Grid[c] = make([]float32, len(lay.grid)*nt)
+		for i, p := range lay.grid {
+			fill(ff.Grid[c][i*nt:(i+1)*nt], p, lay.points[p].z)
+		}
+		ff.Tower[c] = make([]float32, len(lay.tower)*nt)
+		for i, p := range lay.tower {
+			fill(ff.Tower[c][i*nt:(i+1)*nt], p, lay.points[p].z)
+		}
+		ff.Hub[c] = make([]float32, nt)
+		fill(ff.Hub[c], lay.hub, spec.Grid.HubHeight)
+	}
+	return ff, nil
+}
+
+// boxPlan is what the synthesis of one box needs before any component is
+// made: the resolved IEC targets, the simulation points and the synthesis
+// settings.
+type boxPlan struct {
+	spec TurbulenceSpec
+	tg   TurbulenceTargets
+	lay  pointLayout
+	syn  *synthesis
+}
+
+func planBox(spec TurbulenceSpec) (*boxPlan, error) {
 	tg, nt, err := spec.resolve()
 	if err != nil {
 		return nil, err
@@ -313,9 +357,7 @@ func GenerateTurbulence(ctx context.Context, spec TurbulenceSpec) (*FullField, e
 	if tol == 0 {
 		tol = DefaultCoherenceTol
 	}
-
-	g := spec.Grid
-	lay := newPointLayout(g)
+	lay := newPointLayout(spec.Grid)
 	syn := &synthesis{
 		targets: tg,
 		points:  lay.points,
@@ -326,85 +368,69 @@ func GenerateTurbulence(ctx context.Context, spec TurbulenceSpec) (*FullField, e
 		tol:     tol,
 		minSep:  lay.minSeparation(),
 	}
-	if lat, ok := newLattice(g, lay.points); ok {
+	if lat, ok := newLattice(spec.Grid, lay.points); ok {
 		syn.lat = &lat
 	}
-	// series[c][p*nt : (p+1)*nt] is the fluctuation of component c at
-	// simulation point p.
-	var series [3][]float32
-	for c := range 3 {
-		s, err := syn.component(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		series[c] = s
-	}
-	scales := scaleFactors(spec.Scale, series, lay, nt, tg)
-
-	ff := &FullField{
-		NY: g.NY, NZ: g.NZ, DY: g.DY(), DZ: g.DZ(), ZBottom: g.ZBottom(),
-		HubHeight: g.HubHeight, URef: tg.VHub, Dt: spec.Dt, NT: nt,
-		Periodic: spec.Periodic, TowerZ: g.TowerHeights(),
-		Description: fmt.Sprintf("windgen IEC 61400-1 ed.3 Kaimal, class %v%v %v, V_hub %.3g m/s, sigma1 %.4g m/s, alpha %.3g, seed %d",
-			spec.Class, spec.Category, spec.Model, tg.VHub, tg.Sigma1, tg.Alpha, spec.Seed),
-	}
-	meanU := func(z float64) float64 { return PowerLaw(tg.VHub, g.HubHeight, z, tg.Alpha) }
-	fill := func(dst []float32, c, p int, z float64) {
-		src := series[c][p*nt : (p+1)*nt]
-		k := scales[c][p]
-		mean := 0.0
-		if c == 0 {
-			mean = meanU(z)
-		}
-		for i, v := range src {
-			dst[i] = float32(mean + k*float64(v))
-		}
-	}
-	for c := range 3 {
-		ff.Grid[c] = make([]float32, len(lay.grid)*nt)
-		for i, p := range lay.grid {
-			fill(ff.Grid[c][i*nt:(i+1)*nt], c, p, lay.points[p].z)
-		}
-		ff.Tower[c] = make([]float32, len(lay.tower)*nt)
-		for k, p := range lay.tower {
-			fill(ff.Tower[c][k*nt:(k+1)*nt], c, p, lay.points[p].z)
-		}
-		ff.Hub[c] = make([]float32, nt)
-		fill(ff.Hub[c], c, lay.hub, g.HubHeight)
-	}
-	return ff, nil
+	return &boxPlan{spec: spec, tg: tg, lay: lay, syn: syn}, nil
 }
 
-// scaleFactors returns the factor applied to the fluctuation of each
-// component at each simulation point (TurbSim ScaleIEC semantics).
-func scaleFactors(mode ScaleMode, series [3][]float32, lay pointLayout, nt int, tg TurbulenceTargets) [3][]float64 {
-	var out [3][]float64
-	np := len(lay.points)
-	for c := range 3 {
-		out[c] = make([]float64, np)
-		target := tg.Spectra.Sigma[c]
-		switch mode {
-		case ScaleHub:
-			_, s := meanStd(series[c][lay.hub*nt : (lay.hub+1)*nt])
-			k := 1.0
+// header is the generated box without its series.
+func (b *boxPlan) header() *FullField {
+	g, tg := b.spec.Grid, b.tg
+	return &FullField{
+		NY: g.NY, NZ: g.NZ, DY: g.DY(), DZ: g.DZ(), ZBottom: g.ZBottom(),
+		HubHeight: g.HubHeight, URef: tg.VHub, Dt: b.spec.Dt, NT: b.syn.nt,
+		Periodic: b.spec.Periodic, TowerZ: g.TowerHeights(),
+		Description: fmt.Sprintf("windgen IEC 61400-1 ed.3 Kaimal, class %v%v %v, V_hub %.3g m/s, sigma1 %.4g m/s, alpha %.3g, seed %d",
+			b.spec.Class, b.spec.Category, b.spec.Model, tg.VHub, tg.Sigma1, tg.Alpha, b.spec.Seed),
+	}
+}
+
+// mean is the mean of component c at height z: the power-law profile for
+// u, zero for v and w.
+func (b *boxPlan) mean(c int, z float64) float64 {
+	if c != 0 {
+		return 0
+	}
+	return PowerLaw(b.tg.VHub, b.spec.Grid.HubHeight, z, b.tg.Alpha)
+}
+
+// component synthesises the fluctuations of component c at every
+// simulation point ([p*nt : (p+1)*nt]) and the scale factor of each point.
+func (b *boxPlan) component(ctx context.Context, c int) ([]float32, []float64, error) {
+	series, err := b.syn.component(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return series, scaleFactors(b.spec.Scale, c, series, b.lay, b.syn.nt, b.tg), nil
+}
+
+// scaleFactors returns the factor applied to the fluctuation of component
+// c at each simulation point (TurbSim ScaleIEC semantics).
+func scaleFactors(mode ScaleMode, c int, series []float32, lay pointLayout, nt int, tg TurbulenceTargets) []float64 {
+	out := make([]float64, len(lay.points))
+	target := tg.Spectra.Sigma[c]
+	switch mode {
+	case ScaleHub:
+		_, s := meanStd(series[lay.hub*nt : (lay.hub+1)*nt])
+		k := 1.0
+		if s > 0 {
+			k = target / s
+		}
+		for p := range out {
+			out[p] = k
+		}
+	case ScaleIndividual:
+		for p := range out {
+			_, s := meanStd(series[p*nt : (p+1)*nt])
+			out[p] = 1
 			if s > 0 {
-				k = target / s
+				out[p] = target / s
 			}
-			for p := range out[c] {
-				out[c][p] = k
-			}
-		case ScaleIndividual:
-			for p := range out[c] {
-				_, s := meanStd(series[c][p*nt : (p+1)*nt])
-				out[c][p] = 1
-				if s > 0 {
-					out[c][p] = target / s
-				}
-			}
-		default:
-			for p := range out[c] {
-				out[c][p] = 1
-			}
+		}
+	default:
+		for p := range out {
+			out[p] = 1
 		}
 	}
 	return out
