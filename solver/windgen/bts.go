@@ -84,17 +84,23 @@ func GenerateTurbulenceFile(ctx context.Context, spec TurbulenceSpec, path strin
 	if err != nil {
 		return err
 	}
-	w, err := windfile.CreateBTSComponents(path, b.btsHeader())
-	if err != nil {
-		return fmt.Errorf("windgen: write %s: %w", filepath.Base(path), err)
-	}
 	nt := b.syn.nt
 	lay := b.lay
+	var w *windfile.BTSComponentWriter
 	for c := range 3 {
 		series, k, err := b.component(ctx, c)
 		if err != nil {
-			w.Abort()
+			if w != nil {
+				w.Abort()
+			}
 			return err
+		}
+		// The file is made once the first component exists, so a box too
+		// large for the process's memory fails there, before any file.
+		if w == nil {
+			if w, err = windfile.CreateBTSComponents(path, b.btsHeader()); err != nil {
+				return fmt.Errorf("windgen: write %s: %w", filepath.Base(path), err)
+			}
 		}
 		// Mean and scale applied in place, once per simulation point (a
 		// tower point may be a grid point), exactly as GenerateTurbulence
