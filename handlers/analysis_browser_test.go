@@ -76,6 +76,10 @@ func TestBrowserJobResults(t *testing.T) {
 		t.Fatalf("overview has %d points in 40–45 s (%v)", before, err)
 	}
 
+	// Unzoomed, the statistics leave out the start-up transient and the
+	// page says so (the service's analysis_window).
+	poll(`document.getElementById("stats-window").textContent.startsWith("t = 30.00") && document.getElementById("stats-window").textContent.includes("(start-up transient removed)")`)
+
 	// Zoom in: the page asks for the window at full rate.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
 		`echarts.getInstanceByDom(document.getElementById("ts-chart")).dispatchAction({type: "dataZoom", startValue: 40, endValue: 45}) || true`)); err != nil {

@@ -94,8 +94,8 @@ func TestBatchPagesLinkTheFatigueSpectra(t *testing.T) {
 		}
 	}
 	// The GET form takes the POST fields as query parameters: 200 cycles
-	// of range 400 in one range bin.
-	mk := callJSON[handlers.MarkovResponse](t, re, "GET", "/analysis/jobs/"+jobs[0]+"/markov?channels=RootMyb1&range_bins=1&mean_bins=1", "")
+	// of range 400 in one range bin over the whole run (t_start=0).
+	mk := callJSON[handlers.MarkovResponse](t, re, "GET", "/analysis/jobs/"+jobs[0]+"/markov?channels=RootMyb1&range_bins=1&mean_bins=1&t_start=0", "")
 	if len(mk.Channels) != 1 || mk.Channels[0].Counts[0][0] != 200 || mk.Channels[0].RangeEdges[1] != 400 {
 		t.Errorf("GET markov %+v, want 200 cycles of range 400", mk.Channels)
 	}
@@ -119,7 +119,8 @@ func TestBatchDELEventsPerYear(t *testing.T) {
 		job := re.insertJob(re.org.ID, "succeeded", batch, map[string]string{"run.out": triangleOut(t, r.rows, r.amp, 1000, 10, r.v)})
 		re.nameRun(batch, job, r.name, i)
 	}
-	base := "/analysis/batches/" + batch + "/del?exponents=4&channels=RootMyb1"
+	// The whole runs (t_start=0): their cycles are counted by hand.
+	base := "/analysis/batches/" + batch + "/del?exponents=4&channels=RootMyb1&t_start=0"
 	resp, body := re.call(re.token, "GET", base, "")
 	if detail := assertDetail(t, resp, body, 422); !strings.Contains(detail, "events_per_year") {
 		t.Errorf("start-up batch without counts: %q does not ask for events_per_year", detail)

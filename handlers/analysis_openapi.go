@@ -6,8 +6,10 @@ import "github.com/turbinesim/turbinesim/results"
 func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	jobErrs := []int{401, 404, 409, 429, 503}
 	bodyErrs := append([]int{400, 413, 415, 422}, jobErrs...)
-	const window = " t_start and t_end (s, optional) select the samples with t_start ≤ t ≤ t_end, e.g. t_start to skip the start-up transient."
-	const batch = " A batch is the set of the caller's jobs with this batch_id; only succeeded jobs with an output take part (the others are listed in skipped); 404 when the organization has no job in the batch, 409 when none has finished. Each run is reduced over the query window t_start/t_end (s); without t_start each run of a DLC batch starts after its DLC's start-up transient as stored with the batch (60 s for turbulent cases, 30 s for events), as in the certification report. dlc=1.2,1.3 keeps only the runs of those design load cases (read from the run names, e.g. DLC1.2_V12.0_S3_Y+0; 422 when none has finished). Without dlc, a batch whose runs belong to several DLCs takes its lifetime DELs from DLC 1.2 (422 asking for dlc when it has none) and its curves and AEP from normal power production, DLC 1.1 and 1.2, else 1.3, never from events (gusts, shears, faults, start-ups, stops, parked; 422 'no power curve' for a batch of events only; a sweep or a batch without DLC run names bins every run), and its extremes from every run; dlcs in the answer names the DLCs used. A finished run that failed a plausibility check of severity error (GET /jobs/{id} checks: overspeed, actuator rates, deflections, non-finite outputs, divergence) is left out and listed in excluded with the reasons; include_flagged=true keeps it (true or false; 422 otherwise); 409 when every finished run is flagged."
+	const window = " t_start and t_end (s, optional) select the samples with t_start ≤ t ≤ t_end."
+	// analysed: the default window of the answers that reduce a run.
+	const analysed = window + " Without t_start the start-up transient is left out: a run starts from the deck's initial conditions, not from the operating state, so the answer starts at the first sample 30 s after the run's first (the first half of a run shorter than 60 s); t_start=0 keeps the whole run. analysis_window in the answer states the window used (t_start, t_end, reason, detail)."
+	const batch = " A batch is the set of the caller's jobs with this batch_id; only succeeded jobs with an output take part (the others are listed in skipped); 404 when the organization has no job in the batch, 409 when none has finished. Each run is reduced over the query window t_start/t_end (s); without t_start the start-up transient of every run is left out: each run of a DLC batch starts after its DLC's start-up transient as stored with the batch (60 s for turbulent cases, 30 s for events), as in the certification report, and every other run (parametric sweeps, jobs sharing a batch_id) 30 s after its start (the first half of a run shorter than 60 s); t_start=0 keeps the whole runs. analysis_window in the answer states the window (t_start or t_start_by_dlc, t_end, reason, detail). dlc=1.2,1.3 keeps only the runs of those design load cases (read from the run names, e.g. DLC1.2_V12.0_S3_Y+0; 422 when none has finished). Without dlc, a batch whose runs belong to several DLCs takes its lifetime DELs from DLC 1.2 (422 asking for dlc when it has none) and its curves and AEP from normal power production, DLC 1.1 and 1.2, else 1.3, never from events (gusts, shears, faults, start-ups, stops, parked; 422 'no power curve' for a batch of events only; a sweep or a batch without DLC run names bins every run), and its extremes from every run; dlcs in the answer names the DLCs used. A finished run that failed a plausibility check of severity error (GET /jobs/{id} checks: overspeed, actuator rates, deflections, non-finite outputs, divergence) is left out and listed in excluded with the reasons; include_flagged=true keeps it (true or false; 422 otherwise); 409 when every finished run is flagged."
 	const curveQuery = " Query: binning = iec (0.5 m/s bins centred on multiples of bin_width, IEC 61400-12-1 method of bins; default) or grid (one bin per distinct run wind speed: the nominal speed of a DLC run's name, e.g. DLC1.2_V12.0_S3_Y+0 → 12 m/s, so all seeds and yaw cases of one speed share its bin, else the run's mean of wind_channel; a bin's wind_speed and power_kw are still the means of the measured run means); bin_width (m/s); rotor_radius (m, for Cp and Ct; default: the batch turbine's swept radius, rotor diameter / 2 × cos precone, as AeroDyn's RtArea; when neither is known Cp, Ct and the reported rotor_radius are 0); air_density (kg/m³, default 1.225); wind_channel (default Wind1VelX; RtVAvgxh for sheared inflow)."
 	const dist = " Wind distribution: distribution=rayleigh&mean_speed=V, or distribution=weibull&k=K&a=A (m/s), or class=I|II|III (IEC Rayleigh, V_ave = 0.2·V_ref). Without any of them, the IEC Rayleigh distribution of the batch's own turbine class (DLC batches), else of class I; every batch analysis (AEP, DELs, Markov, load-duration, extrapolated extremes, the certification report) defaults the same way, and distribution in the answer states the one used (class, and source: query, batch_class or default_class)."
 	const csv = " CSV with Accept: text/csv or ?format=csv."
@@ -17,11 +19,11 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "ChannelList"}, jobErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/time-series", tag: "analysis",
 			summary: "Samples of some channels. method = decimate (default: every downsample_factor-th sample from the window's first; no low-pass filter) or envelope (the window is split into buckets of downsample_factor samples and each contributes its minimum and maximum in time order, so peaks survive; each series then has its own time). " +
-				"channels × points must not exceed 400 000 (422 names the smallest sufficient downsample_factor). Unknown channels are 422 listing them." + window + csv + " Decimated CSV is wide (Time (s), then \"name (unit)\" per channel); envelope CSV is long (channel, unit, time, value).",
+				"channels × points must not exceed 400 000 (422 names the smallest sufficient downsample_factor). Unknown channels are 422 listing them." + window + " Time series and exports keep the whole run by default (no start-up transient removed)." + csv + " Decimated CSV is wide (Time (s), then \"name (unit)\" per channel); envelope CSV is long (channel, unit, time, value).",
 			request: "TimeSeriesRequest", responses: errs(map[int]string{200: "TimeSeries"}, bodyErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/statistics", tag: "analysis",
 			summary: "Min, max, mean and population standard deviation per channel (all channels by default); optionally the times of the extremes (first occurrence), skewness and Pearson kurtosis, and short-term DELs for the given Wöhler exponents (rainflow per ASTM E1049, f_eq = 1 Hz: DEL = (Σ nᵢ Sᵢᵐ / T)^(1/m)). " +
-				"ultimate_loads {\"channel\": S_u, ...} (channel units, > 0; needs wohler_exponents) applies the Goodman mean-load correction to those channels' cycles, S_eq = S/(1 − S_m/S_u); each row with DELs states goodman true/false and its ultimate_load; 422 naming the channel when a cycle's mean S_m ≥ S_u or the channel is not analysed." + window + csv + " The CSV gains an ultimate_load column when ultimate_loads are given.",
+				"ultimate_loads {\"channel\": S_u, ...} (channel units, > 0; needs wohler_exponents) applies the Goodman mean-load correction to those channels' cycles, S_eq = S/(1 − S_m/S_u); each row with DELs states goodman true/false and its ultimate_load; 422 naming the channel when a cycle's mean S_m ≥ S_u or the channel is not analysed." + analysed + csv + " The CSV gains an ultimate_load column when ultimate_loads are given.",
 			request: "StatisticsRequest", responses: errs(map[int]string{200: "StatisticsResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/jobs/{id}/output/download", tag: "analysis",
 			summary:   "The job's original output file (.outb or .out) as an application/octet-stream attachment.",
@@ -32,7 +34,7 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: ""}, 401, 404, 409, 422, 429, 503)},
 		{method: "POST", path: "/analysis/jobs/{id}/spectrum", tag: "analysis",
 			summary: "Spectra of 1 to 10 channels. method = welch (default): one-sided power spectral density (unit²/Hz) by Welch's method; window hann (default), hamming, blackman or rectangular; segment_length in samples (0: the largest power of two ≤ N/4, or N below 256 samples); overlap fraction in [0, 0.95] (default 0.5); detrend none, mean (default) or linear per segment. " +
-				"method = fft: single-sided amplitude spectrum of the whole window (channel units; a cosine of amplitude A shows A). Harmonics 1P, 3P, 6P from the mean RotSpeed (rpm) over the window, when the output has RotSpeed." + window + csv + " CSV: Frequency (Hz), then one column per channel (PSD or amplitude with its unit); the harmonics are JSON only.",
+				"method = fft: single-sided amplitude spectrum of the whole window (channel units; a cosine of amplitude A shows A). Harmonics 1P, 3P, 6P from the mean RotSpeed (rpm) over the window, when the output has RotSpeed." + analysed + csv + " CSV: Frequency (Hz), then one column per channel (PSD or amplitude with its unit); the harmonics are JSON only.",
 			request: "SpectrumRequest", responses: errs(map[int]string{200: "SpectrumResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/batches/{id}/power-curve", tag: "analysis",
 			summary:   "Power curve of a batch: each run's means (power GenPwr, thrust RotThrust, pitch BldPitch1, rotor speed RotSpeed) binned by wind speed, with Cp and Ct (rotor_radius below). A bin's high edge is null when unbounded (grid binning of a single wind speed)." + batch + curveQuery + csv,
@@ -58,15 +60,15 @@ func analysisOperations(errs func(map[int]string, ...int) map[int]string) []apiO
 			responses: errs(map[int]string{200: "BatchExtremes"}, 401, 404, 409, 422, 429, 503)},
 		{method: "POST", path: "/analysis/jobs/{id}/markov", tag: "analysis",
 			summary: "Rainflow Markov matrices (range × mean) of channels (channels; default: the main load channels the output records, RootMxc1, RootMyc1, RootMyb1, LSShftMxa, YawBrMyp, TwrBsMxt, TwrBsMyt; at most 20): the cycles of ASTM E1049 §5.4.4 rainflow counting, as the DELs, with half cycles counted 0.5; counts[i][j] cycles with range in [range_edges[i], range_edges[i+1]) and mean in [mean_edges[j], mean_edges[j+1]) (last bins closed), edges in the channel's unit. " +
-				"range_bins (default 100, the usual range histogram) equal bins from 0 to the largest range; mean_bins (default 20) equal bins from the smallest to the largest cycle mean; each in [1, 1000], channels × cells ≤ 1 000 000. 422 for a constant channel (no cycles)." + window + csv + " CSV is long, one row per non-empty cell: channel, unit, range_low, range_high, mean_low, mean_high, count, count_unit.",
+				"range_bins (default 100, the usual range histogram) equal bins from 0 to the largest range; mean_bins (default 20) equal bins from the smallest to the largest cycle mean; each in [1, 1000], channels × cells ≤ 1 000 000. 422 for a constant channel (no cycles)." + analysed + csv + " CSV is long, one row per non-empty cell: channel, unit, range_low, range_high, mean_low, mean_high, count, count_unit.",
 			request: "MarkovRequest", responses: errs(map[int]string{200: "MarkovResponse"}, bodyErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/load-duration", tag: "analysis",
 			summary: "Load-duration distribution (LDD: seconds at each load level) and load-revolution distribution (LRD: shaft revolutions at each level) of channels (channels; default: the drivetrain torque channels the output records, RotTorq, LSShftTq, LSShftMxa, GenTq; any channel may be named, at most 20). bins (default 100, in [1, 1000]) equal level bins from the channel's minimum to its maximum over the window. " +
-				"The record is read as piecewise linear between samples, so an interval crossing several levels shares its time over them. Revolutions are ∫|Ω|dt/60 of speed_channel (rpm; default RotSpeed when recorded, the low-speed shaft; GenSpeed for the generator side; \"\" for none), shared over the levels as the time is; without a speed channel the answer has no revolutions." + window + csv + " CSV: channel, unit, level_low, level_high, duration, duration_unit, revolutions.",
+				"The record is read as piecewise linear between samples, so an interval crossing several levels shares its time over them. Revolutions are ∫|Ω|dt/60 of speed_channel (rpm; default RotSpeed when recorded, the low-speed shaft; GenSpeed for the generator side; \"\" for none), shared over the levels as the time is; without a speed channel the answer has no revolutions." + analysed + csv + " CSV: channel, unit, level_low, level_high, duration, duration_unit, revolutions.",
 			request: "LoadDurationRequest", responses: errs(map[int]string{200: "LoadDurationResponse"}, bodyErrs...)},
 		{method: "POST", path: "/analysis/jobs/{id}/fatigue", tag: "analysis",
 			summary: "Fatigue of one run: per channel (channels; default the main load channels recorded, as /markov; at most 20) the ASTM E1049 §5.4.4 rainflow count (half cycles of the residue as 0.5), its range histogram (range_bins, default 100, equal bins from 0 to the largest range) and the short-term damage-equivalent loads DEL = (Σ nᵢSᵢᵐ / N_eq)^(1/m) for wohler_exponents (default 3, 4, 5, 10; each in (0, 30]) at N_eq = equivalent_cycles, or = equivalent_frequency·T (Hz; default 1 Hz, T = t_end − t_start of the window). " +
-				"ultimate_loads (channel → S_u) applies the Goodman correction S/(1 − S_m/S_u) to that channel's cycles (422 when a cycle's mean reaches S_u). An INVALID channel is answered marked (invalid), without counts; a constant channel has no cycles and DELs of 0." + window + csv + " CSV: one row per channel and exponent: channel, unit, m, del, equivalent_cycles, cycles, half_cycles, max_range, goodman.",
+				"ultimate_loads (channel → S_u) applies the Goodman correction S/(1 − S_m/S_u) to that channel's cycles (422 when a cycle's mean reaches S_u). An INVALID channel is answered marked (invalid), without counts; a constant channel has no cycles and DELs of 0." + analysed + csv + " CSV: one row per channel and exponent: channel, unit, m, del, equivalent_cycles, cycles, half_cycles, max_range, goodman.",
 			request: "FatigueRequest", responses: errs(map[int]string{200: "FatigueResponse"}, bodyErrs...)},
 		{method: "GET", path: "/analysis/jobs/{id}/markov", tag: "analysis",
 			summary:   "The POST /analysis/jobs/{id}/markov answer with its fields as query parameters, for links: channels=a,b, range_bins, mean_bins, t_start, t_end (s); same defaults, limits and errors (422 for a malformed number)." + csv,
@@ -131,8 +133,17 @@ func analysisSchemas() map[string]any {
 		"class": map[string]any{"type": "string", "description": "IEC class of a class distribution"},
 		"source": map[string]any{"type": "string", "enum": []string{"query", "batch_class", "default_class"},
 			"description": "query: given by distribution= or class=; batch_class: the DLC batch's turbine class; default_class: class I (a batch without a class)"}})
+	analysisWindow := obj([]string{"t_start", "t_end", "reason", "detail"}, map[string]any{
+		"t_start": map[string]any{"type": []string{"number", "null"}, "description": "s: the first sample used (one run), or the start every run of a batch shares; null when a batch's runs start at different times (t_start_by_dlc, or t_start_min/t_start_max)"},
+		"t_end":   map[string]any{"type": []string{"number", "null"}, "description": "s: the last sample used (one run), or the t_end given to a batch; null: each run of a batch to its end"},
+		"t_start_by_dlc": map[string]any{"type": "object", "additionalProperties": num,
+			"description": "DLC → s, when the runs of each DLC share a start (each after its DLC's transient)"},
+		"t_start_min": num, "t_start_max": num,
+		"reason": map[string]any{"type": "string", "enum": []string{results.WindowStartupRemoved, results.WindowGiven},
+			"description": "start-up transient removed: no t_start was given and the run's start-up transient was left out; window given: t_start (and t_end) chose it"},
+		"detail": map[string]any{"type": "string", "description": "how the start was chosen, in words"}})
 	spectraBasis := map[string]any{
-		"batch_id": str, "skipped": strs, "dlcs": strs,
+		"batch_id": str, "skipped": strs, "dlcs": strs, "analysis_window": analysisWindow,
 		"distribution":   distribution,
 		"lifetime_years": num,
 		"coverage":       map[string]any{"type": "number", "description": "share of the wind distribution the batch's speeds span"},
@@ -159,16 +170,18 @@ func analysisSchemas() map[string]any {
 			"range_bins": map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
 			"mean_bins":  map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 20},
 			"t_start":    nnum, "t_end": nnum}),
-		"MarkovResponse": obj([]string{"t_start", "t_end", "duration", "range_bins", "mean_bins", "channels"}, map[string]any{
-			"t_start": num, "t_end": num, "duration": map[string]any{"type": "number", "description": "s"},
+		"MarkovResponse": obj([]string{"t_start", "t_end", "duration", "range_bins", "mean_bins", "channels", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"t_start":         num, "t_end": num, "duration": map[string]any{"type": "number", "description": "s"},
 			"range_bins": integer, "mean_bins": integer, "channels": arr(markov)}),
 		"LoadDurationRequest": obj([]string{}, map[string]any{
 			"channels":      map[string]any{"type": "array", "items": str, "description": "default: the drivetrain torque channels recorded; at most 20"},
 			"bins":          map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
 			"speed_channel": map[string]any{"type": []string{"string", "null"}, "description": "rpm; null/absent: RotSpeed when recorded; \"\": no revolutions"},
 			"t_start":       nnum, "t_end": nnum}),
-		"LoadDurationResponse": obj([]string{"t_start", "t_end", "bins", "channels"}, map[string]any{
-			"t_start": num, "t_end": num, "bins": integer, "speed_channel": str, "speed_unit": str, "channels": arr(levels)}),
+		"LoadDurationResponse": obj([]string{"t_start", "t_end", "bins", "channels", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"t_start":         num, "t_end": num, "bins": integer, "speed_channel": str, "speed_unit": str, "channels": arr(levels)}),
 		"FatigueRequest": obj([]string{}, map[string]any{
 			"channels":             map[string]any{"type": "array", "items": str, "description": "default: the main load channels recorded; at most 20"},
 			"wohler_exponents":     map[string]any{"type": "array", "items": num, "description": "default [3, 4, 5, 10]"},
@@ -177,8 +190,9 @@ func analysisSchemas() map[string]any {
 			"range_bins":           map[string]any{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
 			"ultimate_loads":       map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "number", "exclusiveMinimum": 0}},
 			"t_start":              nnum, "t_end": nnum}),
-		"FatigueResponse": obj([]string{"t_start", "t_end", "duration", "equivalent_cycles", "range_bins", "channels"}, map[string]any{
-			"t_start": num, "t_end": num, "duration": map[string]any{"type": "number", "description": "T, s"},
+		"FatigueResponse": obj([]string{"t_start", "t_end", "duration", "equivalent_cycles", "range_bins", "channels", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"t_start":         num, "t_end": num, "duration": map[string]any{"type": "number", "description": "T, s"},
 			"equivalent_cycles": map[string]any{"type": "number", "description": "N_eq used"}, "range_bins": integer,
 			"channels": arr(obj([]string{"channel", "unit", "cycles", "half_cycles", "max_range", "dels", "goodman", "rainflow"}, map[string]any{
 				"channel": str, "unit": str,
@@ -214,8 +228,9 @@ func analysisSchemas() map[string]any {
 			"include_higher_moments": map[string]any{"type": "boolean"},
 			"ultimate_loads": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "number", "exclusiveMinimum": 0},
 				"description": "channel → ultimate load S_u (channel units) for the Goodman correction of its DELs"}}),
-		"StatisticsResponse": obj([]string{"t_start", "t_end", "channels"}, map[string]any{
-			"t_start": num, "t_end": num,
+		"StatisticsResponse": obj([]string{"t_start", "t_end", "channels", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"t_start":         num, "t_end": num,
 			"channels": arr(obj([]string{"name", "unit", "n", "min", "max", "mean", "std"}, map[string]any{
 				"name": str, "unit": str, "n": integer, "min": num, "max": num, "mean": num,
 				"std":         map[string]any{"type": "number", "description": "population standard deviation (divide by N)"},
@@ -239,8 +254,9 @@ func analysisSchemas() map[string]any {
 			"natural_frequencies": map[string]any{"type": "boolean",
 				"description": "also answer the run's first tower fore-aft/side-side and blade flap/edge natural frequencies, estimated from its deck's structural model"},
 			"t_start": nnum, "t_end": nnum}),
-		"SpectrumResponse": obj([]string{"method", "detrend", "spectra", "harmonics"}, map[string]any{
-			"method": str, "window": str, "detrend": str,
+		"SpectrumResponse": obj([]string{"method", "detrend", "spectra", "harmonics", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"method":          str, "window": str, "detrend": str,
 			"spectra": arr(obj([]string{"name", "unit", "frequency", "values", "resolution"}, map[string]any{
 				"name": str, "unit": str, "frequency": map[string]any{"type": "array", "items": num, "description": "Hz"},
 				"values":     map[string]any{"type": "array", "items": num, "description": "amplitude (fft, channel units) or PSD (welch, unit²/Hz)"},
@@ -251,18 +267,21 @@ func analysisSchemas() map[string]any {
 			"natural_frequencies": obj([]string{"tower_fore_aft", "tower_side_side", "blade_flap", "blade_edge"}, map[string]any{
 				"tower_fore_aft": num, "tower_side_side": num, "blade_flap": num, "blade_edge": num}),
 			"natural_frequencies_note": map[string]any{"type": "string", "description": "why natural_frequencies is missing when asked for"}}),
-		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "curve"}, map[string]any{
-			"batch_id": str, "runs": integer, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "curve": curve,
+		"BatchCurves": obj([]string{"batch_id", "runs", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "curve", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"batch_id":        str, "runs": integer, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "curve": curve,
 			"dlcs": map[string]any{"type": "array", "items": str, "description": "design load cases of the runs binned"},
 			"series": map[string]any{"type": "object", "additionalProperties": nums,
 				"description": "curves only: wind_speed, power_kw, thrust_kn, cp, ct, pitch_deg, rotor_speed_rpm, n"}}),
-		"BatchAEP": obj([]string{"batch_id", "aep", "curve"}, map[string]any{
-			"batch_id": str, "distribution": distribution,
+		"BatchAEP": obj([]string{"batch_id", "aep", "curve", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"batch_id":        str, "distribution": distribution,
 			"aep": obj([]string{"mwh_per_year", "gross_mwh_per_year", "availability"}, map[string]any{
 				"mwh_per_year":       map[string]any{"type": "number", "description": "net: availability × gross"},
 				"gross_mwh_per_year": map[string]any{"type": "number", "description": "at 100 % availability"},
 				"availability":       num, "hours": num, "up_to_speed": num}), "curve": curve}),
-		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "distribution", "channels", "equivalent_frequency_hz", "equivalent_cycles_per_year"}, map[string]any{
+		"BatchDELs": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "distribution", "channels", "equivalent_frequency_hz", "equivalent_cycles_per_year", "analysis_window"}, map[string]any{
+			"analysis_window":            analysisWindow,
 			"equivalent_frequency_hz":    map[string]any{"type": "number", "description": "f_eq of every DEL of the answer (1 Hz): a run's DEL counts N_eq = f_eq × its duration cycles"},
 			"equivalent_cycles_per_year": map[string]any{"type": "number", "description": "N_eq of the lifetime DEL per year of operation, f_eq × 8760 h"},
 			"batch_id":                   str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"}, "distribution": distribution,
@@ -281,8 +300,9 @@ func analysisSchemas() map[string]any {
 						"del_m_term":       map[string]any{"type": "number", "description": "events_per_year·damage_per_event/(f_eq·31 536 000 s), added to DELᵐ"}}))})),
 				"event_runs": arr(obj([]string{"id", "wind_speed", "duration", "dels"}, map[string]any{"id": str, "wind_speed": num, "duration": num, "dels": arr(del)}))})),
 			"notes": map[string]any{"type": "array", "items": str, "description": "runs left out and why"}}),
-		"BatchExtremes": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "extremes"}, map[string]any{
-			"batch_id": str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"},
+		"BatchExtremes": obj([]string{"batch_id", "skipped", "excluded", "partial", "runs_finished", "runs_total", "runs_failed", "extremes", "analysis_window"}, map[string]any{
+			"analysis_window": analysisWindow,
+			"batch_id":        str, "skipped": strs, "excluded": excludedRunsSchema(), "partial": map[string]any{"type": "boolean", "description": "true while some runs of the batch are still queued or running: the answer is from runs_finished of runs_total runs and will change"}, "runs_finished": integer, "runs_total": integer, "runs_failed": map[string]any{"type": "integer", "description": "finished without an output (failed or cancelled; in skipped)"},
 			"extremes": arr(obj([]string{"channel", "kind", "characteristic", "run_id", "time"}, map[string]any{
 				"channel": str, "unit": str, "kind": map[string]any{"type": "string", "enum": []string{"max", "min"}},
 				"characteristic": num, "safety_factor": num, "design": num,

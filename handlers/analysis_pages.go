@@ -69,6 +69,7 @@ func (s *Server) batchResultsPage(c echo.Context) error {
 		r.ReportHref = "/reports/batches/" + batch.ID
 	}
 	r.CurveNote = o.CurveNote
+	r.Window = o.Window.String()
 	r.Partial, r.RunsFinished, r.RunsTotal = o.Complete.Partial, o.Complete.RunsFinished, o.Complete.RunsTotal
 	add := func(id, title, unit string, pick func(analysis.CurveBin) float64) {
 		r.Charts = append(r.Charts, views.ChartSpec{ID: id,

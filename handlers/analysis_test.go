@@ -22,6 +22,7 @@ import (
 	"github.com/turbinesim/turbinesim/infra/resultcache"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/outputs"
+	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
@@ -274,10 +275,17 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 		if c.TimeOfMax == nil || math.Abs(*c.TimeOfMax-1.25) > 1e-9 || c.Skewness == nil || c.Kurtosis == nil {
 			t.Fatalf("time of max %v, skewness %v, kurtosis %v", c.TimeOfMax, c.Skewness, c.Kurtosis)
 		}
-		// Default: every channel, no optional fields.
+		if w := st.Window; w.Reason != results.WindowGiven || *w.TStart != 0 || *w.TEnd != 50 {
+			t.Errorf("t_start 0, t_end 50: analysis_window %+v", w)
+		}
+		// Default: every channel, no optional fields, after the start-up
+		// transient (30 to 100 s), which analysis_window states.
 		all := callJSON[handlers.StatisticsResponse](t, re, "POST", base+"/statistics", `{}`)
-		if len(all.Channels) != 4 || all.Channels[0].TimeOfMax != nil || all.Channels[0].Mean != 12 {
+		if len(all.Channels) != 4 || all.Channels[0].TimeOfMax != nil || all.Channels[0].Mean != 12 || all.Channels[0].N != 1401 {
 			t.Fatalf("default statistics %+v", all.Channels)
+		}
+		if w := all.Window; w.Reason != results.WindowStartupRemoved || *w.TStart != 30 || *w.TEnd != 100 || all.Start != 30 {
+			t.Errorf("default analysis_window %+v, want 30 to 100 s, start-up transient removed", w)
 		}
 		// CSV by query and by Accept.
 		for _, hdr := range [][]string{nil, {"Accept", "text/csv"}} {
@@ -287,7 +295,7 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 			}
 			resp, body := re.call(re.token, "POST", path, `{"channels":["GenPwr"],"wohler_exponents":[3]}`, hdr...)
 			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") ||
-				!strings.HasPrefix(body, "channel,unit,n,min,max,mean,std,del_m3\nGenPwr,kW,2001,") {
+				!strings.HasPrefix(body, "channel,unit,n,min,max,mean,std,del_m3\nGenPwr,kW,1401,") {
 				t.Fatalf("CSV %d %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
 		}
@@ -305,9 +313,11 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 			!relClose(sp.Harmonics[1].Frequency, 0.6, 1e-12) || sp.Harmonics[1].Label != "3P" {
 			t.Fatalf("harmonics %+v", sp.Harmonics)
 		}
+		// Without t_start, 30 to 100 s: 1401 samples, 6 segments of 400.
 		w := callJSON[handlers.SpectrumResponse](t, re, "POST", base+"/spectrum",
 			`{"channels":["GenPwr"],"segment_length":400,"overlap":0.5,"window":"hamming"}`)
-		if w.Method != "welch" || w.Window != "hamming" || w.Spectra[0].SegmentLength != 400 || w.Spectra[0].Segments != 9 {
+		if w.Method != "welch" || w.Window != "hamming" || w.Spectra[0].SegmentLength != 400 || w.Spectra[0].Segments != 6 ||
+			w.AnalysisWindow.Reason != results.WindowStartupRemoved || *w.AnalysisWindow.TStart != 30 {
 			t.Fatalf("welch %+v", w)
 		}
 		// CSV: one frequency column shared by the channels, values as in JSON.
@@ -346,7 +356,7 @@ func TestAnalysisJobEndpoints(t *testing.T) {
 		}
 		tid := re.insertJob(re.org.ID, "succeeded", "", map[string]string{"run.out": txt})
 		st := callJSON[handlers.StatisticsResponse](t, re, "POST", "/analysis/jobs/"+tid+"/statistics", `{"channels":["RotSpeed"]}`)
-		if len(st.Channels) != 1 || st.Channels[0].N != 2001 || st.Channels[0].Mean != 12 {
+		if len(st.Channels) != 1 || st.Channels[0].N != 1401 || st.Channels[0].Mean != 12 {
 			t.Fatalf("statistics of the .out: %+v", st.Channels)
 		}
 	})

@@ -53,7 +53,7 @@ func TestWorkbenchChannelsAndRuns(t *testing.T) {
 	}
 	resp, body := re.call(re.token, "POST", "/analysis/jobs/"+a+"/statistics?format=csv", `{"channels":["Spn1MLxb1","GenPwr"],"wohler_exponents":[4]}`)
 	lines := strings.Split(strings.TrimSpace(body), "\n")
-	if resp.StatusCode != 200 || len(lines) != 3 || lines[0] != "channel,unit,n,min,max,mean,std,del_m4" || lines[1] != "Spn1MLxb1,INVALID,201" {
+	if resp.StatusCode != 200 || len(lines) != 3 || lines[0] != "channel,unit,n,min,max,mean,std,del_m4" || lines[1] != "Spn1MLxb1,INVALID,101" {
 		t.Fatalf("statistics CSV %d: %q", resp.StatusCode, lines)
 	}
 
@@ -234,7 +234,7 @@ func TestSpectrumOptions(t *testing.T) {
 	dir, main := nrel5MWDeck(t, 8)
 	id := re.insertDeckJob(dir, main, syntheticOutb(t, 8, 2000))
 	sp := callJSON[handlers.SpectrumResponse](t, re, "POST", "/analysis/jobs/"+id+"/spectrum",
-		`{"channel":"GenPwr","window":"rectangular","overlap":0,"resolution":0.05,"f_max":1,"natural_frequencies":true}`)
+		`{"channel":"GenPwr","window":"rectangular","overlap":0,"resolution":0.05,"f_max":1,"natural_frequencies":true,"t_start":0}`)
 	s := sp.Spectra[0]
 	if s.SegmentLength != 400 || s.Segments != 5 || s.Resolution != 0.05 || sp.Nyquist != 10 || len(s.Frequency) != 21 || s.Frequency[20] != 1 {
 		t.Fatalf("segment %d × %d, resolution %g, Nyquist %g, %d frequencies up to %g", s.SegmentLength, s.Segments, s.Resolution, sp.Nyquist, len(s.Frequency), s.Frequency[len(s.Frequency)-1])
@@ -255,7 +255,7 @@ func TestSpectrumOptions(t *testing.T) {
 		t.Fatalf("natural frequencies %+v (%s)", nf, sp.NaturalFrequenciesNote)
 	}
 	for body, want := range map[string]string{
-		`{"channel":"GenPwr","resolution":0.001}`:                   "resolution: 0.001 Hz needs 1000 s of samples; the window holds 100 s",
+		`{"channel":"GenPwr","resolution":0.001}`:                   "resolution: 0.001 Hz needs 1000 s of samples; the window holds 70 s",
 		`{"channel":"GenPwr","resolution":0.1,"segment_length":64}`: "give either resolution or segment_length",
 		`{"channel":"GenPwr","f_min":2,"f_max":1}`:                  "f_min: 2 Hz is not below f_max 1 Hz",
 	} {
@@ -290,7 +290,9 @@ func TestJobFatigue(t *testing.T) {
 	if sum(3) != 1094 {
 		t.Fatalf("hand sum %g", sum(3))
 	}
-	f := callJSON[handlers.FatigueResponse](t, re, "POST", base, `{"channels":["RootMyb1","RotSpeed"],"wohler_exponents":[3,10],"equivalent_cycles":10,"range_bins":3}`)
+	// t_start=0: the whole 8-s record (the default leaves out its first
+	// half as a start-up transient).
+	f := callJSON[handlers.FatigueResponse](t, re, "POST", base, `{"channels":["RootMyb1","RotSpeed"],"wohler_exponents":[3,10],"equivalent_cycles":10,"range_bins":3,"t_start":0}`)
 	c := f.Channels[0]
 	if f.Duration != 8 || f.EquivalentCycles != 10 || c.Cycles != 4 || c.HalfCycles != 6 || c.MaxRange != 9 ||
 		fmt.Sprint(c.Rainflow.RangeEdges) != "[0 3 6 9]" || fmt.Sprint(c.Rainflow.Counts) != "[0 2 2]" {
@@ -306,7 +308,7 @@ func TestJobFatigue(t *testing.T) {
 	}
 	// Defaults: the main load channels (RootMyb1), m = 3, 4, 5, 10,
 	// f_eq = 1 Hz over T = 8 s.
-	f = callJSON[handlers.FatigueResponse](t, re, "POST", base, ``)
+	f = callJSON[handlers.FatigueResponse](t, re, "POST", base, `{"t_start":0}`)
 	if len(f.Channels) != 1 || len(f.Channels[0].DELs) != 4 || f.EquivalentCycles != 8 ||
 		!relClose(f.Channels[0].DELs[0].Value, math.Cbrt(1094.0/8), 1e-12) || f.RangeBins != 100 {
 		t.Fatalf("defaults: %+v", f)

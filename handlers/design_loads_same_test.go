@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/solver/dlc"
@@ -71,6 +72,11 @@ func TestDLC12And14ExtremesSameOnPageReportAndAPI(t *testing.T) {
 	resp, report := re.call(re.token, "GET", "/reports/batches/"+batch, "", "Accept", "text/html")
 	if resp.StatusCode != 200 {
 		t.Fatalf("report: %d %.300s", resp.StatusCode, report)
+	}
+	// The report states the window of its loads: each run after its DLC's
+	// start-up transient.
+	if !strings.Contains(report, `id="analysis-window"`) || !strings.Contains(report, "start-up transient removed") {
+		t.Errorf("the report does not state its analysis window")
 	}
 	reportRows := map[string]extremeRow{}
 	for _, c := range tableRows(t, report, `<section id="extremes">`) {

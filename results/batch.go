@@ -239,6 +239,9 @@ type batchRuns struct {
 	excluded []ExcludedRun
 	complete Completeness
 	query    BatchQuery
+	// dlcTransients says the windows start after the DLCs' transients
+	// (skipTransients).
+	dlcTransients bool
 }
 
 func (a *ResultAnalysis) batchRuns(ctx context.Context, orgID, batchID string, q BatchQuery) (*batchRuns, error) {
@@ -318,7 +321,7 @@ func runLabel(e ExcludedRun) string {
 
 // filter is b with only the runs whose name keep accepts.
 func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
-	out := &batchRuns{id: b.id, skipped: b.skipped, excluded: b.excluded, complete: b.complete, query: b.query}
+	out := &batchRuns{id: b.id, skipped: b.skipped, excluded: b.excluded, complete: b.complete, query: b.query, dlcTransients: b.dlcTransients}
 	for i, r := range b.runs {
 		if keep(b.names[i]) {
 			out.runs = append(out.runs, r)
@@ -329,48 +332,75 @@ func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
 	return out
 }
 
-// skipTransients starts each run of a DLC batch after its start-up
-// transient (the DLC's Transient, e.g. 60 s for turbulent cases, stored
-// with the batch request) when the query gives no t_start: the analysis
-// windows discard it, as the certification report does,
-// and a start-up excursion is neither an extreme load nor fatigue of the
-// operating turbine. An explicit t_start, and batches of other kinds, keep
-// the query's window.
+// skipTransients starts each run after its start-up transient when the
+// query gives no t_start: the runs of a DLC batch after their DLC's
+// Transient (e.g. 60 s for turbulent cases, stored with the batch
+// request), as the certification report does; every other run (parametric
+// sweeps, plain job batches, a run the request does not name) after
+// analysis.StartupWindow. A start-up excursion is neither an extreme load,
+// nor fatigue of the operating turbine, nor a point of its power curve.
+// An explicit t_start keeps the query's window for every run.
 func (a *ResultAnalysis) skipTransients(ctx context.Context, orgID string, b *batchRuns) error {
 	start, end := b.query.Window.Bounds()
-	if !math.IsInf(start, -1) || a.Batches == nil {
+	if !math.IsInf(start, -1) {
 		return nil
 	}
-	batch, err := a.Batches.FindBatch(ctx, orgID, b.id)
-	if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
-		return nil // jobs sharing a batch id without a batches row
+	var endp *float64
+	if !math.IsInf(end, 1) {
+		endp = &end
 	}
-	if err != nil {
+	for i, r := range b.runs {
+		b.windows[i] = runWindow(r.Record.Time, nil, endp)
+	}
+	transient, err := a.dlcTransients(ctx, orgID, b.id)
+	if err != nil || transient == nil {
 		return err
-	}
-	if batch.Kind != turbinesim.BatchDLC {
-		return nil
-	}
-	var stored batches.StoredDLCRequest
-	if err := json.Unmarshal(batch.Request, &stored); err != nil {
-		return fmt.Errorf("reading the request of batch %s: %w", b.id, err)
-	}
-	transient := map[string]float64{}
-	for _, r := range stored.Runs {
-		transient[r.ID] = r.Transient
 	}
 	for i, name := range b.names {
 		tr, ok := transient[name]
-		if !ok || !(tr > 0) {
+		if !ok || !(tr >= 0) {
 			continue
 		}
-		if math.IsInf(end, 1) {
-			b.windows[i] = analysis.After(tr)
-		} else {
-			b.windows[i] = analysis.Between(tr, end)
-		}
+		b.dlcTransients = true
+		b.windows[i] = analysis.NewWindow(&tr, endp)
 	}
 	return nil
+}
+
+// dlcTransients maps the run names of a DLC batch to their start-up
+// transients (s); nil for batches of other kinds.
+func (a *ResultAnalysis) dlcTransients(ctx context.Context, orgID, batchID string) (map[string]float64, error) {
+	if a.Batches == nil {
+		return nil, nil
+	}
+	batch, err := a.Batches.FindBatch(ctx, orgID, batchID)
+	if turbinesim.ErrorCode(err) == turbinesim.ENOTFOUND {
+		return nil, nil // jobs sharing a batch id without a batches row
+	}
+	if err != nil {
+		return nil, err
+	}
+	if batch.Kind != turbinesim.BatchDLC {
+		return nil, nil
+	}
+	var stored batches.StoredDLCRequest
+	if err := json.Unmarshal(batch.Request, &stored); err != nil {
+		return nil, fmt.Errorf("reading the request of batch %s: %w", batchID, err)
+	}
+	transient := make(map[string]float64, len(stored.Runs))
+	for _, r := range stored.Runs {
+		transient[r.ID] = r.Transient
+	}
+	return transient, nil
+}
+
+// window states the windows of b's runs (describeBatchWindows).
+func (b *batchRuns) window() AnalysisWindow {
+	recs := make([]*analysis.Record, len(b.runs))
+	for i, r := range b.runs {
+		recs[i] = r.Record
+	}
+	return describeBatchWindows(b.query.Window, b.windows, b.names, recs, b.dlcTransients)
 }
 
 // fatigueDLC is the design load case whose runs make a DLC batch's
@@ -448,6 +478,9 @@ type BatchCurves struct {
 	// runs are not named after one).
 	DLCs  []string       `json:"dlcs,omitempty"`
 	Curve analysis.Curve `json:"curve"`
+	// Window is the part of each run used: after its start-up transient
+	// unless t_start was given.
+	Window AnalysisWindow `json:"analysis_window"`
 	// Series (curves only): wind_speed, power_kw, thrust_kn, cp, ct,
 	// pitch_deg, rotor_speed_rpm, n, one value per bin.
 	Series map[string][]float64 `json:"series,omitempty"`
@@ -464,7 +497,8 @@ func (a *ResultAnalysis) BatchCurves(ctx context.Context, orgID, batchID string,
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: binned.dlcs(), Curve: cv}
+	res := &BatchCurves{BatchID: b.id, Runs: len(binned.runs), Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: binned.dlcs(), Curve: cv,
+		Window: binned.window()}
 	if withSeries {
 		res.Series = map[string][]float64{}
 		for _, bin := range cv.Bins {
@@ -607,6 +641,9 @@ type BatchAEP struct {
 	Distribution DistributionInfo `json:"distribution"`
 	AEP          analysis.AEP     `json:"aep"`
 	Curve        analysis.Curve   `json:"curve"`
+	// Window is the part of each run used: after its start-up transient
+	// unless t_start was given.
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // BatchAEP integrates the batch's power curve over the wind distribution
@@ -632,7 +669,11 @@ func (a *ResultAnalysis) BatchAEP(ctx context.Context, orgID, batchID string, q 
 	if err != nil {
 		return nil, turbinesim.Errorf(turbinesim.EINVALID, "%v", err)
 	}
-	return &BatchAEP{BatchID: b.id, Distribution: info, AEP: aep, Curve: cv}, nil
+	res := &BatchAEP{BatchID: b.id, Distribution: info, AEP: aep, Curve: cv}
+	if binned, err := b.forCurves(); err == nil {
+		res.Window = binned.window()
+	}
+	return res, nil
 }
 
 // BatchDELs is the fatigue answer of a batch.
@@ -657,6 +698,9 @@ type BatchDELs struct {
 	// Notes say which runs were left out and why (start-up or shut-down
 	// fatigue without events_per_year).
 	Notes []string `json:"notes,omitempty"`
+	// Window is the part of each run used: after its start-up transient
+	// unless t_start was given.
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // batchEquivalentFrequency is f_eq of the batch DELs: 1 Hz, the convention
@@ -713,7 +757,7 @@ func (a *ResultAnalysis) BatchDELs(ctx context.Context, orgID, batchID string, q
 	if err != nil {
 		return nil, err
 	}
-	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes,
+	return &BatchDELs{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, DLCs: sel.dlcs(), Distribution: info, Channels: res, Notes: sel.notes, Window: sel.window(),
 		EquivalentFrequency: batchEquivalentFrequency, EquivalentCyclesPerYear: batchEquivalentFrequency * secondsPerYear}, nil
 }
 
@@ -729,6 +773,35 @@ type eventRuns struct {
 	dlc           string
 	eventsPerYear float64
 	runs          *batchRuns
+}
+
+// window states the windows of the selection's runs, time-weighted and
+// event runs together.
+func (f *fatigueSelection) window() AnalysisWindow {
+	var all *batchRuns
+	for _, part := range append([]*batchRuns{f.timeWeighted}, f.eventParts()...) {
+		if part == nil {
+			continue
+		}
+		if all == nil {
+			all = &batchRuns{query: part.query, dlcTransients: part.dlcTransients}
+		}
+		all.runs = append(all.runs, part.runs...)
+		all.names = append(all.names, part.names...)
+		all.windows = append(all.windows, part.windows...)
+	}
+	if all == nil {
+		return AnalysisWindow{}
+	}
+	return all.window()
+}
+
+func (f *fatigueSelection) eventParts() []*batchRuns {
+	out := make([]*batchRuns, len(f.events))
+	for i, e := range f.events {
+		out[i] = e.runs
+	}
+	return out
 }
 
 func (f *fatigueSelection) dlcs() []string {
@@ -928,6 +1001,9 @@ type BatchExtremes struct {
 	Excluded []ExcludedRun `json:"excluded"`
 	Completeness
 	Extremes []analysis.Extreme `json:"extremes"`
+	// Window is the part of each run used: after its start-up transient
+	// unless t_start was given.
+	Window AnalysisWindow `json:"analysis_window"`
 	// Extrapolation (extrapolate=<N>y) is DLC 1.1's loads extrapolated
 	// to the return period; the simulated rows above are unchanged.
 	Extrapolation *BatchExtrapolation `json:"extrapolation,omitempty"`
@@ -1011,7 +1087,7 @@ func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, Extremes: ex}
+	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, Extremes: ex, Window: b.window()}
 	if years > 0 {
 		if res.Extrapolation, err = a.extrapolate(ctx, orgID, b, opt.Channels, ext, years); err != nil {
 			return nil, err
@@ -1101,6 +1177,9 @@ type BatchOverview struct {
 	// RunNames maps a run's job id to its run name (e.g.
 	// DLC1.1_V25.0_S1_Y+10) for the runs the batch service named.
 	RunNames map[string]string
+	// Window is the part of each run the tables use: after its start-up
+	// transient unless t_start was given.
+	Window AnalysisWindow
 }
 
 // BatchOverview gathers the batch page's curve and load tables. A failure
@@ -1123,7 +1202,7 @@ func (a *ResultAnalysis) BatchOverview(ctx context.Context, orgID, batchID strin
 		}
 		curveNote = turbinesim.ErrorMessage(err)
 	}
-	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Complete: b.complete, Curve: cv, CurveNote: curveNote, Distribution: info,
+	o := &BatchOverview{BatchID: b.id, Runs: len(b.runs), Skipped: len(b.skipped), Excluded: b.excluded, Complete: b.complete, Curve: cv, CurveNote: curveNote, Distribution: info, Window: b.window(),
 		RunNames: make(map[string]string, len(b.runs))}
 	for i, r := range b.runs {
 		if b.names[i] != "" {

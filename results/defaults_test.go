@@ -114,7 +114,7 @@ func TestBatchSpectraSelectRunsAsTheDEL(t *testing.T) {
 	const years = 20.0
 	L := years * analysis.SecondsPerYear
 
-	mk, err := ra.BatchMarkov(ctx, "org", "batch", results.SpectrumQuery{Channels: ch})
+	mk, err := ra.BatchMarkov(ctx, "org", "batch", results.SpectrumQuery{BatchQuery: wholeRuns, Channels: ch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestBatchSpectraSelectRunsAsTheDEL(t *testing.T) {
 	}
 
 	events := map[string]float64{"3.1": 1000, "4.1": 500}
-	q := results.SpectrumQuery{Channels: ch, EventsPerYear: events, RangeBins: 1000, MeanBins: 1}
+	q := results.SpectrumQuery{BatchQuery: wholeRuns, Channels: ch, EventsPerYear: events, RangeBins: 1000, MeanBins: 1}
 	mk, err = ra.BatchMarkov(ctx, "org", "batch", q)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestBatchSpectraSelectRunsAsTheDEL(t *testing.T) {
 	// Σ n·Sᵐ over the matrix: every range is 2·amp exactly, at the centre
 	// of a 1000-bin range grid up to half a bin (0.08 kN-m of 160).
 	const m = 4.0
-	dels, err := ra.BatchDELs(ctx, "org", "batch", results.BatchQuery{}, ch, []float64{m}, nil, results.WindDistributionSpec{}, events)
+	dels, err := ra.BatchDELs(ctx, "org", "batch", wholeRuns, ch, []float64{m}, nil, results.WindDistributionSpec{}, events)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestBatchSpectraSelectRunsAsTheDEL(t *testing.T) {
 		t.Errorf("Σ n·S^m of the matrix %.6g, want L·DEL_life^m %.6g of /del (1 %%: bin centres)", damage, lifeDamage)
 	}
 
-	ld, err := ra.BatchLoadDuration(ctx, "org", "batch", results.SpectrumQuery{Channels: ch, EventsPerYear: events})
+	ld, err := ra.BatchLoadDuration(ctx, "org", "batch", results.SpectrumQuery{BatchQuery: wholeRuns, Channels: ch, EventsPerYear: events})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,15 +169,15 @@ func TestBatchSpectraSelectRunsAsTheDEL(t *testing.T) {
 
 	// Start-ups alone: 422 without a count, counted per event with one.
 	startUps := &results.ResultAnalysis{Results: &memoryResults{runs: runs[2:4]}}
-	_, err = startUps.BatchMarkov(ctx, "org", "batch", results.SpectrumQuery{Channels: ch})
+	_, err = startUps.BatchMarkov(ctx, "org", "batch", results.SpectrumQuery{BatchQuery: wholeRuns, Channels: ch})
 	if turbinesim.ErrorCode(err) != turbinesim.EINVALID || !strings.Contains(turbinesim.ErrorMessage(err), "events_per_year") {
 		t.Errorf("start-ups alone without a count: %v, want 422 asking for events_per_year", err)
 	}
-	_, err = startUps.BatchLoadDuration(ctx, "org", "batch", results.SpectrumQuery{Channels: ch})
+	_, err = startUps.BatchLoadDuration(ctx, "org", "batch", results.SpectrumQuery{BatchQuery: wholeRuns, Channels: ch})
 	if turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 		t.Errorf("LDD of start-ups alone without a count: %v, want 422", err)
 	}
-	mk, err = startUps.BatchMarkov(ctx, "org", "batch", results.SpectrumQuery{Channels: ch, EventsPerYear: map[string]float64{"3.1": 1000}})
+	mk, err = startUps.BatchMarkov(ctx, "org", "batch", results.SpectrumQuery{BatchQuery: wholeRuns, Channels: ch, EventsPerYear: map[string]float64{"3.1": 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}

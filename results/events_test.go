@@ -42,6 +42,10 @@ func alternatingRun(jobID, name string, wind, amp float64, k int) outputs.BatchR
 //
 // p the Rayleigh (V_ave 8.5 m/s) probabilities of the bins [6, 10] and
 // [10, 14]. Without the counts the events are left out with a note.
+// wholeRuns analyses the whole of each run (t_start=0): alternatingRun
+// records have no start-up transient to leave out.
+var wholeRuns = results.BatchQuery{Window: analysis.After(0)}
+
 func TestBatchDELsStartUpAndShutDownCountPerEvent(t *testing.T) {
 	res := &memoryResults{runs: []outputs.BatchRun{
 		alternatingRun("p8", "DLC1.2_V8.0_S1_Y+0", 8, 3, 40),
@@ -60,7 +64,7 @@ func TestBatchDELsStartUpAndShutDownCountPerEvent(t *testing.T) {
 		return (p8*math.Pow(6, m) + p12*math.Pow(10, m)) * 0.5 / (p8 + p12)
 	}
 	events := map[string]float64{"3.1": 1000, "4.1": 500}
-	got, err := ra.BatchDELs(context.Background(), "org", "batch", results.BatchQuery{}, []string{"RootMyb1"}, exps, nil, dist, events)
+	got, err := ra.BatchDELs(context.Background(), "org", "batch", wholeRuns, []string{"RootMyb1"}, exps, nil, dist, events)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +87,7 @@ func TestBatchDELsStartUpAndShutDownCountPerEvent(t *testing.T) {
 	}
 
 	// Without counts: DLC 1.2 alone, and a note for each event DLC.
-	plain, err := ra.BatchDELs(context.Background(), "org", "batch", results.BatchQuery{}, []string{"RootMyb1"}, exps, nil, dist, nil)
+	plain, err := ra.BatchDELs(context.Background(), "org", "batch", wholeRuns, []string{"RootMyb1"}, exps, nil, dist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +116,11 @@ func TestBatchDELsEventOnlyBatch(t *testing.T) {
 		alternatingRun("u25", "DLC3.1_V25.0_S1_Y+0", 25, 20, 5),
 	}}
 	ra := &results.ResultAnalysis{Results: res}
-	_, err := ra.BatchDELs(context.Background(), "org", "batch", results.BatchQuery{}, []string{"RootMyb1"}, []float64{4}, nil, results.WindDistributionSpec{}, nil)
+	_, err := ra.BatchDELs(context.Background(), "org", "batch", wholeRuns, []string{"RootMyb1"}, []float64{4}, nil, results.WindDistributionSpec{}, nil)
 	if turbinesim.ErrorCode(err) != turbinesim.EINVALID || !strings.Contains(turbinesim.ErrorMessage(err), "events_per_year") {
 		t.Fatalf("start-up batch without events_per_year: %v, want EINVALID asking for it", err)
 	}
-	got, err := ra.BatchDELs(context.Background(), "org", "batch", results.BatchQuery{}, []string{"RootMyb1"}, []float64{4}, nil, results.WindDistributionSpec{}, map[string]float64{"3.1": 1000})
+	got, err := ra.BatchDELs(context.Background(), "org", "batch", wholeRuns, []string{"RootMyb1"}, []float64{4}, nil, results.WindDistributionSpec{}, map[string]float64{"3.1": 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +128,7 @@ func TestBatchDELsEventOnlyBatch(t *testing.T) {
 	if l := got.Channels[0].Lifetime[0]; math.Abs(l.DEL-want) > 1e-9*want || l.TimeWeightedDEL != 0 {
 		t.Errorf("lifetime DEL %.9g (time-weighted %g), want %.9g from the events alone", l.DEL, l.TimeWeightedDEL, want)
 	}
-	if _, err := ra.BatchDELs(context.Background(), "org", "batch", results.BatchQuery{}, []string{"RootMyb1"}, []float64{4}, nil, results.WindDistributionSpec{}, map[string]float64{"4.1": 1000}); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
+	if _, err := ra.BatchDELs(context.Background(), "org", "batch", wholeRuns, []string{"RootMyb1"}, []float64{4}, nil, results.WindDistributionSpec{}, map[string]float64{"4.1": 1000}); turbinesim.ErrorCode(err) != turbinesim.EINVALID {
 		t.Errorf("events_per_year=4.1 on a batch without DLC 4.1: %v, want EINVALID", err)
 	}
 }

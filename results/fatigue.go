@@ -71,6 +71,9 @@ type FatigueResponse struct {
 	EquivalentCycles float64          `json:"equivalent_cycles"`
 	RangeBins        int              `json:"range_bins"`
 	Channels         []ChannelFatigue `json:"channels"`
+	// Window is the part of the run counted (the start-up transient left
+	// out unless t_start was given).
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // Fatigue counts each channel's cycles over the window and answers its
@@ -121,12 +124,13 @@ func (a *ResultAnalysis) Fatigue(ctx context.Context, orgID, jobID string, req F
 	if err := checkUltimateChannels(req.UltimateLoads, names); err != nil {
 		return nil, err
 	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
+	w := runWindow(rec.Time, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
-	resp := &FatigueResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Duration: rec.Time[hi-1] - rec.Time[lo], RangeBins: rb}
+	resp := &FatigueResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Duration: rec.Time[hi-1] - rec.Time[lo], RangeBins: rb,
+		Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
 	for _, n := range names {
 		idx, _ := rec.Index(n)
 		cf := ChannelFatigue{Channel: n, Unit: rec.Unit(idx)}

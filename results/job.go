@@ -264,6 +264,9 @@ type StatisticsResponse struct {
 	Start    float64             `json:"t_start"` // first sample used, s
 	End      float64             `json:"t_end"`   // last sample used, s
 	Channels []ChannelStatistics `json:"channels"`
+	// Window is the part of the run analysed (the start-up transient
+	// left out unless t_start was given).
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // Statistics computes min, max, mean and standard deviation per channel
@@ -298,12 +301,16 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 	if err := checkUltimateChannels(req.UltimateLoads, analysed); err != nil {
 		return nil, err
 	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
+	w := runWindow(rec.Time, req.TStart, req.TEnd)
+	lo, hi, err := w.Range(rec.Time)
+	if err != nil {
+		return nil, invalidAnalysis(err)
+	}
 	stats, err := analysis.Statistics(rec, req.Channels, w)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
-	resp := &StatisticsResponse{JobID: out.JobID, Channels: make([]ChannelStatistics, len(stats))}
+	resp := &StatisticsResponse{JobID: out.JobID, Channels: make([]ChannelStatistics, len(stats)), Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
 	for i, st := range stats {
 		resp.Start, resp.End = st.Start, st.End
 		if InvalidChannel(st.Unit) {
@@ -388,6 +395,10 @@ type SpectrumResponse struct {
 	// missing when the deck cannot give them.
 	NaturalFrequencies     *structure.NaturalFrequencies `json:"natural_frequencies,omitempty"`
 	NaturalFrequenciesNote string                        `json:"natural_frequencies_note,omitempty"`
+	// AnalysisWindow is the part of the run transformed (the start-up
+	// transient left out unless t_start was given); Window above is the
+	// Welch taper.
+	AnalysisWindow AnalysisWindow `json:"analysis_window"`
 }
 
 // Spectrum computes Welch power spectral densities (default) or the
@@ -457,12 +468,13 @@ func (a *ResultAnalysis) Spectrum(ctx context.Context, orgID, jobID string, req 
 	if err := CheckChannels(rec, names); err != nil {
 		return nil, err
 	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
+	w := runWindow(rec.Time, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
-	resp := &SpectrumResponse{JobID: out.JobID, Method: req.Method, Detrend: req.Detrend, Harmonics: []analysis.Harmonic{}}
+	resp := &SpectrumResponse{JobID: out.JobID, Method: req.Method, Detrend: req.Detrend, Harmonics: []analysis.Harmonic{},
+		AnalysisWindow: describeRunWindow(rec.Time, lo, hi, req.TStart)}
 	if hi-lo > 1 {
 		// The output's sampling interval (OpenFAST writes at DT_Out).
 		dt := (rec.Time[hi-1] - rec.Time[lo]) / float64(hi-lo-1)

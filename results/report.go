@@ -56,6 +56,9 @@ type CertificationReport struct {
 	MeanWind    float64
 	// Problems lists parts that could not be computed, said plainly.
 	Problems []string
+	// Window is the part of each run every figure uses: after its DLC's
+	// start-up transient.
+	Window AnalysisWindow
 
 	// Extrapolation is DLC 1.1's 50-year extrapolation when the report
 	// uses it (every bin has the runs the standard asks for); its loads
@@ -320,6 +323,16 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 	if len(ok) == 0 {
 		return rep, nil
 	}
+	// Every figure below is taken after each run's start-up transient
+	// (its DLC's Transient); the report states it.
+	windows := make([]analysis.Window, len(ok))
+	names := make([]string, len(ok))
+	records := make([]*analysis.Record, len(ok))
+	for i, u := range ok {
+		windows[i], names[i], records[i] = analysis.After(u.run.Transient), u.run.ID, u.out.Record
+	}
+	rep.Window = describeBatchWindows(analysis.WholeRecord(), windows, names, records, true)
+	rep.Window.Detail = "every load, curve and energy figure starts each run after its DLC's transient, as the batch's DLC table set it"
 	sensors := reportSensors(ok[0].out.Record)
 	rep.Sensors = sensors
 

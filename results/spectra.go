@@ -143,6 +143,9 @@ type MarkovResponse struct {
 	RangeBins int             `json:"range_bins"`
 	MeanBins  int             `json:"mean_bins"`
 	Channels  []ChannelMarkov `json:"channels"`
+	// Window is the part of the run counted (the start-up transient left
+	// out unless t_start was given).
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // Markov counts each channel's cycles (ASTM E1049 §5.4.4 rainflow, as the
@@ -169,13 +172,13 @@ func (a *ResultAnalysis) Markov(ctx context.Context, orgID, jobID string, req Ma
 	if err := checkCells(len(names), rb*mb); err != nil {
 		return nil, err
 	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
+	w := runWindow(rec.Time, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
 	resp := &MarkovResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Duration: rec.Time[hi-1] - rec.Time[lo],
-		RangeBins: rb, MeanBins: mb}
+		RangeBins: rb, MeanBins: mb, Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
 	for _, n := range names {
 		y, _ := rec.Channel(n)
 		cycles, err := analysis.Rainflow(y[lo:hi])
@@ -240,6 +243,9 @@ type LoadDurationResponse struct {
 	SpeedChannel string                `json:"speed_channel,omitempty"` // "" when no revolutions were counted
 	SpeedUnit    string                `json:"speed_unit,omitempty"`
 	Channels     []ChannelLoadDuration `json:"channels"`
+	// Window is the part of the run distributed (the start-up transient
+	// left out unless t_start was given).
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // speedChannel resolves a request's speed channel against a record: nil is
@@ -282,7 +288,7 @@ func (a *ResultAnalysis) LoadDuration(ctx context.Context, orgID, jobID string, 
 	if err != nil {
 		return nil, err
 	}
-	w := analysis.NewWindow(req.TStart, req.TEnd)
+	w := runWindow(rec.Time, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
@@ -290,7 +296,8 @@ func (a *ResultAnalysis) LoadDuration(ctx context.Context, orgID, jobID string, 
 	if hi-lo < 2 {
 		return nil, turbinesim.Errorf(turbinesim.EINVALID, "t_start/t_end: the window holds a single sample")
 	}
-	resp := &LoadDurationResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Bins: bins, SpeedChannel: speed}
+	resp := &LoadDurationResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Bins: bins, SpeedChannel: speed,
+		Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
 	var omega []float64
 	if speed != "" {
 		s, _ := rec.Channel(speed)
@@ -368,6 +375,9 @@ type BatchSpectraBasis struct {
 	Runs          []SpectrumRun    `json:"runs"`
 	Events        []SpectrumEvents `json:"events,omitempty"`
 	Notes         []string         `json:"notes,omitempty"`
+	// Window is the part of each run counted: after its start-up
+	// transient unless t_start was given.
+	Window AnalysisWindow `json:"analysis_window"`
 }
 
 // BatchMarkov is the lifetime Markov answer of a batch.
@@ -460,7 +470,7 @@ func runSpan(in analysis.FatigueInput) float64 {
 }
 
 func (sb *spectrumBatch) basis(w analysis.SpeedWeights) BatchSpectraBasis {
-	basis := BatchSpectraBasis{BatchID: sb.runs.id, Skipped: sb.runs.skipped, DLCs: sb.sel.dlcs(), Distribution: sb.info,
+	basis := BatchSpectraBasis{BatchID: sb.runs.id, Skipped: sb.runs.skipped, DLCs: sb.sel.dlcs(), Distribution: sb.info, Window: sb.sel.window(),
 		LifetimeYears: sb.years, Coverage: w.Coverage, Runs: []SpectrumRun{}, Notes: sb.sel.notes}
 	for i, in := range sb.inputs {
 		basis.Runs = append(basis.Runs, SpectrumRun{ID: in.ID, WindSpeed: in.WindSpeed, Weight: w.Weights[i], Duration: runSpan(in)})

@@ -110,6 +110,9 @@ type BatchResults struct {
 	Excluded          []results.ExcludedRun
 	IncludeFlagged    bool
 	FlaggedToggleHref string
+	// Window states the part of each run the curves and loads use
+	// (results.AnalysisWindow.String()).
+	Window string
 }
 
 // EventsField is the events_per_year form field of the batch and results

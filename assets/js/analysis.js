@@ -558,9 +558,33 @@
       return [t0, t1];
     }
 
-    // window_ is the window the statistics, CSV and PSD are of.
+    // window_ is the visible window (the time-series CSV and exports).
     function window_() {
       return state.t0 !== null ? [state.t0, state.t1] : [cfg.t_start, cfg.t_end];
+    }
+
+    // withAnalysisWindow sets the window of a statistics, spectrum or
+    // fatigue request: the zoomed window when the chart is zoomed; else
+    // none, so that the service leaves out the start-up transient and says
+    // so in its analysis_window, or the whole run when "skip the start-up
+    // transient" is unticked.
+    function withAnalysisWindow(body) {
+      if (state.t0 !== null) {
+        body.t_start = state.t0;
+        body.t_end = state.t1;
+      } else if (!document.getElementById("skip-transient").checked) {
+        body.t_start = cfg.t_start;
+        body.t_end = cfg.t_end;
+      }
+      return body;
+    }
+
+    // windowText states an answer's analysis_window.
+    function windowText(aw) {
+      if (!aw || aw.t_start === null || aw.t_end === null) {
+        return "";
+      }
+      return "t = " + aw.t_start.toFixed(2) + " … " + aw.t_end.toFixed(2) + " s (" + aw.reason + ")";
     }
 
     // refine replaces the visible window's points by finer series.
@@ -687,7 +711,6 @@
       exportLinks();
       fatigue();
       var body = document.getElementById("stats-body");
-      var w = window_();
       var names = state.channels.slice();
       if (names.length === 0) {
         body.textContent = "";
@@ -699,7 +722,7 @@
           return Promise.resolve(null);
         }
         return post("/analysis/jobs/" + encodeURIComponent(r.id) + "/statistics",
-          { channels: own, t_start: w[0], t_end: w[1], include_extreme_times: true });
+          withAnalysisWindow({ channels: own, include_extreme_times: true }));
       })).then(function (all) {
         body.textContent = "";
         var shown = null;
@@ -734,8 +757,7 @@
           });
         });
         if (shown) {
-          document.getElementById("stats-window").textContent =
-            "t = " + shown.t_start.toFixed(2) + " … " + shown.t_end.toFixed(2) + " s";
+          document.getElementById("stats-window").textContent = windowText(shown.analysis_window);
         }
       }).catch(showError);
     }
@@ -768,9 +790,8 @@
     // with the chosen resolution, window and overlap over the window of
     // the statistics, up to f_max (default the Nyquist frequency).
     function spectrumBody(name, withModes) {
-      var w = window_();
-      var body = { channel: name, method: "welch", window: document.getElementById("psd-window").value,
-        overlap: Number(document.getElementById("psd-overlap").value), t_start: w[0], t_end: w[1] };
+      var body = withAnalysisWindow({ channel: name, method: "welch", window: document.getElementById("psd-window").value,
+        overlap: Number(document.getElementById("psd-overlap").value) });
       var res = document.getElementById("psd-resolution").value;
       if (res) {
         body.resolution = Number(res);
@@ -871,9 +892,8 @@
     var rainflow = echarts.init(document.getElementById("rainflow-chart"));
 
     function fatigueBody(names) {
-      var w = window_();
       var ms = document.getElementById("fatigue-m").value.split(/[,\s]+/).filter(function (x) { return x; }).map(Number);
-      var body = { channels: names, wohler_exponents: ms, t_start: w[0], t_end: w[1], range_bins: 50 };
+      var body = withAnalysisWindow({ channels: names, wohler_exponents: ms, range_bins: 50 });
       var neq = document.getElementById("fatigue-neq").value;
       if (neq !== "" && Number(neq) > 0) {
         body.equivalent_cycles = Number(neq);
@@ -888,8 +908,8 @@
       var names = plotted().slice(0, 20);
       var fel = document.getElementById("rainflow-chart");
       fel.dataset.plotted = "0";
-      var w = window_();
-      var q = "channels=" + encodeURIComponent(names.join(",")) + "&t_start=" + w[0] + "&t_end=" + w[1] + "&format=csv";
+      var aw = withAnalysisWindow({});
+      var q = "channels=" + encodeURIComponent(names.join(",")) + (aw.t_start !== undefined ? "&t_start=" + aw.t_start + "&t_end=" + aw.t_end : "") + "&format=csv";
       var base = "/analysis/jobs/" + encodeURIComponent(runs[0].id);
       document.getElementById("fatigue-markov").href = base + "/markov?" + q;
       document.getElementById("fatigue-ldd").href = base + "/load-duration?" + q;
@@ -1060,10 +1080,14 @@
       });
     }
 
+    document.getElementById("skip-transient").addEventListener("change", function () {
+      statistics();
+      spectrum();
+    });
+
     document.getElementById("stats-csv").addEventListener("click", function () {
-      var w = window_();
       runs.forEach(function (r) {
-        saveCSV(r, "/statistics", { channels: forRun(r, state.channels), t_start: w[0], t_end: w[1], include_extreme_times: true }, "statistics");
+        saveCSV(r, "/statistics", withAnalysisWindow({ channels: forRun(r, state.channels), include_extreme_times: true }), "statistics");
       });
     });
     document.getElementById("psd-csv").addEventListener("click", function () {
