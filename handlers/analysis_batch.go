@@ -217,7 +217,7 @@ func (s *Server) batchDEL(c echo.Context) error {
 	return c.JSON(http.StatusOK, res)
 }
 
-// batchExtremes: GET /analysis/batches/{id}/extremes?channels=...&concurrent=...&extrapolate=50y
+// batchExtremes: GET /analysis/batches/{id}/extremes?channels=...&concurrent=...&runs=ultimate|all&extrapolate=50y
 func (s *Server) batchExtremes(c echo.Context) error {
 	ra, err := s.resultAnalysis()
 	if err != nil {
@@ -226,6 +226,13 @@ func (s *Server) batchExtremes(c echo.Context) error {
 	q, err := batchQuery(c)
 	if err != nil {
 		return err
+	}
+	switch v := c.QueryParam("runs"); v {
+	case "", results.ExtremeRunsUltimate:
+	case results.ExtremeRunsAll:
+		q.AllRuns = true
+	default:
+		return turbinesim.Errorf(turbinesim.EINVALID, "runs: %q is not ultimate or all", v)
 	}
 	dist, err := windDistributionQuery(c)
 	if err != nil {

@@ -39,14 +39,16 @@ func sameShown(exact, shown float64) bool {
 
 // The must-show of the load campaign: a batch of DLC 1.2 + 1.4 gives the
 // same ultimate-load table on the results page, in the certification
-// report and from the API (GET …/extremes?dlc=1.4&gamma_f=dlc): for every
-// sensor both pages show, the same extreme (channel and kind), DLC, run,
+// report and from the API (GET …/extremes, with dlc=1.4&gamma_f=dlc and
+// with no dlc= at all; runs=all searches every run): for every sensor
+// both pages show, the same extreme (channel and kind), DLC, run,
 // γf, characteristic and design value and time, number by number. The
 // 1.2 runs hold the largest RootMxc1 of the batch but are fatigue runs
 // (IEC 61400-1 Table 2, type F): neither page may take them, and every
 // design value is 1.35 × its characteristic value. Before, the results
 // page took its extremes from every run with no γf (RootMxc1 from a 1.2
-// run) while the report took DLC 1.4 with γf 1.35.
+// run) while the report took DLC 1.4 with γf 1.35; and the API without dlc=
+// searched every run with no γf (RootMxc1 from a 1.2 run).
 func TestDLC12And14ExtremesSameOnPageReportAndAPI(t *testing.T) {
 	re := newResultEnv(t)
 	one := 1
@@ -88,54 +90,84 @@ func TestDLC12And14ExtremesSameOnPageReportAndAPI(t *testing.T) {
 			design: parseNumber(t, c[5]), dlc: c[6], run: c[7], time: parseNumber(t, c[8])}
 		reportRows[r.key()] = r
 	}
-	resp, body := re.call(re.token, "GET", "/analysis/batches/"+batch+"/extremes?dlc=1.4&gamma_f=dlc&channels=RootMxc1,RootMyc1,TwrBsMyt", "")
-	var api struct {
-		Extremes []struct {
-			Channel, Kind, DLC string
-			RunID              string `json:"run_id"`
-			Characteristic     float64
-			SafetyFactor       float64 `json:"safety_factor"`
-			Design, Time       float64
-		} `json:"extremes"`
+	// The API agrees with dlc=1.4&gamma_f=dlc and with no dlc= at all: its
+	// default is the pages' (type-U DLCs, each with its γf).
+	for _, query := range []string{"dlc=1.4&gamma_f=dlc&", ""} {
+		apiRows, api := extremesFromAPI(t, re, batch, query, names)
+		if query == "" && (api.Runs != "ultimate" || api.SafetyFactors != "dlc" || strings.Join(api.DLCs, ",") != "1.4") {
+			t.Errorf("no dlc=: runs %q, dlcs %v, safety_factors %q; want ultimate, 1.4, dlc", api.Runs, api.DLCs, api.SafetyFactors)
+		}
+		compared := 0
+		for _, ch := range []string{"RootMxc1", "RootMyc1", "TwrBsMyt"} {
+			for _, kind := range []string{"max", "min"} {
+				key := ch + " " + kind
+				p, inPage := pageRows[key]
+				r, inReport := reportRows[key]
+				a, inAPI := apiRows[key]
+				if !inPage || !inReport || !inAPI {
+					t.Errorf("%s: on the page %v, in the report %v, from the API (%s) %v", key, inPage, inReport, query, inAPI)
+					continue
+				}
+				compared++
+				t.Logf("%s: page %+v | report %+v | API (%s) %+v", key, p, r, query, a)
+				for _, o := range []struct {
+					what string
+					row  extremeRow
+				}{{"report", r}, {"API (" + query + ")", a}} {
+					if o.row.dlc != p.dlc || o.row.run != p.run || o.row.gamma != p.gamma || !sameShown(p.characteristic, o.row.characteristic) ||
+						!sameShown(p.design, o.row.design) || !sameShown(p.time, o.row.time) {
+						t.Errorf("%s: the %s shows %+v, the results page %+v", key, o.what, o.row, p)
+					}
+				}
+				if p.dlc != "1.4" || p.gamma != 1.35 || !sameShown(p.design, 1.35*p.characteristic) {
+					t.Errorf("%s: DLC %s γf %g (design %g for %g); want DLC 1.4 at γf 1.35", key, p.dlc, p.gamma, p.design, p.characteristic)
+				}
+			}
+		}
+		if compared != 6 {
+			t.Fatalf("API %q: compared %d extremes, want 6", query, compared)
+		}
 	}
+	// runs=all still searches every run, DLC 1.2's too, for characteristic
+	// loads.
+	all, api := extremesFromAPI(t, re, batch, "runs=all&", names)
+	if m := all["RootMxc1 max"]; api.Runs != "all" || api.SafetyFactors != "1" || strings.Join(api.DLCs, ",") != "1.2,1.4" || m.gamma != 1 || m.design != m.characteristic {
+		t.Errorf("runs=all: %q over DLC %v, γf %q, RootMxc1 max %+v; want every run, characteristic", api.Runs, api.DLCs, api.SafetyFactors, m)
+	}
+	resp, body := re.call(re.token, "GET", "/analysis/batches/"+batch+"/extremes?runs=some", "")
+	if detail := assertDetail(t, resp, body, 422); !strings.Contains(detail, "runs") {
+		t.Errorf("runs=some: %q", detail)
+	}
+}
+
+// apiExtremes is the part of the extremes answer the equality test reads.
+type apiExtremes struct {
+	Runs          string   `json:"runs"`
+	DLCs          []string `json:"dlcs"`
+	SafetyFactors string   `json:"safety_factors"`
+	Extremes      []struct {
+		Channel, Kind, DLC string
+		RunID              string `json:"run_id"`
+		Characteristic     float64
+		SafetyFactor       float64 `json:"safety_factor"`
+		Design, Time       float64
+	} `json:"extremes"`
+}
+
+// extremesFromAPI asks GET /analysis/batches/{id}/extremes?<query>channels=
+// RootMxc1,RootMyc1,TwrBsMyt and returns its rows by channel and kind.
+func extremesFromAPI(t *testing.T, re *resultEnv, batch, query string, names map[string]string) (map[string]extremeRow, apiExtremes) {
+	t.Helper()
+	resp, body := re.call(re.token, "GET", "/analysis/batches/"+batch+"/extremes?"+query+"channels=RootMxc1,RootMyc1,TwrBsMyt", "")
+	var api apiExtremes
 	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &api) != nil {
-		t.Fatalf("extremes API: %d %.300s", resp.StatusCode, body)
+		t.Fatalf("extremes API (%s): %d %.300s", query, resp.StatusCode, body)
 	}
-	apiRows := map[string]extremeRow{}
+	rows := map[string]extremeRow{}
 	for _, e := range api.Extremes {
 		r := extremeRow{channel: e.Channel, kind: e.Kind, dlc: e.DLC, run: names[e.RunID], characteristic: e.Characteristic,
 			gamma: e.SafetyFactor, design: e.Design, time: e.Time}
-		apiRows[r.key()] = r
+		rows[r.key()] = r
 	}
-
-	compared := 0
-	for _, ch := range []string{"RootMxc1", "RootMyc1", "TwrBsMyt"} {
-		for _, kind := range []string{"max", "min"} {
-			key := ch + " " + kind
-			p, inPage := pageRows[key]
-			r, inReport := reportRows[key]
-			a, inAPI := apiRows[key]
-			if !inPage || !inReport || !inAPI {
-				t.Errorf("%s: on the page %v, in the report %v, from the API %v", key, inPage, inReport, inAPI)
-				continue
-			}
-			compared++
-			t.Logf("%s: page %+v | report %+v | API %+v", key, p, r, a)
-			for _, o := range []struct {
-				what string
-				row  extremeRow
-			}{{"report", r}, {"API", a}} {
-				if o.row.dlc != p.dlc || o.row.run != p.run || o.row.gamma != p.gamma || !sameShown(p.characteristic, o.row.characteristic) ||
-					!sameShown(p.design, o.row.design) || !sameShown(p.time, o.row.time) {
-					t.Errorf("%s: the %s shows %+v, the results page %+v", key, o.what, o.row, p)
-				}
-			}
-			if p.dlc != "1.4" || p.gamma != 1.35 || !sameShown(p.design, 1.35*p.characteristic) {
-				t.Errorf("%s: DLC %s γf %g (design %g for %g); want DLC 1.4 at γf 1.35", key, p.dlc, p.gamma, p.design, p.characteristic)
-			}
-		}
-	}
-	if compared != 6 {
-		t.Fatalf("compared %d extremes, want 6", compared)
-	}
+	return rows, api
 }

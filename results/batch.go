@@ -41,6 +41,10 @@ type BatchQuery struct {
 	// output, ...); by default they are left out of every answer and
 	// listed in its Excluded.
 	IncludeFlagged bool
+	// AllRuns (extremes only) searches every run for the extremes, as
+	// the table of a batch without a type-U DLC does, instead of the
+	// ultimate-load runs (batchRuns.ultimate).
+	AllRuns bool
 }
 
 // ExcludedRun is a finished run left out of a batch answer because its
@@ -994,13 +998,33 @@ func (b *batchRuns) fatigue(channels []string, opt analysis.DELOptions, dist ana
 	return res, nil
 }
 
+// Run selections of an extreme-load table (BatchExtremes.Runs).
+const (
+	// ExtremeRunsUltimate: the runs of the type-U DLCs, each with its
+	// γ_f, as the results page and the certification report take them.
+	ExtremeRunsUltimate = "ultimate"
+	// ExtremeRunsAll: every run (runs=all, or a batch without a type-U
+	// DLC or without DLC run names).
+	ExtremeRunsAll = "all"
+	// ExtremeRunsDLC: the runs of the DLCs dlc= names.
+	ExtremeRunsDLC = "dlc"
+)
+
 // BatchExtremes is the extreme-load table of a batch.
 type BatchExtremes struct {
 	BatchID  string        `json:"batch_id"`
 	Skipped  []string      `json:"skipped"`
 	Excluded []ExcludedRun `json:"excluded"`
 	Completeness
-	Extremes []analysis.Extreme `json:"extremes"`
+	// Runs says which runs the extremes were searched in
+	// (ExtremeRunsUltimate, ExtremeRunsAll or ExtremeRunsDLC) and DLCs
+	// their design load cases; SafetyFactors says how γ_f was chosen:
+	// "dlc" (each DLC's factor for its simulated extremes), "1"
+	// (characteristic loads) or the factor given.
+	Runs          string             `json:"runs"`
+	DLCs          []string           `json:"dlcs,omitempty"`
+	SafetyFactors string             `json:"safety_factors"`
+	Extremes      []analysis.Extreme `json:"extremes"`
 	// Window is the part of each run used: after its start-up transient
 	// unless t_start was given.
 	Window AnalysisWindow `json:"analysis_window"`
@@ -1080,14 +1104,39 @@ func (a *ResultAnalysis) BatchExtremes(ctx context.Context, orgID, batchID strin
 	if err != nil {
 		return nil, err
 	}
-	if opt.SafetyFactors, err = gamma.factors(b); err != nil {
-		return nil, err
+	// Without dlc= and runs=all, the ultimate loads as the results page
+	// and the certification report take them: the type-U DLCs' runs, each
+	// DLC's γ_f unless gamma_f says otherwise.
+	sel, selection, factors := b, ExtremeRunsAll, string(gamma)
+	switch {
+	case len(q.DLCs) > 0:
+		selection = ExtremeRunsDLC
+	case !q.AllRuns:
+		u, gammas, fromAll := b.ultimate()
+		if !fromAll {
+			sel, selection = u, ExtremeRunsUltimate
+		}
+		if gamma == "" {
+			opt.SafetyFactors, factors = gammas, "dlc"
+		}
 	}
-	ex, err := b.extremes(opt)
+	if factors == "" {
+		factors = "1"
+	}
+	if gamma != "" || opt.SafetyFactors == nil {
+		if opt.SafetyFactors, err = gamma.factors(sel); err != nil {
+			return nil, err
+		}
+	}
+	if opt.SafetyFactors == nil {
+		factors = "1"
+	}
+	ex, err := sel.extremes(opt)
 	if err != nil {
 		return nil, err
 	}
-	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, Extremes: ex, Window: b.window()}
+	res := &BatchExtremes{BatchID: b.id, Skipped: b.skipped, Excluded: b.excluded, Completeness: b.complete, Runs: selection, DLCs: sel.dlcs(),
+		SafetyFactors: factors, Extremes: ex, Window: sel.window()}
 	if years > 0 {
 		if res.Extrapolation, err = a.extrapolate(ctx, orgID, b, opt.Channels, ext, years); err != nil {
 			return nil, err
