@@ -56,12 +56,13 @@ func Check(ss *deck.SeaState) *Unsupported {
 			return bad("WaveNDir", "%d: must be odd", ss.WaveNDir)
 		}
 		if mod != UserElev {
-			if _, err := strconv.ParseInt(strings.TrimSpace(ss.WaveSeed1), 10, 64); err != nil {
-				return bad("WaveSeed(1)", "expected an integer, got %q", ss.WaveSeed1)
+			// OpenFAST reads the seeds as 4-byte integers
+			if _, err := strconv.ParseInt(strings.TrimSpace(ss.WaveSeed1), 10, 32); err != nil {
+				return bad("WaveSeed(1)", "expected an integer within ±2147483647, got %q", ss.WaveSeed1)
 			}
 			s2 := strings.TrimSpace(ss.WaveSeed2)
-			if _, err := strconv.ParseInt(s2, 10, 64); err != nil && !strings.EqualFold(s2, "RANLUX") {
-				return bad("WaveSeed(2)", "expected an integer or RANLUX, got %q", ss.WaveSeed2)
+			if _, err := strconv.ParseInt(s2, 10, 32); err != nil && !strings.EqualFold(s2, "RANLUX") {
+				return bad("WaveSeed(2)", "expected an integer within ±2147483647 or RANLUX, got %q", ss.WaveSeed2)
 			}
 		}
 	}

@@ -34,20 +34,19 @@
 //   - 5: a user elevation time series at the origin (.Elev file), taken
 //     apart into components by FFT.
 //
-// Random numbers. With WaveSeed(2) = RANLUX the sea is OpenFAST's own
-// realisation: the draws come from Lüscher's RANLUX generator at luxury
-// level 3 seeded with |WaveSeed(1)| (solver/internal/ranlux), one Box–Muller
-// pair per frequency bin in SeaState's order, and the series has SeaState's
-// length (WaveTMax/WaveDT rounded up to twice a product of primes ≤ 23);
-// seastate_rng.go lists the facts. Wave1Elev of the reference cases then
-// agrees with OpenFAST's record to 0.1 mm (TestRanLuxSeaMatchesOpenFAST).
-// With an integer WaveSeed(2) the numbers are Go's PCG generator seeded
-// from both seeds: a seed gives the same sea on every run and machine, but
-// not OpenFAST's realisation (gfortran's intrinsic generator is not
-// reproduced); the statistics agree: the spectrum integrates to Hs²/16 and
-// the elevation's standard deviation tends to Hs/4. Directional spreading
-// assigns the directions to frequencies with the PCG generator in either
-// case.
+// Random numbers. The sea is OpenFAST's own realisation of the deck's
+// seeds: with WaveSeed(2) = RANLUX the uniform numbers come from Lüscher's
+// RANLUX generator at luxury level 3 seeded with |WaveSeed(1)|
+// (solver/internal/ranlux), with an integer WaveSeed(2) from gfortran's
+// RANDOM_NUMBER seeded as OpenFAST seeds it (solver/internal/gfortranrng);
+// one Box–Muller pair per frequency bin in SeaState's order, and the series
+// has SeaState's length (WaveTMax/WaveDT rounded up to twice a product of
+// primes ≤ 23); seastate_rng.go lists the facts. Wave1Elev of the RANLUX
+// reference cases agrees with OpenFAST's record to 0.2 mm
+// (TestRanLuxSeaMatchesOpenFAST); the integer-seed stream is checked
+// against gfortran 12.2's numbers (no OpenFAST reference run uses it).
+// Directional spreading assigns its directions to the frequencies with Go's
+// PCG generator seeded from both seeds (not SeaState's assignment).
 //
 // Second-order elevation. With WvDiffQTF / WvSumQTF the WaveNElev outputs
 // add the difference- and sum-frequency elevation of Sharma and Dean

@@ -10,8 +10,6 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/dsp/fourier"
-
-	"github.com/turbinesim/turbinesim/solver/internal/ranlux"
 )
 
 // Wave models (SeaState WaveMod).
@@ -138,11 +136,10 @@ func New(cfg Config) (*Sea, error) {
 	s.period = float64(n) * cfg.WaveDT
 	s.fft = fourier.NewFFT(n)
 	dw := 2 * math.Pi / s.period
-	rng := rand.New(rand.NewPCG(uint64(cfg.WaveSeed[0]), seed2(cfg)))
-	var lux *ranlux.Generator
-	if cfg.RanLux {
+	var src uniformSource
+	if cfg.WaveMod == Regular || cfg.WaveMod == JONSWAPSea {
 		var err error
-		if lux, err = seaStateRanLux(cfg.WaveSeed[0]); err != nil {
+		if src, err = seaStateGenerator(cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -157,16 +154,13 @@ func New(cfg Config) (*Sea, error) {
 			return nil, fmt.Errorf("waves: regular wave of period %g s is shorter than 2·WaveDT (%g s)", cfg.WaveTp, 2*cfg.WaveDT)
 		}
 		var phase float64
-		switch {
-		case cfg.RegularPhase != nil:
+		if cfg.RegularPhase != nil {
 			phase = *cfg.RegularPhase * math.Pi / 180
-		case lux != nil:
+		} else {
 			// the phase of the draw SeaState makes for the wave's
 			// frequency bin; c is the conjugate of its amplitude
-			w := seaStateDraws(lux, n/2, true)[int(nw)]
+			w := seaStateDraws(src, n/2, true)[int(nw)]
 			phase = -cmplx.Phase(w)
-		default:
-			phase = 2 * math.Pi * rng.Float64()
 		}
 		s.add(nw*dw, dir, complex(cfg.WaveHs/2, 0)*cmplx.Exp(complex(0, phase)))
 	case JONSWAPSea:
@@ -199,27 +193,16 @@ func New(cfg Config) (*Sea, error) {
 			assign[i] = dirs[i%len(dirs)]
 		}
 		if len(dirs) > 1 {
+			rng := rand.New(rand.NewPCG(uint64(cfg.WaveSeed[0]), seed2(cfg)))
 			rng.Shuffle(len(assign), func(i, j int) { assign[i], assign[j] = assign[j], assign[i] })
 		}
-		var draws []complex128
-		if lux != nil {
-			draws = seaStateDraws(lux, n/2, cfg.WaveNDAmp)
-		}
+		draws := seaStateDraws(src, n/2, cfg.WaveNDAmp)
 		for j, i := range idx {
 			w := float64(i) * dw
 			sd := JONSWAP(w, cfg.WaveHs, cfg.WaveTp, gamma)
-			var c complex128
-			if draws != nil {
-				// SeaState's amplitude W·√(S Δω) multiplies e^{+iωt};
-				// ours multiplies e^{−iωt}, hence the conjugate.
-				c = cmplx.Conj(draws[i]) * complex(math.Sqrt(sd*dw), 0)
-			} else if cfg.WaveNDAmp {
-				// real and imaginary parts N(0, S dω): E|c|² = 2 S dω = a²
-				sig := math.Sqrt(sd * dw)
-				c = complex(sig*rng.NormFloat64(), sig*rng.NormFloat64())
-			} else {
-				c = cmplx.Rect(math.Sqrt(2*sd*dw), 2*math.Pi*rng.Float64())
-			}
+			// SeaState's amplitude W·√(S Δω) multiplies e^{+iωt}; ours
+			// multiplies e^{−iωt}, hence the conjugate.
+			c := cmplx.Conj(draws[i]) * complex(math.Sqrt(sd*dw), 0)
 			s.add(w, dir+assign[j], c)
 		}
 	case UserElev:

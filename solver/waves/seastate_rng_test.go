@@ -2,11 +2,13 @@ package waves
 
 import (
 	"math"
+	"math/cmplx"
 	"path/filepath"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/internal/gfortranrng"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 	"gonum.org/v1/gonum/stat"
 )
@@ -102,5 +104,37 @@ func TestSmoothLength(t *testing.T) {
 		if got := smoothAtLeast(n); got != want {
 			t.Errorf("smoothAtLeast(%d) = %d, want %d", n, got, want)
 		}
+	}
+}
+
+// TestIntegerSeedsDrawGfortranStream: with an integer WaveSeed(2) the sea's
+// draws are gfortran's RANDOM_NUMBER stream seeded as OpenFAST seeds it, so
+// the phase of a regular wave is that of its bin's Box–Muller draw from
+// that stream; seeds outside OpenFAST's 4-byte integers are refused.
+func TestIntegerSeedsDrawGfortranStream(t *testing.T) {
+	cfg := Config{Gravity: 9.81, WtrDpth: 200, WaveMod: Regular, WaveTMax: 800, WaveDT: 0.25, WaveHs: 4, WaveTp: 10,
+		WaveSeed: [2]int64{123456789, -987654321}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bin 80 (10 s over 800 s): draws for bins 0, 2, …, 80 come first
+	g := gfortranrng.New(gfortranrng.Alternating(123456789, -987654321))
+	var u2 float64
+	for i := 0; i <= 80; i++ {
+		if i == 1 {
+			continue
+		}
+		g.Float32()
+		u2 = g.Float32()
+	}
+	c := s.Components()[0]
+	want := cmplx.Rect(2, -2*math.Pi*u2)
+	if cmplx.Abs(c.C-want) > 1e-12 || math.Abs(c.Omega-2*math.Pi/10) > 1e-12 {
+		t.Errorf("component %v at %g rad/s, want %v at %g", c.C, c.Omega, want, 2*math.Pi/10)
+	}
+	cfg.WaveSeed[1] = 1 << 31
+	if _, err := New(cfg); err == nil {
+		t.Error("WaveSeed(2) = 2^31 accepted")
 	}
 }
