@@ -120,6 +120,7 @@ func edChannels(numBl, nBlGages, nTwGages int) map[string]channel {
 	add("RotPwr", "kW", func(s *sim) float64 { return o(s).RotPwr * kilo })
 	add("LSShftPwr", "kW", func(s *sim) float64 { return o(s).RotPwr * kilo })
 	add("HSShftTq", unitM, func(s *sim) float64 { return o(s).HSShftTq * kilo })
+	add("HSSBrTq", unitM, func(s *sim) float64 { return o(s).HSSBrTq * kilo })
 	add("HSShftPwr", "kW", func(s *sim) float64 { return o(s).HSShftTq * o(s).GenSpeed * kilo })
 	add("Q_GeAz", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFGeAz] })
 	add("QD_GeAz", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFGeAz] })

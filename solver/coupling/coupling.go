@@ -63,6 +63,18 @@ type Result struct {
 	Notes    []string // modelling simplifications reported by the modules
 }
 
+// Column returns the kept data of the output channel called name (as
+// listed in Channels); ok is false when the run has no such channel or
+// kept no data.
+func (r *Result) Column(name string) (data []float64, ok bool) {
+	for i, c := range r.Channels {
+		if c.Name == name && i < len(r.Data) {
+			return r.Data[i], true
+		}
+	}
+	return nil, false
+}
+
 // SimError is a failure inside the physics: which module, at what time.
 type SimError struct {
 	Time   float64

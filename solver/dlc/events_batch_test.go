@@ -31,6 +31,7 @@ type eventRun struct {
 	rotSpeed, pitch       []float64 // rpm, deg (blade 1)
 	pitchCom              []float64 // deg (blade 1 command)
 	genTq, twrBsMyt       []float64 // kN·m
+	hssBrTq               []float64 // kN·m
 	maxRot, maxTwr, maxPR float64   // rpm, kN·m, deg/s
 	tRot, tTwr, tPR       float64   // when the maxima occur, s
 }
@@ -50,21 +51,19 @@ func simulateRun(t *testing.T, d *deck.Deck, run Run, tMax float64) *eventRun {
 	}
 	nd.Main.DT_Out.Default = true // every step: the rate check sees each one
 	res, err := coupling.Run(context.Background(), nd, coupling.Options{OutPath: "-", KeepData: true,
-		Channels: []string{"RotSpeed", "BldPitch1", "BlPitchC1", "GenTq", "TwrBsMyt"}}, nil)
+		Channels: []string{"RotSpeed", "BldPitch1", "BlPitchC1", "GenTq", "TwrBsMyt", "HSSBrTq"}}, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", run.ID, err)
 	}
 	col := func(name string) []float64 {
-		for i, c := range res.Channels {
-			if c.Name == name {
-				return res.Data[i]
-			}
+		v, ok := res.Column(name)
+		if !ok {
+			t.Fatalf("no channel %s", name)
 		}
-		t.Fatalf("no channel %s", name)
-		return nil
+		return v
 	}
 	r := &eventRun{run: run, time: res.Time, rotSpeed: col("RotSpeed"), pitch: col("BldPitch1"), pitchCom: col("BlPitchC1"),
-		genTq: col("GenTq"), twrBsMyt: col("TwrBsMyt")}
+		genTq: col("GenTq"), twrBsMyt: col("TwrBsMyt"), hssBrTq: col("HSSBrTq")}
 	for k, tt := range r.time {
 		// Speed and load after the first settleTime seconds: the deck
 		// starts every run at its own initial conditions (10 rpm, 0°
@@ -246,6 +245,18 @@ func checkEventHandCalcs(t *testing.T, rs []*eventRun, rate float64) {
 			// The generator is off from the event on.
 			if g := r.at(r.genTq, te+0.1); g != 0 {
 				t.Errorf("%s: generator torque %g kN·m after TimGenOf", r.run.ID, g)
+			}
+			// The emergency stop deploys the deck's HSS brake at the
+			// event: HSSBrTqF = 28116.2 N·m reached over HSSBrDT = 0.6 s
+			// (half at 0.3 s) while the shaft turns; the other stops none.
+			brake := map[float64]float64{-0.1: 0, 0.3: 14.0581, 2: 28.1162}
+			for dt, want := range brake {
+				if r.run.State != EmergencyStop {
+					want = 0
+				}
+				if got := r.at(r.hssBrTq, te+dt); math.Abs(got-want) > 0.01*math.Max(1, want) {
+					t.Errorf("%s: HSSBrTq %.3f kN·m at the event %+g s, want %.3f", r.run.ID, got, dt, want)
+				}
 			}
 		case StartUp:
 			// Held at feather until TPCOn, then out of feather at the

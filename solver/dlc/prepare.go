@@ -336,7 +336,9 @@ const (
 //     FaultStuckBlade: the same, but blade 1 holds its pitch;
 //     FaultYawError: nothing (the misalignment is the wind direction);
 //   - NormalShutdown: the same at the normal pitch rate;
-//   - EmergencyStop: the same at the emergency rate;
+//   - EmergencyStop: the same at the emergency rate, and the HSS brake
+//     deployed at EventTime (HSSBrMode 1, THSSBrDp) when the deck gives
+//     its torque and deployment time (HSSBrTqF, HSSBrDT > 0);
 //   - StartUp: rotor idling with feathered blades and pitch control from
 //     EventTime on (TPCOn; ServoDyn ramps the blades out of feather at the
 //     actuator's rate); the generator is switched on at EventTime
@@ -405,6 +407,14 @@ func applyState(d *deck.Deck, run Run, lim bladed.ActuatorLimits) {
 				sd.TPitManS[i] = run.EventTime
 				sd.PitManRat[i] = rate
 				sd.BlPitchF[i] = FeatherPitch
+			}
+			if run.State == EmergencyStop && sd.HSSBrMode != control.ModeDLL && sd.HSSBrTqF > 0 && sd.HSSBrDT > 0 {
+				// The protection system's stop also deploys the HSS brake
+				// at the event: ServoDyn's simple brake (HSSBrMode 1) with
+				// the deck's own HSSBrTqF and HSSBrDT [U for the timing;
+				// the brake of a controller that drives it (mode 5) is
+				// left to the controller].
+				sd.HSSBrMode, sd.THSSBrDp = control.ModeSimple, run.EventTime
 			}
 			if run.State == ProductionFault && run.Fault == FaultStuckBlade && len(sd.TPitManS) > 0 {
 				// Blade 1 seized: ServoDyn's manoeuvre starts from the

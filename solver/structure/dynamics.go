@@ -588,7 +588,7 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	gf[DOFDrTr] -= p.DTTorSpr*q[DOFDrTr] + p.DTTorDmp*qd[DOFDrTr]
 	// Gearbox losses: the LSS carries GBRatio·T/η when power flows to the
 	// generator and GBRatio·T·η when it flows back (ElastoDyn GBoxEffFac).
-	hss := u.GenTrq + u.HSSBrTrq
+	hss := u.GenTrq + s.brakeTorque(u.HSSBrTrq, qd[DOFGeAz])
 	s.genEffFac = p.GBoxEff
 	if hss*qd[DOFGeAz] < 0 {
 		s.genEffFac = 1 / p.GBoxEff
@@ -769,6 +769,31 @@ func (s *System) platformTerms(M []float64, ld int, f []float64, u *Inputs) {
 			row[c] += v
 		}
 	}
+}
+
+// brakeTorque is the HSS brake's torque on the shaft (N·m, in the sense of
+// the generator torque: it opposes the rotation) for a brake able to
+// apply |capacity| (ServoDyn's HSSBrTrqC; its sign is the shaft's sense
+// when the command was made) at the generator-azimuth rate qdGeAz. A disc
+// brake is Coulomb friction: full torque against a turning shaft, and a
+// standing shaft held by whatever torque keeps it still up to the capacity
+// (ElastoDyn holds it with FixHSSBrTq). Here the friction is regularised:
+// below the slip speed ω_s the torque falls linearly to zero, so a braked
+// shaft comes to rest instead of chattering as the full torque flips sign
+// every step, and creeps at ω_s·(load/capacity) at most while held.
+// ω_s = 2·|capacity|·DT/GenIner, the speed the full torque changes the
+// generator alone by in two steps, keeps the friction's damping rate on the
+// generator (|capacity|/(ω_s·GenIner) = 1/(2 DT)) inside the integrators'
+// stability region; for the NREL 5 MW at DT = 0.01 s it is 1.05 rad/s at
+// the HSS (0.10 rpm at the rotor).
+func (s *System) brakeTorque(capacity, qdGeAz float64) float64 {
+	p := &s.m.p
+	if capacity == 0 || !(p.GenIner > 0) {
+		return capacity
+	}
+	c := math.Abs(capacity)
+	slip := 2 * c * p.DT / p.GenIner
+	return c * math.Max(-1, math.Min(1, qdGeAz*p.GBRatio/slip))
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

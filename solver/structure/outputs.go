@@ -36,6 +36,7 @@ type Outputs struct {
 	LSSGagF, LSSGagM   [3]float64 // at the shaft strain gage, rotating frame a
 	RotPwr             float64    // W
 	HSShftTq           float64    // N·m
+	HSSBrTq            float64    // HSS brake torque applied (System.brakeTorque), N·m
 
 	YawBrF, YawBrM [3]float64 // loads at the yaw bearing, frame p
 	YawBrTA        [3]float64 // tower-top acceleration, frame p, m/s²
@@ -276,6 +277,7 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	out.GenSpeed = st.QD[DOFGeAz] * p.GBRatio
 	out.RotAccel = qdd[DOFGeAz] + qdd[DOFDrTr]
 	out.GenAccel = qdd[DOFGeAz] * p.GBRatio
+	out.HSSBrTq = s.brakeTorque(u.HSSBrTrq, st.QD[DOFGeAz])
 	copy(out.BlPitch, u.BlPitch)
 	out.NacYaw = st.Q[DOFYaw]
 	out.YawRate = st.QD[DOFYaw]
