@@ -1,14 +1,12 @@
 package batches
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/turbinesim/turbinesim"
@@ -53,9 +51,14 @@ type DLCBatchRequest struct {
 	// SeaStates is the site's normal sea state (IEC 61400-3-1 NSS) per
 	// hub-height wind speed, for an offshore turbine: every run gets the
 	// JONSWAP sea of its wind speed (interpolated between rows) with its
-	// own seed, written into its SeaState file. Omitted: the runs keep the
-	// deck's sea state.
+	// own seed, written into its SeaState file. An offshore turbine's
+	// basis needs it (IEC 61400-3-1 gives no formula for the NSS; it is
+	// the site's), except for a basis of extreme-wind DLCs only.
 	SeaStates []dlc.SeaStateBin `json:"sea_states,omitempty"`
+	// ExtremeSeaState is the site's extreme sea state (IEC 61400-3-1
+	// ESS), which the runs in the extreme wind model get (DLC 6.1, 6.2:
+	// 50-year; 6.3, 7.1: 1-year).
+	ExtremeSeaState *dlc.ExtremeSeaState `json:"extreme_sea_state,omitempty"`
 }
 
 // DLCPreview is the load-basis table, run count and price of a request,
@@ -67,9 +70,10 @@ type DLCPreview struct {
 	Basis    []dlc.BasisRow         `json:"basis"`
 	Quote    *turbinesim.BatchQuote `json:"quote"`
 	Warnings []string               `json:"warnings"`
-	// SeaStates are the sea states the runs get, one per wind speed of
-	// the basis (empty when the request gives none).
-	SeaStates []dlc.SeaStateBin `json:"sea_states,omitempty"`
+	// SeaStates are the sea states the runs get, one per sea-state kind
+	// and wind speed of the basis, with the DLCs that get it (empty when
+	// the request gives none).
+	SeaStates []dlc.BasisSeaState `json:"sea_states,omitempty"`
 }
 
 // StoredDLCRequest is what a DLC batch keeps as its request
@@ -148,10 +152,22 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 		return nil, err
 	}
 	p.request = dlc.Request{Turbine: key, DLCs: req.DLCs, Class: req.Class, Category: req.Category, SeedsPerBin: req.SeedsPerBin,
-		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid, SeaStates: req.SeaStates}
-	if len(req.SeaStates) > 0 && (d.Main.CompSeaSt != 1 || d.Offshore.SeaState == nil) {
+		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid, SeaStates: req.SeaStates,
+		ExtremeSeaState: req.ExtremeSeaState}
+	offshore := d.Main.CompSeaSt == 1 && d.Offshore.SeaState != nil
+	if (len(req.SeaStates) > 0 || req.ExtremeSeaState != nil) && !offshore {
 		release()
 		return nil, invalidf("sea_states: the turbine's deck has no sea state (CompSeaSt = %d): sea states are for offshore turbines", d.Main.CompSeaSt)
+	}
+	// An offshore load basis needs the site's sea states: IEC 61400-3-1
+	// defines the normal sea state as the significant wave height
+	// expected at each wind speed from the site's long-term joint
+	// distribution of wind and waves, with its peak period, and gives no
+	// formula for either, so none is assumed (and the deck's one sea
+	// state is not every wind speed's).
+	if offshore && len(req.SeaStates) == 0 && req.ExtremeSeaState == nil {
+		release()
+		return nil, invalidf("sea_states: an offshore turbine's load basis needs the site's normal sea state per wind speed (rows of wind_speed, hs, tp, wave_dir): IEC 61400-3-1 takes the normal sea state from the site's long-term wind and wave data and gives no formula for Hs or Tp at a wind speed, so none is assumed")
 	}
 	if p.runs, err = dlc.Expand(p.request); err != nil {
 		release()
@@ -314,22 +330,7 @@ func (s *DLCBatches) Preview(ctx context.Context, orgID string, req *DLCBatchReq
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q, Warnings: warnings, SeaStates: runSeaStates(p.runs)}, nil
-}
-
-// runSeaStates lists the sea states of a basis, one per wind speed, in
-// increasing wind speed.
-func runSeaStates(runs []dlc.Run) []dlc.SeaStateBin {
-	seen := map[float64]bool{}
-	var out []dlc.SeaStateBin
-	for _, r := range runs {
-		if ss := r.SeaState; ss != nil && !seen[r.WindSpeed] {
-			seen[r.WindSpeed] = true
-			out = append(out, dlc.SeaStateBin{WindSpeed: r.WindSpeed, Hs: ss.Hs, Tp: ss.Tp, WaveDir: ss.WaveDir})
-		}
-	}
-	slices.SortFunc(out, func(a, b dlc.SeaStateBin) int { return cmp.Compare(a.WindSpeed, b.WindSpeed) })
-	return out
+	return &DLCPreview{Runs: len(p.runs), Basis: dlc.LoadBasisTable(p.runs), Quote: q, Warnings: warnings, SeaStates: dlc.BasisSeaStates(p.runs)}, nil
 }
 
 // Submit expands and checks the load basis (EINVALID naming the run),

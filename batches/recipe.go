@@ -60,7 +60,11 @@ func (r *RunRecipe) describe() string {
 	run := r.Run
 	sea := ""
 	if ss := run.SeaState; ss != nil {
-		sea = fmt.Sprintf(", irregular sea (JONSWAP, Hs %g m, Tp %g s, heading %g°, seed %d)", ss.Hs, ss.Tp, ss.WaveDir, ss.Seed)
+		kind := ""
+		if ss.Kind != "" {
+			kind = string(ss.Kind) + ": "
+		}
+		sea = fmt.Sprintf(", irregular sea (%sJONSWAP, Hs %g m, Tp %g s, heading %g°, seed %d)", kind, ss.Hs, ss.Tp, ss.WaveDir, ss.Seed)
 	}
 	if ts := run.Turbulence; ts != nil {
 		return fmt.Sprintf("prepared run %s: %s turbulent wind box (IEC Kaimal, class %v%v, V_hub %g m/s, seed %d, %d × %d grid, dt %g s, %g s), yaw %+g°, t_max %g s%s",

@@ -91,6 +91,19 @@ func dlcRequestFromForm(c echo.Context) (*DLCBatchRequest, error) {
 		return nil, err
 	}
 	req.SeaStates = seas
+	var ess dlc.ExtremeSeaState
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"hs50", &ess.Hs50}, {"tp50", &ess.Tp50}, {"hs1", &ess.Hs1}, {"tp1", &ess.Tp1}, {"ess_wave_dir", &ess.WaveDir}} {
+		if strings.TrimSpace(form.Get(f.name)) == "" {
+			continue
+		}
+		if err := num(f.name, f.dst); err != nil {
+			return nil, invalid("extreme_sea_state: %s: not a number", f.name)
+		}
+		req.ExtremeSeaState = &ess
+	}
 	return req, nil
 }
 

@@ -1,5 +1,7 @@
 package handlers
 
+import "github.com/turbinesim/turbinesim/solver/dlc"
+
 // batchOperations documents the batch endpoints.
 func batchOperations(errs func(map[int]string, ...int) map[int]string) []apiOperation {
 	return []apiOperation{
@@ -125,12 +127,27 @@ func batchSchemas() map[string]any {
 				"hub_height": num, "rotor_diameter": num, "v_in": num, "v_rated": num, "v_out": num, "rated_rotor_speed": num, "v_maint": num,
 			}),
 			"sea_states": map[string]any{"type": "array", "items": seaState, "maxItems": 100,
-				"description": "offshore turbines (a deck with a SeaState file): the site's normal sea state (IEC 61400-3-1 NSS) per hub-height wind speed, wind speeds increasing. Every run gets irregular JONSWAP waves (SeaState WaveMod 2) with the Hs, Tp and heading of its wind speed (linear between rows, the nearest row outside the table) and its own wave seed (WaveSeed(1); the yaw cases of one wind seed share it), written into its SeaState file with WaveTMax at least the run's length. Omitted: the runs keep the deck's sea state; given for a turbine without a SeaState file: 422"},
+				"description": "offshore turbines (a deck with a SeaState file): the site's normal sea state (IEC 61400-3-1 NSS) per hub-height wind speed, wind speeds increasing. Every run gets irregular JONSWAP waves (SeaState WaveMod 2) with the Hs, Tp and heading of its wind speed (linear between rows, the nearest row outside the table) and its own wave seed (WaveSeed(1); the yaw cases of one wind seed share it), written into its SeaState file with WaveTMax at least the run's length. Required for a turbine with a SeaState file unless every DLC asked is an extreme-wind one served by extreme_sea_state: IEC 61400-3-1 takes the normal sea state from the site's long-term wind and wave data and gives no formula for Hs or Tp at a wind speed, so none is assumed (omitted: 422 saying so). Runs in the extreme wind model (DLC 6.1, 6.2, 6.3, 7.1) take extreme_sea_state instead. Given for a turbine without a SeaState file: 422"},
+			"extreme_sea_state": obj([]string{"hs50", "tp50"}, map[string]any{
+				"hs50":     desc(num, "the site's 50-year significant wave height, m (0 to 30]: the sea of the runs in the 50-year extreme wind (EWM50: DLC 6.1, 6.2)"),
+				"tp50":     desc(num, "peak spectral period with hs50, s (0 to 50]"),
+				"hs1":      desc(num, "the site's 1-year significant wave height, m, at most hs50: the sea of the runs in the 1-year extreme wind (EWM1: DLC 6.3, 7.1); required when those DLCs are asked"),
+				"tp1":      desc(num, "peak spectral period with hs1, s; given with hs1"),
+				"wave_dir": desc(num, "wave propagation heading of the extreme sea states, deg (−180 to 180; default 0)"),
+			}),
 		}),
 		"DLCPreview": obj([]string{"runs", "basis", "quote", "warnings"}, map[string]any{
-			"runs":       integer,
-			"sea_states": map[string]any{"type": "array", "items": seaState, "description": "the sea state the runs of each wind speed of the basis get (absent without sea_states in the request)"},
-			"warnings":   map[string]any{"type": "array", "items": str, "description": "the turbine deck's warnings, as the submission's"},
+			"runs": integer,
+			"sea_states": map[string]any{"type": "array", "description": "the sea states the runs get, one per kind and wind speed, with the DLCs that get each (absent without sea_states or extreme_sea_state in the request)",
+				"items": obj([]string{"kind", "dlcs", "wind_speed", "hs", "tp"}, map[string]any{
+					"kind":       map[string]any{"type": "string", "enum": []string{string(dlc.NormalSea), string(dlc.ExtremeSea50), string(dlc.ExtremeSea1)}, "description": "IEC 61400-3-1 normal sea state of the wind speed, or the 50-year or 1-year extreme sea state"},
+					"dlcs":       map[string]any{"type": "array", "items": str},
+					"wind_speed": desc(num, "hub-height mean wind speed of the runs, m/s"),
+					"hs":         desc(num, "significant wave height, m"),
+					"tp":         desc(num, "peak spectral period, s"),
+					"wave_dir":   desc(num, "wave propagation heading, deg"),
+				})},
+			"warnings": map[string]any{"type": "array", "items": str, "description": "the turbine deck's warnings, as the submission's"},
 			"basis": map[string]any{"type": "array", "items": obj([]string{"dlc", "runs"}, map[string]any{
 				"dlc": str, "state": str, "wind": str, "runs": integer, "wind_speeds": numArr, "seeds": integer, "yaw": numArr,
 				"analysis": str, "psf": str, "gamma_f": num, "simulated_time": num, "analysed_time": num,

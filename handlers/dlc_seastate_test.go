@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -93,7 +94,7 @@ func TestFloatingDemoDLC12WithSeaStatesRunsThroughTheQueue(t *testing.T) {
 	if job.Status != turbinesim.JobSucceeded {
 		t.Fatalf("job %s: %v\n%s", job.Status, job.Detail, job.Log)
 	}
-	if !strings.Contains(job.Log, "irregular sea (JONSWAP, Hs 2.15 m, Tp 9.25 s, heading 0°") {
+	if !strings.Contains(job.Log, "irregular sea (NSS: JONSWAP, Hs 2.15 m, Tp 9.25 s, heading 0°") {
 		t.Errorf("the job's log does not name its sea state:\n%s", job.Log)
 	}
 	resp, body = be.do(nil, request{method: "POST", path: "/analysis/jobs/" + jobID + "/statistics", header: be.verified, body: `{"channels":["Wave1Elev"]}`})
@@ -107,4 +108,69 @@ func TestFloatingDemoDLC12WithSeaStatesRunsThroughTheQueue(t *testing.T) {
 		t.Errorf("Wave1Elev std %.3f m, want about Hs/4 = %.3f m", s, hs/4)
 	}
 	t.Logf("Wave1Elev over %g-%g s: mean %.3f m, std %.3f m, min %.2f, max %.2f", st.Start, st.End, st.Channels[0].Mean, st.Channels[0].Std, st.Channels[0].Min, st.Channels[0].Max)
+}
+
+// The parked extreme-wind DLCs of an offshore basis get the site's extreme
+// sea state (API and wizard): the preview lists the 50-year sea of DLC 6.1
+// and the 1-year sea of DLC 6.3 beside the normal sea state of DLC 1.2,
+// each with its DLCs. Without the extreme sea state the basis is 422
+// naming DLC 6.1 and the input it needs; an offshore basis without the
+// site's normal sea-state table is 422 saying the standard gives no
+// formula for it (nothing is assumed).
+func TestOffshoreBasisTakesExtremeSeaStates(t *testing.T) {
+	be := newBatchAPIEnv(t, false)
+	resp, body := be.do(nil, request{method: "POST", path: "/turbines/demos/iea-15mw-volturnus/load", header: be.verified})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("load: %d %s", resp.StatusCode, body)
+	}
+	tb := decodeInto[handlers.DemoLoadResult](t, body)
+	one := map[string]any{"seeds": 1, "yaw": []float64{0}, "duration": 20, "transient": 0}
+	request12 := func(edit func(map[string]any)) string {
+		m := map[string]any{
+			"turbine_id": tb.ID, "dlcs": []string{"1.2", "6.1", "6.3"}, "class": "I", "category": "B", "batch_seed": 5,
+			"overrides":         map[string]any{"1.2": map[string]any{"speeds": []float64{10}, "seeds": 1, "yaw": []float64{0}, "duration": 20, "transient": 0}, "6.1": one, "6.3": one},
+			"grid":              map[string]any{"points": 7, "dt": 0.25},
+			"sea_states":        []map[string]float64{{"wind_speed": 4, "hs": 1.1, "tp": 8.5}, {"wind_speed": 24, "hs": 6, "tp": 12}},
+			"extreme_sea_state": map[string]float64{"hs50": 10.9, "tp50": 15.5, "hs1": 8.2, "tp1": 13.6},
+		}
+		if edit != nil {
+			edit(m)
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: request12(nil), header: be.verified})
+	var pv handlers.DLCPreview
+	if resp.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &pv) != nil {
+		t.Fatalf("preview: %d %s", resp.StatusCode, body)
+	}
+	got := map[string]string{}
+	for _, s := range pv.SeaStates {
+		got[strings.Join(s.DLCs, ",")] = fmt.Sprintf("%s %g m/s Hs %.2f Tp %.2f", s.Kind, s.WindSpeed, s.Hs, s.Tp)
+	}
+	want := map[string]string{"1.2": "NSS 10 m/s Hs 2.57 Tp 9.55", "6.1": "ESS 50-year 50 m/s Hs 10.90 Tp 15.50", "6.3": "ESS 1-year 40 m/s Hs 8.20 Tp 13.60"}
+	if len(got) != len(want) {
+		t.Fatalf("preview sea states %v, want %v", got, want)
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("DLC %s sea state %q, want %q", k, got[k], w)
+		}
+	}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: request12(func(m map[string]any) { delete(m, "extreme_sea_state") }), header: be.verified})
+	if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, "DLC 6.1") || !strings.Contains(d, "extreme_sea_state.hs50") {
+		t.Errorf("no extreme sea state: %q", d)
+	}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/batch-submit", body: request12(func(m map[string]any) { delete(m, "extreme_sea_state"); delete(m, "sea_states") }), header: be.verified})
+	if d := assertDetail(t, resp, body, http.StatusUnprocessableEntity); !strings.Contains(d, "sea_states") || !strings.Contains(d, "no formula") {
+		t.Errorf("offshore basis without sea states: %q", d)
+	}
+	// The wizard's fields.
+	form := url.Values{"turbine_id": {tb.ID}, "class": {"I"}, "category": {"B"}, "dlcs": {"1.2", "6.1"}, "seeds_per_bin": {"1"}, "speed_step": {"10"},
+		"duration": {"10"}, "sea_states": {"4 1.1 8.5\n24 6 12\n"}, "hs50": {"10.9"}, "tp50": {"15.5"}, "ess_wave_dir": {"0"}}
+	h := map[string]string{"Authorization": be.verified["Authorization"], "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
+	resp, body = be.do(nil, request{method: "POST", path: "/dlcs/preview", body: form.Encode(), header: h})
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `<td>ESS 50-year</td><td class="font-mono">6.1</td><td>50</td><td>10.90</td><td>15.50</td>`) {
+		t.Fatalf("wizard preview without the 50-year sea of DLC 6.1: %d %s", resp.StatusCode, body)
+	}
 }

@@ -72,6 +72,11 @@ type Request struct {
 	// turbines): every run gets the irregular sea of its wind speed
 	// (NormalSeaState); empty keeps the deck's own sea state.
 	SeaStates []SeaStateBin `json:"sea_states,omitempty"`
+	// ExtremeSeaState is the site's extreme sea state (IEC 61400-3-1
+	// ESS) that the runs in the extreme wind model get (DLC 6.1, 6.2 the
+	// 50-year one, 6.3, 7.1 the 1-year one) instead of the normal sea
+	// state of their wind speed.
+	ExtremeSeaState *ExtremeSeaState `json:"extreme_sea_state,omitempty"`
 	// Table replaces the standard table when not nil.
 	Table []DLC `json:"-"`
 }
@@ -159,6 +164,9 @@ func Expand(req Request) ([]Run, error) {
 		return nil, fmt.Errorf("dlc: expand: no DLC requested")
 	}
 	if err := checkSeaStates(req.SeaStates); err != nil {
+		return nil, fmt.Errorf("dlc: expand: %w", err)
+	}
+	if err := checkExtremeSeaState(req.ExtremeSeaState); err != nil {
 		return nil, fmt.Errorf("dlc: expand: %w", err)
 	}
 	table := req.Table
@@ -313,7 +321,9 @@ func Expand(req Request) ([]Run, error) {
 			}
 		}
 	}
-	assignSeaStates(req, runs)
+	if err := assignSeaStates(req, runs); err != nil {
+		return nil, fmt.Errorf("dlc: expand: %w", err)
+	}
 	return runs, nil
 }
 

@@ -83,3 +83,88 @@ func TestSeaStatesPerWindBinReachTheRunDeck(t *testing.T) {
 		}
 	}
 }
+
+// The parked extreme-wind DLCs get the site's extreme sea state of their
+// wind's recurrence period (IEC 61400-3-1 ESS): 6.1 and 6.2 (EWM50) the
+// 50-year Hs and Tp, 6.3 (EWM1) the 1-year ones, while 6.4 (parked, NTM)
+// and 1.2 keep the normal sea state of their wind speed; the run deck of a
+// 6.1 run carries Hs50 and Tp50. A basis whose runs need an extreme sea
+// state the request does not give, or the normal table when only the
+// extreme sea state is given, is refused naming the DLC and the missing
+// input, and inconsistent extreme values are refused.
+func TestExtremeSeaStatesForParkedExtremeWind(t *testing.T) {
+	table := []SeaStateBin{{WindSpeed: 4, Hs: 1.1, Tp: 8.5}, {WindSpeed: 24, Hs: 6, Tp: 12}}
+	ess := &ExtremeSeaState{Hs50: 10.9, Tp50: 15.5, Hs1: 8.2, Tp1: 13.6, WaveDir: 15}
+	iea15 := Turbine{Name: "IEA 15 MW", HubHeight: 150, RotorDiameter: 240, VIn: 3, VRated: 10.59, VOut: 25}
+	one := Override{Seeds: intp(1), Duration: ptr(20), Transient: ptr(5)}
+	req := Request{Turbine: iea15, DLCs: []string{"1.2", "6.1", "6.2", "6.3", "6.4"}, Class: "I", Category: "B", BatchSeed: 3, Grid: smallGrid,
+		SeaStates: table, ExtremeSeaState: ess, SpeedStep: 10,
+		Overrides: map[string]Override{"1.2": one, "6.1": one, "6.2": one, "6.3": one, "6.4": one}}
+	runs, err := Expand(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var parked50 Run
+	for _, r := range runs {
+		ss := r.SeaState
+		var want SeaState
+		switch r.DLC {
+		case "6.1", "6.2":
+			want = SeaState{Hs: 10.9, Tp: 15.5, WaveDir: 15, Kind: ExtremeSea50}
+			parked50 = r
+		case "6.3":
+			want = SeaState{Hs: 8.2, Tp: 13.6, WaveDir: 15, Kind: ExtremeSea1}
+		default:
+			b := NormalSeaState(table, r.WindSpeed)
+			want = SeaState{Hs: b.Hs, Tp: b.Tp, WaveDir: b.WaveDir, Kind: NormalSea}
+		}
+		if ss == nil || ss.Hs != want.Hs || ss.Tp != want.Tp || ss.WaveDir != want.WaveDir || ss.Kind != want.Kind {
+			t.Fatalf("run %s (%s, %g m/s): sea state %+v, want %+v", r.ID, r.Wind, r.WindSpeed, ss, want)
+		}
+		seen[r.DLC] = true
+	}
+	if len(seen) != 5 {
+		t.Fatalf("DLCs expanded: %v", seen)
+	}
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "iea15_semi_steady10_still", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fst, err := PrepareRun(context.Background(), d, parked50, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := deck.Load(fst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ss, err := got.Offshore.SeaState.SeaState(); err != nil || ss.WaveMod != "2" || ss.WaveHs != 10.9 || ss.WaveTp != 15.5 || ss.WaveDir != 15 {
+		t.Errorf("DLC %s run deck's sea state %+v (%v), want JONSWAP Hs 10.9 m, Tp 15.5 s, heading 15°", parked50.DLC, ss, err)
+	}
+
+	for _, tc := range []struct {
+		name string
+		edit func(*Request)
+		want string
+	}{
+		{"no extreme sea state", func(r *Request) { r.ExtremeSeaState = nil }, "DLC 6.1"},
+		{"no 1-year sea state", func(r *Request) { e := *ess; e.Hs1, e.Tp1 = 0, 0; r.ExtremeSeaState = &e }, "DLC 6.3"},
+		{"no normal table", func(r *Request) { r.SeaStates = nil }, "DLC 1.2"},
+		{"1-year above 50-year", func(r *Request) { e := *ess; e.Hs1 = 12; r.ExtremeSeaState = &e }, "hs1 12 m exceeds"},
+		{"hs1 without tp1", func(r *Request) { e := *ess; e.Tp1 = 0; r.ExtremeSeaState = &e }, "both given"},
+		{"zero hs50", func(r *Request) { e := *ess; e.Hs50 = 0; r.ExtremeSeaState = &e }, "hs50 0 m"},
+	} {
+		r := req
+		tc.edit(&r)
+		if _, err := Expand(r); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error naming %q", tc.name, err, tc.want)
+		}
+	}
+	// Only the extreme-wind DLCs: the extreme sea state alone suffices.
+	r := req
+	r.DLCs, r.SeaStates = []string{"6.1", "6.3"}, nil
+	if _, err := Expand(r); err != nil {
+		t.Errorf("6.1 and 6.3 with the extreme sea state only: %v", err)
+	}
+}
