@@ -113,16 +113,23 @@ func (s *sim) attachNodalMasses() error {
 		if !ok || sl == s.sub {
 			continue
 		}
-		masses := nm.NodeMasses()
+		masses, inertias := nm.NodeMasses(), nm.NodeInertias()
 		if len(masses) == 0 {
 			continue
 		}
-		if len(masses) != len(sl.nodes) {
-			return fmt.Errorf("%s: %d node masses for %d nodes", sl.mod.Name(), len(masses), len(sl.nodes))
+		if len(masses) != len(sl.nodes) || len(inertias) != len(sl.nodes) {
+			return fmt.Errorf("%s: %d node masses and %d inertias for %d nodes", sl.mod.Name(), len(masses), len(inertias), len(sl.nodes))
 		}
 		for i, m := range masses {
 			j := sl.src[i]
 			pm := offshore.PointMass(m, offshore.Vec3{sl.nodes[i][0] - s.sub.mesh[j][0], sl.nodes[i][1] - s.sub.mesh[j][1], sl.nodes[i][2] - s.sub.mesh[j][2]})
+			// a rotational inertia is the same about any point of the
+			// rigid arm
+			for a := 0; a < 3; a++ {
+				for b := 0; b < 3; b++ {
+					pm[3+a][3+b] += inertias[i][a][b]
+				}
+			}
 			addMatrix(&mesh[j], &pm)
 		}
 		from = append(from, sl.mod.Name())

@@ -92,6 +92,12 @@ func NewModule(d *deck.Deck, env offshore.Env) (*Module, error) {
 			if !md.onSub {
 				for i := range mo.Nodes {
 					addPointMass(&md.am, mo.NodeMass(i), sub3(mo.Nodes[i].Pos, md.ref0))
+					j := mo.NodeInertia(i)
+					for a := 0; a < 3; a++ {
+						for b := 0; b < 3; b++ {
+							md.am[3+a][3+b] += j[a][b]
+						}
+					}
 				}
 			}
 		}
@@ -138,6 +144,20 @@ func (md *Module) NodeMasses() [][3][3]float64 {
 	out := make([][3][3]float64, len(md.nodes))
 	for i := range out {
 		out[i] = md.model.Morison.NodeMass(i)
+	}
+	return out
+}
+
+// NodeInertias returns the rotational inertia about each strip-theory node
+// (Nodes order) of its marine growth and internal fluid; nil without
+// members. NodeLoads leave out −J·α.
+func (md *Module) NodeInertias() [][3][3]float64 {
+	if md.model == nil || md.model.Morison == nil {
+		return nil
+	}
+	out := make([][3][3]float64, len(md.nodes))
+	for i := range out {
+		out[i] = md.model.Morison.NodeInertia(i)
 	}
 	return out
 }
@@ -300,8 +320,8 @@ func (md *Module) memberChannel(name string) (offshore.Channel, bool) {
 	return offshore.Channel{Name: name, Unit: unit, Get: get}, true
 }
 
-// morisonMassLoad is Σ −M_i a_i of the strip-theory nodes about the WAMIT
-// reference point.
+// morisonMassLoad is Σ −M_i a_i − J_i α_i of the strip-theory nodes about
+// the WAMIT reference point.
 func (md *Module) morisonMassLoad(u *offshore.Input) [6]float64 {
 	mor := md.model.Morison
 	var r [6]float64
@@ -313,9 +333,10 @@ func (md *Module) morisonMassLoad(u *offshore.Input) [6]float64 {
 			f[k] = -(m[k][0]*a[0] + m[k][1]*a[1] + m[k][2]*a[2])
 		}
 		mom := cross(mor.Nodes[i].Pos, f)
+		j, al := mor.NodeInertia(i), u.Nodes[i].AngAcc
 		for k := 0; k < 3; k++ {
 			r[k] += f[k]
-			r[3+k] += mom[k]
+			r[3+k] += mom[k] - (j[k][0]*al[0] + j[k][1]*al[1] + j[k][2]*al[2])
 		}
 	}
 	return r

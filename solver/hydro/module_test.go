@@ -163,6 +163,12 @@ func TestModuleMonopile(t *testing.T) {
 	var am [6][6]float64
 	for i := range md.model.Morison.Nodes {
 		addPointMass(&am, md.model.Morison.NodeMass(i), sub3(md.model.Morison.Nodes[i].Pos, ref))
+		j := md.model.Morison.NodeInertia(i)
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				am[3+a][3+b] += j[a][b]
+			}
+		}
 	}
 	md.CalcOutput(0, restInput(ref, nodes), &y)
 	if y.AddedMass != am || math.Abs(am[0][0]-mass) > 1e-6*mass || am[4][4] <= 0 {

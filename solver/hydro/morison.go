@@ -20,6 +20,7 @@ type MorisonNode struct {
 	Len      float64    // strip length, m
 	WetLen   float64    // part of the strip between the seabed and SWL
 	D        float64    // outer diameter incl. marine growth, m
+	dProp    float64    // outer diameter of the member itself, m
 	Cd, Ca   float64
 	Cp       float64
 	PotOnly  bool    // member modelled with potential flow: viscous drag only
@@ -45,6 +46,17 @@ type MorisonNode struct {
 	probe          *waves.Probe
 	endSubmerged   bool
 	endHydrostatic float64 // hydrostatic pressure at the end (Pa)
+	// prev and next are the neighbouring strips of the member (the node
+	// itself at an end): the displaced axis is taken between them
+	prev, next int
+	// The node's hydrostatic load on the displaced axis t̂:
+	// hsNormal·(ẑ − (ẑ·t̂)t̂) + hsAxial·t̂ + hsFixed (N). hsNormal is the
+	// buoyancy of the wetted strip less the weight of its internal fluid
+	// (the wall pressures, normal to the axis), hsAxial the end-plate
+	// pressures, outside and inside, and hsFixed the marine-growth weight
+	// and the buried fill's load, which do not turn with the member.
+	hsNormal, hsAxial float64
+	hsFixed           [3]float64
 }
 
 // NodeState is one node's kinematics and distributed loads (N/m, per unit
@@ -87,7 +99,8 @@ type Morison struct {
 	rho, g   float64
 	depth    float64
 	mass     [][3][3]float64
-	statics  [][3]float64 // buoyancy and weights (time-independent at rest geometry)
+	inertia  [][3][3]float64 // rotational inertia about each node
+	statics  [][3]float64    // buoyancy and weights at the rest geometry
 	hasWaves bool
 }
 
@@ -162,7 +175,7 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 			dProp := p1.D + frac*(p2.D-p1.D)
 			thck := p1.Thck + frac*(p2.Thck-p1.Thck)
 			mgT, mgRho := marineGrowth(hd.MarineGrowth, n.Eval[2])
-			n.D = dProp + 2*mgT
+			n.D, n.dProp = dProp+2*mgT, dProp
 			var c deck.HDCoefs
 			switch mb.CoefMod {
 			case 1:
@@ -238,28 +251,36 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 				}
 			}
 			n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
+			i := len(m.Nodes)
+			n.prev, n.next = max(i-1, i-k), min(i+1, i+ne-k)
 			m.Nodes = append(m.Nodes, n)
 		}
 	}
 	m.mass = make([][3][3]float64, len(m.Nodes))
+	m.inertia = make([][3][3]float64, len(m.Nodes))
 	m.statics = make([][3]float64, len(m.Nodes))
 	m.Last = make([]NodeState, len(m.Nodes))
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
 		area := math.Pi / 4 * n.D * n.D
 		var mm [3][3]float64
-		// marine growth moves with the member in every direction; the
-		// internal fluid across the axis only (along it, its end plates or
-		// the soil plug carry it)
+		// Marine growth and the internal fluid move with the member as
+		// rigid bodies, in every direction and in rotation (HydroDyn
+		// assumes compartments and baffles in flooded members; OpenFAST's
+		// HydroDyn Morison plan, docs/OtherSupporting/HydroDyn,
+		// "Inertia Force from Water Ballast"): each strip is a solid
+		// cylinder of fluid (a tube of growth) about its node.
 		for r := 0; r < 3; r++ {
-			mm[r][r] += n.MGMass
-			for c := 0; c < 3; c++ {
-				d := 0.0
-				if r == c {
-					d = 1
-				}
-				mm[r][c] += n.FillMass * (d - n.Axis[r]*n.Axis[c])
-			}
+			mm[r][r] += n.MGMass + n.FillMass
+		}
+		if n.fillLen > 0 {
+			r2 := n.fillArea / math.Pi // inner radius squared
+			addCylinderInertia(&m.inertia[i], n.Axis, n.FillMass, r2/4+n.fillLen*n.fillLen/12, r2/2)
+		}
+		if n.MGMass > 0 {
+			ro2 := n.D * n.D / 4
+			ri2 := n.dProp * n.dProp / 4
+			addCylinderInertia(&m.inertia[i], n.Axis, n.MGMass, (ro2+ri2)/4+n.Len*n.Len/12, (ro2+ri2)/2)
 		}
 		if !n.PotOnly {
 			ma := m.rho * n.Ca * area * n.WetLen
@@ -287,35 +308,75 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 		// hydrostatic pressure, marine-growth weight, and the internal
 		// fluid's pressure on the wall (normal to the axis, outward: the
 		// opposite of a buoyancy) and on the end plates
-		var f [3]float64
 		if !n.PotOnly {
-			bz := m.rho * m.g * area * n.WetLen
-			f = [3]float64{-bz * n.Axis[2] * n.Axis[0], -bz * n.Axis[2] * n.Axis[1], bz * (1 - n.Axis[2]*n.Axis[2])}
+			n.hsNormal = m.rho * m.g * area * n.WetLen
 			if n.End != 0 && n.endSubmerged {
 				// force on the plate −p n_out A, n_out = End·Axis
-				for a := 0; a < 3; a++ {
-					f[a] -= n.endHydrostatic * n.EndArea * float64(n.End) * n.Axis[a]
-				}
+				n.hsAxial -= n.endHydrostatic * n.EndArea * float64(n.End)
 			}
 		}
-		f[2] -= n.MGMass * m.g
+		n.hsFixed[2] -= n.MGMass * m.g
 		if n.fillLen > 0 {
-			bf := n.fillDens * m.g * n.fillArea * n.fillLen
-			f = add(f, [3]float64{bf * n.Axis[2] * n.Axis[0], bf * n.Axis[2] * n.Axis[1], -bf * (1 - n.Axis[2]*n.Axis[2])})
+			n.hsNormal -= n.fillDens * m.g * n.fillArea * n.fillLen
 		}
 		if n.End != 0 && n.fillEndP > 0 {
 			// the fluid pushes the plate outward: +p A n_out
-			f = add(f, scale(n.Axis, n.fillEndP*n.fillArea*float64(n.End)))
+			n.hsAxial += n.fillEndP * n.fillArea * float64(n.End)
 		}
-		f[2] += n.fillBuried
-		m.statics[i] = f
+		n.hsFixed[2] += n.fillBuried
+		m.statics[i] = n.hydrostatic(n.Axis)
 	}
 	return m, nil
+}
+
+// hydrostatic is the node's hydrostatic load with its member's axis along
+// t (unit): the wall pressures outside and inside act normal to the axis,
+// ρ g A (ẑ − (ẑ·t̂)t̂) per unit length (the buoyancy of the strip less the
+// weight of its internal fluid), the end-plate pressures along it.
+func (n *MorisonNode) hydrostatic(t [3]float64) [3]float64 {
+	f := n.hsFixed
+	for a := 0; a < 3; a++ {
+		f[a] += n.hsAxial*t[a] - n.hsNormal*t[2]*t[a]
+	}
+	f[2] += n.hsNormal
+	return f
+}
+
+// displacedAxis is the member's axis at node i between its displaced
+// neighbours (the node itself at a member end).
+func (m *Morison) displacedAxis(i int, mot []NodeMotion) [3]float64 {
+	n := &m.Nodes[i]
+	a, b := &m.Nodes[n.prev], &m.Nodes[n.next]
+	d := sub(add(b.Pos, mot[n.next].D), add(a.Pos, mot[n.prev].D))
+	l := norm(d)
+	if l == 0 {
+		return n.Axis
+	}
+	return scale(d, 1/l)
 }
 
 // NodeMass returns node i's mass matrix (added mass normal to the axis and
 // axial end added mass, marine growth, flooding); Loads excludes −M·q̈.
 func (m *Morison) NodeMass(i int) [3][3]float64 { return m.mass[i] }
+
+// NodeInertia returns the rotational inertia about node i (global axes) of
+// its strip's marine growth and internal fluid; Loads excludes −J·α.
+func (m *Morison) NodeInertia(i int) [3][3]float64 { return m.inertia[i] }
+
+// addCylinderInertia adds the rotational inertia of an axisymmetric body of
+// mass mass about its centre, mass·kr² about the axes across axis and
+// mass·ka² about it.
+func addCylinderInertia(j *[3][3]float64, axis [3]float64, mass, kr2, ka2 float64) {
+	for r := 0; r < 3; r++ {
+		for c := 0; c < 3; c++ {
+			d := 0.0
+			if r == c {
+				d = 1
+			}
+			j[r][c] += mass * (kr2*(d-axis[r]*axis[c]) + ka2*axis[r]*axis[c])
+		}
+	}
+}
 
 // Loads computes the strip-theory load of every node at time t for the node
 // motions (translational velocity and acceleration, same order as Nodes),
@@ -323,7 +384,14 @@ func (m *Morison) NodeMass(i int) [3][3]float64 { return m.mass[i] }
 func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
+		// HydroDyn integrates the hydrostatic pressure over the member in
+		// its displaced position (HydroDyn user documentation, HstMod):
+		// a pile leaning by θ takes ρ g (A_out − A_in) θ per unit length
+		// across its axis from the pressures on its walls
 		f := m.statics[i]
+		if mot[n.prev].D != mot[n.next].D {
+			f = n.hydrostatic(m.displacedAxis(i, mot))
+		}
 		var k waves.Kin
 		if n.WetLen > 0 || (n.End != 0 && n.endSubmerged) {
 			k = n.probe.At(t)
@@ -367,7 +435,27 @@ func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
 			}
 		}
 		out[i] = NodeLoad{F: f, M: cross(sub(n.Eval, n.Pos), f)}
+		if n.wpArea > 0 && !n.PotOnly {
+			out[i].M = add(out[i].M, m.waterplaneMoment(n, m.displacedAxis(i, mot)))
+		}
 	}
+}
+
+// waterplaneMoment is the buoyancy moment of a member leaning through the
+// still-water line along t: the water plane cuts it obliquely, so the
+// displaced volume has a wedge more on the side it leans to, whose centre
+// of buoyancy lies I·tanθ/V off the axis (I = πD⁴/64, the water plane's
+// second moment of area; the metacentric term of naval architecture).
+// HydroDyn computes the buoyancy of the element cut by the water plane from
+// its displaced volume and centroid, so it carries this moment; the
+// internal fluid, whose surface HydroDyn holds perpendicular to the axis,
+// has no such wedge.
+func (m *Morison) waterplaneMoment(n *MorisonNode, t [3]float64) [3]float64 {
+	if t[2] == 0 {
+		return [3]float64{}
+	}
+	k := m.rho * m.g * math.Pi * math.Pow(n.D, 4) / 64 / t[2]
+	return [3]float64{k * t[1], -k * t[0], 0}
 }
 
 // MapToPoints transfers node loads to the nearest of the target points

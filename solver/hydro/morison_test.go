@@ -125,14 +125,16 @@ func TestMorisonStatics(t *testing.T) {
 		if math.Abs(r[2]-c.want) > 1e-9*rho*grav*9*50 {
 			t.Errorf("flooded pile from %g m: Fz %g, want %g", c.bottom, r[2], c.want)
 		}
-		// the water inside moves with the pile across its axis only
+		// the water inside moves with the pile in every direction (as
+		// HydroDyn's compartments and baffles), the added mass across it
 		var mx, mz float64
 		for i := range m.Nodes {
 			mx += m.NodeMass(i)[0][0]
 			mz += m.NodeMass(i)[2][2]
 		}
-		if want := rho * math.Pi / 4 * (9*math.Min(-c.bottom, 50) + din*din*(-5-c.bottom)); math.Abs(mx/want-1) > 1e-9 || mz != 0 {
-			t.Errorf("flooded pile from %g m: masses %g across (want %g), %g along", c.bottom, mx, want, mz)
+		fill := rho * math.Pi / 4 * din * din * (-5 - c.bottom)
+		if want := rho*math.Pi/4*9*math.Min(-c.bottom, 50) + fill; math.Abs(mx/want-1) > 1e-9 || math.Abs(mz/fill-1) > 1e-9 {
+			t.Errorf("flooded pile from %g m: masses %g across (want %g), %g along (want %g)", c.bottom, mx, want, mz, fill)
 		}
 	}
 }
@@ -174,5 +176,79 @@ func TestMorisonWaterplaneBuoyancy(t *testing.T) {
 		if cut != 1 {
 			t.Errorf("pile leaning %g m: %d strips at the still-water line, want 1", dx, cut)
 		}
+	}
+}
+
+// TestMorisonLeaningPileHydrostatics: a flooded pile from the seabed through
+// the surface (filled to SWL), leant by θ about its foot through the node
+// displacements, takes the wall pressures on its displaced axis, −ρ g θ per
+// unit length on the outer section over the wetted length and +ρ g θ on the
+// inner one over the filled length (HydroDyn integrates the hydrostatic
+// pressure over the displaced member), with their moments about the
+// origin, plus the water plane's metacentric moment −ρ g (πD⁴/64) θ of the
+// wedge its oblique cut adds on the leaning side. At rest both are zero.
+func TestMorisonLeaningPileHydrostatics(t *testing.T) {
+	const h, top, d, thck = 30.0, 15.0, 10.0, 0.05
+	sea, _ := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: h})
+	hd := pile(d, 0.5, -h, top)
+	hd.FillGroups = []deck.HDFillGroup{{Members: []int{1}, FSLoc: 0, DensDflt: true}}
+	m, err := NewMorison(hd, sea, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads := make([]NodeLoad, len(m.Nodes))
+	mot := make([]NodeMotion, len(m.Nodes))
+	m.Loads(0, mot, loads)
+	rest := m.Resultant(loads, [3]float64{})
+	const theta = 1e-3
+	for i, n := range m.Nodes {
+		mot[i].D[0] = theta * (n.Pos[2] + h)
+	}
+	m.Loads(0, mot, loads)
+	lean := m.Resultant(loads, [3]float64{})
+	aOut, aIn := math.Pi/4*d*d, math.Pi/4*(d-2*thck)*(d-2*thck)
+	tanT := theta / (1 + theta*theta) // t_z t_x of the leaning axis
+	wantFx := -rho * grav * tanT * (aOut - aIn) * h
+	// the uniform lateral loads over z ∈ [−h, 0] act at z = −h/2
+	wantMy := -h/2*wantFx - rho*grav*math.Pi*math.Pow(d, 4)/64*theta
+	if got := lean[0] - rest[0]; math.Abs(got-wantFx) > 1e-6*math.Abs(wantFx) {
+		t.Errorf("Fx %g N leaning %g rad, want %g", got, theta, wantFx)
+	}
+	if got := lean[4] - rest[4]; math.Abs(got-wantMy) > 1e-3*math.Abs(wantMy) {
+		t.Errorf("My %g N·m leaning %g rad, want %g", got, theta, wantMy)
+	}
+	if math.Abs(rest[0]) > 1e-6 || math.Abs(rest[4]) > 1e-6 {
+		t.Errorf("at rest Fx %g, My %g, want 0", rest[0], rest[4])
+	}
+}
+
+// TestFloodedStripInertia: the water inside a flooded pile is a rigid
+// solid cylinder lumped on the strip nodes: the translational masses at
+// the nodes and their rotational inertias about them add up to the fill's
+// moment of inertia about the origin, m (r²/4 + L²/12) + m z_c² across the
+// axis and m r²/2 about it.
+func TestFloodedStripInertia(t *testing.T) {
+	const bottom, fs, d, thck = -20.0, -2.0, 6.0, 0.05
+	sea, _ := waves.New(waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: 50})
+	hd := pile(d, 0.25, bottom, 10)
+	hd.FillGroups = []deck.HDFillGroup{{Members: []int{1}, FSLoc: fs, DensDflt: true}}
+	m, err := NewMorison(hd, sea, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var iyy, izz float64
+	for i, n := range m.Nodes {
+		iyy += m.NodeInertia(i)[1][1] + n.FillMass*n.Pos[2]*n.Pos[2]
+		izz += m.NodeInertia(i)[2][2]
+	}
+	r := d/2 - thck
+	l := fs - bottom
+	mass := rho * math.Pi * r * r * l
+	zc := (fs + bottom) / 2
+	if want := mass * (r*r/4 + l*l/12 + zc*zc); math.Abs(iyy/want-1) > 1e-3 {
+		t.Errorf("fill inertia about y through the origin %g, want %g", iyy, want)
+	}
+	if want := mass * r * r / 2; math.Abs(izz/want-1) > 1e-9 {
+		t.Errorf("fill inertia about the axis %g, want %g", izz, want)
 	}
 }

@@ -186,6 +186,9 @@ type Substructure interface {
 type NodalMassModule interface {
 	NodalModule
 	NodeMasses() [][3][3]float64
+	// NodeInertias gives each node's rotational inertia about the node
+	// (global axes), whose load −J·α Output.NodeLoads leave out too.
+	NodeInertias() [][3][3]float64
 }
 
 // MeshMassTaker is a Substructure that takes the masses other modules
