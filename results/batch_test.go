@@ -36,15 +36,21 @@ func (m *memoryResults) BatchRuns(context.Context, string, string) ([]outputs.Ba
 // turbulent seed looks like to the batch analysis, whose measured mean
 // speed differs from the nominal speed of its inflow.
 func turbulentRun(jobID, name string, meanWind, amp float64) outputs.BatchRun {
-	n := 12001
+	return syntheticRun(jobID, name, 12001, func(t float64) (float64, float64, float64) {
+		return meanWind, 100 * meanWind, 1000 + amp*math.Sin(2*math.Pi*0.25*t)
+	})
+}
+
+// syntheticRun is a succeeded run of rows samples at 20 Hz recording
+// Wind1VelX (m/s), GenPwr (kW) and RootMyb1 (kN-m) as at gives them at
+// each time.
+func syntheticRun(jobID, name string, rows int, at func(t float64) (wind, power, root float64)) outputs.BatchRun {
 	rec := &analysis.Record{Names: []string{"Wind1VelX", "GenPwr", "RootMyb1"}, Units: []string{"m/s", "kW", "kN-m"},
-		Time: make([]float64, n), Channels: [][]float64{make([]float64, n), make([]float64, n), make([]float64, n)}}
-	for i := range n {
+		Time: make([]float64, rows), Channels: [][]float64{make([]float64, rows), make([]float64, rows), make([]float64, rows)}}
+	for i := range rows {
 		t := 0.05 * float64(i)
 		rec.Time[i] = t
-		rec.Channels[0][i] = meanWind
-		rec.Channels[1][i] = 100 * meanWind
-		rec.Channels[2][i] = 1000 + amp*math.Sin(2*math.Pi*0.25*t)
+		rec.Channels[0][i], rec.Channels[1][i], rec.Channels[2][i] = at(t)
 	}
 	return outputs.BatchRun{JobID: jobID, RunName: name, Status: turbinesim.JobSucceeded,
 		Output: &outputs.JobOutput{JobID: jobID, File: "run.outb", Record: rec}}

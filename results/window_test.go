@@ -5,7 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/outputs"
 	"github.com/turbinesim/turbinesim/results"
 	"github.com/turbinesim/turbinesim/solver/analysis"
@@ -16,21 +15,12 @@ import (
 // 6 s (the rotor released from the deck's initial conditions), then
 // 1000 ± 50 kN-m at 0.5 Hz.
 func steadyRunWithStartup(jobID, name string, wind float64) outputs.BatchRun {
-	n := 2001
-	rec := &analysis.Record{Names: []string{"Wind1VelX", "GenPwr", "RootMyb1"}, Units: []string{"m/s", "kW", "kN-m"},
-		Time: make([]float64, n), Channels: [][]float64{make([]float64, n), make([]float64, n), make([]float64, n)}}
-	for i := range n {
-		t := 0.05 * float64(i)
-		rec.Time[i] = t
-		rec.Channels[0][i] = wind
-		rec.Channels[1][i] = 100 * wind
-		rec.Channels[2][i] = 1000 + 50*math.Sin(2*math.Pi*0.5*t)
+	return syntheticRun(jobID, name, 2001, func(t float64) (float64, float64, float64) {
 		if t >= 2 && t <= 6 {
-			rec.Channels[2][i] = 4000
+			return wind, 100 * wind, 4000
 		}
-	}
-	return outputs.BatchRun{JobID: jobID, RunName: name, Status: turbinesim.JobSucceeded,
-		Output: &outputs.JobOutput{JobID: jobID, File: "run.outb", Record: rec}}
+		return wind, 100 * wind, 1000 + 50*math.Sin(2*math.Pi*0.5*t)
+	})
 }
 
 // oneJob is a ResultService holding one job's output beside a batch.
