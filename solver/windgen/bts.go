@@ -120,11 +120,10 @@ func GenerateTurbulenceFile(ctx context.Context, spec TurbulenceSpec, path strin
 			w.Abort()
 			return fmt.Errorf("windgen: write %s: %w", filepath.Base(path), err)
 		}
-		// The component just written (its series and the synthesis's
-		// Fourier coefficients, ~95 MB for a 600-s 25 × 25 box) is garbage
-		// now. Collected here, the next component reuses that memory;
-		// left to the collector's pacing, the heap may grow to twice the
-		// last live size first (GOGC 100), ~190 MB.
+		// The next component reuses the synthesis's series buffer and
+		// Fourier coefficients (synthesis.component); what the writer
+		// left is garbage now. Collected here, the next component does not
+		// grow the heap past the last live size first (GOGC 100).
 		series = nil
 		runtime.GC()
 	}

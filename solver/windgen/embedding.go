@@ -92,6 +92,7 @@ type embedder struct {
 	cplx  map[int]*fourier.CmplxFFT
 	real  map[int]*fourier.FFT
 	lam   []float64 // eigenvalues of the quarter a ≤ my/2, b ≤ mz/2
+	half  []float64 // spectrum's first pass
 	row   []float64
 	rowC  []complex128
 	y     []complex128
@@ -143,7 +144,10 @@ func (e *embedder) spectrum(kappa float64, my, mz int) float64 {
 		e.rowC = make([]complex128, max(my, mz)/2+1)
 	}
 	row, rowC := e.row[:my], e.rowC[:hy]
-	half := make([]float64, hy*hz) // [b*hy + a] after the first pass
+	if cap(e.half) < hy*hz {
+		e.half = make([]float64, hy*hz)
+	}
+	half := e.half[:hy*hz] // [b*hy + a] after the first pass
 	for b := range hz {
 		dzb := e.lat.dz * float64(b)
 		for a := range my {
@@ -178,61 +182,104 @@ func (e *embedder) spectrum(kappa float64, my, mz int) float64 {
 	return neg / float64(my*mz)
 }
 
-// sample writes into x (one value per simulation point) amp times a
-// realisation of the lattice field with coherence exp(−κ·r), its phases
-// drawn from rng; ok is false when no embedding within
-// maxEmbeddingDoublings keeps the clipping error within tol (tol ≤ 0: no
-// negative eigenvalue beyond rounding).
-func (e *embedder) sample(x []complex128, kappa, amp, tol float64, rng *rand.PCG) bool {
-	my0, mz0 := 2*(e.lat.ny-1), 2*(e.lat.nz-1)
+// embedding returns the size of the periodic lattice sample embeds the
+// coherence exp(−κ·r) in, with its eigenvalues in e.lam: the smallest of
+// the sizes tried whose coherence error is within tol; ok is false when
+// none is (tol ≤ 0: no negative eigenvalue beyond rounding).
+//
+// The sizes tried are first a short embedding, when the coherence falls
+// below tol/2 within a few spacings: a periodic lattice of n − 1 + L
+// points per direction (n the lattice's points, L spacings beyond which
+// the coherence is below tol/2) reproduces every coherence of the lattice
+// except those of offsets it wraps around, whose offsets are then at
+// least L spacings both ways, so both the true and the wrapped coherence
+// are below tol/2; the clipped eigenvalues may add tol minus that. Then
+// 2(n − 1) per direction and its doublings (maxEmbeddingDoublings), which
+// wrap no offset, with clipping within tol. At the higher frequencies of
+// the embedded range the short embedding has a third of the points of
+// the full one, and its FFTs and phases cost that much less.
+func (e *embedder) embedding(kappa, tol float64) (my, mz int, ok bool) {
 	limit := tol
 	if limit <= 0 {
 		limit = 1e-12
 	}
-	for d := 0; d <= maxEmbeddingDoublings; d++ {
-		my, mz := fftSize(my0<<d), fftSize(mz0<<d)
-		if e.spectrum(kappa, my, mz) > limit {
-			continue
-		}
-		m := my * mz
-		if cap(e.y) < m {
-			e.y = make([]complex128, m)
-		}
-		y := e.y[:m]
-		hy := my/2 + 1
-		scale := 1 / float64(m)
-		for b := range mz {
-			for a := range my {
-				l := e.lam[min(b, mz-b)*hy+min(a, my-a)]
-				y[b*my+a] = complex(amp*math.Sqrt(math.Max(l, 0)*scale), 0) * unitPhase(rng)
+	fullY, fullZ := 2*(e.lat.ny-1), 2*(e.lat.nz-1)
+	if tol > 0 {
+		// Offsets of at least L spacings have coherence ≤ tol/2.
+		ly := int(math.Ceil(math.Log(2/tol) / (kappa * e.lat.dy)))
+		lz := int(math.Ceil(math.Log(2/tol) / (kappa * e.lat.dz)))
+		my, mz := fftSize(e.lat.ny-1+ly), fftSize(e.lat.nz-1+lz)
+		if my < fullY || mz < fullZ {
+			my, mz = min(my, fftSize(fullY)), min(mz, fftSize(fullZ))
+			// The wrapped offsets are at least my − (ny − 1) spacings
+			// in y or mz − (nz − 1) in z.
+			wrap := 0.0
+			if my < fullY {
+				wrap = math.Exp(-kappa * float64(my-(e.lat.ny-1)) * e.lat.dy)
+			}
+			if mz < fullZ {
+				wrap = math.Max(wrap, math.Exp(-kappa*float64(mz-(e.lat.nz-1))*e.lat.dz))
+			}
+			if e.spectrum(kappa, my, mz) <= limit-wrap {
+				return my, mz, true
 			}
 		}
-		// The lattice sits in the corner of the embedding (lattice row jz,
-		// column jy is embedding row jz, column jy): transform along z
-		// every column, then along y only the rows the lattice uses.
-		pz, py := e.cplxPlan(mz), e.cplxPlan(my)
-		if cap(e.col) < mz {
-			e.col, e.colT = make([]complex128, mz), make([]complex128, mz)
-		}
-		col, colT := e.col[:mz], e.colT[:mz]
-		for a := range my {
-			for b := range mz {
-				col[b] = y[b*my+a]
-			}
-			pz.Coefficients(colT, col)
-			for b := range e.lat.nz {
-				y[b*my+a] = colT[b]
-			}
-		}
-		for b := range e.lat.nz {
-			r := y[b*my : (b+1)*my]
-			py.Coefficients(r, r)
-		}
-		for p, li := range e.lat.index {
-			jz, jy := li/e.lat.ny, li%e.lat.ny
-			x[p] = y[jz*my+jy]
-		}
-		return true
 	}
-	return false
+	for d := 0; d <= maxEmbeddingDoublings; d++ {
+		my, mz := fftSize(fullY<<d), fftSize(fullZ<<d)
+		if e.spectrum(kappa, my, mz) <= limit {
+			return my, mz, true
+		}
+	}
+	return 0, 0, false
+}
+
+// sample writes into x (one value per simulation point) amp times a
+// realisation of the lattice field with coherence exp(−κ·r), its phases
+// drawn from rng; ok is false when no embedding keeps the coherence error
+// within tol (embedding).
+func (e *embedder) sample(x []complex128, kappa, amp, tol float64, rng *rand.PCG) bool {
+	my, mz, ok := e.embedding(kappa, tol)
+	if !ok {
+		return false
+	}
+	m := my * mz
+	if cap(e.y) < m {
+		e.y = make([]complex128, m)
+	}
+	y := e.y[:m]
+	hy := my/2 + 1
+	scale := 1 / float64(m)
+	for b := range mz {
+		for a := range my {
+			l := e.lam[min(b, mz-b)*hy+min(a, my-a)]
+			y[b*my+a] = scaledPhase(amp*math.Sqrt(math.Max(l, 0)*scale), rng)
+		}
+	}
+	// The lattice sits in the corner of the embedding (lattice row jz,
+	// column jy is embedding row jz, column jy): transform along z
+	// every column, then along y only the rows the lattice uses.
+	pz, py := e.cplxPlan(mz), e.cplxPlan(my)
+	if cap(e.col) < mz {
+		e.col, e.colT = make([]complex128, mz), make([]complex128, mz)
+	}
+	col, colT := e.col[:mz], e.colT[:mz]
+	for a := range my {
+		for b := range mz {
+			col[b] = y[b*my+a]
+		}
+		pz.Coefficients(colT, col)
+		for b := range e.lat.nz {
+			y[b*my+a] = colT[b]
+		}
+	}
+	for b := range e.lat.nz {
+		r := y[b*my : (b+1)*my]
+		py.Coefficients(r, r)
+	}
+	for p, li := range e.lat.index {
+		jz, jy := li/e.lat.ny, li%e.lat.ny
+		x[p] = y[jz*my+jy]
+	}
+	return true
 }

@@ -93,3 +93,62 @@ func fft2(a []complex128, my, mz int) {
 }
 
 func referenceBoxSpecForTest() TurbulenceSpec { return referenceBoxSpec(600) }
+
+// The embedding sample() uses (embedder.embedding) reproduces the IEC
+// coherence between every pair of lattice points of the reference grid
+// within the coherence tolerance, the short embeddings of the higher
+// frequencies, which wrap the offsets whose coherence is below tol/2,
+// included: the covariance of the sampled field at every lattice offset
+// against exp(−κ·r). Above about 0.2 Hz the short embedding is used, with
+// at most half the points of the full 60 × 72 one.
+func TestShortEmbeddingReproducesTheCoherence(t *testing.T) {
+	spec := referenceBoxSpecForTest()
+	tg, _, err := spec.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay := newPointLayout(spec.Grid)
+	lat, ok := newLattice(spec.Grid, lay.points)
+	if !ok {
+		t.Fatal("the reference grid's points are not on one lattice")
+	}
+	e := newEmbedder(lat)
+	const tol = DefaultCoherenceTol
+	kappaDiagonal := math.Log(1/tol) / lay.minSeparation()
+	full := fftSize(2*(lat.ny-1)) * fftSize(2*(lat.nz-1))
+	worst := 0.0
+	for _, f := range []float64{1.0 / 600, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.2, 1.4} {
+		kappa := coherenceDecay(f, tg.VHub, tg.Lambda1)
+		if kappa >= kappaDiagonal {
+			t.Fatalf("%g Hz is in the diagonal range", f)
+		}
+		my, mz, ok := e.embedding(kappa, tol)
+		if !ok {
+			t.Logf("%.4g Hz (κ %.3g): no embedding within tolerance; the Cholesky factorisation is used", f, kappa)
+			continue
+		}
+		if f >= 0.2 && 2*my*mz > full {
+			t.Errorf("%.4g Hz: embedding %d × %d, want at most half of the full %d points", f, my, mz, full)
+		}
+		hy := my/2 + 1
+		cov := make([]complex128, my*mz)
+		for b := range mz {
+			for a := range my {
+				cov[b*my+a] = complex(math.Max(e.lam[min(b, mz-b)*hy+min(a, my-a)], 0)/float64(my*mz), 0)
+			}
+		}
+		fft2(cov, my, mz)
+		for dz := range lat.nz {
+			for dy := range lat.ny {
+				want := math.Exp(-kappa * math.Hypot(float64(dy)*lat.dy, float64(dz)*lat.dz))
+				got := cov[dz*my+dy]
+				worst = math.Max(worst, math.Abs(real(got)-want))
+				if d := math.Abs(real(got) - want); d > tol || math.Abs(imag(got)) > 1e-9 {
+					t.Fatalf("%.4g Hz, embedding %d × %d, offset (%d, %d): covariance %v, coherence %.6f", f, my, mz, dy, dz, got, want)
+				}
+			}
+		}
+		t.Logf("%.4g Hz (κ %.3g): embedding %d × %d", f, kappa, my, mz)
+	}
+	t.Logf("largest coherence error %.2e (tolerance %g)", worst, tol)
+}

@@ -450,6 +450,11 @@ type synthesis struct {
 	// it): the u coherence is then sampled by circulant embedding
 	// (embedding.go) instead of a Cholesky factorisation.
 	lat *lattice
+	// coeff is the Fourier coefficient matrix the components share, and
+	// series the buffer of their series (component's answer, valid until
+	// the next call).
+	coeff  []complex64
+	series []float32
 }
 
 // phaseSource returns the generator of the phases of component c at
@@ -462,22 +467,42 @@ func (s *synthesis) phaseSource(c, k int) *rand.PCG {
 	return rand.NewPCG(h1, h2)
 }
 
-// unitPhase returns e^{iθ} with θ uniform on [0, 2π): the point of a
-// uniform draw in the unit disk, normalised (by symmetry its angle is
-// uniform). One 64-bit draw gives both coordinates (32 bits each), and a
-// square root and a division cost less than math.Sincos of a uniform
-// angle; the synthesis draws one phase per point, component and frequency
-// (17 million for a 31 × 31, 600-s box).
-func unitPhase(rng *rand.PCG) complex128 {
-	const toUnit = 1.0 / (1 << 31)
-	for {
-		u := rng.Uint64()
-		x, y := float64(uint32(u))*toUnit-1, float64(u>>32)*toUnit-1
-		if r2 := x*x + y*y; r2 <= 1 && r2 > 1e-12 {
-			r := math.Sqrt(r2)
-			return complex(x/r, y/r)
-		}
+// phaseTableBits sets the table of unitPhase: 2^10 points of the unit
+// circle (16 KiB, in the first-level cache).
+const phaseTableBits = 10
+
+// phaseTable holds e^{2πi·j/2^phaseTableBits}.
+var phaseTable = func() (t [1 << phaseTableBits]complex128) {
+	for j := range t {
+		s, c := math.Sincos(2 * math.Pi * float64(j) / (1 << phaseTableBits))
+		t[j] = complex(c, s)
 	}
+	return t
+}()
+
+// unitPhase returns e^{iθ} with θ uniform on [0, 2π), from one 64-bit
+// draw: its top phaseTableBits bits pick the table point e^{iθ_j} below θ,
+// the next 54 bits the remaining angle δ < 2π/2^phaseTableBits (6.1e-3
+// rad), and e^{iθ} = e^{iθ_j}·e^{iδ} with e^{iδ} by its Taylor series to
+// δ³ (error below δ⁴/24 ≈ 6e-11, far under the float32 of the box). The
+// synthesis draws one phase per point, component and frequency (20
+// million for a 31 × 31, 600-s box), and this costs a table load and a
+// few multiplications where a draw in the unit disk, normalised, took a
+// rejection test, a square root and two divisions.
+func unitPhase(rng *rand.PCG) complex128 {
+	u := rng.Uint64()
+	const dTheta = 2 * math.Pi / (1 << phaseTableBits)
+	d := float64(u<<phaseTableBits>>(64-54)) * (dTheta / (1 << 54))
+	d2 := d * d
+	base := phaseTable[u>>(64-phaseTableBits)]
+	c, s := 1-d2*(0.5-d2/24), d*(1-d2/6)
+	return complex(real(base)*c-imag(base)*s, real(base)*s+imag(base)*c)
+}
+
+// scaledPhase is amp·e^{iθ}, θ uniform (unitPhase).
+func scaledPhase(amp float64, rng *rand.PCG) complex128 {
+	u := unitPhase(rng)
+	return complex(amp*real(u), amp*imag(u))
 }
 
 // splitMix64 is the SplitMix64 output function (Steele, Lea & Flood 2014).
@@ -489,12 +514,22 @@ func splitMix64(x uint64) uint64 {
 }
 
 // component returns the fluctuations of component c at every simulation
-// point, [p*nt : (p+1)*nt], zero mean.
+// point, [p*nt : (p+1)*nt], zero mean, in a buffer the next call reuses:
+// the three components of a box take one series buffer and one
+// coefficient matrix (a fresh ~46 MB each per component was paid in page
+// faults, system CPU time).
 func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 	np := len(s.points)
 	nf := s.nt/2 + 1 // coefficient count of the real FFT, k = 0..nt/2
 	df := 1 / (float64(s.nt) * s.dt)
-	coeff := make([]complex128, np*nf) // [p*nf + k]
+	// [p*nf + k]: each point's coefficients in a row for its inverse FFT.
+	// complex64 halves the memory of the matrix (the box is float32), and
+	// the components share it. Every coefficient below the Nyquist one is
+	// written for each component; that one stays zero.
+	if len(s.coeff) != np*nf {
+		s.coeff = make([]complex64, np*nf)
+	}
+	coeff := s.coeff
 
 	// The u coherence matrix is built over the points sorted by height,
 	// then lateral position, so that on a grid the pairs that are close
@@ -550,99 +585,53 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 		return k
 	}
 
+	// Workers take blocks of freqBlock frequencies and write each point's
+	// block as one run of its row: written one frequency at a time, the
+	// matrix took a cache line (and often a page) per point and frequency.
+	// The phases are seeded per (component, frequency), so the box does
+	// not depend on the blocks or the workers.
+	const freqBlock = 32
 	var next atomic.Int64
-	next.Store(1) // k = 0 (mean) stays zero
 	errs := make([]error, s.workers)
 	var wg sync.WaitGroup
 	for w := range s.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var chol, band []float64
-			var emb *embedder
-			z := make([]complex128, np)
-			x := make([]complex128, np)
+			fw := frequencyWork{s: s, c: c, df: df, kappaDiagonal: kappaDiagonal, logInvTol: logInvTol, bandwidth: bandwidth,
+				dist: dist, order: order, z: make([]complex128, np), x: make([]complex128, np)}
+			block := make([]complex64, np*freqBlock) // [p*freqBlock + j]
 			for {
-				k := int(next.Add(1) - 1)
-				// The Nyquist coefficient (k = nt/2) is left at zero: its
-				// phase cannot be random for a real series.
-				if k >= nf-1 {
+				k0 := int(next.Add(1)-1) * freqBlock
+				// k = 0 (the mean) stays zero, and so does the Nyquist
+				// coefficient (k = nt/2): its phase cannot be random for a
+				// real series.
+				if k0 >= nf-1 {
 					return
 				}
-				if k%64 == 0 {
-					if err := ctx.Err(); err != nil {
-						errs[w] = fmt.Errorf("windgen: turbulence synthesis cancelled: %w", err)
-						return
-					}
+				if err := ctx.Err(); err != nil {
+					errs[w] = fmt.Errorf("windgen: turbulence synthesis cancelled: %w", err)
+					return
 				}
-				f := float64(k) * df
-				amp := math.Sqrt(2 * s.targets.Spectra.PSD(c, f) * df)
-				rng := s.phaseSource(c, k)
-				kappa := coherenceDecay(f, s.targets.VHub, s.targets.Lambda1)
-				if c == 0 && s.lat != nil && s.tol > 0 && kappa < kappaDiagonal {
-					if emb == nil {
-						emb = newEmbedder(*s.lat)
-					}
-					// x is indexed by simulation point here, not by
-					// the sorted order of the factorisations below.
-					if emb.sample(x, kappa, amp, s.tol, rng) {
-						for p, v := range x {
-							coeff[p*nf+k] = v / 2
+				k1 := min(k0+freqBlock, nf-1)
+				for k := k0; k < k1; k++ {
+					j := k - k0
+					if k == 0 {
+						for p := range np {
+							block[p*freqBlock] = 0
 						}
 						continue
 					}
-					rng = s.phaseSource(c, k)
-				}
-				for p := range z {
-					z[p] = complex(amp, 0) * unitPhase(rng)
-				}
-				switch {
-				case c != 0 || kappa >= kappaDiagonal:
-					copy(x, z)
-				case s.tol > 0 && 3*bandwidth(kappa) < np:
-					kb := bandwidth(kappa)
-					if cap(band) < np*(kb+1) {
-						band = make([]float64, np*(kb+1))
-					}
-					band = band[:np*(kb+1)]
-					if bandCholeskyCoherence(band, dist, np, kb, kappa, logInvTol/kappa) {
-						// x = Uᵀ z over the band of U.
-						clear(x)
-						for m := range np {
-							zm := z[m]
-							row := band[m*(kb+1) : (m+1)*(kb+1)]
-							for d := 0; d <= kb && m+d < np; d++ {
-								x[m+d] += complex(row[d], 0) * zm
-							}
-						}
-						break
-					}
-					// Dropping the small coherences made the matrix
-					// indefinite: factorise it whole instead.
-					fallthrough
-				default:
-					if chol == nil {
-						chol = make([]float64, np*np)
-					}
-					if err := choleskyCoherence(chol, dist, np, kappa); err != nil {
-						errs[w] = fmt.Errorf("windgen: u coherence matrix at %.5g Hz: %w", f, err)
+					if err := fw.coefficients(k); err != nil {
+						errs[w] = err
 						return
 					}
-					// x = Uᵀ z with U the upper Cholesky factor (A = UᵀU),
-					// i.e. x = L z with L = Uᵀ lower (Veers 1988).
-					clear(x)
-					for m := range np {
-						zm := z[m]
-						row := chol[m*np : (m+1)*np]
-						for j := m; j < np; j++ {
-							x[j] += complex(row[j], 0) * zm
-						}
+					for p, v := range fw.x {
+						block[p*freqBlock+j] = complex64(v)
 					}
 				}
-				// gonum's Sequence returns c_0 + 2·Re Σ c_k e^{2πi jk/n},
-				// so c_k = X_k/2 gives Re Σ X_k e^{2πi f_k t}.
-				for i, p := range order {
-					coeff[p*nf+k] = x[i] / 2
+				for p := range np {
+					copy(coeff[p*nf+k0:p*nf+k1], block[p*freqBlock:p*freqBlock+k1-k0])
 				}
 			}
 		}()
@@ -654,8 +643,12 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 		}
 	}
 
-	// Inverse FFT of every point.
-	out := make([]float32, np*s.nt)
+	// Inverse FFT of every point, into the series buffer the components
+	// share (the caller is done with a component before the next).
+	if len(s.series) != np*s.nt {
+		s.series = make([]float32, np*s.nt)
+	}
+	out := s.series
 	var nextP atomic.Int64
 	for range s.workers {
 		wg.Add(1)
@@ -663,12 +656,16 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 			defer wg.Done()
 			fft := fourier.NewFFT(s.nt)
 			buf := make([]float64, s.nt)
+			row := make([]complex128, nf)
 			for {
 				p := int(nextP.Add(1) - 1)
 				if p >= np {
 					return
 				}
-				fft.Sequence(buf, coeff[p*nf:(p+1)*nf])
+				for k, v := range coeff[p*nf : (p+1)*nf] {
+					row[k] = complex128(v)
+				}
+				fft.Sequence(buf, row)
 				dst := out[p*s.nt : (p+1)*s.nt]
 				for i, v := range buf {
 					dst[i] = float32(v)
@@ -678,6 +675,106 @@ func (s *synthesis) component(ctx context.Context, c int) ([]float32, error) {
 	}
 	wg.Wait()
 	return out, nil
+}
+
+// frequencyWork is one worker's state for the coefficients of one
+// component: the synthesis, the coherence set-up of component, and the
+// worker's own buffers and factorisations.
+type frequencyWork struct {
+	s                        *synthesis
+	c                        int
+	df                       float64
+	kappaDiagonal, logInvTol float64
+	bandwidth                func(kappa float64) int
+	dist                     []float64
+	order                    []int
+	z, x                     []complex128
+	emb                      *embedder
+	chol, band               []float64
+}
+
+// coefficients writes into w.x, indexed by simulation point, the Fourier
+// coefficients c_k of the component at frequency index k: half the
+// amplitude X_k of Veers' method, since gonum's Sequence returns
+// c_0 + 2·Re Σ c_k e^{2πi jk/n}, so c_k = X_k/2 gives Re Σ X_k e^{2πi f_k t}.
+func (w *frequencyWork) coefficients(k int) error {
+	s, x, z := w.s, w.x, w.z
+	np := len(s.points)
+	f := float64(k) * w.df
+	// The ½ of c_k = X_k/2 is in the amplitude: every step below is
+	// linear in it.
+	amp := 0.5 * math.Sqrt(2*s.targets.Spectra.PSD(w.c, f)*w.df)
+	rng := s.phaseSource(w.c, k)
+	kappa := coherenceDecay(f, s.targets.VHub, s.targets.Lambda1)
+	if w.c == 0 && s.lat != nil && s.tol > 0 && kappa < w.kappaDiagonal {
+		if w.emb == nil {
+			w.emb = newEmbedder(*s.lat)
+		}
+		// x is indexed by simulation point here, not by the sorted order
+		// of the factorisations below.
+		if w.emb.sample(x, kappa, amp, s.tol, rng) {
+			return nil
+		}
+		rng = s.phaseSource(w.c, k)
+	}
+	if w.c != 0 || kappa >= w.kappaDiagonal {
+		// No coherence: the points' phases are independent, drawn in the
+		// sorted order as the factorisations draw them, so a point keeps
+		// its phase whichever path a frequency takes.
+		for _, p := range w.order {
+			x[p] = scaledPhase(amp, rng)
+		}
+		return nil
+	}
+	for i := range z {
+		z[i] = scaledPhase(amp, rng)
+	}
+	switch {
+	case s.tol > 0 && 3*w.bandwidth(kappa) < np:
+		kb := w.bandwidth(kappa)
+		if cap(w.band) < np*(kb+1) {
+			w.band = make([]float64, np*(kb+1))
+		}
+		band := w.band[:np*(kb+1)]
+		if bandCholeskyCoherence(band, w.dist, np, kb, kappa, w.logInvTol/kappa) {
+			// x = Uᵀ z over the band of U, in the sorted order.
+			clear(x)
+			for m := range np {
+				zm := z[m]
+				row := band[m*(kb+1) : (m+1)*(kb+1)]
+				for d := 0; d <= kb && m+d < np; d++ {
+					x[m+d] += complex(row[d], 0) * zm
+				}
+			}
+			break
+		}
+		// Dropping the small coherences made the matrix indefinite:
+		// factorise it whole instead.
+		fallthrough
+	default:
+		if w.chol == nil {
+			w.chol = make([]float64, np*np)
+		}
+		if err := choleskyCoherence(w.chol, w.dist, np, kappa); err != nil {
+			return fmt.Errorf("windgen: u coherence matrix at %.5g Hz: %w", f, err)
+		}
+		// x = Uᵀ z with U the upper Cholesky factor (A = UᵀU), i.e.
+		// x = L z with L = Uᵀ lower (Veers 1988), in the sorted order.
+		clear(x)
+		for m := range np {
+			zm := z[m]
+			row := w.chol[m*np : (m+1)*np]
+			for j := m; j < np; j++ {
+				x[j] += complex(row[j], 0) * zm
+			}
+		}
+	}
+	// From the sorted order to simulation points (z is free now).
+	for i, p := range w.order {
+		z[p] = x[i]
+	}
+	copy(x, z)
+	return nil
 }
 
 // bandCholeskyCoherence fills band (upper band storage, row i holding
