@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -57,6 +58,29 @@ var (
 	divergenceChannels = []string{"RotSpeed", "TipDxc1", "TTDspFA", "TTDspSS", "PtfmPitch", "PtfmSurge"}
 )
 
+// NonFiniteCheck is the check of channel name's first non-finite sample,
+// v at time t.
+func NonFiniteCheck(name string, t, v float64) Check {
+	return Check{Kind: CheckNonFinite, Channel: name, Time: t, Value: v, Limit: math.NaN(),
+		Message: fmt.Sprintf("%s is %v at t = %g s", name, v, t)}
+}
+
+// PlausibilityChannels lists the channels whose values Plausibility bounds;
+// of the others it uses only the units (INVALID) and whether a sample is
+// non-finite, so a caller holding a large output file can read just these
+// whole and scan the rest a row at a time (NonFiniteCheck).
+func PlausibilityChannels() []string {
+	var out []string
+	for _, set := range [][]string{{"RotSpeed", "NacYaw"}, pitchChannels, bladeDeflChannels, towerDeflChannels, divergenceChannels} {
+		for _, n := range set {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 // Plausibility checks a run's record inside window w (the start-up
 // transient left out, except for non-finite values and INVALID channels,
 // which are checked over the whole record) and returns every failed check,
@@ -81,8 +105,7 @@ func Plausibility(rec *Record, w Window, lim PlausibilityLimits) ([]Check, error
 	for c, name := range rec.Names {
 		for i, v := range rec.Channels[c] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				out = append(out, Check{Kind: CheckNonFinite, Channel: name, Time: rec.Time[i], Value: v, Limit: math.NaN(),
-					Message: fmt.Sprintf("%s is %v at t = %g s", name, v, rec.Time[i])})
+				out = append(out, NonFiniteCheck(name, rec.Time[i], v))
 				break
 			}
 		}
