@@ -175,8 +175,12 @@ type System struct {
 	active []int // enabled DOFs
 	moving []int // DOFs whose rate may be non-zero (active plus generator azimuth)
 
-	c0, cP, cM, cP2, cM2 *config
-	qTmp                 []float64
+	c0   *config
+	qTmp []float64
+	// movingSet marks the moving DOFs; qdMoving is q̇ with the other DOFs'
+	// rates zeroed (their coordinates do not move).
+	movingSet []bool
+	qdMoving  []float64
 
 	jac            []vec3   // [point*nDOF + dof] partial velocities
 	omS            []vec3   // partial angular velocities of the shaft (nacelle) frame
@@ -246,8 +250,13 @@ func NewSystem(m *Model) *System {
 			s.geAzMoving = true
 		}
 	}
-	s.c0, s.cP, s.cM, s.cP2, s.cM2 = m.newConfig(), m.newConfig(), m.newConfig(), m.newConfig(), m.newConfig()
+	s.c0 = m.newConfig()
 	s.qTmp = make([]float64, nd)
+	s.movingSet = make([]bool, nd)
+	for _, j := range s.moving {
+		s.movingSet[j] = true
+	}
+	s.qdMoving = make([]float64, nd)
 	s.jac = make([]vec3, m.nPoints*nd)
 	s.omS = make([]vec3, nd)
 	s.omP = make([]vec3, nd)
@@ -278,19 +287,10 @@ func (s *System) Model() *Model { return s.m }
 // ActiveDOFs lists the enabled degrees of freedom.
 func (s *System) ActiveDOFs() []int { return s.active }
 
-func frameDiff(a, b *frame, inv float64) frame {
-	var d frame
-	for i := 0; i < 3; i++ {
-		d[i] = a[i].sub(b[i]).scale(inv)
-	}
-	return d
-}
-
-// kinematicCoefficients computes configurations, partial velocities and
-// velocity-dependent accelerations at state st.
+// kinematicCoefficients computes the configuration, partial velocities and
+// velocity-dependent accelerations at state st (analyticCoefficients),
+// unless they are already those of st and pitch.
 func (s *System) kinematicCoefficients(st *State, pitch []float64) {
-	m := s.m
-	nd := m.nDOF
 	q, qd := st.Q, st.QD
 	if s.keyValid && equalSlices(q, s.keyQ) && equalSlices(qd, s.keyQD) && equalSlices(pitch, s.keyPitch) {
 		return
@@ -300,138 +300,7 @@ func (s *System) kinematicCoefficients(st *State, pitch []float64) {
 	s.keyPitch = append(s.keyPitch[:0], pitch...)
 	s.keyValid = true
 	s.keyVersion++
-	m.kinematics(q, pitch, s.c0, kinAll)
-	const h = 1e-5
-	copy(s.qTmp, q)
-	p := &m.p
-	for _, j := range s.moving {
-		if j <= DOFY {
-			s.platformPartials(j, q)
-			continue
-		}
-		if j >= dofBlade0 {
-			// Blade modes move only their own blade, linearly in the
-			// shapes plus the axial shortening: ∂p/∂qₘ = Φxₘ j1 + Φyₘ j2 − Σ Aₘₙ qₙ j3.
-			k, md := (j-dofBlade0)/3, (j-dofBlade0)%3
-			qb := q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
-			fj := &s.c0.fj[k]
-			partial := func(pt int, sh *bladeShape) {
-				ax := sh.axRed[md][0]*qb[0] + sh.axRed[md][1]*qb[1] + sh.axRed[md][2]*qb[2]
-				s.jac[pt*nd+j] = fj.apply(vec3{sh.dx[md], sh.dy[md], -ax})
-			}
-			i0 := m.ptBlade0 + k*(p.BldNodes+1)
-			for jn := 0; jn <= p.BldNodes; jn++ {
-				partial(i0+jn, &m.bShape[k][jn+1])
-			}
-			for i := range m.loadR[k] {
-				partial(m.ptLoad0[k]+i, &m.loadShape[k][i])
-			}
-			continue
-		}
-		if j == DOFDrTr && s.geAzMoving {
-			// The rotor azimuth is q_GeAz + q_DrTr: the same partials.
-			for i := 0; i < m.nPoints; i++ {
-				s.jac[i*nd+j] = s.jac[i*nd+DOFGeAz]
-			}
-			s.omS[j] = s.omS[DOFGeAz]
-			for k := range s.omJ {
-				s.omJ[k][j] = s.omJ[k][DOFGeAz]
-			}
-			continue
-		}
-		// Central differences of the frames and of the points off the
-		// blades. A blade point is the apex plus a vector fixed in its
-		// pitched frame j (the offset depends only on the blade's own modes),
-		// so its partial velocity follows exactly from the apex's and the
-		// frame's: ∂p/∂qⱼ = ∂apex/∂qⱼ + ωⱼ × (p − apex).
-		s.qTmp[j] = q[j] + h
-		m.kinematics(s.qTmp, pitch, s.cP, kinNoBlades)
-		s.qTmp[j] = q[j] - h
-		m.kinematics(s.qTmp, pitch, s.cM, kinNoBlades)
-		s.qTmp[j] = q[j]
-		inv := 1 / (2 * h)
-		for i := 0; i < m.ptBlade0; i++ {
-			s.jac[i*nd+j] = s.cP.pos[i].sub(s.cM.pos[i]).scale(inv)
-		}
-		for i := m.ptTwrLoad0; i < m.nPoints; i++ {
-			s.jac[i*nd+j] = s.cP.pos[i].sub(s.cM.pos[i]).scale(inv)
-		}
-		d := frameDiff(&s.cP.fs, &s.cM.fs, inv)
-		s.omS[j] = angularVelocity(&s.c0.fs, &d)
-		if m.floating {
-			d := frameDiff(&s.cP.fp, &s.cM.fp, inv)
-			s.omP[j] = angularVelocity(&s.c0.fp, &d)
-		}
-		dApex := s.cP.apex.sub(s.cM.apex).scale(inv)
-		for k := range s.omJ {
-			d := frameDiff(&s.cP.fj[k], &s.cM.fj[k], inv)
-			w := angularVelocity(&s.c0.fj[k], &d)
-			s.omJ[k][j] = w
-			blade := func(pt int) {
-				s.jac[pt*nd+j] = dApex.add(w.cross(s.c0.pos[pt].sub(s.c0.apex)))
-			}
-			i0 := m.ptBlade0 + k*(p.BldNodes+1)
-			for jn := 0; jn <= p.BldNodes; jn++ {
-				blade(i0 + jn)
-			}
-			for i := range m.loadR[k] {
-				blade(m.ptLoad0[k] + i)
-			}
-		}
-	}
-	// Velocity-dependent accelerations: second directional difference of
-	// the positions along q̇ (Σ ∂²p/∂qⱼ∂qₖ q̇ⱼ q̇ₖ), and the shaft frame's
-	// angular acceleration at zero q̈.
-	vmax := 0.0
-	for _, j := range s.moving {
-		vmax = math.Max(vmax, math.Abs(qd[j]))
-	}
-	s.omegaS = vec3{}
-	for _, j := range s.moving {
-		s.omegaS = s.omegaS.axpy(qd[j], s.omS[j])
-	}
-	if m.floating {
-		s.omegaP = vec3{}
-		for _, j := range s.moving {
-			s.omegaP = s.omegaP.axpy(qd[j], s.omP[j])
-		}
-	}
-	if vmax == 0 {
-		for i := range s.abias {
-			s.abias[i] = vec3{}
-		}
-		s.alphaS = vec3{}
-		s.alphaP = vec3{}
-		return
-	}
-	ds := 1e-4 / vmax
-	shift := func(f float64, c *config, what int) {
-		for i := range s.qTmp {
-			s.qTmp[i] = q[i] + f*ds*qd[i]
-		}
-		m.kinematics(s.qTmp, pitch, c, what)
-	}
-	shift(1, s.cP, kinAll)
-	shift(-1, s.cM, kinAll)
-	inv2 := 1 / (ds * ds)
-	for i := 0; i < m.nPoints; i++ {
-		s.abias[i] = s.cP.pos[i].add(s.cM.pos[i]).sub(s.c0.pos[i].scale(2)).scale(inv2)
-	}
-	shift(2, s.cP2, kinFrames)
-	shift(-2, s.cM2, kinFrames)
-	inv := 1 / (2 * ds)
-	dP := frameDiff(&s.cP2.fs, &s.c0.fs, inv)
-	dM := frameDiff(&s.c0.fs, &s.cM2.fs, inv)
-	wP := angularVelocity(&s.cP.fs, &dP)
-	wM := angularVelocity(&s.cM.fs, &dM)
-	s.alphaS = wP.sub(wM).scale(inv)
-	if m.floating {
-		dP := frameDiff(&s.cP2.fp, &s.c0.fp, inv)
-		dM := frameDiff(&s.c0.fp, &s.cM2.fp, inv)
-		wP := angularVelocity(&s.cP.fp, &dP)
-		wM := angularVelocity(&s.cM.fp, &dM)
-		s.alphaP = wP.sub(wM).scale(inv)
-	}
+	s.analyticCoefficients(q, qd, pitch)
 }
 
 func (s *System) bodies() [3]axialBody {
@@ -637,42 +506,6 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	s.lastKeyQ = s.keyVersion
 	s.lastValid = true
 	return nil
-}
-
-// platformPartials sets the partial velocities of platform DOF j exactly:
-// every point is ref + R·(x − ref₀) with x independent of the platform
-// DOFs, so a translation moves every point along its axis and a rotation
-// θⱼ turns every point and frame about the reference point with the
-// platform frame's partial angular velocity ωⱼ: ∂p/∂θⱼ = ωⱼ × (p − ref).
-// Only ωⱼ needs a difference, of the platform frame alone.
-func (s *System) platformPartials(j int, q []float64) {
-	m := s.m
-	nd := m.nDOF
-	var w vec3
-	if j >= DOFR {
-		const h = 1e-5
-		th := vec3{q[DOFR], q[DOFP], q[DOFY]}
-		th[j-DOFR] += h
-		fP := platformFrame(th)
-		th[j-DOFR] -= 2 * h
-		fM := platformFrame(th)
-		d := frameDiff(&fP, &fM, 1/(2*h))
-		w = angularVelocity(&s.c0.fp, &d)
-		ref := s.c0.pos[m.ptPtfmRef]
-		for i := 0; i < m.nPoints; i++ {
-			s.jac[i*nd+j] = w.cross(s.c0.pos[i].sub(ref))
-		}
-	} else {
-		var e vec3
-		e[j-DOFSg] = 1
-		for i := 0; i < m.nPoints; i++ {
-			s.jac[i*nd+j] = e
-		}
-	}
-	s.omS[j], s.omP[j] = w, w
-	for k := range s.omJ {
-		s.omJ[k][j] = w
-	}
 }
 
 // SetPlatformAddedMass sets the added mass about the platform reference

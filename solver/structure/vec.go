@@ -66,13 +66,3 @@ func rotationVector(v vec3) frame {
 	}
 	return f
 }
-
-// angularVelocity returns ω with df[i] = ω × f[i] for an orthonormal frame f
-// and its time derivative df: ω = ½ Σ f_i × ḟ_i.
-func angularVelocity(f, df *frame) vec3 {
-	var w vec3
-	for i := 0; i < 3; i++ {
-		w = w.add(f[i].cross(df[i]))
-	}
-	return w.scale(0.5)
-}
