@@ -181,6 +181,14 @@ type System struct {
 	// rates zeroed (their coordinates do not move).
 	movingSet []bool
 	qdMoving  []float64
+	// Blades: the apex's partial velocities per DOF off the blades, the
+	// apex velocity and hub angular velocity, and each blade's mass
+	// moments and gravity-inertia resultants (analyticCoefficients).
+	// bladeOf is the blade of each point, −1 off the blades.
+	vApex             []vec3
+	vApexRate, omegaH vec3
+	lump              []bladeLump
+	bladeOf           []int
 
 	jac            []vec3   // [point*nDOF + dof] partial velocities
 	omS            []vec3   // partial angular velocities of the shaft (nacelle) frame
@@ -257,6 +265,21 @@ func NewSystem(m *Model) *System {
 		s.movingSet[j] = true
 	}
 	s.qdMoving = make([]float64, nd)
+	s.vApex = make([]vec3, nd)
+	s.lump = make([]bladeLump, p.NumBl)
+	s.bladeOf = make([]int, m.nPoints)
+	for i := range s.bladeOf {
+		s.bladeOf[i] = -1
+	}
+	for k := 0; k < p.NumBl; k++ {
+		i0 := m.ptBlade0 + k*(p.BldNodes+1)
+		for j := 0; j <= p.BldNodes; j++ {
+			s.bladeOf[i0+j] = k
+		}
+		for i := range m.loadR[k] {
+			s.bladeOf[m.ptLoad0[k]+i] = k
+		}
+	}
 	s.jac = make([]vec3, m.nPoints*nd)
 	s.omS = make([]vec3, nd)
 	s.omP = make([]vec3, nd)
@@ -360,10 +383,10 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	qd := st.QD
 	q := st.Q
 
-	// Point masses and point loads.
+	// Point masses off the blades (the blades follow in rotorTerms).
 	for i := 0; i < m.nPoints; i++ {
 		mi := m.ptMass[i]
-		if mi <= 0 {
+		if mi <= 0 || s.bladeOf[i] >= 0 {
 			continue // massless load stations are handled below
 		}
 		L := g.sub(s.abias[i]).scale(mi)
@@ -380,27 +403,7 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 			}
 		}
 	}
-	for k := 0; k < p.NumBl; k++ {
-		fj := &s.c0.fj[k]
-		for i := range m.loadR[k] {
-			F := vec3(u.BladeForce[k][i])
-			Mo := vec3(u.BladeMoment[k][i])
-			if F == (vec3{}) && Mo == (vec3{}) {
-				continue
-			}
-			Ji := s.jac[(m.ptLoad0[k]+i)*nd : (m.ptLoad0[k]+i+1)*nd]
-			sh := &m.loadShape[k][i]
-			for a, ja := range s.active {
-				f[a] += Ji[ja].dot(F)
-				om := s.omJ[k][ja]
-				if md := ja - DOFBlade(k, 0); md >= 0 && md < 3 {
-					// Section rotation from the mode slope (small angle).
-					om = om.axpy(-sh.sy[md], fj[0]).axpy(sh.sx[md], fj[1])
-				}
-				f[a] += om.dot(Mo)
-			}
-		}
-	}
+	s.rotorTerms(M.Data, M.Stride, f, u)
 	for i := range m.twrLoadElev {
 		F := vec3(u.TowerForce[i])
 		if F == (vec3{}) {
@@ -506,6 +509,90 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	s.lastKeyQ = s.keyVersion
 	s.lastValid = true
 	return nil
+}
+
+// rotorTerms adds the blades' share of the generalized mass matrix (lower
+// triangle, row stride ld) and forces: their gravity and inertia through
+// the mass moments of bladeLump, and the aerodynamic point loads. For a
+// DOF r off the blades every blade point moves with v_apex,r + ωᵣ × r, so
+// the loads enter as v_apex,r·ΣF + ωᵣ·Σ(r × F + M) and the masses as
+// m v_apex,r·v_apex,s + v_apex,r·(ωₛ × S) + v_apex,s·(ωᵣ × S) + ωᵣ·I·ωₛ
+// (S the first moment, I the inertia tensor about the apex, all blades
+// together: ωᵣ and v_apex,r are the same for every blade). A blade's own
+// modes couple through Σm φₘ, Σm r × φₘ and Σm φₘ·φₙ.
+func (s *System) rotorTerms(M []float64, ld int, f []float64, u *Inputs) {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	c := s.c0
+	var mass float64
+	var first, force, moment vec3
+	var inertia [3][3]float64
+	for k := 0; k < p.NumBl; k++ {
+		lk := &s.lump[k]
+		mass += lk.mass
+		first = first.add(lk.first)
+		for x := 0; x < 3; x++ {
+			for y := 0; y < 3; y++ {
+				inertia[x][y] += lk.inertia[x][y]
+			}
+		}
+		F, Mo := lk.force, lk.moment
+		modal := lk.modeForce
+		fj := &c.fj[k]
+		d0 := DOFBlade(k, 0)
+		for i := range m.loadR[k] {
+			Fi := vec3(u.BladeForce[k][i])
+			Mi := vec3(u.BladeMoment[k][i])
+			if Fi == (vec3{}) && Mi == (vec3{}) {
+				continue
+			}
+			pt := m.ptLoad0[k] + i
+			F = F.add(Fi)
+			Mo = Mo.add(c.pos[pt].sub(c.apex).cross(Fi)).add(Mi)
+			Ji := s.jac[pt*nd : (pt+1)*nd]
+			sh := &m.loadShape[k][i]
+			for md := 0; md < 3; md++ {
+				// Section rotation from the mode slope (small angle).
+				om := fj[0].scale(-sh.sy[md]).axpy(sh.sx[md], fj[1])
+				modal[md] += Ji[d0+md].dot(Fi) + om.dot(Mi)
+			}
+		}
+		force, moment = force.add(F), moment.add(Mo)
+		for a, ja := range s.active {
+			md := ja - d0
+			if md < 0 || md >= 3 {
+				continue
+			}
+			f[a] += modal[md]
+			row := M[a*ld:]
+			for b := 0; b <= a; b++ {
+				jb := s.active[b]
+				switch {
+				case jb < dofBlade0:
+					row[b] += s.vApex[jb].dot(lk.modeMom[md]) + s.omJ[k][jb].dot(lk.modeAng[md])
+				case jb >= d0:
+					row[b] += lk.modeMass[md][jb-d0]
+				}
+			}
+		}
+	}
+	om := s.omJ[0]
+	for a, ja := range s.active {
+		if ja >= dofBlade0 {
+			break // the active DOFs are in ascending order
+		}
+		va, wa := s.vApex[ja], om[ja]
+		f[a] += va.dot(force) + wa.dot(moment)
+		waS := wa.cross(first)
+		Iwa := mul33(&inertia, wa)
+		row := M[a*ld:]
+		for b := 0; b <= a; b++ {
+			jb := s.active[b]
+			vb, wb := s.vApex[jb], om[jb]
+			row[b] += mass*va.dot(vb) + vb.dot(waS) + va.dot(wb.cross(first)) + Iwa.dot(wb)
+		}
+	}
 }
 
 // SetPlatformAddedMass sets the added mass about the platform reference

@@ -188,18 +188,17 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 		b := &mo.Blades[k]
 		// Angular velocity of the pitched blade frame (all DOFs but the
 		// blade's own modes, which bend the sections only).
-		var wFrame vec3
-		for _, j := range s.moving {
-			if j < dofBlade0 {
-				wFrame = wFrame.axpy(st.QD[j], s.omJ[k][j])
-			}
-		}
+		wFrame := s.omegaH
+		d0 := DOFBlade(k, 0)
+		qdm := s.qdMoving[d0 : d0+3]
 		for i := range m.loadR[k] {
 			pi := m.ptLoad0[k] + i
 			b.Pos[i] = c.pos[pi]
-			var v vec3
-			for _, j := range s.moving {
-				v = v.axpy(st.QD[j], s.jac[pi*nd+j])
+			// The apex's velocity, the blade frame's rotation about it and
+			// the blade's own mode rates.
+			v := s.vApexRate.add(wFrame.cross(c.pos[pi].sub(c.apex)))
+			for md := 0; md < 3; md++ {
+				v = v.axpy(qdm[md], s.jac[pi*nd+d0+md])
 			}
 			b.Vel[i] = v
 			sh := &m.loadShape[k][i]
@@ -282,8 +281,25 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	out.NacYaw = st.Q[DOFYaw]
 	out.YawRate = st.QD[DOFYaw]
 
+	// The apex's acceleration and the hub's angular acceleration from q̈:
+	// a blade point's acceleration is a₀ + a_apex + α × r + Σ φₘ q̈ₘ.
+	var aApex, alphaH vec3
+	for _, j := range s.active {
+		if j < dofBlade0 {
+			aApex = aApex.axpy(qdd[j], s.vApex[j])
+			alphaH = alphaH.axpy(qdd[j], s.omJ[0][j])
+		}
+	}
 	accel := func(i int) vec3 {
 		a := s.abias[i]
+		if k := s.bladeOf[i]; k >= 0 {
+			d0 := DOFBlade(k, 0)
+			a = a.add(aApex).add(alphaH.cross(c.pos[i].sub(c.apex)))
+			for md := 0; md < 3; md++ {
+				a = a.axpy(qdd[d0+md], s.jac[i*nd+d0+md])
+			}
+			return a
+		}
 		for _, j := range s.active {
 			a = a.axpy(qdd[j], s.jac[i*nd+j])
 		}

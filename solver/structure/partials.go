@@ -237,20 +237,36 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 	}
 	// The apex, like the hub, rides on the nacelle.
 	rApex := c.apex.sub(towerTop)
-	var vApex [dofBlade0]vec3
+	for j := range s.vApex {
+		s.vApex[j] = vec3{}
+	}
 	for _, j := range s.moving {
 		if j < dofBlade0 && j != DOFGeAz && j != DOFDrTr {
-			vApex[j] = vTop[j].add(s.omS[j].cross(rApex))
+			s.vApex[j] = vTop[j].add(s.omS[j].cross(rApex))
 		}
 	}
 	aApex := aTop.add(aN.cross(rApex)).add(wN.cross(wN.cross(rApex)))
 
 	// Hub and blades: the rotor azimuth ψ = q_GeAz + q_DrTr turns about the
-	// shaft axis.
+	// shaft axis. A blade point's partial velocity for a DOF off the blade
+	// is the apex's plus the blade frame's rotation about the apex,
+	// v_apex,j + ω_j × r, so it is not stored per point: the equations of
+	// motion use the blade's mass moments about the apex (bladeLump) and
+	// the motions rebuild velocities from the apex's. Only the blade's own
+	// mode partials are stored (jac).
 	shaft := c.fs[0]
 	psiDot := qd[DOFGeAz] + qd[DOFDrTr]
 	wH := wN.axpy(psiDot, shaft)
 	aH := aN.add(wN.cross(shaft).scale(psiDot))
+	s.omegaH = wH
+	var vApexRate vec3
+	for _, j := range s.moving {
+		if j < dofBlade0 {
+			vApexRate = vApexRate.axpy(qd[j], s.vApex[j])
+		}
+	}
+	s.vApexRate = vApexRate
+	g := vec3{0, 0, -p.Gravity}
 	for k := 0; k < p.NumBl; k++ {
 		omJ := s.omJ[k]
 		for j := 0; j < dofBlade0; j++ {
@@ -266,18 +282,16 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 		qb := q[d0 : d0+3]
 		qdb := qd[d0 : d0+3]
 		fj := &c.fj[k]
+		lump := &s.lump[k]
+		*lump = bladeLump{}
 		blade := func(pt int, sh *bladeShape) {
 			J := s.jac[pt*nd : (pt+1)*nd]
 			r := c.pos[pt].sub(c.apex)
-			for _, j := range s.moving {
-				if j < dofBlade0 {
-					J[j] = vApex[j].add(omJ[j].cross(r))
-				}
-			}
 			// The blade's own modes: ∂p/∂qₘ = Φxₘ j1 + Φyₘ j2 − Σₙ Āₘₙ qₙ j3
 			// (Ā the symmetric part of the axial-reduction matrix).
 			var relVel vec3 // in the pitched frame
 			var zz float64
+			var phi [3]vec3
 			for md := 0; md < 3; md++ {
 				var ax float64
 				for n := 0; n < 3; n++ {
@@ -285,13 +299,20 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 					zz -= sh.axRed[md][n] * qdb[md] * qdb[n]
 				}
 				dl := vec3{sh.dx[md], sh.dy[md], -ax}
+				phi[md] = fj.apply(dl)
 				if on[d0+md] {
-					J[d0+md] = fj.apply(dl)
+					J[d0+md] = phi[md]
 				}
 				relVel = relVel.axpy(qdb[md], dl)
 			}
 			relG := fj.apply(relVel)
-			s.abias[pt] = aApex.add(aH.cross(r)).add(wH.cross(wH.cross(r))).add(wH.cross(relG).scale(2)).axpy(zz, fj[2])
+			ab := aApex.add(aH.cross(r)).add(wH.cross(wH.cross(r))).add(wH.cross(relG).scale(2)).axpy(zz, fj[2])
+			s.abias[pt] = ab
+			mi := m.ptMass[pt]
+			if mi <= 0 {
+				return
+			}
+			lump.add(mi, r, &phi, g.sub(ab).scale(mi))
 		}
 		i0 := m.ptBlade0 + k*(p.BldNodes+1)
 		for jn := 0; jn <= p.BldNodes; jn++ {
@@ -301,4 +322,64 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 			blade(m.ptLoad0[k]+i, &m.loadShape[k][i])
 		}
 	}
+}
+
+// bladeLump holds one blade's mass moments about the apex at the current
+// configuration — Σm, Σm·r, the inertia tensor Σm(|r|²I − r rᵀ), and per
+// own mode Σm·φₘ, Σm·r×φₘ and Σm·φₘ·φₙ — and the resultants of its
+// gravity and inertia loads at zero q̈, L = Σm(g − a₀) and Σ r×L, with
+// their modal forces Σ φₘ·L. With them the blade's share of Kane's
+// generalized mass and forces, Σᵢ mᵢ vᵢ,ᵣ·vᵢ,ₛ and Σᵢ vᵢ,ᵣ·Lᵢ for
+// vᵢ,ᵣ = v_apex,r + ωᵣ × rᵢ, is a few dot products per DOF pair instead of
+// a sum over the blade's points.
+type bladeLump struct {
+	mass          float64
+	first         vec3
+	inertia       [3][3]float64
+	modeMom       [3]vec3       // Σ m φₘ
+	modeAng       [3]vec3       // Σ m r × φₘ
+	modeMass      [3][3]float64 // Σ m φₘ·φₙ
+	force, moment vec3          // Σ L, Σ r × L
+	modeForce     [3]float64    // Σ φₘ·L
+}
+
+func (b *bladeLump) add(mi float64, r vec3, phi *[3]vec3, L vec3) {
+	b.mass += mi
+	b.first = b.first.axpy(mi, r)
+	rr := r.dot(r)
+	for x := 0; x < 3; x++ {
+		for y := 0; y < 3; y++ {
+			v := -mi * r[x] * r[y]
+			if x == y {
+				v += mi * rr
+			}
+			b.inertia[x][y] += v
+		}
+	}
+	for md := 0; md < 3; md++ {
+		b.modeMom[md] = b.modeMom[md].axpy(mi, phi[md])
+		b.modeAng[md] = b.modeAng[md].axpy(mi, r.cross(phi[md]))
+		for n := 0; n < 3; n++ {
+			b.modeMass[md][n] += mi * phi[md].dot(phi[n])
+		}
+		b.modeForce[md] += phi[md].dot(L)
+	}
+	b.force = b.force.add(L)
+	b.moment = b.moment.add(r.cross(L))
+}
+
+func mul33(a *[3][3]float64, v vec3) vec3 {
+	return vec3{
+		a[0][0]*v[0] + a[0][1]*v[1] + a[0][2]*v[2],
+		a[1][0]*v[0] + a[1][1]*v[1] + a[1][2]*v[2],
+		a[2][0]*v[0] + a[2][1]*v[1] + a[2][2]*v[2],
+	}
+}
+
+// partialVelocity is the partial velocity of point pt for DOF j.
+func (s *System) partialVelocity(pt, j int) vec3 {
+	if k := s.bladeOf[pt]; k >= 0 && j < dofBlade0 {
+		return s.vApex[j].add(s.omJ[k][j].cross(s.c0.pos[pt].sub(s.c0.apex)))
+	}
+	return s.jac[pt*s.m.nDOF+j]
 }

@@ -130,7 +130,6 @@ func finiteDifferenceCoefficients(m *Model, moving []int, q, qd, pitch []float64
 func compareCoefficients(t *testing.T, sys *System, st *State, pitch []float64) {
 	t.Helper()
 	m := sys.m
-	nd := m.nDOF
 	sys.keyValid = false
 	sys.kinematicCoefficients(st, pitch)
 	ref := finiteDifferenceCoefficients(m, sys.moving, st.Q, st.QD, pitch)
@@ -160,7 +159,7 @@ func compareCoefficients(t *testing.T, sys *System, st *State, pitch []float64) 
 	}
 	for _, j := range sys.moving {
 		name := DOFName(j)
-		check("partial velocities "+name, func(i int) vec3 { return sys.jac[i*nd+j] }, func(i int) vec3 { return ref.jac[i][j] }, m.nPoints)
+		check("partial velocities "+name, func(i int) vec3 { return sys.partialVelocity(i, j) }, func(i int) vec3 { return ref.jac[i][j] }, m.nPoints)
 	}
 	// Partial angular velocities: zero for some DOFs (the shaft frame does
 	// not turn with the azimuth), so compare them all together.
@@ -308,4 +307,84 @@ func TestAnalyticPartialsMatchFiniteDifferencesOnSemi(t *testing.T) {
 		st.Q[DOFBlade(k, ModeEdge1)], st.QD[DOFBlade(k, ModeEdge1)] = -0.6, 0.4
 	}
 	compareCoefficients(t, sys, st, []float64{0.06, 0.06, 0.06})
+}
+
+// rotorTermsPointwise is rotorTerms the long way: Kane's sums over every
+// blade point, Σ mᵢ vᵢ,ᵣ·vᵢ,ₛ and Σ vᵢ,ᵣ·(mᵢ(g − a₀ᵢ) + Fᵢ) + ωᵢ,ᵣ·Mᵢ.
+func rotorTermsPointwise(s *System, M []float64, ld int, f []float64, u *Inputs) {
+	m := s.m
+	p := &m.p
+	g := vec3{0, 0, -p.Gravity}
+	for i := 0; i < m.nPoints; i++ {
+		k := s.bladeOf[i]
+		if k < 0 {
+			continue
+		}
+		L := g.sub(s.abias[i]).scale(m.ptMass[i])
+		var Mo vec3
+		var sh *bladeShape
+		if i >= m.ptLoad0[k] && i < m.ptLoad0[k]+len(m.loadR[k]) {
+			L = L.add(vec3(u.BladeForce[k][i-m.ptLoad0[k]]))
+			Mo = vec3(u.BladeMoment[k][i-m.ptLoad0[k]])
+			sh = &m.loadShape[k][i-m.ptLoad0[k]]
+		}
+		for a, ja := range s.active {
+			va := s.partialVelocity(i, ja)
+			om := s.omJ[k][ja]
+			if md := ja - DOFBlade(k, 0); sh != nil && md >= 0 && md < 3 {
+				om = om.axpy(-sh.sy[md], s.c0.fj[k][0]).axpy(sh.sx[md], s.c0.fj[k][1])
+			}
+			f[a] += va.dot(L) + om.dot(Mo)
+			for b := 0; b <= a; b++ {
+				M[a*ld+b] += m.ptMass[i] * va.dot(s.partialVelocity(i, s.active[b]))
+			}
+		}
+	}
+}
+
+// The blades' generalized mass and forces from their mass moments about
+// the apex (rotorTerms) equal Kane's sums over the blade points, on the
+// floating turbine with every DOF moving and aerodynamic loads on.
+func TestRotorTermsEqualPointSums(t *testing.T) {
+	p := platformParams(allDOFs())
+	p.Gravity = 9.80665
+	m, err := NewModel(p, [][]float64{{0, 10, 40, 61.5}, {5, 30, 55}, {20, 60}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := NewSystem(m)
+	rng := rand.New(rand.NewSource(3))
+	st := randomState(sys, rng, func(j int) float64 { return 0.2 }, func(j int) float64 { return 0.5 })
+	u := m.NewInputs()
+	for k := range u.BladeForce {
+		for i := range u.BladeForce[k] {
+			for x := 0; x < 3; x++ {
+				u.BladeForce[k][i][x] = 1e4 * (2*rng.Float64() - 1)
+				u.BladeMoment[k][i][x] = 1e4 * (2*rng.Float64() - 1)
+			}
+		}
+	}
+	sys.kinematicCoefficients(st, u.BlPitch)
+	na := len(sys.active)
+	M1, M2 := make([]float64, na*na), make([]float64, na*na)
+	f1, f2 := make([]float64, na), make([]float64, na)
+	sys.rotorTerms(M1, na, f1, u)
+	rotorTermsPointwise(sys, M2, na, f2, u)
+	scaleM, scaleF := 0.0, 0.0
+	for i := range M2 {
+		scaleM = math.Max(scaleM, math.Abs(M2[i]))
+	}
+	for i := range f2 {
+		scaleF = math.Max(scaleF, math.Abs(f2[i]))
+	}
+	for a := 0; a < na; a++ {
+		for b := 0; b <= a; b++ {
+			if d := math.Abs(M1[a*na+b] - M2[a*na+b]); d > 1e-12*scaleM {
+				t.Errorf("mass %s,%s: lumped %.12g, point sums %.12g", DOFName(sys.active[a]), DOFName(sys.active[b]), M1[a*na+b], M2[a*na+b])
+			}
+		}
+		if d := math.Abs(f1[a] - f2[a]); d > 1e-12*scaleF {
+			t.Errorf("force %s: lumped %.12g, point sums %.12g", DOFName(sys.active[a]), f1[a], f2[a])
+		}
+	}
 }
