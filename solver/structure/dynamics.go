@@ -203,6 +203,13 @@ type System struct {
 	// frame, that the offshore modules left out of their loads.
 	ptfmAM    [6][6]float64
 	hasPtfmAM bool
+	// The factored mass matrix and the state's share of the generalized
+	// forces (assembleState), valid for coefficient version factorKey.
+	chol        blas64.Triangular
+	stateForce  []float64
+	factorKey   int
+	factorValid bool
+	activeIndex []int // position of each DOF in active, −1 when disabled
 
 	hubSpin, genSpin, noSpin []float64
 
@@ -265,6 +272,13 @@ func NewSystem(m *Model) *System {
 		s.movingSet[j] = true
 	}
 	s.qdMoving = make([]float64, nd)
+	s.activeIndex = make([]int, nd)
+	for j := range s.activeIndex {
+		s.activeIndex[j] = -1
+	}
+	for a, j := range s.active {
+		s.activeIndex[j] = a
+	}
 	s.vApex = make([]vec3, nd)
 	s.lump = make([]bladeLump, p.NumBl)
 	s.bladeOf = make([]int, m.nPoints)
@@ -299,6 +313,7 @@ func NewSystem(m *Model) *System {
 		s.force = mat.NewVecDense(na, nil)
 		s.sol = mat.NewVecDense(na, nil)
 		s.massDiag = make([]float64, na)
+		s.stateForce = make([]float64, na)
 	}
 	s.qdd = make([]float64, nd)
 	return s
@@ -337,10 +352,14 @@ func (s *System) bodies() [3]axialBody {
 
 // Derivative evaluates the generalized accelerations q̈ (all DOFs, zero for
 // disabled ones) at state st with inputs u: it assembles Kane's equations
-// M q̈ = f over the enabled DOFs and solves them.
+// M q̈ = f over the enabled DOFs and solves them. The mass matrix, its
+// Cholesky factor and the state's share of f (gravity, inertia, elastic and
+// damping forces) depend on the state and pitch alone (assembleState), so
+// a second evaluation at the same state with other inputs — the coupling's
+// outputs after the aerodynamics at the state it just integrated to — only
+// adds the applied loads and solves again.
 func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	m := s.m
-	p := &m.p
 	nd := m.nDOF
 	for j := 0; j < nd; j++ {
 		if !isFinite(st.Q[j]) || !isFinite(st.QD[j]) {
@@ -371,11 +390,50 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 		copy(s.qdd, qdd)
 		return nil
 	}
+	if !s.factorValid || s.factorKey != s.keyVersion {
+		if err := s.assembleState(st); err != nil {
+			return err
+		}
+	}
+	f := s.force.RawVector().Data
+	copy(f, s.stateForce)
+	s.inputForces(st, u, f)
+	x := s.sol.RawVector().Data
+	copy(x, f)
+	lapack64.Potrs(s.chol, blas64.General{Rows: na, Cols: 1, Stride: 1, Data: x})
+	for a, ja := range s.active {
+		if math.IsNaN(x[a]) || math.IsInf(x[a], 0) {
+			return fmt.Errorf("structure: acceleration of %s is %v", DOFName(ja), x[a])
+		}
+		qdd[ja] = x[a]
+	}
+	copy(s.qdd, qdd)
+	if s.lastInputs == nil {
+		s.lastInputs = m.NewInputs()
+	}
+	s.lastInputs.CopyFrom(u)
+	s.lastKeyQ = s.keyVersion
+	s.lastValid = true
+	return nil
+}
+
+// assembleState assembles the mass matrix over the enabled DOFs and
+// factors it (Cholesky, in place), and the generalized forces that depend
+// on the state alone: gravity and the velocity-dependent inertia forces of
+// every point mass and rotating body, the platform's rotational inertia
+// and added mass, and the elastic and damping forces of the tower, blades
+// and drivetrain.
+func (s *System) assembleState(st *State) error {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	na := len(s.active)
+	s.factorValid = false
 	M := s.mass.RawMatrix()
 	for i := range M.Data {
 		M.Data[i] = 0
 	}
-	f := s.force.RawVector().Data
+	f := s.stateForce
 	for i := range f {
 		f[i] = 0
 	}
@@ -383,11 +441,11 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 	qd := st.QD
 	q := st.Q
 
-	// Point masses off the blades (the blades follow in rotorTerms).
+	// Point masses off the blades (the blades follow in rotorState).
 	for i := 0; i < m.nPoints; i++ {
 		mi := m.ptMass[i]
 		if mi <= 0 || s.bladeOf[i] >= 0 {
-			continue // massless load stations are handled below
+			continue
 		}
 		L := g.sub(s.abias[i]).scale(mi)
 		Ji := s.jac[i*nd : (i+1)*nd]
@@ -403,17 +461,7 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 			}
 		}
 	}
-	s.rotorTerms(M.Data, M.Stride, f, u)
-	for i := range m.twrLoadElev {
-		F := vec3(u.TowerForce[i])
-		if F == (vec3{}) {
-			continue
-		}
-		Ji := s.jac[(m.ptTwrLoad0+i)*nd : (m.ptTwrLoad0+i+1)*nd]
-		for a, ja := range s.active {
-			f[a] += Ji[ja].dot(F)
-		}
-	}
+	s.rotorState(M.Data, M.Stride, f)
 	// Rotating bodies with inertia about a single axis (hub, generator,
 	// nacelle): F*ⱼ = −I(Ωⱼ·a)(α·a) − I(ω·a)Ωⱼ·(ω×a) (Kane).
 	for _, b := range s.bodies() {
@@ -437,9 +485,9 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 		}
 	}
 	if m.floating {
-		s.platformTerms(M.Data, M.Stride, f, u)
+		s.platformState(M.Data, M.Stride, f)
 	}
-	// Elastic, damping, drivetrain, generator and yaw generalized forces.
+	// Elastic, damping and drivetrain generalized forces.
 	gf := make0(s.qTmp)
 	for k := 0; k < p.NumBl; k++ {
 		d0 := DOFBlade(k, 0)
@@ -458,26 +506,18 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 		}
 	}
 	gf[DOFDrTr] -= p.DTTorSpr*q[DOFDrTr] + p.DTTorDmp*qd[DOFDrTr]
-	// Gearbox losses: the LSS carries GBRatio·T/η when power flows to the
-	// generator and GBRatio·T·η when it flows back (ElastoDyn GBoxEffFac).
-	hss := u.GenTrq + s.brakeTorque(u.HSSBrTrq, qd[DOFGeAz])
-	s.genEffFac = p.GBoxEff
-	if hss*qd[DOFGeAz] < 0 {
-		s.genEffFac = 1 / p.GBoxEff
-	}
-	gf[DOFGeAz] -= p.GBRatio * hss / s.genEffFac
-	gf[DOFYaw] += u.YawMom
 	for a, ja := range s.active {
 		f[a] += gf[ja]
 	}
-	// Symmetric fill and solve.
+	// Symmetric fill and factorization.
 	for a := 0; a < na; a++ {
 		for b := a + 1; b < na; b++ {
 			M.Data[a*M.Stride+b] = M.Data[b*M.Stride+a]
 		}
 	}
-	// M is symmetric positive definite: Cholesky factorization and solve
-	// in place (LAPACK dpotrf/dpotrs through gonum), without allocation.
+	// M is symmetric positive definite: Cholesky factorization in place
+	// (LAPACK dpotrf through gonum), without allocation; Derivative solves
+	// with it (dpotrs) for each set of inputs at this state.
 	for a := 0; a < na; a++ {
 		s.massDiag[a] = M.Data[a*M.Stride+a]
 	}
@@ -492,39 +532,63 @@ func (s *System) Derivative(st *State, u *Inputs, qdd []float64) error {
 		}
 		return fmt.Errorf("structure: mass matrix is not positive definite; the state has probably diverged (largest coordinate: DOF %s = %.4g)", DOFName(big), st.Q[big])
 	}
-	copy(s.sol.RawVector().Data, f)
-	lapack64.Potrs(tri, blas64.General{Rows: na, Cols: 1, Stride: 1, Data: s.sol.RawVector().Data})
-	x := s.sol.RawVector().Data
-	for a, ja := range s.active {
-		if math.IsNaN(x[a]) || math.IsInf(x[a], 0) {
-			return fmt.Errorf("structure: acceleration of %s is %v", DOFName(ja), x[a])
-		}
-		qdd[ja] = x[a]
-	}
-	copy(s.qdd, qdd)
-	if s.lastInputs == nil {
-		s.lastInputs = m.NewInputs()
-	}
-	s.lastInputs.CopyFrom(u)
-	s.lastKeyQ = s.keyVersion
-	s.lastValid = true
+	s.chol = tri
+	s.factorKey = s.keyVersion
+	s.factorValid = true
 	return nil
 }
 
-// rotorTerms adds the blades' share of the generalized mass matrix (lower
-// triangle, row stride ld) and forces: their gravity and inertia through
-// the mass moments of bladeLump, and the aerodynamic point loads. For a
-// DOF r off the blades every blade point moves with v_apex,r + ωᵣ × r, so
-// the loads enter as v_apex,r·ΣF + ωᵣ·Σ(r × F + M) and the masses as
+// inputForces adds the generalized forces of the inputs to f: the
+// aerodynamic loads on the blades and tower, the platform load, the
+// generator and brake torque through the gearbox, and the yaw moment.
+func (s *System) inputForces(st *State, u *Inputs, f []float64) {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	s.rotorLoads(u, f)
+	for i := range m.twrLoadElev {
+		F := vec3(u.TowerForce[i])
+		if F == (vec3{}) {
+			continue
+		}
+		Ji := s.jac[(m.ptTwrLoad0+i)*nd : (m.ptTwrLoad0+i+1)*nd]
+		for a, ja := range s.active {
+			f[a] += Ji[ja].dot(F)
+		}
+	}
+	if m.floating {
+		F, Mo := vec3(u.PtfmForce), vec3(u.PtfmMoment)
+		Jref := s.jac[m.ptPtfmRef*nd : (m.ptPtfmRef+1)*nd]
+		for a, ja := range s.active {
+			f[a] += Jref[ja].dot(F) + s.omP[ja].dot(Mo)
+		}
+	}
+	// Gearbox losses: the LSS carries GBRatio·T/η when power flows to the
+	// generator and GBRatio·T·η when it flows back (ElastoDyn GBoxEffFac).
+	hss := u.GenTrq + s.brakeTorque(u.HSSBrTrq, st.QD[DOFGeAz])
+	s.genEffFac = p.GBoxEff
+	if hss*st.QD[DOFGeAz] < 0 {
+		s.genEffFac = 1 / p.GBoxEff
+	}
+	if a := s.activeIndex[DOFGeAz]; a >= 0 {
+		f[a] -= p.GBRatio * hss / s.genEffFac
+	}
+	if a := s.activeIndex[DOFYaw]; a >= 0 {
+		f[a] += u.YawMom
+	}
+}
+
+// rotorState adds the blades' share of the generalized mass matrix (lower
+// triangle, row stride ld) and of the state's forces (gravity and inertia)
+// through the mass moments of bladeLump. For a DOF r off the blades every
+// blade point moves with v_apex,r + ωᵣ × r, so the loads enter as
+// v_apex,r·ΣL + ωᵣ·Σ r × L and the masses as
 // m v_apex,r·v_apex,s + v_apex,r·(ωₛ × S) + v_apex,s·(ωᵣ × S) + ωᵣ·I·ωₛ
 // (S the first moment, I the inertia tensor about the apex, all blades
 // together: ωᵣ and v_apex,r are the same for every blade). A blade's own
 // modes couple through Σm φₘ, Σm r × φₘ and Σm φₘ·φₙ.
-func (s *System) rotorTerms(M []float64, ld int, f []float64, u *Inputs) {
-	m := s.m
-	p := &m.p
-	nd := m.nDOF
-	c := s.c0
+func (s *System) rotorState(M []float64, ld int, f []float64) {
+	p := &s.m.p
 	var mass float64
 	var first, force, moment vec3
 	var inertia [3][3]float64
@@ -537,34 +601,14 @@ func (s *System) rotorTerms(M []float64, ld int, f []float64, u *Inputs) {
 				inertia[x][y] += lk.inertia[x][y]
 			}
 		}
-		F, Mo := lk.force, lk.moment
-		modal := lk.modeForce
-		fj := &c.fj[k]
+		force, moment = force.add(lk.force), moment.add(lk.moment)
 		d0 := DOFBlade(k, 0)
-		for i := range m.loadR[k] {
-			Fi := vec3(u.BladeForce[k][i])
-			Mi := vec3(u.BladeMoment[k][i])
-			if Fi == (vec3{}) && Mi == (vec3{}) {
-				continue
-			}
-			pt := m.ptLoad0[k] + i
-			F = F.add(Fi)
-			Mo = Mo.add(c.pos[pt].sub(c.apex).cross(Fi)).add(Mi)
-			Ji := s.jac[pt*nd : (pt+1)*nd]
-			sh := &m.loadShape[k][i]
-			for md := 0; md < 3; md++ {
-				// Section rotation from the mode slope (small angle).
-				om := fj[0].scale(-sh.sy[md]).axpy(sh.sx[md], fj[1])
-				modal[md] += Ji[d0+md].dot(Fi) + om.dot(Mi)
-			}
-		}
-		force, moment = force.add(F), moment.add(Mo)
 		for a, ja := range s.active {
 			md := ja - d0
 			if md < 0 || md >= 3 {
 				continue
 			}
-			f[a] += modal[md]
+			f[a] += lk.modeForce[md]
 			row := M[a*ld:]
 			for b := 0; b <= a; b++ {
 				jb := s.active[b]
@@ -595,6 +639,54 @@ func (s *System) rotorTerms(M []float64, ld int, f []float64, u *Inputs) {
 	}
 }
 
+// rotorLoads adds the generalized forces of the aerodynamic point loads
+// on the blades: v_apex,r·ΣF + ωᵣ·Σ(r × F + M) for the DOFs off the
+// blades, φₘ·F plus the section's slope rotation times M for a blade's own
+// modes.
+func (s *System) rotorLoads(u *Inputs, f []float64) {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	c := s.c0
+	var force, moment vec3
+	for k := 0; k < p.NumBl; k++ {
+		var F, Mo vec3
+		var modal [3]float64
+		fj := &c.fj[k]
+		d0 := DOFBlade(k, 0)
+		for i := range m.loadR[k] {
+			Fi := vec3(u.BladeForce[k][i])
+			Mi := vec3(u.BladeMoment[k][i])
+			if Fi == (vec3{}) && Mi == (vec3{}) {
+				continue
+			}
+			pt := m.ptLoad0[k] + i
+			F = F.add(Fi)
+			Mo = Mo.add(c.pos[pt].sub(c.apex).cross(Fi)).add(Mi)
+			Ji := s.jac[pt*nd : (pt+1)*nd]
+			sh := &m.loadShape[k][i]
+			for md := 0; md < 3; md++ {
+				// Section rotation from the mode slope (small angle).
+				om := fj[0].scale(-sh.sy[md]).axpy(sh.sx[md], fj[1])
+				modal[md] += Ji[d0+md].dot(Fi) + om.dot(Mi)
+			}
+		}
+		force, moment = force.add(F), moment.add(Mo)
+		for md := 0; md < 3; md++ {
+			if a := s.activeIndex[d0+md]; a >= 0 {
+				f[a] += modal[md]
+			}
+		}
+	}
+	om := s.omJ[0]
+	for a, ja := range s.active {
+		if ja >= dofBlade0 {
+			break
+		}
+		f[a] += s.vApex[ja].dot(force) + om[ja].dot(moment)
+	}
+}
+
 // SetPlatformAddedMass sets the added mass about the platform reference
 // point (global frame; rows and columns surge, sway, heave, roll, pitch,
 // yaw) that the platform loads in Inputs leave out: the offshore modules'
@@ -607,12 +699,14 @@ func (s *System) SetPlatformAddedMass(a [6][6]float64) {
 	s.ptfmAM = a
 	s.hasPtfmAM = a != [6][6]float64{}
 	s.lastValid = false
+	s.factorValid = false
 }
 
-// platformTerms adds the platform's rigid-body rotational inertia, its
-// added mass and the applied platform load to the mass matrix (lower
-// triangle, row stride ld) and the force vector. The platform's mass acts
-// at its CM point with the other point masses.
+// platformState adds the platform's rigid-body rotational inertia and its
+// added mass to the mass matrix (lower triangle, row stride ld) and their
+// velocity-dependent forces to f (the applied platform load is an input:
+// inputForces). The platform's mass acts at its CM point with the other
+// point masses.
 //
 // Rotational inertia (Kane): the generalized inertia force of a rigid body
 // with inertia tensor I (global axes) and angular velocity ω is
@@ -622,7 +716,7 @@ func (s *System) SetPlatformAddedMass(a [6][6]float64) {
 // reference point's acceleration [a; α] = Σ Jᵣ q̈ᵣ + [a₀; α₀] (Jᵣ the
 // stacked partial velocity and angular velocity): Jᵣᵀ·A·Jₛ enters the mass
 // matrix and −Jᵣᵀ·A·[a₀; α₀] the forces.
-func (s *System) platformTerms(M []float64, ld int, f []float64, u *Inputs) {
+func (s *System) platformState(M []float64, ld int, f []float64) {
 	m := s.m
 	nd := m.nDOF
 	fp := &s.c0.fp
@@ -648,7 +742,6 @@ func (s *System) platformTerms(M []float64, ld int, f []float64, u *Inputs) {
 	rot := mul(s.alphaP).add(w.cross(mul(w)))
 	ref := m.ptPtfmRef
 	Jref := s.jac[ref*nd : (ref+1)*nd]
-	F, Mo := vec3(u.PtfmForce), vec3(u.PtfmMoment)
 	var amBias [6]float64
 	if s.hasPtfmAM {
 		b := [6]float64{s.abias[ref][0], s.abias[ref][1], s.abias[ref][2], s.alphaP[0], s.alphaP[1], s.alphaP[2]}
@@ -661,7 +754,7 @@ func (s *System) platformTerms(M []float64, ld int, f []float64, u *Inputs) {
 	for a, ja := range s.active {
 		wa := s.omP[ja]
 		va := Jref[ja]
-		f[a] += va.dot(F) + wa.dot(Mo) - wa.dot(rot)
+		f[a] -= wa.dot(rot)
 		Iwa := mul(wa)
 		row := M[a*ld:]
 		for c := 0; c <= a; c++ {

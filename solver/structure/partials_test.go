@@ -309,7 +309,7 @@ func TestAnalyticPartialsMatchFiniteDifferencesOnSemi(t *testing.T) {
 	compareCoefficients(t, sys, st, []float64{0.06, 0.06, 0.06})
 }
 
-// rotorTermsPointwise is rotorTerms the long way: Kane's sums over every
+// rotorTermsPointwise is rotorState and rotorLoads the long way: Kane's sums over every
 // blade point, Σ mᵢ vᵢ,ᵣ·vᵢ,ₛ and Σ vᵢ,ᵣ·(mᵢ(g − a₀ᵢ) + Fᵢ) + ωᵢ,ᵣ·Mᵢ.
 func rotorTermsPointwise(s *System, M []float64, ld int, f []float64, u *Inputs) {
 	m := s.m
@@ -343,7 +343,7 @@ func rotorTermsPointwise(s *System, M []float64, ld int, f []float64, u *Inputs)
 }
 
 // The blades' generalized mass and forces from their mass moments about
-// the apex (rotorTerms) equal Kane's sums over the blade points, on the
+// the apex (rotorState, rotorLoads) equal Kane's sums over the blade points, on the
 // floating turbine with every DOF moving and aerodynamic loads on.
 func TestRotorTermsEqualPointSums(t *testing.T) {
 	p := platformParams(allDOFs())
@@ -368,7 +368,8 @@ func TestRotorTermsEqualPointSums(t *testing.T) {
 	na := len(sys.active)
 	M1, M2 := make([]float64, na*na), make([]float64, na*na)
 	f1, f2 := make([]float64, na), make([]float64, na)
-	sys.rotorTerms(M1, na, f1, u)
+	sys.rotorState(M1, na, f1)
+	sys.rotorLoads(u, f1)
 	rotorTermsPointwise(sys, M2, na, f2, u)
 	scaleM, scaleF := 0.0, 0.0
 	for i := range M2 {
@@ -385,6 +386,59 @@ func TestRotorTermsEqualPointSums(t *testing.T) {
 		}
 		if d := math.Abs(f1[a] - f2[a]); d > 1e-12*scaleF {
 			t.Errorf("force %s: lumped %.12g, point sums %.12g", DOFName(sys.active[a]), f1[a], f2[a])
+		}
+	}
+}
+
+// A second evaluation at the same state reuses the factored mass matrix
+// and the state's forces: with new inputs, and after a new platform added
+// mass, it gives exactly what a fresh system gives for those inputs.
+func TestDerivativeReusesStateAssembly(t *testing.T) {
+	p := platformParams(allDOFs())
+	p.Gravity = 9.80665
+	m, err := NewModel(p, [][]float64{{10, 40}, {10, 40}, {10, 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := NewSystem(m)
+	rng := rand.New(rand.NewSource(5))
+	st := randomState(sys, rng, func(j int) float64 { return 0.1 }, func(j int) float64 { return 0.3 })
+	u1, u2 := m.NewInputs(), m.NewInputs()
+	u1.GenTrq, u2.GenTrq = 1e4, -2e4
+	u2.YawMom, u2.PtfmForce, u2.PtfmMoment = 3e5, [3]float64{1e5, -2e5, 3e5}, [3]float64{1e6, 2e6, -1e6}
+	u2.BladeForce[1][0] = [3]float64{1e3, 2e3, -5e2}
+	u2.BladeMoment[2][1] = [3]float64{-1e3, 4e2, 7e2}
+	var am [6][6]float64
+	for i := range am {
+		am[i][i] = 1e6 * float64(i+1)
+	}
+	am[0][4], am[4][0] = -3e5, -3e5
+	got, want := make([]float64, m.NumDOF()), make([]float64, m.NumDOF())
+	fresh := func(u *Inputs, am [6][6]float64) []float64 {
+		s := NewSystem(m)
+		s.SetPlatformAddedMass(am)
+		if err := s.Derivative(st, u, want); err != nil {
+			t.Fatal(err)
+		}
+		return want
+	}
+	if err := sys.Derivative(st, u1, got); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		name string
+		u    *Inputs
+		am   [6][6]float64
+	}{{"new inputs", u2, [6][6]float64{}}, {"new added mass", u2, am}, {"inputs back", u1, am}} {
+		sys.SetPlatformAddedMass(step.am)
+		if err := sys.Derivative(st, step.u, got); err != nil {
+			t.Fatal(err)
+		}
+		w := fresh(step.u, step.am)
+		for j := range got {
+			if got[j] != w[j] {
+				t.Errorf("%s: q̈ %s = %.17g, a fresh system gives %.17g", step.name, DOFName(j), got[j], w[j])
+			}
 		}
 	}
 }
