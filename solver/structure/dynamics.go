@@ -193,7 +193,7 @@ type System struct {
 	jac            []vec3   // [point*nDOF + dof] partial velocities
 	omS            []vec3   // partial angular velocities of the shaft (nacelle) frame
 	omJ            [][]vec3 // [blade][dof] partial angular velocities of the pitched blade frames
-	abias          []vec3   // acceleration of each point at zero generalized acceleration
+	abias          []vec3   // acceleration of each point at zero generalized acceleration (not kept for the massless blade load stations)
 	omegaS, alphaS vec3
 	// Platform frame: partial angular velocities, angular velocity and
 	// angular acceleration at zero q̈ (floating models only).

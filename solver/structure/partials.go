@@ -286,32 +286,38 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 		*lump = bladeLump{}
 		blade := func(pt int, sh *bladeShape) {
 			J := s.jac[pt*nd : (pt+1)*nd]
-			r := c.pos[pt].sub(c.apex)
 			// The blade's own modes: ∂p/∂qₘ = Φxₘ j1 + Φyₘ j2 − Σₙ Āₘₙ qₙ j3
 			// (Ā the symmetric part of the axial-reduction matrix).
-			var relVel vec3 // in the pitched frame
-			var zz float64
-			var phi [3]vec3
+			var dl, phi [3]vec3
 			for md := 0; md < 3; md++ {
 				var ax float64
 				for n := 0; n < 3; n++ {
 					ax += 0.5 * (sh.axRed[md][n] + sh.axRed[n][md]) * qb[n]
-					zz -= sh.axRed[md][n] * qdb[md] * qdb[n]
 				}
-				dl := vec3{sh.dx[md], sh.dy[md], -ax}
-				phi[md] = fj.apply(dl)
+				dl[md] = vec3{sh.dx[md], sh.dy[md], -ax}
+				phi[md] = fj.apply(dl[md])
 				if on[d0+md] {
 					J[d0+md] = phi[md]
 				}
-				relVel = relVel.axpy(qdb[md], dl)
+			}
+			mi := m.ptMass[pt]
+			if mi <= 0 {
+				// A massless point (a load station) needs its mode
+				// partials only: nothing asks for its acceleration.
+				return
+			}
+			r := c.pos[pt].sub(c.apex)
+			var relVel vec3 // in the pitched frame
+			var zz float64
+			for md := 0; md < 3; md++ {
+				relVel = relVel.axpy(qdb[md], dl[md])
+				for n := 0; n < 3; n++ {
+					zz -= sh.axRed[md][n] * qdb[md] * qdb[n]
+				}
 			}
 			relG := fj.apply(relVel)
 			ab := aApex.add(aH.cross(r)).add(wH.cross(wH.cross(r))).add(wH.cross(relG).scale(2)).axpy(zz, fj[2])
 			s.abias[pt] = ab
-			mi := m.ptMass[pt]
-			if mi <= 0 {
-				return
-			}
 			lump.add(mi, r, &phi, g.sub(ab).scale(mi))
 		}
 		i0 := m.ptBlade0 + k*(p.BldNodes+1)

@@ -168,7 +168,15 @@ func compareCoefficients(t *testing.T, sys *System, st *State, pitch []float64) 
 	for k := range ref.omJ {
 		check("blade frame ω partials", func(i int) vec3 { return sys.omJ[k][sys.moving[i]] }, func(i int) vec3 { return ref.omJ[k][sys.moving[i]] }, nm)
 	}
-	check("bias accelerations", func(i int) vec3 { return sys.abias[i] }, func(i int) vec3 { return ref.abias[i] }, m.nPoints)
+	// Bias accelerations of every point but the massless blade load
+	// stations, whose accelerations nothing asks for.
+	var pts []int
+	for i := 0; i < m.nPoints; i++ {
+		if sys.bladeOf[i] < 0 || m.ptMass[i] > 0 {
+			pts = append(pts, i)
+		}
+	}
+	check("bias accelerations", func(i int) vec3 { return sys.abias[pts[i]] }, func(i int) vec3 { return ref.abias[pts[i]] }, len(pts))
 	omegaS := vec3{}
 	for _, j := range sys.moving {
 		omegaS = omegaS.axpy(st.QD[j], ref.omS[j])

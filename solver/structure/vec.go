@@ -54,14 +54,16 @@ func (f frame) rotZ(a float64) frame {
 func rotationVector(v vec3) frame {
 	th := math.Sqrt(v.dot(v))
 	var f frame
+	if th < 1e-12 {
+		for i := 0; i < 3; i++ {
+			f[i] = identityFrame[i].add(v.cross(identityFrame[i]))
+		}
+		return f
+	}
+	k := v.scale(1 / th)
+	c, s := math.Cos(th), math.Sin(th)
 	for i := 0; i < 3; i++ {
 		e := identityFrame[i]
-		if th < 1e-12 {
-			f[i] = e.add(v.cross(e))
-			continue
-		}
-		k := v.scale(1 / th)
-		c, s := math.Cos(th), math.Sin(th)
 		f[i] = e.scale(c).add(k.cross(e).scale(s)).add(k.scale(k.dot(e) * (1 - c)))
 	}
 	return f
