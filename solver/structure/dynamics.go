@@ -189,6 +189,9 @@ type System struct {
 	vApexRate, omegaH vec3
 	lump              []bladeLump
 	bladeOf           []int
+	// bladeDL holds each blade point's own-mode partial velocities in its
+	// pitched frame's axes (the global ones are fj·dl).
+	bladeDL [][3]vec3
 
 	jac            []vec3   // [point*nDOF + dof] partial velocities
 	omS            []vec3   // partial angular velocities of the shaft (nacelle) frame
@@ -281,6 +284,7 @@ func NewSystem(m *Model) *System {
 	}
 	s.vApex = make([]vec3, nd)
 	s.lump = make([]bladeLump, p.NumBl)
+	s.bladeDL = make([][3]vec3, m.nPoints)
 	s.bladeOf = make([]int, m.nPoints)
 	for i := range s.bladeOf {
 		s.bladeOf[i] = -1
@@ -646,7 +650,6 @@ func (s *System) rotorState(M []float64, ld int, f []float64) {
 func (s *System) rotorLoads(u *Inputs, f []float64) {
 	m := s.m
 	p := &m.p
-	nd := m.nDOF
 	c := s.c0
 	var force, moment vec3
 	for k := 0; k < p.NumBl; k++ {
@@ -663,12 +666,13 @@ func (s *System) rotorLoads(u *Inputs, f []float64) {
 			pt := m.ptLoad0[k] + i
 			F = F.add(Fi)
 			Mo = Mo.add(c.pos[pt].sub(c.apex).cross(Fi)).add(Mi)
-			Ji := s.jac[pt*nd : (pt+1)*nd]
+			// In the pitched frame: the mode partial dlₘ and the section
+			// rotation from the mode slope (small angle), (−Φy′ₘ, Φx′ₘ, 0).
+			Fl, Ml := fj.local(Fi), fj.local(Mi)
+			dl := &s.bladeDL[pt]
 			sh := &m.loadShape[k][i]
 			for md := 0; md < 3; md++ {
-				// Section rotation from the mode slope (small angle).
-				om := fj[0].scale(-sh.sy[md]).axpy(sh.sx[md], fj[1])
-				modal[md] += Ji[d0+md].dot(Fi) + om.dot(Mi)
+				modal[md] += dl[md].dot(Fl) - sh.sy[md]*Ml[0] + sh.sx[md]*Ml[1]
 			}
 		}
 		force, moment = force.add(F), moment.add(Mo)

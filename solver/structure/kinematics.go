@@ -6,7 +6,10 @@ import "math"
 // coordinates: the coordinate systems of ElastoDyn (tower top b, nacelle d,
 // shaft c, hub g, coned i and pitched j per blade) and every point.
 type config struct {
-	pos       []vec3
+	pos []vec3
+	// off is each blade point's offset from the apex in its pitched
+	// frame's axes (bladeOffset); zero off the blades.
+	off       []vec3
 	fp        frame // platform (ElastoDyn a, IEC t); identity on land
 	fb        frame // tower top (ElastoDyn b, IEC p)
 	fn        frame // nacelle (d, n)
@@ -23,6 +26,7 @@ func (m *Model) newConfig() *config {
 	return &config{
 		fp:  identityFrame,
 		pos: make([]vec3, m.nPoints),
+		off: make([]vec3, m.nPoints),
 		fc:  make([]frame, m.p.NumBl),
 		fj:  make([]frame, m.p.NumBl),
 	}
@@ -126,12 +130,16 @@ func (m *Model) kinematics(q, pitch []float64, c *config, what int) {
 		qb := q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
 		fj := &c.fj[k]
 		i0 := m.ptBlade0 + k*(p.BldNodes+1)
-		for j := 0; j < p.BldNodes; j++ {
-			c.pos[i0+j] = c.apex.add(fj.apply(bladeOffset(&m.bShape[k][j+1], qb, p.HubRad+m.rNodes[j])))
+		at := func(pt int, o vec3) {
+			c.off[pt] = o
+			c.pos[pt] = c.apex.add(fj.apply(o))
 		}
-		c.pos[i0+p.BldNodes] = c.apex.add(fj.apply(bladeOffset(&m.bShape[k][p.BldNodes+1], qb, p.TipRad)))
+		for j := 0; j < p.BldNodes; j++ {
+			at(i0+j, bladeOffset(&m.bShape[k][j+1], qb, p.HubRad+m.rNodes[j]))
+		}
+		at(i0+p.BldNodes, bladeOffset(&m.bShape[k][p.BldNodes+1], qb, p.TipRad))
 		for i := range m.loadR[k] {
-			c.pos[m.ptLoad0[k]+i] = c.apex.add(fj.apply(bladeOffset(&m.loadShape[k][i], qb, p.HubRad+m.loadR[k][i])))
+			at(m.ptLoad0[k]+i, bladeOffset(&m.loadShape[k][i], qb, p.HubRad+m.loadR[k][i]))
 		}
 	}
 }

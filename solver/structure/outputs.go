@@ -196,11 +196,11 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 			b.Pos[i] = c.pos[pi]
 			// The apex's velocity, the blade frame's rotation about it and
 			// the blade's own mode rates.
-			v := s.vApexRate.add(wFrame.cross(c.pos[pi].sub(c.apex)))
+			var rel vec3
 			for md := 0; md < 3; md++ {
-				v = v.axpy(qdm[md], s.jac[pi*nd+d0+md])
+				rel = rel.axpy(qdm[md], s.bladeDL[pi][md])
 			}
-			b.Vel[i] = v
+			b.Vel[i] = s.vApexRate.add(wFrame.cross(c.pos[pi].sub(c.apex))).add(fj.apply(rel))
 			sh := &m.loadShape[k][i]
 			var rx, ry, rxDot, ryDot float64
 			for md := 0; md < 3; md++ {
@@ -294,11 +294,11 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 		a := s.abias[i]
 		if k := s.bladeOf[i]; k >= 0 {
 			d0 := DOFBlade(k, 0)
-			a = a.add(aApex).add(alphaH.cross(c.pos[i].sub(c.apex)))
+			var rel vec3
 			for md := 0; md < 3; md++ {
-				a = a.axpy(qdd[d0+md], s.jac[i*nd+d0+md])
+				rel = rel.axpy(qdd[d0+md], s.bladeDL[i][md])
 			}
-			return a
+			return a.add(aApex).add(alphaH.cross(c.pos[i].sub(c.apex))).add(c.fj[k].apply(rel))
 		}
 		for _, j := range s.active {
 			a = a.axpy(qdd[j], s.jac[i*nd+j])

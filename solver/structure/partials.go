@@ -284,21 +284,20 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 		fj := &c.fj[k]
 		lump := &s.lump[k]
 		*lump = bladeLump{}
+		// The blade's points in its pitched frame j: offset o from the
+		// apex, own-mode partials dlₘ = (Φxₘ, Φyₘ, −Σₙ Āₘₙ qₙ) (Ā the
+		// symmetric part of the axial-reduction matrix), and the apex's
+		// acceleration and the frame's rotation in the same axes; the
+		// blade's sums are formed there and turned to global axes once.
+		aApexL, aHL, wHL, gL := fj.local(aApex), fj.local(aH), fj.local(wH), fj.local(g)
 		blade := func(pt int, sh *bladeShape) {
-			J := s.jac[pt*nd : (pt+1)*nd]
-			// The blade's own modes: ∂p/∂qₘ = Φxₘ j1 + Φyₘ j2 − Σₙ Āₘₙ qₙ j3
-			// (Ā the symmetric part of the axial-reduction matrix).
-			var dl, phi [3]vec3
+			dl := &s.bladeDL[pt]
 			for md := 0; md < 3; md++ {
 				var ax float64
 				for n := 0; n < 3; n++ {
 					ax += 0.5 * (sh.axRed[md][n] + sh.axRed[n][md]) * qb[n]
 				}
 				dl[md] = vec3{sh.dx[md], sh.dy[md], -ax}
-				phi[md] = fj.apply(dl[md])
-				if on[d0+md] {
-					J[d0+md] = phi[md]
-				}
 			}
 			mi := m.ptMass[pt]
 			if mi <= 0 {
@@ -306,8 +305,8 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 				// partials only: nothing asks for its acceleration.
 				return
 			}
-			r := c.pos[pt].sub(c.apex)
-			var relVel vec3 // in the pitched frame
+			r := c.off[pt]
+			var relVel vec3
 			var zz float64
 			for md := 0; md < 3; md++ {
 				relVel = relVel.axpy(qdb[md], dl[md])
@@ -315,10 +314,10 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 					zz -= sh.axRed[md][n] * qdb[md] * qdb[n]
 				}
 			}
-			relG := fj.apply(relVel)
-			ab := aApex.add(aH.cross(r)).add(wH.cross(wH.cross(r))).add(wH.cross(relG).scale(2)).axpy(zz, fj[2])
-			s.abias[pt] = ab
-			lump.add(mi, r, &phi, g.sub(ab).scale(mi))
+			ab := aApexL.add(aHL.cross(r)).add(wHL.cross(wHL.cross(r))).add(wHL.cross(relVel).scale(2))
+			ab[2] += zz
+			s.abias[pt] = fj.apply(ab)
+			lump.add(mi, r, dl, gL.sub(ab).scale(mi))
 		}
 		i0 := m.ptBlade0 + k*(p.BldNodes+1)
 		for jn := 0; jn <= p.BldNodes; jn++ {
@@ -327,6 +326,7 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 		for i := range m.loadR[k] {
 			blade(m.ptLoad0[k]+i, &m.loadShape[k][i])
 		}
+		lump.toGlobal(fj)
 	}
 }
 
@@ -350,6 +350,8 @@ type bladeLump struct {
 }
 
 func (b *bladeLump) add(mi float64, r vec3, phi *[3]vec3, L vec3) {
+	// Summed in the blade's pitched frame; toGlobal turns the vectors and
+	// the tensor to global axes (the scalars do not change).
 	b.mass += mi
 	b.first = b.first.axpy(mi, r)
 	rr := r.dot(r)
@@ -374,6 +376,29 @@ func (b *bladeLump) add(mi float64, r vec3, phi *[3]vec3, L vec3) {
 	b.moment = b.moment.add(r.cross(L))
 }
 
+// toGlobal turns the sums from the pitched frame f's axes to global axes.
+func (b *bladeLump) toGlobal(f *frame) {
+	b.first = f.apply(b.first)
+	for md := 0; md < 3; md++ {
+		b.modeMom[md] = f.apply(b.modeMom[md])
+		b.modeAng[md] = f.apply(b.modeAng[md])
+	}
+	b.force, b.moment = f.apply(b.force), f.apply(b.moment)
+	// I_global = R·I·Rᵀ, R's columns the frame's axes.
+	var ri [3]vec3 // R·I, column by column
+	for y := 0; y < 3; y++ {
+		ri[y] = f.apply(vec3{b.inertia[0][y], b.inertia[1][y], b.inertia[2][y]})
+	}
+	var g [3][3]float64
+	for x := 0; x < 3; x++ {
+		row := vec3{ri[0][x], ri[1][x], ri[2][x]} // row x of R·I
+		for y := 0; y < 3; y++ {
+			g[x][y] = row[0]*f[0][y] + row[1]*f[1][y] + row[2]*f[2][y]
+		}
+	}
+	b.inertia = g
+}
+
 func mul33(a *[3][3]float64, v vec3) vec3 {
 	return vec3{
 		a[0][0]*v[0] + a[0][1]*v[1] + a[0][2]*v[2],
@@ -384,8 +409,14 @@ func mul33(a *[3][3]float64, v vec3) vec3 {
 
 // partialVelocity is the partial velocity of point pt for DOF j.
 func (s *System) partialVelocity(pt, j int) vec3 {
-	if k := s.bladeOf[pt]; k >= 0 && j < dofBlade0 {
-		return s.vApex[j].add(s.omJ[k][j].cross(s.c0.pos[pt].sub(s.c0.apex)))
+	if k := s.bladeOf[pt]; k >= 0 {
+		if j < dofBlade0 {
+			return s.vApex[j].add(s.omJ[k][j].cross(s.c0.pos[pt].sub(s.c0.apex)))
+		}
+		if md := j - DOFBlade(k, 0); md >= 0 && md < 3 {
+			return s.c0.fj[k].apply(s.bladeDL[pt][md])
+		}
+		return vec3{}
 	}
 	return s.jac[pt*s.m.nDOF+j]
 }
