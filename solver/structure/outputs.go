@@ -215,10 +215,7 @@ func (s *System) Motions(st *State, pitch []float64, mo *Motions) {
 			sec := fj
 			if rx != 0 || ry != 0 {
 				// Rotate the pitched frame by the section's bending slope.
-				rot := rotationVector(fj[0].scale(rx).add(fj[1].scale(ry)))
-				for a := 0; a < 3; a++ {
-					sec[a] = rot.apply(fj[a])
-				}
+				sec = bendFrame(&fj, rx, ry)
 			}
 			b.Orient[i] = rows(&sec)
 		}
@@ -475,10 +472,7 @@ func (s *System) nodeOutputs(k int, st *State, u *Inputs, load func(int) vec3, a
 		tw := interp(m.rNodes[J]/m.bldFlexL, b.BlFract, b.StrcTwst)
 		nt := fj
 		if rx != 0 || ry != 0 {
-			rot := rotationVector(fj[0].scale(rx).add(fj[1].scale(ry)))
-			for a := 0; a < 3; a++ {
-				nt[a] = rot.apply(fj[a])
-			}
+			nt = bendFrame(&fj, rx, ry)
 		}
 		n := nt.rotZ(-tw)
 		pJ := c.pos[i0+J]

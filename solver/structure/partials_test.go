@@ -450,3 +450,20 @@ func TestDerivativeReusesStateAssembly(t *testing.T) {
 		}
 	}
 }
+
+// bendFrame turns a frame by a rotation vector in its own x-y plane as the
+// global Rodrigues rotation (rotationVector) does, to round-off, on both
+// sides of its series threshold.
+func TestBendFrameIsTheRotationAboutTheSlopeVector(t *testing.T) {
+	f := platformFrame(vec3{0.3, -0.7, 2.1})
+	for _, r := range [][2]float64{{1e-9, 0}, {0.02, -0.013}, {-0.07, 0.0699}, {0.0707, 0.0707}, {0.2, 0.5}, {-1.1, 0.4}} {
+		got := bendFrame(&f, r[0], r[1])
+		rot := rotationVector(f[0].scale(r[0]).add(f[1].scale(r[1])))
+		for a := 0; a < 3; a++ {
+			want := rot.apply(f[a])
+			if e := got[a].sub(want); math.Sqrt(e.dot(e)) > 2e-16*4 {
+				t.Errorf("slopes %v, axis %d: %v, Rodrigues %v (difference %.2g)", r, a, got[a], want, math.Sqrt(e.dot(e)))
+			}
+		}
+	}
+}

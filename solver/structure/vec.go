@@ -68,3 +68,28 @@ func rotationVector(v vec3) frame {
 	}
 	return f
 }
+
+// bendFrame returns frame f turned by the rotation vector rx·f[0] + ry·f[1]
+// (a blade section's bending slopes). In f's own axes the rotation vector
+// is v = (rx, ry, 0) and Rodrigues' formula reads
+// R = I + A·[v×] + B·(v vᵀ − θ² I), A = sin θ/θ, B = (1 − cos θ)/θ²; the
+// turned axes are f·R's columns. For the small slopes of a blade, A and B
+// come from their Taylor series (exact to round-off below θ = 0.1), so no
+// square root or sine is evaluated.
+func bendFrame(f *frame, rx, ry float64) frame {
+	t2 := rx*rx + ry*ry
+	var a, b float64
+	if t2 < 0.01 {
+		a = 1 - t2/6*(1-t2/20*(1-t2/42*(1-t2/72*(1-t2/110))))
+		b = 0.5 * (1 - t2/12*(1-t2/30*(1-t2/56*(1-t2/90*(1-t2/132)))))
+	} else {
+		th := math.Sqrt(t2)
+		s, c := math.Sincos(th)
+		a, b = s/th, (1-c)/t2
+	}
+	return frame{
+		f.apply(vec3{1 - b*ry*ry, b * rx * ry, -a * ry}),
+		f.apply(vec3{b * rx * ry, 1 - b*rx*rx, a * rx}),
+		f.apply(vec3{a * ry, -a * rx, 1 - b*t2}),
+	}
+}
