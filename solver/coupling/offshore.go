@@ -172,8 +172,9 @@ func (s *sim) setNodeMotions(sl *offshoreSlot, u *offshore.Input) {
 		u.Nodes = make([]offshore.NodeMotion, len(sl.nodes))
 	}
 	u.Nodes = u.Nodes[:len(sl.nodes)]
+	follow := s.followsSubstructure(sl)
 	for i, p := range sl.nodes {
-		if s.sub != nil && sl != s.sub && len(s.sub.y.MeshMotion) > 0 {
+		if follow {
 			u.Nodes[i] = s.sub.y.MeshMotion[sl.src[i]].Follow(p)
 		} else {
 			u.Nodes[i] = u.Platform.Node(p)
@@ -203,7 +204,11 @@ func (s *sim) offshoreOutputs(t float64, u *structure.Inputs, init bool) error {
 		if sl == s.sub {
 			continue
 		}
-		s.setNodeMotions(sl, sl.uNext)
+		if init {
+			// After a step offshoreStep has just set them: nothing has
+			// moved since.
+			s.setNodeMotions(sl, sl.uNext)
+		}
 		if err := calc(sl); err != nil {
 			return err
 		}
@@ -266,8 +271,17 @@ func addMatrix(a, b *[6][6]float64) {
 func (s *sim) offshoreInputs() {
 	for _, sl := range s.offshore {
 		s.platformMotion(&sl.uNext.Platform)
+		if s.followsSubstructure(sl) {
+			continue // set from the substructure's new mesh once it has stepped
+		}
 		s.setNodeMotions(sl, sl.uNext)
 	}
+}
+
+// followsSubstructure reports whether a slot's nodes follow the
+// substructure's mesh (which has outputs already) rather than the platform.
+func (s *sim) followsSubstructure(sl *offshoreSlot) bool {
+	return s.sub != nil && sl != s.sub && len(s.sub.y.MeshMotion) > 0
 }
 
 // offshoreAccelerations copies the accelerations of the structure's final
@@ -319,7 +333,9 @@ func (s *sim) offshoreStep(t float64, u *structure.Inputs) error {
 		if sl == s.sub {
 			continue
 		}
-		s.setNodeMotions(sl, sl.uNext)
+		if s.followsSubstructure(sl) {
+			s.setNodeMotions(sl, sl.uNext)
+		}
 		if err := update(sl); err != nil {
 			return err
 		}
