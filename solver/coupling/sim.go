@@ -50,8 +50,13 @@ type sim struct {
 	// AeroDyn tower nodes (elevations) that are also structural load
 	// stations when tower influence or drag is on.
 	twrElev []float64
+	// The line-to-point load transfer's augmented stations per blade
+	// (AeroDyn nodes plus the structural radii inside the line, sorted),
+	// each with its AeroDyn element and nearest structural node: fixed by
+	// the radii, so built on a blade's first transfer (augmentedStations).
+	augStations [][]augStation
 	// Scratch for the line-to-point load transfer.
-	augR, augP []float64
+	augP       []float64
 	augF, augM [][3]float64
 	augPos     [][3]float64
 
@@ -513,15 +518,8 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 		F[i] = [3]float64{}
 		M[i] = [3]float64{}
 	}
-	// Augmented stations: AeroDyn nodes plus structural radii inside the line.
-	s.augR = append(s.augR[:0], sp...)
-	for _, r := range s.edR {
-		if r > sp[0] && r < sp[n-1] {
-			s.augR = append(s.augR, r)
-		}
-	}
-	sortFloats(s.augR)
-	na := len(s.augR)
+	aug := s.augmentedStations(k)
+	na := len(aug)
 	if cap(s.augF) < na {
 		s.augF = make([][3]float64, na)
 		s.augM = make([][3]float64, na)
@@ -530,11 +528,7 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 	}
 	augF, augM, augPos := s.augF[:na], s.augM[:na], s.augPos[:na]
 	// Per-length loads and positions at the augmented stations (linear in span).
-	fAt := func(r float64) (f, m, pos [3]float64) {
-		i := 0
-		for i < n-2 && sp[i+1] < r {
-			i++
-		}
+	fAt := func(i int, r float64) (f, m, pos [3]float64) {
 		t := 0.0
 		if sp[i+1] > sp[i] {
 			t = (r - sp[i]) / (sp[i+1] - sp[i])
@@ -549,20 +543,18 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 		return
 	}
 	var fPrev, mPrev [3]float64
-	e := 0 // AeroDyn element holding the current piece
-	for i, r := range s.augR {
-		f, m, pos := fAt(r)
+	for i, a := range aug {
+		r := a.r
+		f, m, pos := fAt(a.elem, r)
 		augPos[i] = pos
 		augF[i], augM[i] = [3]float64{}, [3]float64{}
 		if i > 0 {
-			for e < n-2 && sp[e+1] <= s.augR[i-1] {
-				e++
-			}
+			e := aug[i-1].piece // AeroDyn element holding the piece
 			// The piece's share of its element's undeflected length (the
 			// lumping length of OpenFAST's mapping, see
 			// aero.BladeGeometry.ElementLength); with prebend it exceeds
 			// the span difference.
-			L := (r - s.augR[i-1]) * s.lenPerSpan[k][e]
+			L := (r - aug[i-1].r) * s.lenPerSpan[k][e]
 			for c := 0; c < 3; c++ {
 				augF[i-1][c] += L * (2*fPrev[c] + f[c]) / 6
 				augF[i][c] += L * (fPrev[c] + 2*f[c]) / 6
@@ -585,12 +577,8 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 		fPrev, mPrev = f, m
 	}
 	// Move each lumped load to the nearest structural node.
-	for i, r := range s.augR {
-		J := 0
-		for J+1 < len(s.edR) && math.Abs(s.edR[J+1]-r) < math.Abs(s.edR[J]-r) {
-			J++
-		}
-		d := n + J
+	for i, a := range aug {
+		d := n + a.node
 		q := bm.Pos[d]
 		F[d] = add3(F[d], augF[i])
 		arm := sub3(augPos[i], q)
@@ -602,6 +590,51 @@ func (s *sim) transferLoads(k int, F, M [][3]float64) error {
 		}
 	}
 	return nil
+}
+
+// augStation is one station of the line-to-point load transfer: its span
+// r, the AeroDyn element its loads are interpolated in (elem), the element
+// holding the piece from r outward (piece) and the structural node nearest
+// to it (node, counted from the first structural node).
+type augStation struct {
+	r                 float64
+	elem, piece, node int
+}
+
+// augmentedStations returns blade k's augmented stations (AeroDyn nodes
+// plus the structural radii inside the line, sorted by span).
+func (s *sim) augmentedStations(k int) []augStation {
+	if s.augStations == nil {
+		s.augStations = make([][]augStation, len(s.span))
+	}
+	if s.augStations[k] != nil {
+		return s.augStations[k]
+	}
+	n := s.nAD[k]
+	sp := s.span[k]
+	rs := append([]float64(nil), sp...)
+	for _, r := range s.edR {
+		if r > sp[0] && r < sp[n-1] {
+			rs = append(rs, r)
+		}
+	}
+	sortFloats(rs)
+	aug := make([]augStation, len(rs))
+	for i, r := range rs {
+		a := augStation{r: r}
+		for a.elem < n-2 && sp[a.elem+1] < r {
+			a.elem++
+		}
+		for a.piece < n-2 && sp[a.piece+1] <= r {
+			a.piece++
+		}
+		for a.node+1 < len(s.edR) && math.Abs(s.edR[a.node+1]-r) < math.Abs(s.edR[a.node]-r) {
+			a.node++
+		}
+		aug[i] = a
+	}
+	s.augStations[k] = aug
+	return aug
 }
 
 // sortFloats sorts a short slice in place (insertion sort, no allocation).
