@@ -17,24 +17,7 @@ import (
 //
 //	go test ./solver/structure -run '^$' -bench SemiStateEvaluation -benchmem
 func BenchmarkSemiStateEvaluation(b *testing.B) {
-	d, err := deck.Load(testshared.Path(b, "reference-outputs", "iea15_semi_steady10_still", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := ParamsFromDeck(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	stations := make([][]float64, p.NumBl)
-	for k := range stations {
-		for i := 0; i < 50; i++ {
-			stations[k] = append(stations[k], float64(i)/49*(p.TipRad-p.HubRad))
-		}
-	}
-	m, err := NewModel(p, stations)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := semiModel(b, nil)
 	sys := NewSystem(m)
 	st, err := m.InitialState()
 	if err != nil {
@@ -58,6 +41,35 @@ func BenchmarkSemiStateEvaluation(b *testing.B) {
 		sys.Motions(st, u.BlPitch, mo)
 	}
 	b.ReportMetric((cpuTime(b)-c0).Seconds()/float64(b.N)*1e6, "cpu-µs/op")
+}
+
+// semiModel is the structural model of the IEA 15 MW on the VolturnUS-S
+// semi of the reference case iea15_semi_steady10_still, with 50 evenly
+// spaced blade load stations (like AeroDyn's) and the deck's DOFs, or dof
+// when given.
+func semiModel(tb testing.TB, dof *DOFFlags) *Model {
+	d, err := deck.Load(testshared.Path(tb, "reference-outputs", "iea15_semi_steady10_still", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := ParamsFromDeck(d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if dof != nil {
+		p.DOF = *dof
+	}
+	stations := make([][]float64, p.NumBl)
+	for k := range stations {
+		for i := 0; i < 50; i++ {
+			stations[k] = append(stations[k], float64(i)/49*(p.TipRad-p.HubRad))
+		}
+	}
+	m, err := NewModel(p, stations)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }
 
 // cpuTime is the process's user+system CPU time (the machine is shared, so

@@ -4,9 +4,6 @@ import (
 	"math"
 	"math/rand"
 	"testing"
-
-	"github.com/turbinesim/turbinesim/internal/testshared"
-	"github.com/turbinesim/turbinesim/solver/deck"
 )
 
 // angularVelocity returns ω with df[i] = ω × f[i] for an orthonormal frame f
@@ -282,25 +279,9 @@ func TestAnalyticPartialsMatchFiniteDifferences(t *testing.T) {
 // and tower shapes, 50 blade nodes, the AeroDyn stations the coupling
 // uses) in a state like its rated operation.
 func TestAnalyticPartialsMatchFiniteDifferencesOnSemi(t *testing.T) {
-	d, err := deck.Load(testshared.Path(t, "reference-outputs", "iea15_semi_steady10_still", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ParamsFromDeck(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.DOF = allDOFs()
-	stations := make([][]float64, p.NumBl)
-	for k := range stations {
-		for i := 0; i < 50; i++ {
-			stations[k] = append(stations[k], float64(i)/49*(p.TipRad-p.HubRad))
-		}
-	}
-	m, err := NewModel(p, stations)
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allDOFs()
+	m := semiModel(t, &all)
+	p := m.Params()
 	sys := NewSystem(m)
 	st, err := m.InitialState()
 	if err != nil {
