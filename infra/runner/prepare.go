@@ -18,8 +18,9 @@ import (
 // batches.RunRecipe) and the turbine's base deck (the job's staged input
 // tree) by the child process itself, `turbined simulate -recipe`: the
 // worker only writes the recipe into the attempt folder (recipeArgs). So
-// the wind generation (up to ~525 MB and seconds of CPU for a 660-s TurbSim
-// box, docs/benchmarks.md) runs under the child's rlimits, its wall-time
+// the wind generation (one velocity component in memory at a time, a
+// 140-MB peak and seconds of CPU for a 600-s 25 × 25 TurbSim box,
+// docs/benchmarks.md) runs under the child's rlimits, its wall-time
 // limit and bubblewrap, like the simulation of the deck it makes. The wind
 // is a pure function of the recipe (its seed included), so a retried
 // attempt makes the same files.
