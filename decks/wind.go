@@ -38,11 +38,18 @@ func CheckRunWindFile(field, path, name string, tMax float64) (*RunWindFile, err
 	}
 	switch {
 	case ext == ".bts":
-		raw, err := os.ReadFile(path)
+		// Only the header is read: the file's size is checked against it
+		// (as a run's reader checks it), and a 600-s box is ~45 MB.
+		f, err := os.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("reading wind file: %w", err)
 		}
-		ff, err := windfile.ParseBTS(raw)
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, fmt.Errorf("reading wind file: %w", err)
+		}
+		ff, err := windfile.ReadBTSHeader(f, fi.Size())
 		if err != nil {
 			return nil, invalidf("%s: %s is not a TurbSim .bts box: %v", field, base, err)
 		}

@@ -441,12 +441,26 @@ func readBTSHeader(f *os.File) (*btsHeader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bts: %w", err)
 	}
+	return readBTSHeaderAt(f, fi.Size())
+}
+
+// ReadBTSHeader is ReadBTSHeaderFile for a .bts of size bytes read
+// through r; its errors carry no file name.
+func ReadBTSHeader(r io.ReaderAt, size int64) (*FullField, error) {
+	h, err := readBTSHeaderAt(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return h.box, nil
+}
+
+func readBTSHeaderAt(r io.ReaderAt, size int64) (*btsHeader, error) {
 	var b [btsHeaderBytes]byte
-	if _, err := f.ReadAt(b[:], 0); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("bts: %d bytes, shorter than the %d-byte header", fi.Size(), btsHeaderBytes)
-		}
+	if size < btsHeaderBytes {
+		return nil, fmt.Errorf("bts: %d bytes, shorter than the %d-byte header", size, btsHeaderBytes)
+	}
+	if _, err := r.ReadAt(b[:], 0); err != nil {
 		return nil, fmt.Errorf("bts: header: %w", err)
 	}
-	return parseBTSHeader(b[:], fi.Size())
+	return parseBTSHeader(b[:], size)
 }

@@ -91,13 +91,7 @@ func OpenBTSStream(path string, opt StreamOptions) (*BTSStream, error) {
 
 // NewBTSStream streams the .bts file of size bytes read through r.
 func NewBTSStream(r io.ReaderAt, size int64, opt StreamOptions) (*BTSStream, error) {
-	var b [btsHeaderBytes]byte
-	if size >= btsHeaderBytes {
-		if _, err := r.ReadAt(b[:], 0); err != nil {
-			return nil, fmt.Errorf("bts: header: %w", err)
-		}
-	}
-	h, err := parseBTSHeader(b[:], size)
+	h, err := readBTSHeaderAt(r, size)
 	if err != nil {
 		return nil, err
 	}

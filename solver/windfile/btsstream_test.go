@@ -1,6 +1,7 @@
 package windfile
 
 import (
+	"bytes"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -160,6 +161,13 @@ func TestBTSStreamRefusesCorrupt(t *testing.T) {
 			s.Close()
 			t.Errorf("truncated to %d bytes: no error", n)
 		}
+		if _, err := ReadBTSHeader(bytes.NewReader(good[:n]), int64(n)); err == nil {
+			t.Errorf("header of a file truncated to %d bytes: no error", n)
+		}
+	}
+	h, err := ReadBTSHeader(bytes.NewReader(good), int64(len(good)))
+	if err != nil || h.NT != 4 || h.NY != 3 || h.NTower != 1 || h.URef != 8 || h.Grid != nil {
+		t.Errorf("header %+v, %v", h, err)
 	}
 }
 
