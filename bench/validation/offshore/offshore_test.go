@@ -124,16 +124,14 @@ func TestIEA15SemiSteady10StillAgainstOpenFAST(t *testing.T) {
 // pile (wall pressures on the displaced axis, the water plane's
 // metacentric moment) and the flooded fluid's rotational inertia
 // (docs/validation.md §10.1). In the regular waves the side-side
-// tower-base moment's std (a channel the acceptance list leaves out) is
-// +1.1 %.
+// tower-base moment's std was +1.1 % while the wave's phase came from our
+// own generator; with SeaState's RANLUX draw it is −0.04 %.
 func TestIEA15MonopileCasesAgainstOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two 150-s monopile simulations")
 	}
 	validation.CheckCases(t, "iea15_monopile", map[string]map[string]validation.Bound{
-		"iea15_monopile_steady10_still": {},
-		"iea15_monopile_steady10_regular": {
-			"TwrBsMxt": {Mean: 0.01, Std: 0.015},
-		},
+		"iea15_monopile_steady10_still":   {},
+		"iea15_monopile_steady10_regular": {},
 	})
 }
