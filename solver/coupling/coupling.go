@@ -281,14 +281,15 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 	// Without aerodynamics (CompAero = 0, e.g. free-decay tests) the
 	// structure has no load stations and the rotor is not evaluated.
 	var (
-		ap                                aero.Params
-		rotor                             *aero.Rotor
-		stations, twist, crv, swp, crvAng [][]float64
-		lenPerSpan                        [][]float64
-		nAD                               []int
-		edR                               []float64
-		all                               [][]float64
-		twrElev                           []float64
+		ap                 aero.Params
+		rotor              *aero.Rotor
+		stations, crv, swp [][]float64
+		twistRot, crvRot   [][]planeRotation
+		lenPerSpan         [][]float64
+		nAD                []int
+		edR                []float64
+		all                [][]float64
+		twrElev            []float64
 	)
 	if m.CompAero == 2 {
 		var aNotes []string
@@ -304,10 +305,10 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 			return nil, nil, nil, nil, err
 		}
 		stations = make([][]float64, sp.NumBl)
-		twist = make([][]float64, sp.NumBl)
+		twistRot = make([][]planeRotation, sp.NumBl)
 		crv = make([][]float64, sp.NumBl)
 		swp = make([][]float64, sp.NumBl)
-		crvAng = make([][]float64, sp.NumBl)
+		crvRot = make([][]planeRotation, sp.NumBl)
 		lenPerSpan = make([][]float64, sp.NumBl)
 		for k := range stations {
 			g := rotor.Blade(k)
@@ -316,9 +317,9 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 				lenPerSpan[k][e] = g.ElementLength(e) / (g.Span[e+1] - g.Span[e])
 			}
 			stations[k] = append([]float64(nil), g.Span...)
-			twist[k] = append([]float64(nil), g.Twist...)
+			twistRot[k] = make([]planeRotation, len(g.Span))
 			crv[k] = make([]float64, len(g.Span))
-			crvAng[k] = make([]float64, len(g.Span))
+			crvRot[k] = make([]planeRotation, len(g.Span))
 			swp[k] = make([]float64, len(g.Span))
 			for i := range g.Span {
 				if g.CrvAC != nil {
@@ -328,8 +329,9 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 					swp[k][i] = g.SwpAC[i]
 				}
 				if g.CrvAng != nil {
-					crvAng[k][i] = g.CrvAng[i]
+					crvRot[k][i] = newPlaneRotation(g.CrvAng[i])
 				}
+				twistRot[k][i] = newPlaneRotation(g.Twist[i])
 			}
 		}
 		// Load stations: the AeroDyn nodes (for their motion) followed by
@@ -364,7 +366,7 @@ func build(d *deck.Deck, opts Options) (*sim, []channel, []string, []string, err
 		uPrev2: model.NewInputs(), uPrev: model.NewInputs(), uCur: model.NewInputs(), uNext: model.NewInputs(),
 		edOut: model.NewOutputs(), motion: model.NewMotions(),
 		rotor: rotor, aeroIn: &aero.Input{},
-		twist: twist, span: stations, crvAC: crv, swpAC: swp, crvAng: crvAng, lenPerSpan: lenPerSpan, nAD: nAD, edR: edR,
+		twistRot: twistRot, span: stations, crvAC: crv, swpAC: swp, crvRot: crvRot, lenPerSpan: lenPerSpan, nAD: nAD, edR: edR,
 		airDens: ap.AirDens,
 	}
 	if rotor == nil {

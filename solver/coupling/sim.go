@@ -32,13 +32,14 @@ type sim struct {
 	rotor   *aero.Rotor
 	aeroIn  *aero.Input
 	aeroOut *aero.Output
-	twist   [][]float64 // aerodynamic twist per blade node (rad)
-	span    [][]float64
+	// Aerodynamic twist and AeroDyn BlCrvAng (positive tip downwind) per
+	// blade node.
+	twistRot, crvRot [][]planeRotation
+	span             [][]float64
 	// Aerodynamic-centre offsets from the pitch axis (AeroDyn BlCrvAC
 	// out of plane, BlSwpAC in plane), carried by the blade section as
 	// rigid arms (OpenFAST's line-to-line motion mapping).
 	crvAC, swpAC [][]float64
-	crvAng       [][]float64 // AeroDyn BlCrvAng (rad), positive tip downwind
 	// lenPerSpan[k][e] is AeroDyn element e's undeflected length per unit
 	// of span (1 without prebend or sweep).
 	lenPerSpan [][]float64
@@ -188,7 +189,7 @@ func (s *sim) aeroLoads(t float64, u *structure.Inputs) error {
 			s.arms[k][i] = arm
 			node.Position = add3(bm.Pos[i], arm)
 			node.Velocity = add3(bm.Vel[i], cross3(w, arm))
-			node.Orientation = twistAbout(curveAbout(*o, s.crvAng[k][i]), s.twist[k][i])
+			node.Orientation = twistAbout(curveAbout(*o, s.crvRot[k][i]), s.twistRot[k][i])
 		}
 	}
 	// The wind is sampled where AeroDyn's blade nodes are: at the
@@ -254,14 +255,24 @@ func cross3(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 
+// planeRotation is a fixed rotation angle with its cosine and sine, so the
+// per-step frame rotations of the blade nodes take no trigonometry.
+type planeRotation struct {
+	angle, cos, sin float64
+}
+
+func newPlaneRotation(a float64) planeRotation {
+	return planeRotation{angle: a, cos: math.Cos(a), sin: math.Sin(a)}
+}
+
 // curveAbout rotates a node frame (rows x, y, z) about its own y axis by
 // AeroDyn's curvature angle BlCrvAng (positive tilts z toward +x, tip
 // downwind), applied before the twist as AeroDyn orients its blade nodes.
-func curveAbout(o [3][3]float64, a float64) [3][3]float64 {
-	if a == 0 {
+func curveAbout(o [3][3]float64, a planeRotation) [3][3]float64 {
+	if a.angle == 0 {
 		return o
 	}
-	c, sn := math.Cos(a), math.Sin(a)
+	c, sn := a.cos, a.sin
 	var r [3][3]float64
 	for i := 0; i < 3; i++ {
 		r[0][i] = c*o[0][i] - sn*o[2][i]
@@ -274,11 +285,11 @@ func curveAbout(o [3][3]float64, a float64) [3][3]float64 {
 // twistAbout rotates a node frame (rows x, y, z) about its own z axis by the
 // aerodynamic twist, positive toward feather like pitch (the leading edge,
 // −y, turns into the wind).
-func twistAbout(o [3][3]float64, tw float64) [3][3]float64 {
-	if tw == 0 {
+func twistAbout(o [3][3]float64, tw planeRotation) [3][3]float64 {
+	if tw.angle == 0 {
 		return o
 	}
-	c, sn := math.Cos(tw), math.Sin(tw)
+	c, sn := tw.cos, tw.sin
 	var r [3][3]float64
 	for i := 0; i < 3; i++ {
 		r[0][i] = c*o[0][i] - sn*o[1][i]
