@@ -71,6 +71,18 @@ type bemtCase struct {
 	// (AeroDyn v5 BEMTUncoupled inductionFactors0 and
 	// getTangentialInduction, BEM_Mod 1).
 	reversedVx bool
+	// The latest evaluations, newest at recent[next-1]: the search asks
+	// again for the root it settled on (is it a valid solution, what are
+	// its inductions), which is one of the points it evaluated last.
+	recent  [4]bemtEval
+	nRecent int
+	next    int
+}
+
+// bemtEval is one evaluation of the momentum balance at an inflow angle.
+type bemtEval struct {
+	phi, a, ap, f, F float64
+	valid            bool
 }
 
 func (c *bemtCase) coefs(alpha float64) Coefs {
@@ -121,6 +133,23 @@ func (c *bemtCase) inductions(phi float64) (a, ap, f, F float64) {
 // k < -1 in the momentum region (a > 1) and k <= 1 in the propeller-brake
 // region (a < 1) cannot (Ning 2014 §2.3; AeroDyn's IsValidSolution).
 func (c *bemtCase) inductionsValid(phi float64) (a, ap, f, F float64, valid bool) {
+	bits := math.Float64bits(phi)
+	for i := 0; i < c.nRecent; i++ {
+		if e := &c.recent[i]; math.Float64bits(e.phi) == bits {
+			return e.a, e.ap, e.f, e.F, e.valid
+		}
+	}
+	a, ap, f, F, valid = c.balance(phi)
+	c.recent[c.next] = bemtEval{phi: phi, a: a, ap: ap, f: f, F: F, valid: valid}
+	c.next = (c.next + 1) % len(c.recent)
+	if c.nRecent < len(c.recent) {
+		c.nRecent++
+	}
+	return a, ap, f, F, valid
+}
+
+// balance evaluates the momentum balance at phi (see inductionsValid).
+func (c *bemtCase) balance(phi float64) (a, ap, f, F float64, valid bool) {
 	valid = true
 	sphi, cphi := math.Sincos(phi)
 	k0 := c.coefs(phi - c.theta)
