@@ -45,11 +45,83 @@ type Airfoil struct {
 // Coefs are the static airfoil coefficients at one angle of attack.
 type Coefs struct{ Cl, Cd, Cm float64 }
 
+// polarSpline is one table ready for lookups: the knots and, per knot, the
+// values of Cl, Cd, Cm and (cubic) their second derivatives side by side,
+// so that one lookup reads one stretch of memory.
 type polarSpline struct {
 	alpha []float64
-	// y[k] and second derivatives m[k] for k = Cl, Cd, Cm
-	y [3][]float64
-	m [3][]float64 // nil for linear interpolation
+	// knot[6j : 6j+6] = Cl, Cd, Cm at alpha[j], then their second
+	// derivatives (zero for linear interpolation).
+	knot  []float64
+	cubic bool
+	// The interval of a lookup is found from a uniform grid over the
+	// table's range: bucket b (width 1/bucketsPerRad from alpha[0]) starts
+	// its search at knot first[b], so it walks a knot or two instead of
+	// bisecting the whole table.
+	first         []int32
+	bucketsPerRad float64
+}
+
+// maxBuckets bounds the lookup grid of one table.
+const maxBuckets = 4096
+
+func newPolarSpline(alpha []float64, y [3][]float64, cubic bool) polarSpline {
+	n := len(alpha)
+	s := polarSpline{alpha: alpha, knot: make([]float64, 6*n), cubic: cubic}
+	for c := 0; c < 3; c++ {
+		var m []float64
+		if cubic {
+			m = naturalSplineSecondDerivs(alpha, y[c])
+		}
+		for j := 0; j < n; j++ {
+			s.knot[6*j+c] = y[c][j]
+			if m != nil {
+				s.knot[6*j+3+c] = m[j]
+			}
+		}
+	}
+	// Grid width: the closest knot spacing, so a bucket holds about one
+	// knot, within maxBuckets over the range.
+	span := alpha[n-1] - alpha[0]
+	minGap := span
+	for j := 1; j < n; j++ {
+		minGap = math.Min(minGap, alpha[j]-alpha[j-1])
+	}
+	nb := int(math.Min(maxBuckets, math.Ceil(span/minGap))) + 1
+	s.bucketsPerRad = float64(nb-1) / span
+	s.first = make([]int32, nb+1)
+	j := 0
+	for b := range s.first {
+		lo := alpha[0] + float64(b)/s.bucketsPerRad
+		for j < n-1 && alpha[j] < lo {
+			j++
+		}
+		s.first[b] = int32(j)
+	}
+	return s
+}
+
+// interval returns the smallest j with alpha[j] >= x for alpha[0] < x <
+// alpha[n-1] (the index sort.SearchFloat64s gives).
+func (s *polarSpline) interval(x float64) int {
+	xs := s.alpha
+	b := int((x - xs[0]) * s.bucketsPerRad)
+	if b < 0 {
+		b = 0
+	} else if b >= len(s.first) {
+		b = len(s.first) - 1
+	}
+	j := int(s.first[b])
+	// The grid only suggests where to start: step back while the knot
+	// before is still at or above x, then forward to the first knot at or
+	// above x, so rounding in the bucket index cannot change the answer.
+	for j > 0 && xs[j-1] >= x {
+		j--
+	}
+	for xs[j] < x {
+		j++
+	}
+	return j
 }
 
 // Prepare validates the tables and precomputes spline coefficients. It must be
@@ -94,13 +166,7 @@ func (af *Airfoil) Prepare() error {
 		if cm == nil {
 			cm = make([]float64, n)
 		}
-		s := polarSpline{alpha: p.Alpha, y: [3][]float64{p.Cl, p.Cd, cm}}
-		if af.InterpOrd == InterpCubic && n >= 3 {
-			for c := 0; c < 3; c++ {
-				s.m[c] = naturalSplineSecondDerivs(p.Alpha, s.y[c])
-			}
-		}
-		af.splines[i] = s
+		af.splines[i] = newPolarSpline(p.Alpha, [3][]float64{p.Cl, p.Cd, cm}, af.InterpOrd == InterpCubic && n >= 3)
 	}
 	if af.TabMod == AFTabReynolds && len(af.Tables) > 1 {
 		for i := range af.Tables {
@@ -167,34 +233,35 @@ func (af *Airfoil) Coefs(alpha, re, up float64) Coefs {
 func (s *polarSpline) eval(x float64) Coefs {
 	xs := s.alpha
 	n := len(xs)
-	var out [3]float64
 	if x <= xs[0] || x >= xs[n-1] || math.IsNaN(x) {
 		k := 0
 		if x >= xs[n-1] {
 			k = n - 1
 		}
-		for c := 0; c < 3; c++ {
-			out[c] = s.y[c][k]
-		}
-		return Coefs{out[0], out[1], out[2]}
+		v := s.knot[6*k : 6*k+3]
+		return Coefs{v[0], v[1], v[2]}
 	}
-	j := sort.SearchFloat64s(xs, x) // xs[j-1] < x <= xs[j]
+	j := s.interval(x) // xs[j-1] < x <= xs[j]
 	if j == 0 {
 		j = 1
 	}
 	h := xs[j] - xs[j-1]
 	t := (x - xs[j-1]) / h
-	for c := 0; c < 3; c++ {
-		y0, y1 := s.y[c][j-1], s.y[c][j]
-		v := y0 + t*(y1-y0)
-		if s.m[c] != nil {
-			// Cubic spline in the second-derivative form (e.g. Press et al.,
-			// Numerical Recipes §3.3, eq. 3.3.3).
-			a := 1 - t
-			m0, m1 := s.m[c][j-1], s.m[c][j]
-			v = a*y0 + t*y1 + ((a*a*a-a)*m0+(t*t*t-t)*m1)*h*h/6
+	k0, k1 := s.knot[6*(j-1):6*j], s.knot[6*j:6*j+6]
+	var out [3]float64
+	if s.cubic {
+		// Cubic spline in the second-derivative form (e.g. Press et al.,
+		// Numerical Recipes §3.3, eq. 3.3.3).
+		a := 1 - t
+		ca, ct := a*a*a-a, t*t*t-t
+		for c := 0; c < 3; c++ {
+			out[c] = a*k0[c] + t*k1[c] + (ca*k0[3+c]+ct*k1[3+c])*h*h/6
 		}
-		out[c] = v
+	} else {
+		for c := 0; c < 3; c++ {
+			y0 := k0[c]
+			out[c] = y0 + t*(k1[c]-y0)
+		}
 	}
 	return Coefs{out[0], out[1], out[2]}
 }
