@@ -207,6 +207,8 @@ type Output struct {
 	// CalcOutput; kept in the output, not the rotor, so that a rotor
 	// without states can serve several goroutines).
 	dist [][]Vec3
+	// twrLine is the deflected tower of the latest CalcOutput (scratch).
+	twrLine towerLine
 }
 
 // nodeWork is one node's frame, section and solution between the passes of
@@ -464,6 +466,9 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 		out.dist = make([][]Vec3, len(in.Blades))
 	}
 	towerInfluence := (r.p.TwrPotent != TwrPotentNone || r.p.TwrShadow != TwrShadowNone) && tower != nil
+	if towerInfluence {
+		out.twrLine.set(tower)
+	}
 	for k := range in.Blades {
 		if len(out.dist[k]) != len(in.Blades[k]) {
 			out.dist[k] = make([]Vec3, len(in.Blades[k]))
@@ -472,7 +477,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 			m := &in.Blades[k][j]
 			w := m.Wind
 			if towerInfluence {
-				w = add(w, r.towerDisturbance(m.Position, m.Wind, tower, in.Tower != nil))
+				w = add(w, r.towerDisturbance(m.Position, m.Wind, &out.twrLine, in.Tower != nil))
 			}
 			out.dist[k][j] = w
 		}
@@ -738,6 +743,34 @@ type towerSite struct {
 	endNode bool
 }
 
+// towerLine is the deflected tower of one CalcOutput: its nodes and, per
+// element, the vector from its lower to its upper node and that vector's
+// squared length, computed once for all the blade nodes that look for
+// their nearest tower site.
+type towerLine struct {
+	nodes []TowerNodeMotion
+	seg   []towerSegment
+}
+
+type towerSegment struct {
+	e  Vec3    // node i+1 - node i
+	l2 float64 // |e|^2
+}
+
+// set fills the line from the tower nodes, reusing its storage.
+func (l *towerLine) set(tw []TowerNodeMotion) {
+	l.nodes = tw
+	n := max(len(tw)-1, 0)
+	if cap(l.seg) < n {
+		l.seg = make([]towerSegment, n)
+	}
+	l.seg = l.seg[:n]
+	for i := range l.seg {
+		e := sub(tw[i+1].Position, tw[i].Position)
+		l.seg[i] = towerSegment{e: e, l2: dot(e, e)}
+	}
+}
+
 // nearestTowerSite finds where the tower influence at p is evaluated, as
 // AeroDyn's getLocalTowerProps does (AeroDyn user guide, tower influence):
 // the nearest element onto which p projects orthogonally, properties and
@@ -746,21 +779,28 @@ type towerSite struct {
 // tower node with its own properties. The node's axis is taken along its
 // element (AeroDyn uses the tower mesh orientation there, which ElastoDyn
 // sets tangent to the deflected tower).
-func (r *Rotor) nearestTowerSite(p Vec3, tw []TowerNodeMotion) (towerSite, bool) {
+func (r *Rotor) nearestTowerSite(p Vec3, tl *towerLine) (towerSite, bool) {
 	tg := r.p.Tower
+	tw := tl.nodes
 	best, bestD := -1, math.Inf(1)
 	var bestS float64
-	for i := 0; i+1 < len(tw); i++ {
-		e := sub(tw[i+1].Position, tw[i].Position)
-		l2 := dot(e, e)
-		if l2 == 0 {
+	for i := range tl.seg {
+		sg := &tl.seg[i]
+		if sg.l2 == 0 {
 			continue
 		}
-		s := dot(sub(p, tw[i].Position), e) / l2
+		// The projection parameter is num/l2; elements p certainly does
+		// not project onto (num < 0, or num > 2 l2) are passed over
+		// without the division.
+		num := dot(sub(p, tw[i].Position), sg.e)
+		if num < 0 || num > 2*sg.l2 {
+			continue
+		}
+		s := num / sg.l2
 		if s < 0 || s > 1 {
 			continue
 		}
-		d := norm(sub(p, add(tw[i].Position, scale(e, s))))
+		d := norm(sub(p, add(tw[i].Position, scale(sg.e, s))))
 		if d < bestD {
 			best, bestD, bestS = i, d, s
 		}
@@ -768,7 +808,7 @@ func (r *Rotor) nearestTowerSite(p Vec3, tw []TowerNodeMotion) (towerSite, bool)
 	rel := func(n *TowerNodeMotion) Vec3 { return sub(n.Wind, n.Velocity) }
 	if best >= 0 {
 		a, b := &tw[best], &tw[best+1]
-		e := sub(b.Position, a.Position)
+		e := tl.seg[best].e
 		lerp := func(v []float64) float64 { return v[best] + bestS*(v[best+1]-v[best]) }
 		ra, rb := rel(a), rel(b)
 		return towerSite{
@@ -819,8 +859,8 @@ func (r *Rotor) nearestTowerSite(p Vec3, tw []TowerNodeMotion) (towerSite, bool)
 // turbulence the wind at the tower differs from the wind at the blade
 // node, and a moving tower changes the relative flow. Without it the wind
 // at p itself is used (steady uniform inflow gives the same result).
-func (r *Rotor) towerDisturbance(p, wind Vec3, tw []TowerNodeMotion, towerWind bool) Vec3 {
-	site, ok := r.nearestTowerSite(p, tw)
+func (r *Rotor) towerDisturbance(p, wind Vec3, tl *towerLine, towerWind bool) Vec3 {
+	site, ok := r.nearestTowerSite(p, tl)
 	if !ok || !(site.diam > 0) {
 		return Vec3{}
 	}

@@ -32,41 +32,41 @@ func uprightTowerCase(t *testing.T) ([]TowerNodeMotion, Vec3, *Rotor) {
 func TestTowerInfluence(t *testing.T) {
 	tw, wind, pot := uprightTowerCase(t)
 	// Upwind at 2 radii: u = (-x^2 + y^2)/(x^2 + y^2)^2 = -4/16.
-	d := pot.towerDisturbance(Vec3{-5, 0, 50}, wind, tw, false)
+	d := pot.towerDisturbance(Vec3{-5, 0, 50}, wind, towerLineOf(tw), false)
 	near3(t, "potential upwind", d, Vec3{-2.5, 0, 0})
 	// Beside the tower at y = 2 radii: u = +4/16 (speed-up), v = 0.
-	d = pot.towerDisturbance(Vec3{0, 5, 50}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{0, 5, 50}, wind, towerLineOf(tw), false)
 	near3(t, "potential side", d, Vec3{2.5, 0, 0})
 	// Off-axis: x = -2, y = 1 radii: u = (-4+1)/25, v = -2(-2)(1)/25.
-	d = pot.towerDisturbance(Vec3{-5, 2.5, 50}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{-5, 2.5, 50}, wind, towerLineOf(tw), false)
 	near3(t, "potential off-axis", d, Vec3{10 * -3.0 / 25, 10 * 4.0 / 25, 0})
 	// Above the tower top: no influence.
-	d = pot.towerDisturbance(Vec3{-5, 0, 120}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{-5, 0, 120}, wind, towerLineOf(tw), false)
 	near3(t, "above tower", d, Vec3{})
 	// More than 20 diameters from the tower surface: none either (the
 	// formula would give -1/44^2 of the wind).
-	d = pot.towerDisturbance(Vec3{-110, 0, 50}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{-110, 0, 50}, wind, towerLineOf(tw), false)
 	near3(t, "far from tower", d, Vec3{})
 
 	pow := towerRotor(t, TwrPotentNone, TwrShadowPowles)
 	// Downwind x = 4 radii on the axis: -Cd/sqrt(r) with sqrt(r) = 2.
-	d = pow.towerDisturbance(Vec3{10, 0, 50}, wind, tw, false)
+	d = pow.towerDisturbance(Vec3{10, 0, 50}, wind, towerLineOf(tw), false)
 	near3(t, "Powles centre", d, Vec3{-5, 0, 0})
 	// Edge of the wake |y| = sqrt(r): zero deficit; upwind: none.
-	d = pow.towerDisturbance(Vec3{10, 5.5, 50}, wind, tw, false) // y = 2.2 > sqrt(r) = 2.14 radii
+	d = pow.towerDisturbance(Vec3{10, 5.5, 50}, wind, towerLineOf(tw), false) // y = 2.2 > sqrt(r) = 2.14 radii
 	near3(t, "Powles outside wake", d, Vec3{})
-	d = pow.towerDisturbance(Vec3{-10, 0, 50}, wind, tw, false)
+	d = pow.towerDisturbance(Vec3{-10, 0, 50}, wind, towerLineOf(tw), false)
 	near3(t, "Powles upwind", d, Vec3{})
 
 	ea := towerRotor(t, TwrPotentNone, TwrShadowEames)
 	// Eames: -Cd/(TI x sqrt(2 pi)) exp(-y^2/(2 (TI x)^2)) at x = 4, y = 0.6 radii.
-	d = ea.towerDisturbance(Vec3{10, 1.5, 50}, wind, tw, false)
+	d = ea.towerDisturbance(Vec3{10, 1.5, 50}, wind, towerLineOf(tw), false)
 	w := 0.1 * 4.0
 	want := -10 / (w * math.Sqrt(2*math.Pi)) * math.Exp(-0.5*(0.6/w)*(0.6/w))
 	near3(t, "Eames", d, Vec3{want, 0, 0})
 	// Closer to the wake centre (y = 0.2 radii) the formula gives a 0.88
 	// deficit; AeroDyn limits shadow deficits to half the wind.
-	d = ea.towerDisturbance(Vec3{10, 0.5, 50}, wind, tw, false)
+	d = ea.towerDisturbance(Vec3{10, 0.5, 50}, wind, towerLineOf(tw), false)
 	near3(t, "Eames limited", d, Vec3{-5, 0, 0})
 
 	// Tower drag: q Cd D |V| per unit length at each node, normal to the axis.
@@ -103,7 +103,7 @@ func TestTowerInfluenceUsesTowerWind(t *testing.T) {
 		{Position: Vec3{0, 0, 50}, Wind: Vec3{10, 0, 0}, Velocity: Vec3{1, 0, 0}},
 		{Position: Vec3{0, 0, 100}, Wind: Vec3{10, 0, 0}, Velocity: Vec3{1, 0, 0}},
 	}
-	d := pot.towerDisturbance(Vec3{-5, 0, 50}, Vec3{5, 3, 0}, tw, true)
+	d := pot.towerDisturbance(Vec3{-5, 0, 50}, Vec3{5, 3, 0}, towerLineOf(tw), true)
 	near3(t, "tower-relative wind", d, Vec3{-9.0 / 4, 0, 0})
 	// Interpolated along the element: winds 8 and 12 m/s at z = 0 and 50 give
 	// 11 m/s at z = 37.5 (no tower motion), where the radius is 2.625 m.
@@ -111,7 +111,7 @@ func TestTowerInfluenceUsesTowerWind(t *testing.T) {
 		{Position: Vec3{0, 0, 0}, Wind: Vec3{8, 0, 0}},
 		{Position: Vec3{0, 0, 50}, Wind: Vec3{12, 0, 0}},
 	}
-	d = pot.towerDisturbance(Vec3{-5, 0, 37.5}, Vec3{5, 3, 0}, tw2, true)
+	d = pot.towerDisturbance(Vec3{-5, 0, 37.5}, Vec3{5, 3, 0}, towerLineOf(tw2), true)
 	near3(t, "interpolated tower wind", d, Vec3{-11 * (2.625 / 5) * (2.625 / 5), 0, 0})
 }
 
@@ -124,18 +124,25 @@ func TestTowerInfluenceUsesTowerWind(t *testing.T) {
 // disk-averaged inflow RtVAvgxh comes out 0.14 % high.
 func TestTowerInfluenceBeyondTowerTop(t *testing.T) {
 	tw, wind, pot := uprightTowerCase(t)
-	d := pot.towerDisturbance(Vec3{-5, 0, 101}, wind, tw, false)
+	d := pot.towerDisturbance(Vec3{-5, 0, 101}, wind, towerLineOf(tw), false)
 	near3(t, "potential 1 m above the top", d, Vec3{-0.8, 0, 0})
 	// Off-axis: x = -2.5, y = 1 m at 1 m above: x, y = (-1.25, 0.5)/cos(pi/4) radii.
 	c := math.Cos(math.Pi / 4)
 	x, y := -1.25/c, 0.5/c
 	r2 := x*x + y*y
-	d = pot.towerDisturbance(Vec3{-2.5, 1, 101}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{-2.5, 1, 101}, wind, towerLineOf(tw), false)
 	near3(t, "potential off-axis above the top", d, Vec3{10 * (y*y - x*x) / (r2 * r2), 10 * -2 * x * y / (r2 * r2), 0})
 	// One radius and more above the top: nothing.
-	d = pot.towerDisturbance(Vec3{-5, 0, 102.5}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{-5, 0, 102.5}, wind, towerLineOf(tw), false)
 	near3(t, "potential 1.25 radii above the top", d, Vec3{})
 	// Below the tower base the same taper applies (radius 3 m at z = 0).
-	d = pot.towerDisturbance(Vec3{-6, 0, -1.5}, wind, tw, false)
+	d = pot.towerDisturbance(Vec3{-6, 0, -1.5}, wind, towerLineOf(tw), false)
 	near3(t, "potential below the base", d, Vec3{-10 * c * c / 4, 0, 0})
+}
+
+// towerLineOf is the towerLine CalcOutput builds from the tower nodes.
+func towerLineOf(tw []TowerNodeMotion) *towerLine {
+	var l towerLine
+	l.set(tw)
+	return &l
 }
