@@ -2,6 +2,7 @@ package aero
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 )
 
@@ -310,6 +311,23 @@ func TestChannelNames(t *testing.T) {
 	for _, bad := range []string{"B1N4Alpha", "B9N1Alpha", "AB1N099Cl", "RtFoo", "B1N1Bogus"} {
 		if _, _, ok := Channel(out, bad, []int{1, 2, 3}); ok {
 			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+// The tip/hub-loss factor skips the arc cosine where it equals pi/2 - x to
+// the last bit: bit for bit the formula (2/pi) acos(exp(-f)) on both sides
+// of the switch and up to the f > 40 cut-off.
+func TestPrandtlShortcutIsExact(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	fs := []float64{27 * math.Ln2, math.Nextafter(27*math.Ln2, 0), math.Nextafter(27*math.Ln2, 50), 40}
+	for i := 0; i < 200000; i++ {
+		fs = append(fs, 15+25*rng.Float64())
+	}
+	for _, f := range fs {
+		want := 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-f)))
+		if got := prandtl(f); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("prandtl(%v) = %v, formula %v", f, got, want)
 		}
 	}
 }

@@ -66,6 +66,7 @@ type bemtCase struct {
 	mirrorCl bool    // airfoil seen mirrored: cl(alpha) -> -Cl(-alpha), cd -> Cd(-alpha)
 	theta    float64 // twist in the mirrored frame
 	re       float64
+	sigma    float64 // local solidity B c / (2 pi r)
 	// reversedVx: Vx < 0 (vx holds the signed value); the momentum region
 	// is then phi < 0 and the tangential-induction constant k' changes sign
 	// (AeroDyn v5 BEMTUncoupled inductionFactors0 and
@@ -83,6 +84,14 @@ type bemtCase struct {
 type bemtEval struct {
 	phi, a, ap, f, F float64
 	valid            bool
+}
+
+// newBemtCase sets up the problem of one node in its own frame (the
+// caller mirrors it as needed); re is the Reynolds number of the airfoil
+// lookups.
+func newBemtCase(vx, vy float64, sec *NodeSection, opt *BEMTOptions, re float64) bemtCase {
+	return bemtCase{vx: vx, vy: vy, sec: sec, opt: opt, theta: sec.Theta, re: re,
+		sigma: float64(sec.NumBlades) * sec.Chord / (2 * math.Pi * sec.RLocal)}
 }
 
 func (c *bemtCase) coefs(alpha float64) Coefs {
@@ -115,11 +124,19 @@ func (c *bemtCase) lossFactor(sphi float64) float64 {
 
 // prandtl is (2/pi) acos(exp(-f)); for f > 40 it equals 1 to double
 // precision (exp(-40) = 4e-18), which skips exp and acos for most nodes.
+// For x = exp(-f) <= 2^-27 (f >= 18.72) acos(x) is pi/2 - x to the last
+// bit (asin(x) = x there: 1 - x^2 rounds to 1 and the arctangent's
+// correction is below half an ulp of x), so the arc cosine is not
+// evaluated; TestPrandtlShortcutIsExact holds it to math.Acos.
 func prandtl(f float64) float64 {
 	if f > 40 {
 		return 1
 	}
-	return 2 / math.Pi * math.Acos(math.Min(1, math.Exp(-f)))
+	x := math.Exp(-f)
+	if x <= 0x1p-27 {
+		return 2 / math.Pi * (math.Pi/2 - x)
+	}
+	return 2 / math.Pi * math.Acos(math.Min(1, x))
 }
 
 // inductions returns a, a', the residual f(phi) and F for an inflow angle phi
@@ -161,7 +178,7 @@ func (c *bemtCase) balance(phi float64) (a, ap, f, F float64, valid bool) {
 	if c.opt.TIDrag {
 		ct -= k0.Cd * cphi
 	}
-	sigma := float64(c.sec.NumBlades) * c.sec.Chord / (2 * math.Pi * c.sec.RLocal)
+	sigma := c.sigma
 	F = c.lossFactor(sphi)
 	if math.Abs(sphi) < 1e-12 {
 		sphi = math.Copysign(1e-12, sphi)
@@ -309,7 +326,7 @@ func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduct
 		}
 		return s
 	}
-	c := bemtCase{vx: math.Abs(vx), vy: math.Abs(vy), sec: sec, opt: opt, theta: sec.Theta, re: re}
+	c := newBemtCase(math.Abs(vx), math.Abs(vy), sec, opt, re)
 	// Reversed rotation (Vy < 0) is mirrored into Vy > 0: in the mirrored
 	// frame the chord angle becomes pi-theta (or theta-pi with Vx < 0 as
 	// well) and the airfoil is seen from the other side once per mirror.
@@ -446,7 +463,8 @@ func InductionsAtPhi(phi, vx, vy float64, sec *NodeSection, opt *BEMTOptions) (a
 	if sec.KinVisc > 0 {
 		re = math.Hypot(vx, vy) * sec.Chord / sec.KinVisc
 	}
-	c := bemtCase{vx: vx, vy: vy, sec: sec, opt: opt, theta: sec.Theta, re: re, reversedVx: vx < 0}
+	c := newBemtCase(vx, vy, sec, opt, re)
+	c.reversedVx = vx < 0
 	a, ap, _, _, valid := c.inductionsValid(phi)
 	if !valid {
 		return 0, 0, true

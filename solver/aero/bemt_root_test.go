@@ -68,7 +68,7 @@ func TestRootSearchAsAeroDyn(t *testing.T) {
 		// The exact root: bisection of the residual to machine precision
 		// in a bracket around the search's root.
 		re := math.Hypot(w.vx, w.vy) * w.sec.Chord / w.sec.KinVisc // as the search's
-		c := bemtCase{vx: w.vx, vy: w.vy, sec: &w.sec, opt: &p.BEMT, theta: w.sec.Theta, re: re}
+		c := newBemtCase(w.vx, w.vy, &w.sec, &p.BEMT, re)
 		f := func(phi float64) float64 { _, _, r, _ := c.inductions(phi); return r }
 		lo, hi := cold.RootPhi-1e-4, cold.RootPhi+1e-4
 		if math.Signbit(f(lo)) == math.Signbit(f(hi)) {
