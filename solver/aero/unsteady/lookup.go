@@ -36,10 +36,18 @@ func nearRef(ref, a float64) float64 {
 
 // staticCn is the static normal-force coefficient without the zero-lift
 // drag, Cn = Cl cos a + (Cd - Cd0) sin a (Damiani & Hayman eq. 1.2).
-func staticCn(cl, cd, cd0, a float64) float64 { return cl*math.Cos(a) + (cd-cd0)*math.Sin(a) }
+// (math.Sincos gives the same sine and cosine as math.Sin and math.Cos, to
+// the bit, from one range reduction.)
+func staticCn(cl, cd, cd0, a float64) float64 {
+	sa, ca := math.Sincos(a)
+	return cl*ca + (cd-cd0)*sa
+}
 
 // staticCc is the static chordwise coefficient Cc = Cl sin a - (Cd - Cd0) cos a.
-func staticCc(cl, cd, cd0, a float64) float64 { return cl*math.Sin(a) - (cd-cd0)*math.Cos(a) }
+func staticCc(cl, cd, cd0, a float64) float64 {
+	sa, ca := math.Sincos(a)
+	return cl*sa - (cd-cd0)*ca
+}
 
 // separation returns the static trailing-edge separation point f at angle a
 // by inverting the Kirchhoff relation Cn = Cnα (a - a0) ((1+sqrt f)/2)^2

@@ -458,7 +458,9 @@ func (n *Node) static(u Input) Output {
 	if !n.hasCm {
 		cm = 0
 	}
-	return Output{Cl: cl, Cd: cd, Cm: cm, Cn: staticCn(cl, cd, n.c.Cd0, u.Alpha), Cc: staticCc(cl, cd, n.c.Cd0, u.Alpha)}
+	// staticCn and staticCc, from one sine and cosine.
+	sa, ca := math.Sincos(u.Alpha)
+	return Output{Cl: cl, Cd: cd, Cm: cm, Cn: cl*ca + (cd-n.c.Cd0)*sa, Cc: cl*sa - (cd-n.c.Cd0)*ca}
 }
 
 // CalcOutput returns the unsteady coefficients for the input at the time of
@@ -497,7 +499,7 @@ func (n *Node) CalcOutput(uIn Input) (Output, error) {
 		ccFS = c.EtaE * k.ccPot * (math.Sqrt(math.Max(0, k.fppC)) - fcOffset)
 	}
 	y.Cc = ccFS + k.cnV*k.alphaE*(1-s.tauV/c.TVL) // eq. 1.55 with tan(alpha_e) ≈ alpha_e
-	ca, sa := math.Cos(u.Alpha), math.Sin(u.Alpha)
+	sa, ca := math.Sincos(u.Alpha)
 	y.Cl = y.Cn*ca + y.Cc*sa
 	y.Cd = y.Cn*sa - y.Cc*ca + c.Cd0
 	y.Cn = y.Cl*ca + y.Cd*sa

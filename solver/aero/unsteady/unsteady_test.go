@@ -571,3 +571,16 @@ func stallHistoryNode(t *testing.T) (kirchhoffPolar, func() *Node, *Node) {
 	}
 	return p, mk, hist
 }
+
+// The static coefficients take sine and cosine from math.Sincos: it must
+// give math.Sin and math.Cos to the bit, or the unsteady states (and every
+// load after them) would move with the refactoring.
+func TestSincosIsSinAndCos(t *testing.T) {
+	for i := 0; i < 200000; i++ {
+		a := -4 + 8*float64(i)/200000 + 1e-7*float64(i%7)
+		s, c := math.Sincos(a)
+		if math.Float64bits(s) != math.Float64bits(math.Sin(a)) || math.Float64bits(c) != math.Float64bits(math.Cos(a)) {
+			t.Fatalf("Sincos(%v) = %v, %v; Sin, Cos = %v, %v", a, s, c, math.Sin(a), math.Cos(a))
+		}
+	}
+}
