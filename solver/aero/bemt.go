@@ -67,6 +67,7 @@ type bemtCase struct {
 	theta    float64 // twist in the mirrored frame
 	re       float64
 	sigma    float64 // local solidity B c / (2 pi r)
+	lambdaR  float64 // local speed ratio vy / vx
 	// reversedVx: Vx < 0 (vx holds the signed value); the momentum region
 	// is then phi < 0 and the tangential-induction constant k' changes sign
 	// (AeroDyn v5 BEMTUncoupled inductionFactors0 and
@@ -91,7 +92,7 @@ type bemtEval struct {
 // lookups.
 func newBemtCase(vx, vy float64, sec *NodeSection, opt *BEMTOptions, re float64) bemtCase {
 	return bemtCase{vx: vx, vy: vy, sec: sec, opt: opt, theta: sec.Theta, re: re,
-		sigma: float64(sec.NumBlades) * sec.Chord / (2 * math.Pi * sec.RLocal)}
+		sigma: float64(sec.NumBlades) * sec.Chord / (2 * math.Pi * sec.RLocal), lambdaR: vy / vx}
 }
 
 func (c *bemtCase) coefs(alpha float64) Coefs {
@@ -194,7 +195,7 @@ func (c *bemtCase) balance(phi float64) (a, ap, f, F float64, valid bool) {
 	if c.reversedVx {
 		kp = -kp
 	}
-	lambdaR := c.vy / c.vx
+	lambdaR := c.lambdaR
 	momentumRegion := phi > 0
 	if c.reversedVx {
 		momentumRegion = phi < 0
@@ -341,6 +342,7 @@ func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduct
 	switch {
 	case vx < 0 && vy > 0:
 		c.vx, c.reversedVx = vx, true
+		c.lambdaR = c.vy / c.vx
 	case vx > 0 && vy < 0:
 		c.theta, c.mirrorCl = math.Pi-sec.Theta, true
 	case vx < 0 && vy < 0:

@@ -81,8 +81,11 @@ func unpitchedRoot(root, hub DCM) DCM {
 // legacyProjection is step 2 for one node: the twist + pitch θ and the
 // axes x', y', z' of the frame W without sweep, pitch and twist.
 func legacyProjection(node, rootNoPitch DCM) (theta float64, w DCM) {
-	t := eulerExtract(mulT(node, rootNoPitch))
-	theta = -t[2]
-	w = mul(eulerConstruct([3]float64{0, t[1], 0}), rootNoPitch)
+	// Only θ2 and θ3 of the node's angles are used: eulerExtract without
+	// its θ1.
+	m := mulT(node, rootNoPitch)
+	t2 := math.Asin(clamp(m[2][0], -1, 1))
+	theta = -math.Atan2(-m[1][0], m[0][0])
+	w = mul(eulerConstruct([3]float64{0, t2, 0}), rootNoPitch)
 	return theta, w
 }

@@ -249,6 +249,9 @@ type Rotor struct {
 	p      Params
 	blades []BladeGeometry // one per blade
 	zTip   []float64       // per blade: HubRadius + last span
+	// lossConst[k][j] are the Prandtl tip- and hub-loss constants of node
+	// j of blade k (NodeSection.TipConst, HubConst), fixed by the geometry.
+	lossConst [][]lossConstants
 
 	// Dynamic-wake states (only with DBEMTMod > 0): a Rotor with states
 	// must not be shared between goroutines.
@@ -262,6 +265,25 @@ type Rotor struct {
 	// Unsteady airfoil states (only with UAMod > 0), built at the first
 	// CalcOutput.
 	ua *uaBank
+}
+
+// lossConstants are a node's NodeSection.TipConst and HubConst.
+type lossConstants struct{ tip, hub float64 }
+
+// newLossConstants returns the Prandtl constants of a node at z = hub
+// radius + span on a blade whose tip is at zTip: B (zTip - z) / (2 z) and
+// B (z - zHub) / (2 zHub) (Ning 2014 eq. 7-8); with no hub, no hub loss.
+func newLossConstants(numBlades int, hubRadius, zTip, z float64) lossConstants {
+	var c lossConstants
+	if z > 0 {
+		c.tip = float64(numBlades) * (zTip - z) / (2 * z)
+	}
+	if hubRadius > 0 {
+		c.hub = float64(numBlades) * (z - hubRadius) / (2 * hubRadius)
+	} else {
+		c.hub = math.Inf(1)
+	}
+	return c
 }
 
 // New validates the parameters, prepares airfoil tables and returns a rotor.
@@ -349,6 +371,11 @@ func New(p Params) (*Rotor, error) {
 			}
 		}
 		r.zTip = append(r.zTip, p.HubRadius+b.Span[n-1])
+		lc := make([]lossConstants, n)
+		for j := range lc {
+			lc[j] = newLossConstants(p.NumBlades, p.HubRadius, r.zTip[k], p.HubRadius+b.Span[j])
+		}
+		r.lossConst = append(r.lossConst, lc)
 	}
 	if p.TwrPotent != TwrPotentNone || p.TwrShadow != TwrShadowNone || p.TwrAero {
 		t := p.Tower
@@ -533,40 +560,36 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 		for j := range in.Blades[k] {
 			m := &in.Blades[k][j]
 			wind := out.dist[k][j]
-			zl := unit(m.Orientation[2])
-			yl := m.Orientation[1]
-			// Frame without twist/pitch: y' tangential (perpendicular to the
-			// rotor axis and the blade axis), x' = y' × z_l.
-			yp := unit(cross(zl, xh))
-			if norm(yp) == 0 { // blade along the shaft: fall back to the node frame
-				yp = unit(yl)
-			}
-			xp := cross(yp, zl)
-			theta := math.Atan2(dot(yl, xp), dot(yl, yp))
+			var xp, yp, zl Vec3
+			var theta float64
 			if legacy {
 				var w DCM
 				theta, w = legacyProjection(m.Orientation, rootNoPitch)
 				xp, yp, zl = w[0], w[1], w[2]
+			} else {
+				zl = unit(m.Orientation[2])
+				yl := m.Orientation[1]
+				// Frame without twist/pitch: y' tangential (perpendicular to the
+				// rotor axis and the blade axis), x' = y' × z_l.
+				yp = unit(cross(zl, xh))
+				if norm(yp) == 0 { // blade along the shaft: fall back to the node frame
+					yp = unit(yl)
+				}
+				xp = cross(yp, zl)
+				theta = math.Atan2(dot(yl, xp), dot(yl, yp))
 			}
 			vrel := sub(wind, m.Velocity)
 			vx, vy := dot(vrel, xp), dot(vrel, yp)
 			rad := sub(m.Position, in.HubPosition)
-			rloc := norm(perp(rad, xh))
-			z := r.p.HubRadius + geo.Span[j]
+			radPerp := perp(rad, xh)
+			rloc := norm(radPerp)
 			sec := NodeSection{
 				Chord: geo.Chord[j], Theta: theta, RLocal: rloc, NumBlades: r.p.NumBlades,
 				Airfoil: r.p.Airfoils[geo.AirfoilID[j]], KinVisc: r.p.KinVisc,
+				TipConst: r.lossConst[k][j].tip, HubConst: r.lossConst[k][j].hub,
 			}
 			if geo.UserProp != nil {
 				sec.UserProp = geo.UserProp[j]
-			}
-			if z > 0 {
-				sec.TipConst = float64(r.p.NumBlades) * (r.zTip[k] - z) / (2 * z)
-			}
-			if r.p.HubRadius > 0 {
-				sec.HubConst = float64(r.p.NumBlades) * (z - r.p.HubRadius) / (2 * r.p.HubRadius)
-			} else {
-				sec.HubConst = math.Inf(1) // no hub: no hub loss
 			}
 			var s NodeSolution
 			if frozen {
@@ -576,7 +599,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 				s = SolveNodeFrom(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT, r.dyn.previousRoot(t, k, j))
 			}
 			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, vel: m.Velocity, wind: m.Wind, sec: sec, vx: vx, vy: vy, sol: s,
-				cpsi: dot(unit(perp(rad, xh)), skewDir)}
+				cpsi: dot(unitWithNorm(radPerp, rloc), skewDir)}
 		}
 	}
 	// The dynamic wake filters the quasi-steady induction without the skew
@@ -933,8 +956,10 @@ func norm(a Vec3) float64          { return math.Sqrt(dot(a, a)) }
 func cross(a, b Vec3) Vec3 {
 	return Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
-func unit(a Vec3) Vec3 {
-	n := norm(a)
+func unit(a Vec3) Vec3 { return unitWithNorm(a, norm(a)) }
+
+// unitWithNorm is unit(a) for a whose norm n is already known.
+func unitWithNorm(a Vec3, n float64) Vec3 {
 	if n == 0 || !finite(n) {
 		return Vec3{}
 	}
