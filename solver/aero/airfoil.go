@@ -50,53 +50,54 @@ type Coefs struct{ Cl, Cd, Cm float64 }
 // so that one lookup reads one stretch of memory.
 type polarSpline struct {
 	alpha []float64
-	// knot[6j : 6j+6] = Cl, Cd, Cm at alpha[j], then their second
-	// derivatives (zero for linear interpolation).
+	// knot[w*j : w*j+w] = Cl, Cd, Cm at alpha[j] and, for a cubic spline
+	// (w = 6), their second derivatives; w = 3 for linear interpolation.
 	knot  []float64
 	cubic bool
 	// The interval of a lookup is found from a uniform grid over the
 	// table's range: bucket b (width 1/bucketsPerRad from alpha[0]) starts
-	// its search at knot first[b], so it walks a knot or two instead of
-	// bisecting the whole table.
-	first         []int32
+	// its search at knot first[b], so it walks a few knots instead of
+	// bisecting the whole table. The grid is kept small (about two buckets
+	// per knot, 16-bit entries): a rotor reads dozens of tables per step
+	// and they must stay in cache. Tables too long for 16-bit entries are
+	// bisected (first is nil).
+	first         []uint16
 	bucketsPerRad float64
 }
 
-// maxBuckets bounds the lookup grid of one table.
-const maxBuckets = 4096
-
 func newPolarSpline(alpha []float64, y [3][]float64, cubic bool) polarSpline {
 	n := len(alpha)
-	s := polarSpline{alpha: alpha, knot: make([]float64, 6*n), cubic: cubic}
+	w := 3
+	if cubic {
+		w = 6
+	}
+	s := polarSpline{alpha: alpha, knot: make([]float64, w*n), cubic: cubic}
 	for c := 0; c < 3; c++ {
 		var m []float64
 		if cubic {
 			m = naturalSplineSecondDerivs(alpha, y[c])
 		}
 		for j := 0; j < n; j++ {
-			s.knot[6*j+c] = y[c][j]
+			s.knot[w*j+c] = y[c][j]
 			if m != nil {
-				s.knot[6*j+3+c] = m[j]
+				s.knot[w*j+3+c] = m[j]
 			}
 		}
 	}
-	// Grid width: the closest knot spacing, so a bucket holds about one
-	// knot, within maxBuckets over the range.
-	span := alpha[n-1] - alpha[0]
-	minGap := span
-	for j := 1; j < n; j++ {
-		minGap = math.Min(minGap, alpha[j]-alpha[j-1])
+	if n > math.MaxUint16 {
+		return s
 	}
-	nb := int(math.Min(maxBuckets, math.Ceil(span/minGap))) + 1
+	span := alpha[n-1] - alpha[0]
+	nb := 2*n + 1
 	s.bucketsPerRad = float64(nb-1) / span
-	s.first = make([]int32, nb+1)
+	s.first = make([]uint16, nb+1)
 	j := 0
 	for b := range s.first {
 		lo := alpha[0] + float64(b)/s.bucketsPerRad
 		for j < n-1 && alpha[j] < lo {
 			j++
 		}
-		s.first[b] = int32(j)
+		s.first[b] = uint16(j)
 	}
 	return s
 }
@@ -105,6 +106,9 @@ func newPolarSpline(alpha []float64, y [3][]float64, cubic bool) polarSpline {
 // alpha[n-1] (the index sort.SearchFloat64s gives).
 func (s *polarSpline) interval(x float64) int {
 	xs := s.alpha
+	if s.first == nil {
+		return sort.SearchFloat64s(xs, x)
+	}
 	b := int((x - xs[0]) * s.bucketsPerRad)
 	if b < 0 {
 		b = 0
@@ -233,12 +237,16 @@ func (af *Airfoil) Coefs(alpha, re, up float64) Coefs {
 func (s *polarSpline) eval(x float64) Coefs {
 	xs := s.alpha
 	n := len(xs)
+	w := 3
+	if s.cubic {
+		w = 6
+	}
 	if x <= xs[0] || x >= xs[n-1] || math.IsNaN(x) {
 		k := 0
 		if x >= xs[n-1] {
 			k = n - 1
 		}
-		v := s.knot[6*k : 6*k+3]
+		v := s.knot[w*k : w*k+3]
 		return Coefs{v[0], v[1], v[2]}
 	}
 	j := s.interval(x) // xs[j-1] < x <= xs[j]
@@ -247,7 +255,7 @@ func (s *polarSpline) eval(x float64) Coefs {
 	}
 	h := xs[j] - xs[j-1]
 	t := (x - xs[j-1]) / h
-	k0, k1 := s.knot[6*(j-1):6*j], s.knot[6*j:6*j+6]
+	k0, k1 := s.knot[w*(j-1):w*j], s.knot[w*j:w*j+w]
 	var out [3]float64
 	if s.cubic {
 		// Cubic spline in the second-derivative form (e.g. Press et al.,
