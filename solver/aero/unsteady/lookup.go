@@ -40,13 +40,24 @@ func nearRef(ref, a float64) float64 {
 // the bit, from one range reduction.)
 func staticCn(cl, cd, cd0, a float64) float64 {
 	sa, ca := math.Sincos(a)
-	return cl*ca + (cd-cd0)*sa
+	return polarPoint{a: a, cl: cl, cd: cd, sa: sa, ca: ca}.cn(cd0)
 }
 
-// staticCc is the static chordwise coefficient Cc = Cl sin a - (Cd - Cd0) cos a.
-func staticCc(cl, cd, cd0, a float64) float64 {
+// cn is staticCn at the point.
+func (pt polarPoint) cn(cd0 float64) float64 { return pt.cl*pt.ca + (pt.cd-cd0)*pt.sa }
+
+// cc is the static chordwise coefficient Cc = Cl sin a - (Cd - Cd0) cos a.
+func (pt polarPoint) cc(cd0 float64) float64 { return pt.cl*pt.sa - (pt.cd-cd0)*pt.ca }
+
+// polarPoint is the static polar at one angle a with the angle's sine and
+// cosine: what separation and chordSeparation need from the table, so that
+// the two can share one lookup at the same angle.
+type polarPoint struct{ a, cl, cd, sa, ca float64 }
+
+func staticAt(p StaticPolar, a float64) polarPoint {
+	cl, cd, _ := p.Static(a)
 	sa, ca := math.Sincos(a)
-	return cl*sa - (cd-cd0)*ca
+	return polarPoint{a: a, cl: cl, cd: cd, sa: sa, ca: ca}
 }
 
 // separation returns the static trailing-edge separation point f at angle a
@@ -54,11 +65,17 @@ func staticCc(cl, cd, cd0, a float64) float64 {
 // (Damiani & Hayman eq. 1.32, FLookup), limited to [0, 1], and the fully
 // separated normal force Cn_fs = (Cn - Cnα (a-a0) f)/(1-f) (0 when f = 1).
 func separation(p StaticPolar, a, alpha0, cd0, cnAlpha float64) (f, cnFS float64) {
-	a = wrapPi(a)
-	a = nearRef(alpha0, a)
-	da := a - alpha0
-	cl, cd, _ := p.Static(a)
-	cn := staticCn(cl, cd, cd0, a)
+	return separationAt(staticAt(p, separationAngle(a, alpha0)), alpha0, cd0, cnAlpha)
+}
+
+// separationAngle is the angle separation evaluates the polar at: a
+// wrapped to [-pi, pi], then within pi of alpha0.
+func separationAngle(a, alpha0 float64) float64 { return nearRef(alpha0, wrapPi(a)) }
+
+// separationAt is separation from the polar at separationAngle(a, alpha0).
+func separationAt(pt polarPoint, alpha0, cd0, cnAlpha float64) (f, cnFS float64) {
+	da := pt.a - alpha0
+	cn := pt.cn(cd0)
 	ratio := 0.0
 	if cnAlpha != 0 && da != 0 && cn != 0 {
 		ratio = cn / (cnAlpha * da)
@@ -92,15 +109,22 @@ func separationFit(a float64, c *Constants) float64 {
 // chordSeparation returns the stored chordwise separation function
 // (sqrt(f_c)+0.2)^2 from the static chord force: sqrt(f_c) =
 // Cc / (eta_e Cnα (a-a0) tan a) (eq. 1.32b), limited to fcLimit; where the
-// denominator vanishes the limit is returned.
-func chordSeparation(p StaticPolar, a, alpha0, cd0, cnAlpha, etaE float64) float64 {
+// denominator vanishes the limit is returned. at, when not nil, is the
+// polar already looked up at wrapPi(a) (separation's lookup at the same
+// angle), which then is not looked up again.
+func chordSeparation(p StaticPolar, a, alpha0, cd0, cnAlpha, etaE float64, at *polarPoint) float64 {
 	a = wrapPi(a)
 	a0 := wrapPi(alpha0)
 	if a == 0 || a == a0 || cnAlpha == 0 {
 		return fcLimit
 	}
-	cl, cd, _ := p.Static(a)
-	cc := staticCc(cl, cd, cd0, a)
+	var pt polarPoint
+	if at != nil && math.Float64bits(at.a) == math.Float64bits(a) {
+		pt = *at
+	} else {
+		pt = staticAt(p, a)
+	}
+	cc := pt.cc(cd0)
 	aa := nearRef(a0, a)
 	denom := etaE * cnAlpha * (aa - a0) * math.Tan(aa)
 	if denom == 0 || math.IsNaN(denom) || math.IsInf(denom, 0) {

@@ -278,8 +278,12 @@ func (n *Node) kelvinChain(u Input) (chain, error) {
 	// Trailing-edge separation (eq. 1.34-1.39): effective angle from the
 	// lagged normal force, separation point at it, then its boundary-layer lag.
 	k.alphaF = k.cnPrime/k.cnAlphaCirc + c.Alpha0
+	// The polar at alpha_f serves both separation points (the chordwise
+	// one looks it up at the same angle unless alpha_f wraps differently).
+	var atF polarPoint
 	if n.p.FLookup {
-		k.fPrime, _ = separation(n.polar, k.alphaF, c.Alpha0, c.Cd0, k.cnAlphaCirc)
+		atF = staticAt(n.polar, separationAngle(k.alphaF, c.Alpha0))
+		k.fPrime, _ = separationAt(atF, c.Alpha0, c.Cd0, k.cnAlphaCirc)
 	} else {
 		k.fPrime = separationFit(k.alphaF, c)
 	}
@@ -289,7 +293,7 @@ func (n *Node) kelvinChain(u Input) (chain, error) {
 	}
 	k.fpp = k.fPrime - k.df
 	if n.p.FLookup {
-		k.fPrimeC = chordSeparation(n.polar, k.alphaF, c.Alpha0, c.Cd0, k.cnAlphaCirc, c.EtaE)
+		k.fPrimeC = chordSeparation(n.polar, k.alphaF, c.Alpha0, c.Cd0, k.cnAlphaCirc, c.EtaE, &atF)
 		if !s.firstPass {
 			k.dfC = lagUpdate(k.ds, c.Tf0, s.dfC, k.fPrimeC, s.fPrimeC)
 		}
@@ -458,9 +462,9 @@ func (n *Node) static(u Input) Output {
 	if !n.hasCm {
 		cm = 0
 	}
-	// staticCn and staticCc, from one sine and cosine.
 	sa, ca := math.Sincos(u.Alpha)
-	return Output{Cl: cl, Cd: cd, Cm: cm, Cn: cl*ca + (cd-n.c.Cd0)*sa, Cc: cl*sa - (cd-n.c.Cd0)*ca}
+	pt := polarPoint{a: u.Alpha, cl: cl, cd: cd, sa: sa, ca: ca}
+	return Output{Cl: cl, Cd: cd, Cm: cm, Cn: pt.cn(n.c.Cd0), Cc: pt.cc(n.c.Cd0)}
 }
 
 // CalcOutput returns the unsteady coefficients for the input at the time of

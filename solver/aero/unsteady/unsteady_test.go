@@ -63,7 +63,7 @@ func TestSeparationLookupRecoversKirchhoff(t *testing.T) {
 			}
 		}
 		if math.Abs(a) > 0.5 { // tan(alpha) -> 0 at alpha=0 returns the limit
-			fc := chordSeparation(p, ar, p.alpha0, p.cd0, p.cnAlpha, 1)
+			fc := chordSeparation(p, ar, p.alpha0, p.cd0, p.cnAlpha, 1, nil)
 			want := math.Pow(math.Sqrt(p.f(ar))+fcOffset, 2)
 			if d := math.Abs(fc - want); d > 1e-9 {
 				t.Fatalf("alpha=%g°: stored f_c=%g, want %g", a, fc, want)
