@@ -288,6 +288,34 @@ func SolveNode(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction 
 // mirrored frame and are not kept (HasRoot false). When useInduction is
 // false (WakeMod=0) the geometric inflow angle is used.
 func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction bool, phiPrev float64) NodeSolution {
+	return solveInduction(vx, vy, sec, opt, useInduction, phiPrev).solution(sec)
+}
+
+// induction is a node's BEMT result before the inflow angle, angle of
+// attack and airfoil coefficients are formed from it (finish): what a
+// correction that changes the induction afterwards (the skewed-wake
+// redistribution) needs, without the lookup it would discard.
+type induction struct {
+	vx, vy    float64 // inflow as solved (non-finite components as 0)
+	a, ap     float64
+	re, F     float64
+	converged bool
+	fixed     bool
+	iter      int
+	rootPhi   float64
+	hasRoot   bool
+}
+
+// solution finishes the induction into the node's NodeSolution.
+func (d induction) solution(sec *NodeSection) NodeSolution {
+	s := finish(d.vx, d.vy, d.a, d.ap, sec, d.re, d.F, d.converged)
+	s.Fixed, s.Iter = d.fixed, d.iter
+	s.RootPhi, s.HasRoot = d.rootPhi, d.hasRoot
+	return s
+}
+
+// solveInduction is SolveNodeFrom without the final finish.
+func solveInduction(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduction bool, phiPrev float64) induction {
 	if !finite(vx) {
 		vx = 0
 	}
@@ -310,22 +338,20 @@ func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduct
 		if useInduction && zeroTip && !zeroVx && !zeroVy {
 			a = 1
 		}
-		s := finish(vx, vy, a, 0, sec, re, 0, true)
-		s.Fixed = true
-		return s
+		return induction{vx: vx, vy: vy, a: a, re: re, converged: true, fixed: true}
 	}
 	if zeroVx || zeroVy {
 		// AeroDyn's phi for a zero inflow component, with no induction;
 		// the node stays in the dynamic wake, whose filters then relax
 		// toward zero induction.
-		s := finish(vx, vy, 0, 0, sec, re, 1, true)
+		d := induction{vx: vx, vy: vy, re: re, F: 1, converged: true}
 		if vy > 0 {
-			s.RootPhi, s.HasRoot = 0, true
+			d.rootPhi, d.hasRoot = 0, true
 			if zeroVy {
-				s.RootPhi = math.Pi / 2
+				d.rootPhi = math.Pi / 2
 			}
 		}
-		return s
+		return d
 	}
 	c := newBemtCase(math.Abs(vx), math.Abs(vy), sec, opt, re)
 	// Reversed rotation (Vy < 0) is mirrored into Vy > 0: in the mirrored
@@ -359,13 +385,12 @@ func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduct
 	if maxIter <= 0 {
 		maxIter = 500
 	}
-	solved := func(phi float64, iter int, ok bool) NodeSolution {
+	solved := func(phi float64, iter int, ok bool) induction {
 		a, ap, _, F, _ := c.inductionsValid(phi)
 		a, ap = limitInductions(clamp(a, minAxInd, maxAxInd), ap)
-		s := finishMirrored(vx, vy, a, ap, sec, re, F)
-		s.Iter, s.Converged = iter, ok
-		s.RootPhi, s.HasRoot = phi, vy > 0
-		return s
+		// Inductions are frame-independent (Vx(1-a), Vy(1+a')): the
+		// solution is finished in the caller's frame.
+		return induction{vx: vx, vy: vy, a: a, ap: ap, re: re, F: F, converged: ok, iter: iter, rootPhi: phi, hasRoot: vy > 0}
 	}
 	// The previous root, if it still balances the momentum equations.
 	fPrev, prevValid := 0.0, false
@@ -432,9 +457,7 @@ func SolveNodeFrom(vx, vy float64, sec *NodeSection, opt *BEMTOptions, useInduct
 		}
 		return solved(phi, iter, ok)
 	}
-	s := finishMirrored(vx, vy, 0, 0, sec, re, 1)
-	s.Converged = false
-	return s
+	return induction{vx: vx, vy: vy, re: re, F: 1}
 }
 
 // InductionsAtPhi returns the axial and tangential inductions the BEM
@@ -496,12 +519,6 @@ const maxTanInd, minTanInd = 1.0, -1.0
 // limitInductions bounds a' (see maxTanInd); a is returned unchanged.
 func limitInductions(a, ap float64) (float64, float64) {
 	return a, math.Max(minTanInd, math.Min(maxTanInd, ap))
-}
-
-// finishMirrored builds the solution in the caller's frame: inductions are
-// frame-independent (Vx(1-a), Vy(1+a')).
-func finishMirrored(vx, vy, a, ap float64, sec *NodeSection, re, F float64) NodeSolution {
-	return finish(vx, vy, a, ap, sec, re, F, true)
 }
 
 func finish(vx, vy, a, ap float64, sec *NodeSection, re, F float64, ok bool) NodeSolution {

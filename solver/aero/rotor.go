@@ -548,6 +548,9 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	if len(out.work) != len(in.Blades) {
 		out.work = make([][]nodeWork, len(in.Blades))
 	}
+	// Without the dynamic wake, the skewed-wake redistribution replaces
+	// every solution whose induction is not fixed (see below).
+	skewLater := r.p.WakeMod == WakeBEMT && r.p.SkewMod == 1 && chi0 > 0 && rTip > 0 && !frozen && r.p.DBEMTMod == DBEMTNone
 	for k := range in.Blades {
 		geo := &r.blades[k]
 		var rootNoPitch DCM
@@ -596,7 +599,14 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 				p := &out.work[k][j].sol
 				s = finish(vx, vy, p.AxInd, p.TanInd, &sec, p.Re, p.F, p.Converged)
 			} else {
-				s = SolveNodeFrom(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT, r.dyn.previousRoot(t, k, j))
+				d := solveInduction(vx, vy, &sec, &r.p.BEMT, r.p.WakeMod == WakeBEMT, r.dyn.previousRoot(t, k, j))
+				if skewLater && !d.fixed {
+					// The skewed-wake redistribution below forms this
+					// node's inflow and coefficients from its own induction.
+					s = NodeSolution{AxInd: d.a, TanInd: d.ap, Re: d.re, F: d.F, Converged: d.converged}
+				} else {
+					s = d.solution(&sec)
+				}
 			}
 			out.work[k][j] = nodeWork{xp: xp, yp: yp, zl: zl, vel: m.Velocity, wind: m.Wind, sec: sec, vx: vx, vy: vy, sol: s,
 				cpsi: dot(unitWithNorm(radPerp, rloc), skewDir)}
