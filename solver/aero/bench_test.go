@@ -31,18 +31,7 @@ func BenchmarkSolveNode(b *testing.B) {
 // BenchmarkRotorIEA15: one full rotor evaluation of the IEA-15 (50 nodes x 3
 // blades), rigid kinematics included.
 func BenchmarkRotorIEA15(b *testing.B) {
-	d, err := deck.Load(testshared.Path(b, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, _, err := ParamsFromDeck(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rot, err := New(p)
-	if err != nil {
-		b.Fatal(err)
-	}
+	d, rot := rotorFromDeck(b, testshared.Path(b, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
 	st, err := RigidStateFromDeck(d, 0.3, 7.5*1.04719755/10, 0)
 	if err != nil {
 		b.Fatal(err)
@@ -66,18 +55,7 @@ func BenchmarkRotorIEA15(b *testing.B) {
 // and drag) turning at 7.5 rpm in 10 m/s sheared wind: the unsteady airfoil
 // states advance at every call, as in a coupled run.
 func BenchmarkRotorIEA15Steps(b *testing.B) {
-	d, err := deck.Load(testshared.Path(b, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, _, err := ParamsFromDeck(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rot, err := New(p)
-	if err != nil {
-		b.Fatal(err)
-	}
+	d, rot := rotorFromDeck(b, testshared.Path(b, "reference-outputs", "iea15_monopile_steady10_still", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"))
 	const omega, dt = 7.5 * 2 * math.Pi / 60, 0.005
 	st, err := RigidStateFromDeck(d, 0, omega, 0)
 	if err != nil {
@@ -116,4 +94,22 @@ func processCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rotorFromDeck loads the deck at path and builds its AeroDyn rotor.
+func rotorFromDeck(b *testing.B, path string) (*deck.Deck, *Rotor) {
+	b.Helper()
+	d, err := deck.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _, err := ParamsFromDeck(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rot, err := New(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d, rot
 }
