@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/turbinesim/turbinesim/internal/testbrowser"
@@ -63,8 +64,23 @@ func TestBrowserNameTagAndFindRun(t *testing.T) {
 	loc, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
 	id := strings.TrimPrefix(loc, "/jobs/")
 
+	// The page reloads itself once the run finishes (assets/js/jobs.js);
+	// the tag is added on the finished run's page, so that reload cannot
+	// land between typing and submitting.
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		j, err := je.jobs.FindJob(t.Context(), je.org.ID, id)
+		if err == nil && j.Status.Terminal() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s not finished after 2 minutes (%v)", id, err)
+		}
+	}
+
 	// A tag added on the job page.
 	err = chromedp.Do(ctx,
+		chromedp.Navigate(je.http.URL+"/jobs/"+id),
+		chromedp.WaitVisible(chromedp.CSS("#job-tag-input")),
 		chromedp.SendKeys(chromedp.CSS("#job-tag-input"), "review"),
 		testbrowser.ClickCSS("#job-tag-form button"),
 		chromedp.WaitVisible(chromedp.CSS(`#job-tags [data-tag="review"]`)),

@@ -10,6 +10,18 @@
     try { return JSON.parse(h)["X-CSRF-Token"] || ""; } catch (e) { return ""; }
   }
 
+  // The page reloads to show a finished job's outputs, but not under a
+  // person typing into one of its fields (a tag, a name): that would drop
+  // what they typed. It waits until the field is left or emptied.
+  function reloadWhenNotTyping() {
+    var a = document.activeElement;
+    if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA") && a.value) {
+      setTimeout(reloadWhenNotTyping, 1000);
+      return;
+    }
+    location.reload();
+  }
+
   function watch(el) {
     var id = el.getAttribute("data-job-ws");
     var status = el.getAttribute("data-status");
@@ -26,7 +38,7 @@
         "t = " + m.sim_time.toFixed(2) + " / " + m.t_max.toFixed(2) + " s (" + m.percent.toFixed(1) + " %" + eta + ")";
       if (m.detail) document.getElementById("job-detail").textContent = m.detail;
       el.setAttribute("data-status", m.status);
-      if (m.final) setTimeout(function () { location.reload(); }, 300);
+      if (m.final) setTimeout(reloadWhenNotTyping, 300);
     };
   }
 
