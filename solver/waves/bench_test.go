@@ -43,3 +43,20 @@ func BenchmarkProbeBuild(b *testing.B) {
 		s.Probe(0, 0, -10)
 	}
 }
+
+// BenchmarkProbeBuildSecondOrder is the set-up cost of one node's series
+// with the second-order waves of the IEA 15 MW monopile deck's cut-offs
+// turned on (WvDiffQTF and WvSumQTF, 0–3.04 and 0.31–3.2 rad/s) in a
+// 3630-s, 30-m sea: the pair sum over ~1,850 components.
+func BenchmarkProbeBuildSecondOrder(b *testing.B) {
+	s, err := New(Config{Gravity: g0, WtrDens: 1025, WtrDpth: 30, WaveMod: JONSWAPSea, WaveTMax: 3630, WaveDT: 0.25,
+		WaveHs: 6, WaveTp: 10, PkShpDflt: true, WvLowCOff: 0.15708, WvHiCOff: 3.2, WaveSeed: [2]int64{1, 2},
+		WvDiffQTF: true, WvSumQTF: true, WvHiCOffD: 3.04292, WvLowCOffS: 0.314159, WvHiCOffS: 3.2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s.Probe(0, 0, -10)
+	}
+}

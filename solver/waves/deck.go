@@ -41,13 +41,6 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	at := func(v string) string {
 		return fmt.Sprintf("%s:%d: %s", g.Meta.Path[strings.LastIndexAny(g.Meta.Path, `/\`)+1:], ss.Meta.LineOf(v), v)
 	}
-	var warn []string
-	if (ss.WvDiffQTF || ss.WvSumQTF) && mod != StillWater {
-		// Second-order kinematics change only strip-theory loads and the
-		// elevation outputs; the first-order sea is kept and the
-		// difference is reported rather than the deck refused.
-		warn = append(warn, at("WvDiffQTF")+": second-order wave kinematics are not modelled; strip-theory loads are first-order (WaveNElev includes the second-order elevation)")
-	}
 	if u := Check(ss); u != nil {
 		return nil, nil, fmt.Errorf("waves: %s: %s", at(u.Variable), u.Message)
 	}
@@ -93,7 +86,6 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w (%s)", err, at("WaveMod"))
 	}
-	s.Warnings = warn
 	return s, ss, nil
 }
 

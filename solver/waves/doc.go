@@ -48,11 +48,22 @@
 // Directional spreading assigns its directions to the frequencies with Go's
 // PCG generator seeded from both seeds (not SeaState's assignment).
 //
-// Second-order elevation. With WvDiffQTF / WvSumQTF the WaveNElev outputs
-// add the difference- and sum-frequency elevation of Sharma and Dean
-// (secondorder.go) within WvLowCOffD–WvHiCOffD and WvLowCOffS–WvHiCOffS, and
-// are interpolated in time with SeaState's periodic cubic (Catmull–Rom)
-// interpolation. The kinematics stay first-order.
+// Second-order waves. With WvDiffQTF / WvSumQTF the sea adds the
+// difference- and sum-frequency waves of Sharma and Dean (secondorder.go)
+// within WvLowCOffD–WvHiCOffD and WvLowCOffS–WvHiCOffS (cut-offs on the
+// difference or sum frequency itself, as SeaState's documentation says)
+// to the elevation and to the kinematics: velocity ∇φ₂, acceleration
+// ∂_t∇φ₂ and dynamic pressure −ρ∂_tφ₂ of the second-order potential, so
+// strip-theory (Morison) loads see them through the same Probe. Every pair
+// of components counts, the self-interaction sum terms (Stokes' second-order
+// wave) included, the mean set-down of the difference terms left out;
+// spread seas use the pairs' true wavenumber vectors. As SeaState, any
+// wave model but still water takes them (regular, JONSWAP, elevation
+// series). Second-order terms are evaluated at the point's height like the
+// first-order ones (up to SWL, or extrapolated above it with WaveStMod 2),
+// and the elevation the stretching compares with includes them. The
+// WaveNElev outputs are interpolated in time with SeaState's periodic
+// cubic (Catmull–Rom) interpolation.
 //
 // Evaluation. Kinematics can be evaluated directly at any (x, y, z, t)
 // (Sea.At: a sum over components, cheap for regular waves). For the nodes

@@ -103,19 +103,12 @@ func (o *Outputs) Value(i int, t float64) float64 { return o.fns[i](t) }
 // interpolation of its wave grid.
 func (s *Sea) elevationChannel(x, y float64) func(float64) float64 {
 	p := s.Probe(x, y, 0)
-	so := s.secondOrderElevation(x, y)
 	if p.elev == nil { // few components: summed directly, exact in time
-		if so != nil {
-			return func(t float64) float64 { return p.Elevation(t) + so.At(t) }
-		}
 		return p.Elevation
 	}
 	v := make([]float64, len(p.elev))
 	for i, e := range p.elev {
 		v[i] = float64(e)
-		if so != nil {
-			v[i] += so.v[i]
-		}
 	}
 	r := &Series{v: v, dt: s.dt, period: s.period}
 	return r.AtCubic

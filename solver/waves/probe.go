@@ -50,6 +50,15 @@ func (s *Sea) Probe(x, y, z float64) *Probe {
 				p.dq = append(p.dq, s.dzTransfer(c, x, y))
 			}
 		}
+		// second-order waves, as further components at their frequencies
+		s.secondOrderTerms(x, y, zEval, extrap, func(t *secondOrderTerm) {
+			p.omega = append(p.omega, t.omega)
+			p.q = append(p.q, t.q)
+			p.qe = append(p.qe, t.elev)
+			if extrap {
+				p.dq = append(p.dq, t.dq)
+			}
+		})
 		return p
 	}
 	nc := s.nStep/2 + 1
@@ -79,6 +88,18 @@ func (s *Sea) Probe(x, y, z float64) *Probe {
 		}
 		ce[b] += cmplx.Conj(c.c*cmplx.Rect(1, c.k*(x*c.cosB+y*c.sinB))) / 2
 	}
+	// the second-order waves go into the same inverse FFTs
+	s.secondOrderTerms(x, y, zEval, extrap, func(t *secondOrderTerm) {
+		for j := range t.q {
+			coef[t.bin][j] += cmplx.Conj(t.q[j]) * 0.5
+		}
+		if extrap {
+			for j := range t.dq {
+				dcoef[t.bin][j] += cmplx.Conj(t.dq[j]) * 0.5
+			}
+		}
+		ce[t.bin] += cmplx.Conj(t.elev) * 0.5
+	})
 	col := make([]complex128, nc)
 	seq := make([]float64, s.nStep)
 	toSeries := func(pick func(i int) complex128) []float32 {

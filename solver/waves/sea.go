@@ -299,7 +299,8 @@ type Kin struct {
 }
 
 // Elevation returns the wave elevation above SWL at (x, y) and time t,
-// summed directly over the components.
+// summed directly over the components, with the second-order terms the
+// deck asks for (a double sum: use a Probe for many components).
 func (s *Sea) Elevation(x, y, t float64) float64 {
 	var e float64
 	for i := range s.comps {
@@ -307,47 +308,46 @@ func (s *Sea) Elevation(x, y, t float64) float64 {
 		th := c.k*(x*c.cosB+y*c.sinB) - c.omega*t
 		e += real(c.c * cmplx.Rect(1, th))
 	}
+	s.secondOrderTerms(x, y, 0, false, func(q *secondOrderTerm) {
+		e += real(q.elev * cmplx.Rect(1, -q.omega*t))
+	})
 	return e
 }
 
-// At returns the first-order wave kinematics and current at (x, y, z) and
-// time t, summed directly over the components, with the stretching option
-// applied (see the package documentation). Cheap for regular waves; use a
-// Probe for many components at a fixed point.
+// At returns the wave kinematics (first order, and second order when the
+// deck asks for it) and current at (x, y, z) and time t, summed directly
+// over the components, with the stretching option applied (see the package
+// documentation). Cheap for regular waves; use a Probe for many components
+// at a fixed point.
 func (s *Sea) At(x, y, z, t float64) Kin {
 	zk, scale, ok := s.stretch(z, func() float64 { return s.Elevation(x, y, t) })
 	var k Kin
 	if !ok {
 		return k
 	}
-	for i := range s.comps {
-		c := &s.comps[i]
-		q := s.transfer(c, x, y, zk)
-		e := cmplx.Rect(1, -c.omega*t)
-		for j := 0; j < 7; j++ {
-			v := real(q[j] * e)
-			if j < 3 {
-				k.V[j] += v
-			} else if j < 6 {
-				k.A[j-3] += v
-			} else {
-				k.P += v
-			}
-		}
-		if scale {
-			d := s.dzTransfer(c, x, y)
-			for j := 0; j < 7; j++ {
-				v := z * real(d[j]*e)
-				if j < 3 {
-					k.V[j] += v
-				} else if j < 6 {
-					k.A[j-3] += v
-				} else {
-					k.P += v
-				}
+	var v [7]float64
+	addTerm := func(omega float64, q, dq *[7]complex128) {
+		e := cmplx.Rect(1, -omega*t)
+		for j := range v {
+			v[j] += real(q[j] * e)
+			if scale {
+				v[j] += z * real(dq[j]*e)
 			}
 		}
 	}
+	for i := range s.comps {
+		c := &s.comps[i]
+		q := s.transfer(c, x, y, zk)
+		var d [7]complex128
+		if scale {
+			d = s.dzTransfer(c, x, y)
+		}
+		addTerm(c.omega, &q, &d)
+	}
+	s.secondOrderTerms(x, y, zk, scale, func(q *secondOrderTerm) { addTerm(q.omega, &q.q, &q.dq) })
+	k.V = [3]float64{v[0], v[1], v[2]}
+	k.A = [3]float64{v[3], v[4], v[5]}
+	k.P = v[6]
 	cv := s.cfg.Current.Velocity(math.Min(z, 0), s.h)
 	for j := range cv {
 		k.V[j] += cv[j]
