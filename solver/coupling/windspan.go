@@ -43,7 +43,12 @@ func CheckWindDuration(d *deck.Deck, tMax float64) (warning string, err error) {
 		box, err = windfile.ReadBTSHeaderFile(inflow.WindFilePath(d, name))
 	case 4:
 		variable, name = "FileNameRoot", iw.FileNameRoot
-		box, _, err = windfile.ReadBladedFiles(inflow.WindFilePath(d, name), false)
+		// The header and the files' sizes give the span; no velocity is read.
+		var s *windfile.BladedStream
+		if s, err = windfile.OpenBladedStream(inflow.WindFilePath(d, name), name, false, windfile.StreamOptions{BlockBytes: 1, Blocks: 2}); err == nil {
+			box = s.Box
+			s.Close()
+		}
 	default:
 		return "", nil
 	}

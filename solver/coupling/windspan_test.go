@@ -1,8 +1,10 @@
 package coupling
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,5 +66,26 @@ func TestWindFileShorterThanTheRunIsRefused(t *testing.T) {
 	}
 	if warn, err := CheckWindDuration(d, 13); warn != "" || err != nil {
 		t.Errorf("13-s run in the 20-s box: warning %q, error %v; want neither", warn, err)
+	}
+
+	// The same box as a Bladed .wnd/.sum pair (WindType 4): the span comes
+	// from its header and sizes alone, with the same verdicts.
+	var wnd, sum bytes.Buffer
+	if err := windfile.WriteBladed(&wnd, &sum, box); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "short")
+	os.WriteFile(root+".wnd", wnd.Bytes(), 0o644)
+	os.WriteFile(root+".sum", sum.Bytes(), 0o644)
+	d.InflowWind.WindType, d.InflowWind.FileNameRoot = 4, root
+	if _, err := CheckWindDuration(d, 30); !errors.As(err, &u) || u.Variable != "FileNameRoot" || !strings.Contains(u.Message, "needs 36.46 s") || strings.Contains(u.Error(), filepath.Dir(root)) {
+		t.Errorf("20-s Bladed box, 30-s run: %v, want the refusal naming FileNameRoot without a server path", err)
+	}
+	if warn, err := CheckWindDuration(d, 13); warn != "" || err != nil {
+		t.Errorf("13-s run in the 20-s Bladed box: warning %q, error %v; want neither", warn, err)
+	}
+	os.WriteFile(root+".wnd", wnd.Bytes()[:wnd.Len()-2], 0o644)
+	if _, err := CheckWindDuration(d, 13); !errors.As(err, &u) || !strings.Contains(u.Message, "cannot be read") {
+		t.Errorf("truncated Bladed box: %v, want a refusal", err)
 	}
 }

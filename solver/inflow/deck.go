@@ -52,7 +52,7 @@ func WindFilePath(d *deck.Deck, name string) string {
 
 // FromDeck builds the wind field of a loaded deck's InflowWind input:
 // WindType 1 (steady), 2 (uniform file), 3 (TurbSim .bts, streamed from
-// its file) and 4 (Bladed-style .wnd + .sum, optional .twr). File names are
+// its file) and 4 (Bladed-style .wnd + .sum, optional .twr, streamed too). File names are
 // relative to the InflowWind file's folder. A field that holds a file open
 // is an io.Closer; the caller closes it when the run ends.
 func FromDeck(d *deck.Deck) (Field, error) {
@@ -94,12 +94,15 @@ func FromDeck(d *deck.Deck) (Field, error) {
 		}
 		return g, nil
 	case 4:
-		box, _, err := windfile.ReadBladedFiles(rel(iw.FileNameRoot), iw.TowerFile)
+		// Streamed as the TurbSim box is; errors name the files as the
+		// deck writes them (FileNameRoot), never the resolved path.
+		s, err := windfile.OpenBladedStream(rel(iw.FileNameRoot), iw.FileNameRoot, iw.TowerFile, windfile.StreamOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("inflow: Bladed wind files: %w", err)
 		}
-		g, err := NewGrid(box, o)
+		g, err := NewStreamedGrid(s, o)
 		if err != nil {
+			s.Close()
 			return nil, fmt.Errorf("inflow: Bladed field %s: %w", iw.FileNameRoot, err)
 		}
 		return g, nil

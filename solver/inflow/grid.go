@@ -32,6 +32,15 @@ type Grid struct {
 	XOffset float64
 }
 
+// BoxStream is a box read from disk as the run advances
+// (windfile.BTSStream, windfile.BladedStream): its geometry, its steps and
+// the file it holds open.
+type BoxStream interface {
+	StepSource
+	Geometry() *windfile.FullField
+	io.Closer
+}
+
 // StepSource gives the velocities of one time step of a box: grid in the
 // .bts order ((iz*NY + iy)*3 + c), tower (i*3 + c). Both windfile.FullField
 // (in memory) and windfile.BTSStream (from disk) are step sources.
@@ -52,15 +61,15 @@ func NewGrid(box *windfile.FullField, o Orientation) (*Grid, error) {
 }
 
 // NewStreamedGrid returns the field of a box read from disk as the run
-// advances (windfile.OpenBTSStream): the velocities are the ones NewGrid
-// of the same file read whole gives, bit for bit, with the memory of the
-// stream's few blocks of time steps instead of the whole box. Close
-// releases the stream.
-func NewStreamedGrid(s *windfile.BTSStream, o Orientation) (*Grid, error) {
-	if s == nil || s.Box == nil {
+// advances (windfile.OpenBTSStream, windfile.OpenBladedStream): the
+// velocities are the ones NewGrid of the same file read whole gives, bit
+// for bit, with the memory of the stream's few blocks of time steps
+// instead of the whole box. Close releases the stream.
+func NewStreamedGrid(s BoxStream, o Orientation) (*Grid, error) {
+	if s == nil || s.Geometry() == nil {
 		return nil, errors.New("inflow: nil wind stream")
 	}
-	g, err := newGrid(s.Box, s, o)
+	g, err := newGrid(s.Geometry(), s, o)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,13 @@
 package inflow
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -311,5 +315,106 @@ func TestFromDeckStreamsTurbSimBox(t *testing.T) {
 	}
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A Bladed box (InflowWind WindType 4) is streamed from its files by
+// FromDeck and gives the velocities of the same box read whole, bit for
+// bit: at random points and times, at the grid's edges (y = ±HalfWidth,
+// the bottom and top rows, below the grid), at the box's first and last
+// steps and, the box being periodic, at times that wrap around its end and
+// jump back. A file cut short is an error naming it as the deck does.
+func TestBladedDeckStreamsTheBox(t *testing.T) {
+	dir := t.TempDir()
+	box := windfile.NewFullField(7, 6, 3001, 0) // 4.5 MB decoded: several stream blocks
+	box.DY, box.DZ, box.DT, box.URef, box.ZHub, box.GridBottom = 8, 7, 0.05, 10, 60, 60-17.5
+	box.Periodic = true
+	for i := range box.Grid {
+		box.Grid[i] = float32(math.Sin(0.011*float64(i)) * float64(1+i%3))
+		if i%3 == 0 {
+			box.Grid[i] += 10
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "Wind"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "Wind", "box")
+	var wnd, sum bytes.Buffer
+	if err := windfile.WriteBladed(&wnd, &sum, box); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(root+".wnd", wnd.Bytes(), 0o644)
+	os.WriteFile(root+".sum", sum.Bytes(), 0o644)
+	d := &deck.Deck{Path: filepath.Join(dir, "turbine.fst"),
+		InflowWind: &deck.InflowWind{WindType: 4, FileNameRoot: "Wind/box"}}
+	f, err := FromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, ok := f.(*Grid)
+	if !ok || !streamed.streamed {
+		t.Fatalf("WindType 4 field %T is not a streamed grid", f)
+	}
+	defer streamed.Close()
+	read, _, err := windfile.ReadBladedFiles(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := NewGrid(read, streamed.Orientation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := read
+	hw, top, span := b.HalfWidth(), b.GridBottom+float64(b.NZ-1)*b.DZ, b.Duration()
+	// Box time is t + (InitXPosition - x)/URef: at x = InitXPosition the
+	// point sees box time t.
+	x0 := b.InitXPosition()
+	times := []float64{0, b.DT, span - b.DT, span - 1e-9, span, span + 0.5*b.DT, 1.5 * span, 3*span - 0.3*b.DT, 0.25 * span}
+	edges := []Vec3{{x0, -hw, b.GridBottom}, {x0, hw, top}, {x0, -hw, top}, {x0, hw, b.GridBottom}, {x0, 0, b.ZHub}, {x0, 0.3, 0.5 * b.GridBottom}}
+	rng := rand.New(rand.NewPCG(11, 12))
+	pts := make([]Vec3, 60)
+	got, want := make([]Vec3, len(pts)), make([]Vec3, len(pts))
+	compare := func(tt float64, pts []Vec3) {
+		t.Helper()
+		got, want := got[:len(pts)], want[:len(pts)]
+		if err := whole.Velocities(tt, pts, want); err != nil {
+			t.Fatal(err)
+		}
+		if err := streamed.Velocities(tt, pts, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("t %g, point %v: streamed %v, whole %v", tt, pts[i], got[i], want[i])
+			}
+		}
+	}
+	for _, tt := range times {
+		compare(tt, edges)
+	}
+	for step := range 300 {
+		tt := float64(step) * 3.3 * span / 300
+		if step%4 == 0 {
+			tt = rng.Float64() * 2 * span
+		}
+		for i := range pts {
+			pts[i] = Vec3{x0 + 30*(rng.Float64()-0.5), 0.99 * hw * (2*rng.Float64() - 1), top * rng.Float64()}
+		}
+		compare(tt, pts)
+	}
+	// Outside the grid, held at its edge values.
+	whole.BoxExceedAllow, streamed.BoxExceedAllow = true, true
+	for step := range 50 {
+		for i := range pts {
+			pts[i] = Vec3{x0 + 30*(rng.Float64()-0.5), 1.3 * hw * (2*rng.Float64() - 1), 1.2 * top * rng.Float64()}
+		}
+		compare(float64(step)*0.7*span, pts)
+	}
+
+	// Cut short: refused at opening, naming the deck's file and no path.
+	os.WriteFile(root+".wnd", wnd.Bytes()[:wnd.Len()-10], 0o644)
+	_, err = FromDeck(d)
+	if err == nil || !strings.Contains(err.Error(), "Wind/box.wnd") || strings.Contains(err.Error(), dir) {
+		t.Errorf("truncated .wnd: error %v should name Wind/box.wnd and no server path", err)
 	}
 }

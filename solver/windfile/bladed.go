@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -38,15 +39,16 @@ type BladedSummary struct {
 }
 
 // firstNumber reads the first blank- or comma-separated token of s as a
-// number, as a Fortran list-directed READ of one real would.
+// number, as a Fortran list-directed READ of one real would. Errors do not
+// quote the text: a message names the file and line, never its content.
 func firstNumber(s string) (float64, error) {
 	f := uniformFields(s)
 	if len(f) == 0 {
-		return 0, fmt.Errorf("no number in %q", strings.TrimSpace(s))
+		return 0, errors.New("no number where one is expected")
 	}
 	v, err := strconv.ParseFloat(f[0], 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", f[0])
+		return 0, errors.New("the first field is not a number")
 	}
 	return v, nil
 }
@@ -307,6 +309,62 @@ func ParseBladed(wnd []byte, sum *BladedSummary) (*FullField, *BladedHeader, err
 	if err != nil {
 		return nil, nil, err
 	}
+	geom, grid, err := bladedBox(h, sum, int64(len(wnd)))
+	if err != nil {
+		return nil, nil, err
+	}
+	ff := geom
+	ff.Grid, ff.Tower = make([]float32, 3*ff.NY*ff.NZ*ff.NT), []float32{}
+	grid.decode(ff.Grid, 3*ff.NY*ff.NZ, wnd[h.dataOffset:], ff.NT)
+	return ff, h, nil
+}
+
+// bladedGrid is how a .wnd file's int16 records become velocities
+// (Bladed_ReadGrids): V = offset + scale·n per component, columns reversed
+// for clockwise files.
+type bladedGrid struct {
+	ny, nz, nComp int
+	clockwise     bool
+	scale, offset [3]float64
+}
+
+// stepBytes is the size of one time step's records.
+func (g *bladedGrid) stepBytes() int { return 2 * g.nComp * g.ny * g.nz }
+
+// decode converts n steps of records in raw into dst, step s at
+// dst[s·stride:], in the .bts layout; components the file lacks are zero.
+func (g *bladedGrid) decode(dst []float32, stride int, raw []byte, n int) {
+	le := binary.LittleEndian
+	pos := 0
+	for s := range n {
+		out := dst[s*stride : s*stride+3*g.ny*g.nz]
+		for iz := range g.nz {
+			for col := range g.ny {
+				iy := col
+				if g.clockwise {
+					iy = g.ny - 1 - col
+				}
+				k := 3 * (iz*g.ny + iy)
+				for c := range 3 {
+					if c >= g.nComp {
+						out[k+c] = 0
+						continue
+					}
+					v := float64(int16(le.Uint16(raw[pos:])))
+					pos += 2
+					out[k+c] = float32(g.offset[c] + g.scale[c]*v)
+				}
+			}
+		}
+	}
+}
+
+// bladedBox checks a .wnd header against its summary and the file's size
+// and returns the box's geometry (no velocities) and how its records
+// decode: the intensities come from the binary header when it has them
+// (TurbSim type 4) and from the summary otherwise; the file holds
+// 2·NStepsHalf steps, or one more.
+func bladedBox(h *BladedHeader, sum *BladedSummary, fileBytes int64) (*FullField, *bladedGrid, error) {
 	if math.Abs(sum.UBar-h.MeanWS) > 0.1 {
 		return nil, nil, fmt.Errorf("wnd: mean wind speed %g in the .wnd and UBar %g in the summary differ by more than 0.1 m/s (files not generated together?)", h.MeanWS, sum.UBar)
 	}
@@ -316,58 +374,41 @@ func ParseBladed(wnd []byte, sum *BladedSummary) (*FullField, *BladedHeader, err
 			ti[c] = h.TI[c]
 		}
 	}
-	var scale, offset [3]float64
-	for c := range scale {
-		scale[c] = 0.001 * h.MeanWS * ti[c] / 100
+	g := &bladedGrid{ny: h.NY, nz: h.NZ, nComp: h.NComp, clockwise: sum.Clockwise}
+	for c := range g.scale {
+		g.scale[c] = 0.001 * h.MeanWS * ti[c] / 100
 	}
-	offset[0] = h.MeanWS
+	g.offset[0] = h.MeanWS
 	if sum.LeftHandRule {
-		scale[1] = -scale[1]
+		g.scale[1] = -g.scale[1]
 	}
-	data := wnd[h.dataOffset:]
-	if int64(h.NY)*int64(h.NZ) > int64(len(data)) {
-		return nil, nil, fmt.Errorf("wnd: a %d×%d grid does not fit the %d data bytes", h.NY, h.NZ, len(data))
+	data := fileBytes - int64(h.dataOffset)
+	if int64(h.NY)*int64(h.NZ) > data {
+		return nil, nil, fmt.Errorf("wnd: a %d×%d grid does not fit the %d data bytes", h.NY, h.NZ, data)
 	}
 	perStep := int64(h.NComp) * int64(h.NY) * int64(h.NZ) * 2
-	steps := int64(len(data)) / perStep
+	steps := data / perStep
 	want := 2 * int64(h.NStepsHalf)
-	if steps != want && steps != want+1 || int64(len(data)) != steps*perStep {
-		return nil, nil, fmt.Errorf("wnd: %d bytes of data hold %.2f steps of %d bytes; header says %d (or %d)", len(data), float64(len(data))/float64(perStep), perStep, want, want+1)
+	if steps != want && steps != want+1 || data != steps*perStep {
+		return nil, nil, fmt.Errorf("wnd: %d bytes of data hold %.2f steps of %d bytes; header says %d (or %d)", data, float64(data)/float64(perStep), perStep, want, want+1)
 	}
 	if steps == 0 {
 		return nil, nil, fmt.Errorf("wnd: no time steps")
 	}
-	ff := NewFullField(h.NY, h.NZ, int(steps), 0)
+	ff := &FullField{NY: h.NY, NZ: h.NZ, NT: int(steps)}
 	ff.DY, ff.DZ = h.DY, h.DZ
 	ff.DT = h.DX / h.MeanWS
 	ff.URef = h.MeanWS
 	ff.ZHub = sum.HubHeight
 	ff.GridBottom = sum.HubHeight - sum.HeightOffset - ff.HalfHeight()
 	ff.Periodic = sum.Periodic
-	le := binary.LittleEndian
-	pos := 0
-	for it := 0; it < ff.NT; it++ {
-		for iz := 0; iz < ff.NZ; iz++ {
-			for col := 0; col < ff.NY; col++ {
-				iy := col
-				if sum.Clockwise {
-					iy = ff.NY - 1 - col
-				}
-				k := ff.GridIndex(it, iz, iy, 0)
-				for c := 0; c < h.NComp; c++ {
-					n := float64(int16(le.Uint16(data[pos:])))
-					pos += 2
-					ff.Grid[k+c] = float32(offset[c] + scale[c]*n)
-				}
-			}
-		}
-	}
-	return ff, h, nil
+	return ff, g, nil
 }
 
 // ReadBladedFiles reads <root>.wnd and <root>.sum, and with withTower the
-// tower file <root>.twr (InflowWind's TowerFile flag); path may name the
-// .wnd or the root without extension, as InflowWind's FilenameRoot does.
+// tower file <root>.twr (InflowWind's TowerFile flag), whole into memory;
+// path may name the .wnd or the root without extension, as InflowWind's
+// FilenameRoot does. A run streams the box instead (OpenBladedStream).
 func ReadBladedFiles(path string, withTower bool) (*FullField, *BladedSummary, error) {
 	root := strings.TrimSuffix(path, ".wnd")
 	sf, err := os.Open(root + ".sum")
@@ -375,7 +416,7 @@ func ReadBladedFiles(path string, withTower bool) (*FullField, *BladedSummary, e
 		return nil, nil, fmt.Errorf("bladed: %w", err)
 	}
 	defer sf.Close()
-	sum, err := ReadBladedSummary(sf)
+	sum, err := ReadBladedSummary(io.LimitReader(sf, maxBladedSummaryBytes))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s.sum: %w", root, err)
 	}
@@ -411,43 +452,71 @@ const bladedTowerHeaderBytes = 36
 // (percent); as in InflowWind, no left-hand-rule sign change is applied.
 // Tower point i lies at GridBottom - i·DZ.
 func ParseBladedTower(twr []byte, ff *FullField) error {
-	if len(twr) < bladedTowerHeaderBytes {
-		return fmt.Errorf("twr: %d bytes, shorter than the %d-byte header", len(twr), bladedTowerHeaderBytes)
+	tw, err := bladedTowerHeader(twr, ff, int64(len(twr)))
+	if err != nil {
+		return err
+	}
+	tower := make([]float32, 3*tw.nz*ff.NT)
+	tw.decode(tower, 3*tw.nz, 0, twr[bladedTowerHeaderBytes:], ff.NT)
+	ff.NTower, ff.Tower = tw.nz, tower
+	return nil
+}
+
+// bladedTower is how a .twr file's int16 records become velocities.
+type bladedTower struct {
+	nz   int
+	uHub float64
+	ti   [3]float64
+}
+
+// bladedTowerHeader checks the header of a .twr file of fileBytes bytes
+// (hdr holds at least its first bladedTowerHeaderBytes) against the box.
+func bladedTowerHeader(hdr []byte, ff *FullField, fileBytes int64) (*bladedTower, error) {
+	if len(hdr) < bladedTowerHeaderBytes || fileBytes < bladedTowerHeaderBytes {
+		return nil, fmt.Errorf("twr: %d bytes, shorter than the %d-byte header", fileBytes, bladedTowerHeaderBytes)
 	}
 	le := binary.LittleEndian
-	f32 := func(off int) float64 { return float64(math.Float32frombits(le.Uint32(twr[off:]))) }
+	f32 := func(off int) float64 { return float64(math.Float32frombits(le.Uint32(hdr[off:]))) }
 	dz, dx, zmax := f32(0), f32(4), f32(8)
-	steps, nz := int(int32(le.Uint32(twr[12:]))), int(int32(le.Uint32(twr[16:])))
-	uHub := f32(20)
-	ti := [3]float64{f32(24), f32(28), f32(32)}
+	steps, nz := int(int32(le.Uint32(hdr[12:]))), int(int32(le.Uint32(hdr[16:])))
+	tw := &bladedTower{nz: nz, uHub: f32(20), ti: [3]float64{f32(24), f32(28), f32(32)}}
 	const tol = 1e-4
 	switch {
 	case math.Abs(dz/ff.DZ-1) > tol:
-		return fmt.Errorf("twr: dz %g does not match the box's %g", dz, ff.DZ)
+		return nil, fmt.Errorf("twr: dz %g does not match the box's %g", dz, ff.DZ)
 	case math.Abs(dx/ff.URef/ff.DT-1) > tol:
-		return fmt.Errorf("twr: time step %g does not match the box's %g", dx/ff.URef, ff.DT)
+		return nil, fmt.Errorf("twr: time step %g does not match the box's %g", dx/ff.URef, ff.DT)
 	case math.Abs(zmax/ff.GridBottom-1) > tol:
-		return fmt.Errorf("twr: top point at %g m, grid bottom at %g m", zmax, ff.GridBottom)
+		return nil, fmt.Errorf("twr: top point at %g m, grid bottom at %g m", zmax, ff.GridBottom)
 	case steps != ff.NT:
-		return fmt.Errorf("twr: %d steps, box has %d", steps, ff.NT)
-	case math.Abs(uHub/ff.URef-1) > tol:
-		return fmt.Errorf("twr: mean speed %g does not match the box's %g", uHub, ff.URef)
+		return nil, fmt.Errorf("twr: %d steps, box has %d", steps, ff.NT)
+	case math.Abs(tw.uHub/ff.URef-1) > tol:
+		return nil, fmt.Errorf("twr: mean speed %g does not match the box's %g", tw.uHub, ff.URef)
 	case nz < 0:
-		return fmt.Errorf("twr: %d tower points", nz)
+		return nil, fmt.Errorf("twr: %d tower points", nz)
 	}
-	data := twr[bladedTowerHeaderBytes:]
-	if int64(nz)*3*2*int64(steps) != int64(len(data)) {
-		return fmt.Errorf("twr: %d data bytes, %d steps of %d points need %d", len(data), steps, nz, int64(nz)*6*int64(steps))
+	data := fileBytes - bladedTowerHeaderBytes
+	if int64(nz)*3*2*int64(steps) != data {
+		return nil, fmt.Errorf("twr: %d data bytes, %d steps of %d points need %d", data, steps, nz, int64(nz)*6*int64(steps))
 	}
+	return tw, nil
+}
+
+// decode converts n steps of records in raw into dst, step s at
+// dst[s·stride+at:] (V = UHub·(offset + 1e-5·TI·n), offset (1, 0, 0)).
+func (tw *bladedTower) decode(dst []float32, stride, at int, raw []byte, n int) {
+	le := binary.LittleEndian
 	offset := [3]float64{1, 0, 0}
-	tower := make([]float32, 3*nz*steps)
-	for i := range tower {
-		c := i % 3
-		n := float64(int16(le.Uint16(data[2*i:])))
-		tower[i] = float32(uHub * (offset[c] + 0.00001*ti[c]*n))
+	per := 3 * tw.nz
+	for s := range n {
+		out := dst[s*stride+at : s*stride+at+per]
+		rec := raw[2*s*per:]
+		for i := range out {
+			c := i % 3
+			v := float64(int16(le.Uint16(rec[2*i:])))
+			out[i] = float32(tw.uHub * (offset[c] + 0.00001*tw.ti[c]*v))
+		}
 	}
-	ff.NTower, ff.Tower = nz, tower
-	return nil
 }
 
 // WriteBladed writes ff as a Bladed-style .wnd (new header -99, turbulence
