@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -10,12 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/turbinesim/turbinesim/solver/windfile"
 	"github.com/turbinesim/turbinesim/solver/windgen"
 )
 
 // runWind generates IEC 61400-1 design wind files from the command line:
 //
 //	turbined wind turbulence [flags] -o box.bts   a TurbSim full-field box
+//	turbined wind turbulence -format bladed [flags] -o box.wnd   the same box as a Bladed-style .wnd with its .sum (InflowWind WindType 4)
 //	turbined wind event -kind EOG [flags] -o eog.wnd   a uniform-wind event
 func runWind(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
@@ -90,11 +93,24 @@ func runWindTurbulence(ctx context.Context, env *Env, args []string) error {
 	periodic := fs.Bool("periodic", true, "periodic box (TurbSim UsableTime = ALL)")
 	seed := fs.Uint64("seed", 1, "random seed; the same inputs and seed give the same box")
 	scale := fs.String("scale", "hub", "rescale fluctuations: none (TurbSim ScaleIEC 0), hub (1), all (2)")
+	format := fs.String("format", "bts", "bts: a TurbSim .bts (InflowWind WindType 3); bladed: a Bladed-style .wnd and its summary .sum beside it (WindType 4, FileNameRoot = the name without .wnd)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if err := site.parse(); err != nil {
 		return err
+	}
+	var write func(*windgen.FullField) error
+	switch *format {
+	case "bts":
+		write = func(box *windgen.FullField) error { return writeAtomically(site.output, box.WriteBTSFile) }
+	case "bladed":
+		if !strings.HasSuffix(site.output, ".wnd") {
+			return fmt.Errorf("wind: -format bladed: -o %q must end in .wnd (the summary goes beside it as .sum)", site.output)
+		}
+		write = func(box *windgen.FullField) error { return writeBladedBox(site.output, box) }
+	default:
+		return fmt.Errorf("wind: -format %q: want bts or bladed", *format)
 	}
 	turbulenceModel, err := windgen.ParseTurbulenceModel(*model)
 	if err != nil {
@@ -122,7 +138,7 @@ func runWindTurbulence(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("wind: %w", err)
 	}
-	if err := writeAtomically(site.output, box.WriteBTSFile); err != nil {
+	if err := write(box); err != nil {
 		return err
 	}
 	hub := box.HubReport()
@@ -195,6 +211,34 @@ func runWindEvent(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "wrote %s: %s, %d rows, σ1 %.3f m/s, Λ1 %.1f m, T %g s, amplitude %.4f\n",
 		site.output, info.Name, len(rows), info.Sigma1, info.Lambda1, info.Period, info.Amplitude)
 	return nil
+}
+
+// writeBladedBox writes the box as wnd and its summary beside it (.sum),
+// each atomically, the summary last: a reader finds either no summary or
+// one whose .wnd is complete.
+func writeBladedBox(wnd string, box *windgen.FullField) error {
+	ff, err := box.ToBTS()
+	if err != nil {
+		return fmt.Errorf("wind: %w", err)
+	}
+	var sum bytes.Buffer
+	err = writeAtomically(wnd, func(path string) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := windfile.WriteBladed(f, &sum, ff); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	})
+	if err != nil {
+		return err
+	}
+	return writeAtomically(strings.TrimSuffix(wnd, ".wnd")+".sum", func(path string) error {
+		return os.WriteFile(path, sum.Bytes(), 0o644)
+	})
 }
 
 // writeAtomically lets write fill a temporary file beside path and renames it

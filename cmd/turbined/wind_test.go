@@ -57,6 +57,40 @@ func TestWindTurbulenceWritesReadableBox(t *testing.T) {
 	}
 }
 
+// With -format bladed the same inputs give the same box as a Bladed-style
+// .wnd with its .sum, which reads back (as InflowWind WindType 4 reads it)
+// to the .bts box within the .wnd's quantisation step (0.001·σ of each
+// component, plus the .bts's own step).
+func TestWindTurbulenceWritesBladedBox(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"wind", "turbulence", "-vhub", "12", "-grid", "5", "-duration", "20", "-dt", "0.1", "-seed", "3"}
+	if msg, err := runForTest(t, append(args, "-o", filepath.Join(dir, "box.bts"))...); err != nil {
+		t.Fatalf("%v\n%s", err, msg)
+	}
+	if msg, err := runForTest(t, append(args, "-format", "bladed", "-o", filepath.Join(dir, "box.wnd"))...); err != nil {
+		t.Fatalf("%v\n%s", err, msg)
+	}
+	bts, err := windfile.ReadBTSFile(filepath.Join(dir, "box.bts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wnd, sum, err := windfile.ReadBladedFiles(filepath.Join(dir, "box"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wnd.NY != 5 || wnd.NZ != 5 || wnd.NT != bts.NT || sum.HubHeight != 90 || math.Abs(wnd.GridBottom-bts.GridBottom) > 1e-4 {
+		t.Fatalf("Bladed box %d×%d×%d, hub %g, bottom %g; .bts %d steps, bottom %g", wnd.NY, wnd.NZ, wnd.NT, sum.HubHeight, wnd.GridBottom, bts.NT, bts.GridBottom)
+	}
+	for i := range wnd.Grid {
+		if d := math.Abs(float64(wnd.Grid[i] - bts.Grid[i])); d > 0.01 {
+			t.Fatalf("value %d: .wnd %g, .bts %g", i, wnd.Grid[i], bts.Grid[i])
+		}
+	}
+	if _, err := runForTest(t, append(args, "-format", "bladed", "-o", filepath.Join(dir, "box.bin"))...); err == nil {
+		t.Error("-format bladed with an output not ending in .wnd accepted")
+	}
+}
+
 // A failing event leaves no file behind, and a good one is a uniform-wind
 // file the formats layer reads.
 func TestWindEvent(t *testing.T) {
