@@ -61,17 +61,19 @@
 // wave model but still water takes them (regular, JONSWAP, elevation
 // series). Second-order terms are evaluated at the point's height like the
 // first-order ones (up to SWL, or extrapolated above it with WaveStMod 2),
-// and the elevation the stretching compares with includes them. The
-// WaveNElev outputs are interpolated in time with SeaState's periodic
-// cubic (Catmull–Rom) interpolation.
+// and the elevation the stretching compares with includes them.
 //
 // Evaluation. Kinematics can be evaluated directly at any (x, y, z, t)
 // (Sea.At: a sum over components, cheap for regular waves). For the nodes
 // of a structure at fixed (undisplaced) positions, Sea.Probe precomputes
 // the time series of every quantity at the point over one wave period
-// WaveTMax by inverse FFT (gonum dsp/fourier) and interpolates linearly in
-// time, so a step costs the same for 1 or 2000 components — what SeaState
-// does on its grid, but only at the points asked for.
+// WaveTMax by inverse FFT (gonum dsp/fourier) and interpolates in time with
+// SeaState's periodic cubic (Catmull–Rom) interpolation, so a step costs
+// the same for 1 or 2000 components — what SeaState does on its grid, but
+// only at the points asked for and exactly in space (SeaState interpolates
+// its grid in space too: the X_HalfWidth, NX … NZ inputs, which set only
+// that discretisation, are not used). A Probe with at most eight
+// components sums them directly, exact in time.
 //
 // Stretching (WaveStMod): 0 — kinematics up to SWL, zero above it;
 // 1 — vertical stretching: above SWL and below the instantaneous surface the

@@ -100,16 +100,7 @@ func (o *Outputs) Value(i int, t float64) float64 { return o.fns[i](t) }
 // it: first order, plus the second-order difference- and sum-frequency
 // terms the deck asks for (WvDiffQTF, WvSumQTF), sampled every WaveDT and
 // interpolated in time with SeaState's periodic cubic (Catmull–Rom)
-// interpolation of its wave grid.
+// interpolation of its wave grid — what a Probe does.
 func (s *Sea) elevationChannel(x, y float64) func(float64) float64 {
-	p := s.Probe(x, y, 0)
-	if p.elev == nil { // few components: summed directly, exact in time
-		return p.Elevation
-	}
-	v := make([]float64, len(p.elev))
-	for i, e := range p.elev {
-		v[i] = float64(e)
-	}
-	r := &Series{v: v, dt: s.dt, period: s.period}
-	return r.AtCubic
+	return s.Probe(x, y, 0).Elevation
 }

@@ -158,7 +158,7 @@ func TestIrregularStatistics(t *testing.T) {
 
 // TestProbeMatchesDirectSum: the FFT-precomputed series equal the direct
 // sum over the components at the series' sample times, and interpolate
-// between them.
+// between them as SeaState does.
 func TestProbeMatchesDirectSum(t *testing.T) {
 	s := irregular(t, 99, true)
 	for _, pt := range [][3]float64{{0, 0, -5}, {30, -10, -40}} {
@@ -178,10 +178,26 @@ func TestProbeMatchesDirectSum(t *testing.T) {
 				t.Fatalf("elevation direct %g probe %g", de, pe)
 			}
 		}
-		// between samples: linear interpolation of the neighbours
-		a, b := p.Elevation(10), p.Elevation(10.25)
-		if m := p.Elevation(10.125); math.Abs(m-(a+b)/2) > 1e-6 {
-			t.Errorf("interpolation %g, want %g", m, (a+b)/2)
+		// between samples: SeaState's Catmull–Rom cubic through the four
+		// neighbours (weights −1/16, 9/16, 9/16, −1/16 halfway)
+		e := []float64{p.Elevation(9.75), p.Elevation(10), p.Elevation(10.25), p.Elevation(10.5)}
+		if m, want := p.Elevation(10.125), (9*(e[1]+e[2])-e[0]-e[3])/16; math.Abs(m-want) > 1e-6 {
+			t.Errorf("interpolation %g, want %g", m, want)
+		}
+		// which follows the waves: RMS error of the velocity and
+		// acceleration between samples within 0.1 % (linear
+		// interpolation: 0.4–0.6 %)
+		var du, u, da, a float64
+		for i := 0; i < 200; i++ {
+			tm := 10 + 0.6173*float64(i)
+			d, q := s.At(pt[0], pt[1], pt[2], tm), p.At(tm)
+			du += (d.V[0] - q.V[0]) * (d.V[0] - q.V[0])
+			u += d.V[0] * d.V[0]
+			da += (d.A[0] - q.A[0]) * (d.A[0] - q.A[0])
+			a += d.A[0] * d.A[0]
+		}
+		if eu, ea := math.Sqrt(du/u), math.Sqrt(da/a); eu > 1e-3 || ea > 1e-3 {
+			t.Errorf("%v between samples: RMS error %.3g %% of u, %.3g %% of ax", pt, 100*eu, 100*ea)
 		}
 	}
 }
@@ -257,14 +273,14 @@ func TestUserElevation(t *testing.T) {
 }
 
 // TestSynthesize: the elevation synthesised from the components equals the
-// probe's.
+// probe's (both interpolated with the Catmull–Rom cubic between samples).
 func TestSynthesize(t *testing.T) {
 	s := irregular(t, 8, true)
 	e := s.Synthesize(func(c Component) complex128 { return c.C })
 	p := s.Probe(0, 0, 0)
 	for _, tm := range []float64{0, 3.3, 1000.1} {
-		if math.Abs(e.At(tm)-p.Elevation(tm)) > 1e-5 {
-			t.Errorf("t=%g: synthesised %g, probe %g", tm, e.At(tm), p.Elevation(tm))
+		if math.Abs(e.AtCubic(tm)-p.Elevation(tm)) > 1e-5 {
+			t.Errorf("t=%g: synthesised %g, probe %g", tm, e.AtCubic(tm), p.Elevation(tm))
 		}
 	}
 }
