@@ -189,6 +189,14 @@ func (l *loader) loadOffshore() error {
 				for _, ext := range []string{".1", ".3", ".hst"} {
 					l.ref("WAMIT data "+ext, h.Meta.Path, "PotFile", line, pf+ext, true)
 				}
+				// the state-space fits of RdtnMod 2 and ExctnMod 2 (SS_Fitting's
+				// .ss, SS_Excitation_Fitting's .ssexctn), same root name
+				if n, ok, err := h.Int("RdtnMod"); ok && err == nil && n == 2 {
+					l.ref("state-space radiation .ss", h.Meta.Path, "PotFile", line, pf+".ss", true)
+				}
+				if n, ok, err := h.Int("ExctnMod"); ok && err == nil && n == 2 {
+					l.ref("state-space excitation .ssexctn", h.Meta.Path, "PotFile", line, pf+".ssexctn", true)
+				}
 				// second-order loads read the WAMIT file their switch
 				// names: .7–.9 (mean drift), .10d–.12d (difference
 				// frequencies), .10s–.12s (sum frequencies)

@@ -33,14 +33,12 @@ func Check(hd *deck.HydroDyn, waveMod int) *Unsupported {
 			return bad("NAddDOF", "%d: generalised body modes are not supported; set NAddDOF 0", hd.NAddDOF)
 		case hd.ExctnMod == 2:
 			return bad("ExctnMod", "2 (state-space excitation) is not supported; use 0 or 1")
-		case hd.ExctnMod != 0 && hd.ExctnMod != 1:
-			return bad("ExctnMod", "%d is not an excitation model (0 or 1)", hd.ExctnMod)
-		case hd.ExctnMod == 1 && hd.ExctnDisp != 0:
+		case hd.ExctnMod < 0 || hd.ExctnMod > 2:
+			return bad("ExctnMod", "%d is not an excitation model (0, 1 or 2)", hd.ExctnMod)
+		case hd.ExctnMod != 0 && hd.ExctnDisp != 0:
 			return bad("ExctnDisp", "%d: excitation at the displaced position is not supported; set ExctnDisp 0", hd.ExctnDisp)
-		case hd.RdtnMod == 2:
-			return bad("RdtnMod", "2 (state-space radiation from a .ss file) is not supported; use 0 or 1 (convolution)")
-		case hd.RdtnMod != 0 && hd.RdtnMod != 1:
-			return bad("RdtnMod", "%d is not a radiation model (0 or 1)", hd.RdtnMod)
+		case hd.RdtnMod < 0 || hd.RdtnMod > 2:
+			return bad("RdtnMod", "%d is not a radiation model (0, 1 or 2)", hd.RdtnMod)
 		case hd.RdtnMod == 1 && hd.RdtnTMax < 0:
 			return bad("RdtnTMax", "%g: must be ≥ 0", hd.RdtnTMax)
 		case hd.RdtnMod == 1 && hd.RdtnTMax > 0 && !hd.RdtnDT.Default && hd.RdtnDT.Value <= 0:

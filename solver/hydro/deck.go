@@ -81,6 +81,26 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 		if pc.Rad, err = ParseWAMIT1(b, pc.Rho, hd.WAMITULEN, name+".1"); err != nil {
 			return nil, fmt.Errorf("hydro: %w", err)
 		}
+		if hd.RdtnMod == 2 {
+			if b, err = read(".ss"); err != nil {
+				return nil, err
+			}
+			if pc.SSRad, err = ParseSSRadiation(b, name+".ss"); err != nil {
+				return nil, fmt.Errorf("hydro: %s: %w", at("PotFile"), err)
+			}
+		}
+		if hd.ExctnMod == 2 && cfg.WaveMod != waves.StillWater {
+			if b, err = read(".ssexctn"); err != nil {
+				return nil, err
+			}
+			if pc.SSExc, err = ParseSSExcitation(b, name+".ssexctn"); err != nil {
+				return nil, fmt.Errorf("hydro: %s: %w", at("PotFile"), err)
+			}
+			if err := fitHeading(pc.SSExc, sea); err != nil {
+				return nil, fmt.Errorf("%w (%s)", err, at("ExctnMod"))
+			}
+			pc.ExcDT = dt
+		}
 		if hd.ExctnMod == 1 && cfg.WaveMod != waves.StillWater {
 			if b, err = read(".3"); err != nil {
 				return nil, err

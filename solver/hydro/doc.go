@@ -10,8 +10,12 @@
 //	F(t) = F_exc(t) + F_drift(t) + F_hs(q)
 //	       − ∫_0^RdtnTMax K(τ) q̇(t−τ) dτ − A∞ q̈ + F_add(q, q̇)
 //
-// with K(t) = (2/π) ∫ B(ω) cos ωt dω (Kernel, RdtnMod 1; state-space
-// RdtnMod 2 is refused), F_exc = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}
+// with K(t) = (2/π) ∫ B(ω) cos ωt dω (Kernel, RdtnMod 1) or, for RdtnMod
+// 2, the memory term from SS_Fitting's state-space fit of <PotFile>.ss
+// (ParseSSRadiation, SSRadiation: x' = A x + B q̇, memory force C x, the
+// file's C carrying the sign, C e^{At} B = −K(t); its states advance with
+// the coupling's step by the exact discretisation for a velocity linear
+// over the step), F_exc = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}
 // from the sea's components (ExctnMod 1 at the undisplaced position), the
 // hydrostatics F_hs of HydroDyn (buoyancy at the CoB offset minus the
 // heave-roll-pitch block of C_hst, in the frame yawed with the platform),

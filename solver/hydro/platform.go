@@ -54,9 +54,14 @@ type PlatformConfig struct {
 	// DiffQTF is the full difference-frequency QTF (DiffQTF 10, 11, 12);
 	// nil: no second-order load.
 	DiffQTF  *QTF
-	RdtnMod  int // 0 none, 1 convolution
+	RdtnMod  int // 0 none, 1 convolution, 2 state-space (SSRad)
 	RdtnDT   float64
 	RdtnTMax float64
+	// SSRad is the radiation fit of the .ss file (RdtnMod 2); SSExc the
+	// excitation fit of the .ssexctn file (ExctnMod 2, used instead of Exc)
+	// and ExcDT the step its states are integrated on.
+	SSRad, SSExc *StateSpace
+	ExcDT        float64
 
 	AddF0                      [6]float64
 	AddCLin, AddBLin, AddBQuad [6][6]float64
@@ -69,17 +74,42 @@ type PlatformConfig struct {
 //	f := p.Loads(t, motion)    // any number of times per step (predictor, corrector)
 //	p.Advance(t, motion)       // once the step at t is final
 type Platform struct {
-	cfg  PlatformConfig
-	exc  [6]*waves.Series
-	diff [6]*waves.Series
-	kern *Kernel
-	mem  *Memory
+	cfg   PlatformConfig
+	exc   [6]*waves.Series
+	diff  [6]*waves.Series
+	kern  *Kernel
+	mem   radiationMemory
+	ssExc *SSExcitation
+}
+
+// fitHeading refuses a sea with waves from another heading than the
+// excitation fit's: a .ssexctn file holds one heading, so a spread sea or
+// another WaveDir has no excitation in it.
+func fitHeading(ss *StateSpace, sea *waves.Sea) error {
+	for _, c := range sea.Components() {
+		if d := c.Dir * 180 / math.Pi; math.Abs(d-ss.Heading) > 1e-6 {
+			return fmt.Errorf("hydro: ExctnMod 2: the .ssexctn fit is for waves heading %g° only; the sea has waves heading %g° (WaveDir, or spreading with WaveDirMod)", ss.Heading, d)
+		}
+	}
+	return nil
+}
+
+// radiationMemory is the radiation memory force's state: the convolution
+// (Memory, RdtnMod 1) or the state-space fit (SSRadiation, RdtnMod 2).
+type radiationMemory interface {
+	// Force returns the memory force at t for the velocity qd at t,
+	// without changing the state.
+	Force(t float64, qd [6]float64) [6]float64
+	// Advance records the final velocity of the step at t.
+	Advance(t float64, qd [6]float64)
 }
 
 // NewPlatform precomputes the wave-excitation time series at the reference
 // point for the sea (ExctnDisp 0: the undisplaced position; excitation
 // = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}, conj because WAMIT's time factor
-// is e^{+iωt}) and the radiation kernel.
+// is e^{+iωt}) or the state-space excitation (ExctnMod 2, SSExc: waves
+// from the fit's heading only), and the radiation kernel (RdtnMod 1) or
+// state-space radiation (RdtnMod 2).
 func NewPlatform(cfg PlatformConfig, sea *waves.Sea) (*Platform, error) {
 	p := &Platform{cfg: cfg}
 	if cfg.Exc != nil && sea != nil {
@@ -106,6 +136,16 @@ func NewPlatform(cfg PlatformConfig, sea *waves.Sea) (*Platform, error) {
 			}, sc.WvLowCOffD, sc.WvHiCOffD)
 		}
 	}
+	if cfg.SSExc != nil && sea != nil && len(sea.Components()) > 0 {
+		if err := fitHeading(cfg.SSExc, sea); err != nil {
+			return nil, err
+		}
+		if cfg.ExcDT <= 0 {
+			return nil, fmt.Errorf("hydro: ExctnMod 2 needs a time step > 0")
+		}
+		eta := sea.Synthesize(func(c waves.Component) complex128 { return c.C })
+		p.ssExc = NewSSExcitation(cfg.SSExc, eta.At, cfg.ExcDT)
+	}
 	switch cfg.RdtnMod {
 	case 0:
 	case 1:
@@ -121,9 +161,12 @@ func NewPlatform(cfg PlatformConfig, sea *waves.Sea) (*Platform, error) {
 		p.kern = NewKernel(cfg.Rad, cfg.RdtnDT, cfg.RdtnTMax)
 		p.mem = NewMemory(p.kern)
 	case 2:
-		return nil, fmt.Errorf("hydro: RdtnMod 2 (state-space radiation from a .ss file) is not supported; use 1 (convolution)")
+		if cfg.SSRad == nil {
+			return nil, fmt.Errorf("hydro: RdtnMod 2 needs the state-space fit of the .ss file")
+		}
+		p.mem = NewSSRadiation(cfg.SSRad)
 	default:
-		return nil, fmt.Errorf("hydro: RdtnMod %d is not one of 0, 1", cfg.RdtnMod)
+		return nil, fmt.Errorf("hydro: RdtnMod %d is not one of 0, 1, 2", cfg.RdtnMod)
 	}
 	if cfg.Rad != nil && !cfg.Rad.HasInf {
 		return nil, fmt.Errorf("hydro: the WAMIT .1 data has no infinite-frequency rows (period 0)")
@@ -151,6 +194,9 @@ func (p *Platform) Loads(t float64, m Motion) PlatformLoads {
 	for d := 0; d < 6; d++ {
 		l.Excitation[d] = p.exc[d].At(t)
 		l.SecondOrder[d] = p.diff[d].At(t)
+	}
+	if p.ssExc != nil {
+		l.Excitation = p.ssExc.At(t)
 	}
 	l.Hydrostat = p.hydrostatic(m.Q)
 	if p.mem != nil {

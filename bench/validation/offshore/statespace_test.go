@@ -1,0 +1,139 @@
+package offshore
+
+import (
+	"context"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/turbinesim/turbinesim/bench/validation"
+	"github.com/turbinesim/turbinesim/internal/testshared"
+)
+
+// dampingBound holds the decay damping ratios of the state-space radiation
+// run: the published fit's error (see
+// TestIEA15SemiPitchDecayStateSpaceRadiation) plus a margin.
+const dampingBound = 0.04
+
+// copyCase copies a reference case's deck (not OpenFAST's outputs) into a
+// temporary folder and returns the copy's case, whose reference output is
+// still the original's.
+func copyCase(t *testing.T, c validation.Case) validation.Case {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(c.Dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(c.Dir, p)
+		if e.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if ext := filepath.Ext(p); ext == ".outb" || ext == ".log" || ext == ".sum" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(c.Dir, c.FST)
+	c.Dir, c.FST = dst, filepath.Join(dst, rel)
+	return c
+}
+
+// editFile sets variable to value in a deck file of the copy.
+func editFile(t *testing.T, path, variable, value string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := testshared.SetValue(b, variable, value)
+	if !ok {
+		t.Fatalf("%s: no %s line", filepath.Base(path), variable)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIEA15SemiPitchDecayStateSpaceRadiation runs the free pitch decay of
+// the IEA 15 MW semi twice, with the convolution (RdtnMod 1, as OpenFAST's
+// reference ran) and with the published SS_Fitting state-space fit
+// (RdtnMod 2, the deck edited in a copy, the .ss placed next to the case's
+// WAMIT files), and holds the pitch and surge decay periods of the
+// state-space run within 2 % of OpenFAST's and of our own convolution run.
+// The damping ratios miss the 2 % by the published fit's own error, not the
+// integration's: measured −3.2 % (pitch) and −2.3 % (surge) against
+// OpenFAST, −3.2 % and −1.6 % against our convolution, because below the
+// wave band the fit's damping is off (at the pitch frequency,
+// 0.217 rad/s, −Re H(iω) of the .ss is −1.8e7 N·m·s/rad against the .1
+// file's +2.7e4; TestStateSpaceImpulseResponseMatchesKernel). They are
+// held to dampingBound so that a change in the integration shows.
+func TestIEA15SemiPitchDecayStateSpaceRadiation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two 200-s floating simulations")
+	}
+	ss := testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-UMaineSemi", "HydroData", "IEA-15-240-RWT-UMaineSemi.ss")
+	cases, err := validation.Discover(testshared.Path(t, "reference-outputs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(cases, func(c validation.Case) bool { return c.Name == "iea15_semi_decay_pitch" })
+	if i < 0 {
+		t.Fatal("iea15_semi_decay_pitch not found in reference-outputs")
+	}
+	one := cases[i : i+1]
+	if err := validation.Prepare(one); err != nil {
+		t.Fatal(err)
+	}
+	conv := one[0]
+	sscase := copyCase(t, conv)
+	deckDir := filepath.Dir(sscase.FST)
+	editFile(t, filepath.Join(deckDir, "IEA-15-240-RWT-UMaineSemi_HydroDyn.dat"), "RdtnMod", "2")
+	b, err := os.ReadFile(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(deckDir, "HydroData", "IEA-15-240-RWT-UMaineSemi.ss"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chans := []string{"PtfmSurge", "PtfmPitch"}
+	var res [2]validation.CaseResult
+	for k, c := range []validation.Case{conv, sscase} {
+		res[k] = validation.RunCase(context.Background(), c, chans)
+		if res[k].Err != nil {
+			t.Fatal(res[k].Err)
+		}
+	}
+	for j, d := range res[1].Decays {
+		c := res[0].Decays[j]
+		if d.Missing != "" || c.Missing != "" {
+			t.Fatalf("%s: %s%s", d.Name, d.Missing, c.Missing)
+		}
+		pc, zc := d.Period/c.Period-1, d.Zeta/c.Zeta-1
+		t.Logf("%-9s RdtnMod 2: period %.3f s, ζ %.5f; OpenFAST (RdtnMod 1) %.3f s, %.5f (%+.2f%%, %+.2f%%); ours RdtnMod 1 %.3f s, %.5f (%+.2f%%, %+.2f%%)",
+			d.Name, d.Period, d.Zeta, d.RefPeriod, d.RefZeta, 100*d.PeriodErr, 100*d.ZetaErr, c.Period, c.Zeta, 100*pc, 100*zc)
+		for _, e := range []struct {
+			what     string
+			v, bound float64
+		}{{"period vs OpenFAST", d.PeriodErr, validation.DecayTolerance}, {"damping ratio vs OpenFAST", d.ZetaErr, dampingBound},
+			{"period vs RdtnMod 1", pc, validation.DecayTolerance}, {"damping ratio vs RdtnMod 1", zc, dampingBound}} {
+			if math.Abs(e.v) > e.bound {
+				t.Errorf("%s: %s %+.2f%% (bound %.1f%%)", d.Name, e.what, 100*e.v, 100*e.bound)
+			}
+		}
+	}
+	if !strings.Contains(sscase.Name, "decay") {
+		t.Fatal("the copy lost the decay case's name")
+	}
+}
