@@ -28,6 +28,27 @@ func BenchmarkRadiationStep(b *testing.B) {
 	}
 }
 
+// BenchmarkSSRadiationStep is the same step with the published
+// VolturnUS-S state-space fit (RdtnMod 2, 60 states): Loads plus Advance.
+func BenchmarkSSRadiationStep(b *testing.B) {
+	r, _, c := readSemi(b)
+	p, err := NewPlatform(PlatformConfig{Rho: rho, G: grav, Vol0: 20206, Hst: c, Rad: r, RdtnMod: 2, SSRad: readSS(b, ".ss")}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := Motion{QD: [6]float64{0.1, 0, 0.05, 0, 0.01, 0}}
+	for i := 0; i < 10; i++ {
+		p.Advance(float64(i)*0.025, m)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tm := float64(10+i) * 0.025
+		_ = p.Loads(tm, m)
+		p.Advance(tm, m)
+	}
+}
+
 // BenchmarkMorisonNodeStep is the strip-theory load per node and step on
 // the IEA 15 MW monopile's pile (10 m, 0.5-m strips) in an irregular sea.
 func BenchmarkMorisonNodeStep(b *testing.B) {

@@ -31,8 +31,6 @@ func Check(hd *deck.HydroDyn, waveMod int) *Unsupported {
 			return bad("NBody", "%d WAMIT bodies: only 1 is supported", hd.NBody)
 		case hd.NAddDOF != 0:
 			return bad("NAddDOF", "%d: generalised body modes are not supported; set NAddDOF 0", hd.NAddDOF)
-		case hd.ExctnMod == 2:
-			return bad("ExctnMod", "2 (state-space excitation) is not supported; use 0 or 1")
 		case hd.ExctnMod < 0 || hd.ExctnMod > 2:
 			return bad("ExctnMod", "%d is not an excitation model (0, 1 or 2)", hd.ExctnMod)
 		case hd.ExctnMod != 0 && hd.ExctnDisp != 0:

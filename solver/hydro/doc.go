@@ -16,7 +16,12 @@
 // file's C carrying the sign, C e^{At} B = −K(t); its states advance with
 // the coupling's step by the exact discretisation for a velocity linear
 // over the step), F_exc = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}
-// from the sea's components (ExctnMod 1 at the undisplaced position), the
+// from the sea's components (ExctnMod 1 at the undisplaced position) or,
+// for ExctnMod 2, C x of SS_Excitation_Fitting's <PotFile>.ssexctn
+// (ParseSSExcitation, SSExcitation: x' = A x + B η(t + tc), η the
+// first-order elevation at the WAMIT reference point, tc the file's time
+// offset; one heading, so a sea from another direction or spread is
+// refused), the
 // hydrostatics F_hs of HydroDyn (buoyancy at the CoB offset minus the
 // heave-roll-pitch block of C_hst, in the frame yawed with the platform),
 // F_add = AddF0 − AddCLin q − Rᵀ(AddBLin v_b + AddBQuad |v_b| v_b) with v_b

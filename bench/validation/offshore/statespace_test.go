@@ -2,7 +2,6 @@ package offshore
 
 import (
 	"context"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,27 +23,7 @@ const dampingBound = 0.04
 // still the original's.
 func copyCase(t *testing.T, c validation.Case) validation.Case {
 	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(c.Dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(c.Dir, p)
-		if e.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if ext := filepath.Ext(p); ext == ".outb" || ext == ".log" || ext == ".sum" {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dst := testshared.CopyDeck(t, c.Dir)
 	rel, _ := filepath.Rel(c.Dir, c.FST)
 	c.Dir, c.FST = dst, filepath.Join(dst, rel)
 	return c
