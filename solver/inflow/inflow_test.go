@@ -265,7 +265,6 @@ func TestStreamedGridMatchesWholeBox(t *testing.T) {
 		span := box.Duration()
 		top := box.Z(box.NZ - 1)
 		pts := make([]Vec3, 100)
-		got, want := make([]Vec3, len(pts)), make([]Vec3, len(pts))
 		for step := range 200 {
 			tt := float64(step) * span / 180 // past the end too
 			if step%5 == 0 {
@@ -274,17 +273,7 @@ func TestStreamedGridMatchesWholeBox(t *testing.T) {
 			for i := range pts {
 				pts[i] = Vec3{40 * (rng.Float64() - 0.5), 1.2 * box.HalfWidth() * (2*rng.Float64() - 1), 1.1 * top * rng.Float64()}
 			}
-			if err := whole.Velocities(tt, pts, want); err != nil {
-				t.Fatal(err)
-			}
-			if err := streamed.Velocities(tt, pts, got); err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("%s: t %g, point %v: streamed %v, whole %v", path[len(path)-1], tt, pts[i], got[i], want[i])
-				}
-			}
+			sameVelocities(t, path[len(path)-1], whole, streamed, tt, pts)
 		}
 		if err := streamed.Close(); err != nil {
 			t.Fatal(err)
@@ -315,6 +304,24 @@ func TestFromDeckStreamsTurbSimBox(t *testing.T) {
 	}
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// sameVelocities fails unless the streamed box gives the whole box's
+// velocities, bit for bit, at the points at time tt.
+func sameVelocities(t *testing.T, name string, whole, streamed *Grid, tt float64, pts []Vec3) {
+	t.Helper()
+	got, want := make([]Vec3, len(pts)), make([]Vec3, len(pts))
+	if err := whole.Velocities(tt, pts, want); err != nil {
+		t.Fatal(err)
+	}
+	if err := streamed.Velocities(tt, pts, got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: t %g, point %v: streamed %v, whole %v", name, tt, pts[i], got[i], want[i])
+		}
 	}
 }
 
@@ -373,21 +380,9 @@ func TestBladedDeckStreamsTheBox(t *testing.T) {
 	edges := []Vec3{{x0, -hw, b.GridBottom}, {x0, hw, top}, {x0, -hw, top}, {x0, hw, b.GridBottom}, {x0, 0, b.ZHub}, {x0, 0.3, 0.5 * b.GridBottom}}
 	rng := rand.New(rand.NewPCG(11, 12))
 	pts := make([]Vec3, 60)
-	got, want := make([]Vec3, len(pts)), make([]Vec3, len(pts))
 	compare := func(tt float64, pts []Vec3) {
 		t.Helper()
-		got, want := got[:len(pts)], want[:len(pts)]
-		if err := whole.Velocities(tt, pts, want); err != nil {
-			t.Fatal(err)
-		}
-		if err := streamed.Velocities(tt, pts, got); err != nil {
-			t.Fatal(err)
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("t %g, point %v: streamed %v, whole %v", tt, pts[i], got[i], want[i])
-			}
-		}
+		sameVelocities(t, "Wind/box", whole, streamed, tt, pts)
 	}
 	for _, tt := range times {
 		compare(tt, edges)

@@ -72,15 +72,11 @@ func (s *BladedStream) open(root string, withTower bool, opt StreamOptions) erro
 		return fmt.Errorf("%s.sum: %w", s.name, withoutPath(err))
 	}
 	s.Summary = sum
-	wnd, size, err := s.openFile(root, ".wnd")
+	wnd, size, hdr, err := s.openFile(root, ".wnd", bladedHeaderReadBytes)
 	if err != nil {
 		return err
 	}
 	s.wnd = wnd
-	hdr := make([]byte, min(size, bladedHeaderReadBytes))
-	if _, err := wnd.ReadAt(hdr, 0); err != nil {
-		return fmt.Errorf("%s.wnd: header: %w", s.name, withoutPath(err))
-	}
 	if s.Header, err = parseBladedHeader(hdr); err != nil {
 		return fmt.Errorf("%s.wnd: %w", s.name, err)
 	}
@@ -88,15 +84,11 @@ func (s *BladedStream) open(root string, withTower bool, opt StreamOptions) erro
 		return fmt.Errorf("%s.wnd: %w", s.name, err)
 	}
 	if withTower {
-		twr, size, err := s.openFile(root, ".twr")
+		twr, size, hdr, err := s.openFile(root, ".twr", bladedTowerHeaderBytes)
 		if err != nil {
 			return err
 		}
 		s.twr = twr
-		hdr := make([]byte, min(size, bladedTowerHeaderBytes))
-		if _, err := twr.ReadAt(hdr, 0); err != nil {
-			return fmt.Errorf("%s.twr: header: %w", s.name, withoutPath(err))
-		}
 		if s.tower, err = bladedTowerHeader(hdr, s.Box, size); err != nil {
 			return fmt.Errorf("%s.twr: %w", s.name, err)
 		}
@@ -110,18 +102,23 @@ func (s *BladedStream) open(root string, withTower bool, opt StreamOptions) erro
 	return nil
 }
 
-// openFile opens root+ext, keeping it to close, and returns its size.
-func (s *BladedStream) openFile(root, ext string) (*os.File, int64, error) {
+// openFile opens root+ext, keeping it to close, and returns its size and
+// its first headBytes bytes (fewer if the file is shorter).
+func (s *BladedStream) openFile(root, ext string, headBytes int64) (*os.File, int64, []byte, error) {
 	f, err := os.Open(root + ext)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s%s: %w", s.name, ext, withoutPath(err))
+		return nil, 0, nil, fmt.Errorf("%s%s: %w", s.name, ext, withoutPath(err))
 	}
 	s.closers = append(s.closers, f)
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s%s: %w", s.name, ext, withoutPath(err))
+		return nil, 0, nil, fmt.Errorf("%s%s: %w", s.name, ext, withoutPath(err))
 	}
-	return f, fi.Size(), nil
+	head := make([]byte, min(fi.Size(), headBytes))
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return nil, 0, nil, fmt.Errorf("%s%s: header: %w", s.name, ext, withoutPath(err))
+	}
+	return f, fi.Size(), head, nil
 }
 
 // withoutPath drops the file path an os error carries (the caller names

@@ -140,15 +140,7 @@ func TestBladedStreamMatchesWholeFile(t *testing.T) {
 			for it := whole.NT - 1; it >= 0; it-- {
 				order = append(order, it)
 			}
-			order = append(order, rand.New(rand.NewPCG(3, 4)).Perm(whole.NT)...)
-			for _, it := range order {
-				g, tw, err := s.Step(it)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wg, wt, _ := whole.Step(it)
-				sameStep(t, it, wg, wt, g, tw)
-			}
+			sameSteps(t, s, whole, append(order, rand.New(rand.NewPCG(3, 4)).Perm(whole.NT)...))
 			for _, it := range []int{-1, whole.NT} {
 				if _, _, err := s.Step(it); err == nil {
 					t.Errorf("%s: step %d: no error", b.name, it)
@@ -185,18 +177,7 @@ func TestBladedStreamMemoryIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	perStep := 2 * 3 * 25 * 25
-	data := int64(perStep) * int64(ff.NT)
-	if buf := s.BufferBytes(); buf > DefaultStreamBlocks*DefaultStreamBlockBytes+DefaultStreamBlockBytes || int64(buf) > fi.Size()/10 {
-		t.Errorf("stream buffers %d bytes for a %d-byte file", buf, fi.Size())
-	}
-	if cr.largest > DefaultStreamBlockBytes/2+perStep {
-		t.Errorf("largest read %d bytes, a block is %d", cr.largest, DefaultStreamBlockBytes/2)
-	}
-	if cr.total != data || s.BytesRead() != data {
-		t.Errorf("read %d bytes (stream counts %d) for %d bytes of velocities", cr.total, s.BytesRead(), data)
-	}
-	t.Logf("file %.1f MB, stream buffers %.2f MB, largest read %d bytes", float64(fi.Size())/1e6, float64(s.BufferBytes())/1e6, cr.largest)
+	checkStreamBounded(t, s, cr, fi.Size(), 2*3*25*25, ff.NT)
 }
 
 // A missing, truncated or malformed file is refused when the stream opens

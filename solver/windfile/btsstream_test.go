@@ -30,6 +30,22 @@ func sameStep(t *testing.T, it int, wantGrid, wantTower, gotGrid, gotTower []flo
 	}
 }
 
+// sameSteps fails unless the stream gives the whole box's steps, in the
+// order given, bit for bit.
+func sameSteps(t *testing.T, s interface {
+	Step(int) ([]float32, []float32, error)
+}, whole *FullField, order []int) {
+	t.Helper()
+	for _, it := range order {
+		g, tw, err := s.Step(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg, wt, _ := whole.Step(it)
+		sameStep(t, it, wg, wt, g, tw)
+	}
+}
+
 // The streamed box gives every sample of the TurbSim files (the toolbox
 // fixtures, with and without tower points, and the 31 × 31, 1800-step
 // reference box) exactly as reading the whole file does, in time order
@@ -57,15 +73,7 @@ func TestBTSStreamMatchesWholeFile(t *testing.T) {
 			for it := range whole.NT {
 				order = append(order, it)
 			}
-			order = append(order, rand.New(rand.NewPCG(1, 2)).Perm(whole.NT)...)
-			for _, it := range order {
-				g, tw, err := s.Step(it)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wg, wt, _ := whole.Step(it)
-				sameStep(t, it, wg, wt, g, tw)
-			}
+			sameSteps(t, s, whole, append(order, rand.New(rand.NewPCG(1, 2)).Perm(whole.NT)...))
 			if _, _, err := s.Step(whole.NT); err == nil {
 				t.Error("step NT: no error")
 			}
@@ -129,18 +137,32 @@ func TestBTSStreamMemoryIsBounded(t *testing.T) {
 		wg, wt, _ := whole.Step(it)
 		sameStep(t, it, wg, wt, g, tw)
 	}
-	perStep := 2 * 3 * (25*25 + 2)
-	data := int64(perStep) * int64(ff.NT)
-	if buf := s.BufferBytes(); buf > DefaultStreamBlocks*DefaultStreamBlockBytes+DefaultStreamBlockBytes || int64(buf) > fi.Size()/10 {
-		t.Errorf("stream buffers %d bytes for a %d-byte file", buf, fi.Size())
+	checkStreamBounded(t, s, cr, fi.Size(), 2*3*(25*25+2), ff.NT)
+}
+
+// boundedStream is what checkStreamBounded asks of a stream.
+type boundedStream interface {
+	BufferBytes() int
+	BytesRead() int64
+}
+
+// checkStreamBounded fails unless a stream that went once through the nt
+// steps (stepBytes each in the file) of a fileSize-byte file through cr
+// kept at most its default buffers and a tenth of the file, read no more
+// than a block at a time, and read each byte once.
+func checkStreamBounded(t *testing.T, s boundedStream, cr *countingReader, fileSize int64, stepBytes, nt int) {
+	t.Helper()
+	data := int64(stepBytes) * int64(nt)
+	if buf := s.BufferBytes(); buf > DefaultStreamBlocks*DefaultStreamBlockBytes+DefaultStreamBlockBytes || int64(buf) > fileSize/10 {
+		t.Errorf("stream buffers %d bytes for a %d-byte file", buf, fileSize)
 	}
-	if cr.largest > DefaultStreamBlockBytes/2+perStep {
+	if cr.largest > DefaultStreamBlockBytes/2+stepBytes {
 		t.Errorf("largest read %d bytes, a block is %d", cr.largest, DefaultStreamBlockBytes/2)
 	}
 	if cr.total != data || s.BytesRead() != data {
 		t.Errorf("read %d bytes (stream counts %d) for %d bytes of velocities", cr.total, s.BytesRead(), data)
 	}
-	t.Logf("file %.1f MB, stream buffers %.2f MB, largest read %d bytes", float64(fi.Size())/1e6, float64(s.BufferBytes())/1e6, cr.largest)
+	t.Logf("file %.1f MB, stream buffers %.2f MB, largest read %d bytes", float64(fileSize)/1e6, float64(s.BufferBytes())/1e6, cr.largest)
 }
 
 // A truncated or corrupt file is refused when the stream opens, as
