@@ -82,3 +82,35 @@ func runDeckFile(ctx context.Context, path string, opts coupling.Options, progre
 	}
 	return coupling.Run(ctx, d, opts, progress)
 }
+
+// Every channel the bundled turbines' own OutLists ask for is computed:
+// run for one time step with unsupported channels skipped, none is.
+// (OpenFAST writes a gage channel beyond NBlGages as INVALID; so do we.)
+func TestBundledTurbinesComputeTheirWholeOutList(t *testing.T) {
+	c, err := decks.NewBundledDemos(turbines.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"nrel-5mw-land", "iea-15mw-onshore", "iea-15mw-monopile", "iea-15mw-volturnus", "iea-22mw-monopile"} {
+		t.Run(id, func(t *testing.T) {
+			dir := t.TempDir()
+			tb, err := c.Build(id, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, filepath.FromSlash(*tb.MainFile))
+			d, err := deck.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := runDeckFile(context.Background(), path, coupling.Options{OutPath: "-", TMax: d.Main.DT, KeepData: true, SkipUnsupported: true}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Dropped) > 0 {
+				t.Errorf("%d requested channels not computed: %v", len(res.Dropped), res.Dropped)
+			}
+			t.Logf("%s: %d channels", id, len(res.Channels))
+		})
+	}
+}

@@ -180,7 +180,7 @@ func simpleRotor(t testing.TB, af *Airfoil) *Rotor {
 		g.AirfoilID = append(g.AirfoilID, 0)
 	}
 	rot, err := New(Params{NumBlades: 3, HubRadius: Rh, Blades: []BladeGeometry{g}, Airfoils: []*Airfoil{af},
-		AirDens: 1.225, KinVisc: 1.464e-5, WakeMod: WakeBEMT, BEMT: DefaultBEMTOptions()})
+		AirDens: 1.225, KinVisc: 1.464e-5, SpeedOfSound: 340, WakeMod: WakeBEMT, BEMT: DefaultBEMTOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,6 +307,21 @@ func TestChannelNames(t *testing.T) {
 	}
 	if v, _, ok := Channel(out, "AB1N007Cl", nil); !ok || v != out.Blades[0][6].Cl {
 		t.Errorf("AB1N007Cl = %g", v)
+	}
+	// Induced velocities and the Mach number from the node's own values:
+	// −a·Vx normal to the rotor plane, a'·Vy in it, Vrel/SpdSound.
+	n := out.Blades[0][19]
+	if n.AxInd <= 0 || n.TanInd <= 0 {
+		t.Fatalf("node 20: a = %g, a' = %g; want an induced node", n.AxInd, n.TanInd)
+	}
+	if v, u, ok := Channel(out, "AB1N020Vindx", nil); !ok || u != "m/s" || math.Abs(v+n.AxInd*n.Vx) > 1e-12 || v >= 0 {
+		t.Errorf("AB1N020Vindx = %g %s, want −a·Vx = %g", v, u, -n.AxInd*n.Vx)
+	}
+	if v, _, ok := Channel(out, "AB1N020Vindy", nil); !ok || math.Abs(v-n.TanInd*n.Vy) > 1e-12 || v <= 0 {
+		t.Errorf("AB1N020Vindy = %g, want a'·Vy = %g", v, n.TanInd*n.Vy)
+	}
+	if v, u, ok := Channel(out, "B1N2M", []int{3, 20}); !ok || u != "-" || math.Abs(v-n.Vrel/340) > 1e-15 {
+		t.Errorf("B1N2M = %g %s, want Vrel/340 = %g", v, u, n.Vrel/340)
 	}
 	for _, bad := range []string{"B1N4Alpha", "B9N1Alpha", "AB1N099Cl", "RtFoo", "B1N1Bogus"} {
 		if _, _, ok := Channel(out, bad, []int{1, 2, 3}); ok {

@@ -19,8 +19,10 @@ import (
 //     AB1N001Alpha.
 //
 // with Q one of Alpha, Phi, Theta (deg), AxInd, TnInd, Cl, Cd, Cm, Cx, Cy, Cn,
-// Ct, Re, Vx, Vy, Vrel (m/s), Fx, Fy, Fn, Ft (N/m), Mm (N-m/m). ok is false
-// for names this package does not produce.
+// Ct, Re, Vx, Vy, Vrel (m/s), Vindx, Vindy (m/s: the induced velocity
+// normal to and in the rotor plane, −a·Vx and a'·Vy), M (Mach number
+// Vrel/SpdSound), Fx, Fy, Fn, Ft (N/m), Mm (N-m/m). ok is false for names
+// this package does not produce.
 func Channel(out *Output, name string, blOutNd []int) (value float64, unit string, ok bool) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	ro := &out.Rotor
@@ -136,6 +138,18 @@ func Channel(out *Output, name string, blOutNd []int) (value float64, unit strin
 		return o.Vy, "m/s", true
 	case "vrel":
 		return o.Vrel, "m/s", true
+	case "vindx":
+		// AeroDyn's nodal outputs (OutListParameters, AeroDyn_Nodes):
+		// the axial induced velocity opposes the inflow normal to the
+		// rotor plane, the tangential one adds to the in-plane inflow.
+		return -o.AxInd * o.Vx, "m/s", true
+	case "vindy":
+		return o.TanInd * o.Vy, "m/s", true
+	case "m":
+		if out.SpeedOfSound <= 0 {
+			return 0, "-", true
+		}
+		return o.Vrel / out.SpeedOfSound, "-", true
 	case "fx":
 		return o.Fx, "N/m", true
 	case "fy":

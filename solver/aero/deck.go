@@ -52,6 +52,8 @@ func ParamsFromDeck(d *deck.Deck) (p Params, notes []string, err error) {
 	p.HubRadius = ed.HubRad
 	p.AirDens = ad.AirDens.Or(d.Main.AirDens)
 	p.KinVisc = ad.KinVisc.Or(d.Main.KinVisc)
+	// "default" takes the glue code's value, like AirDens and KinVisc.
+	p.SpeedOfSound = ad.SpdSound.Or(d.Main.SpdSound)
 	switch ad.Wake_Mod {
 	case 0:
 		p.WakeMod = WakeNone
@@ -76,7 +78,7 @@ func ParamsFromDeck(d *deck.Deck) (p Params, notes []string, err error) {
 	case UAMinnemaPierce:
 		p.UAMod = UAMinnemaPierce
 		p.UA = UAOptions{
-			DT: ad.DTAero.Or(d.Main.DT), SpeedOfSound: ad.SpdSound.Or(unsteady.DefaultSpeedOfSound),
+			DT: ad.DTAero.Or(d.Main.DT), SpeedOfSound: p.SpeedOfSound,
 			FLookup: ad.FLookup, StartRad: ad.UAStartRad, EndRad: ad.UAEndRad,
 		}
 		for i, a := range ad.Airfoils {

@@ -123,3 +123,24 @@ func TestFeatheredIdlingInductionsBounded(t *testing.T) {
 		t.Fatal("no nodes checked")
 	}
 }
+
+// SpdSound "default" in the AeroDyn file takes the primary file's value,
+// as AirDens and KinVisc do; a value given in AeroDyn wins.
+func TestSpeedOfSoundDefaultTakesThePrimaryFile(t *testing.T) {
+	d, p := load5MW(t)
+	if !d.AeroDyn.SpdSound.Default || p.SpeedOfSound != d.Main.SpdSound {
+		t.Fatalf("NREL 5 MW deck (SpdSound default in AeroDyn): SpeedOfSound %g, want the primary file's %g", p.SpeedOfSound, d.Main.SpdSound)
+	}
+	d.Main.SpdSound = 343.2
+	q, _, err := ParamsFromDeck(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.SpeedOfSound != 343.2 || (q.UAMod != 0 && q.UA.SpeedOfSound != 343.2) {
+		t.Errorf("SpdSound default: SpeedOfSound %g (unsteady %g), want the primary file's 343.2", q.SpeedOfSound, q.UA.SpeedOfSound)
+	}
+	d.AeroDyn.SpdSound = deck.DefReal{Value: 330}
+	if q, _, err = ParamsFromDeck(d); err != nil || q.SpeedOfSound != 330 {
+		t.Errorf("SpdSound 330 in AeroDyn: SpeedOfSound %g (%v), want 330", q.SpeedOfSound, err)
+	}
+}

@@ -77,6 +77,9 @@ type Params struct {
 
 	AirDens float64 // kg/m^3
 	KinVisc float64 // m^2/s
+	// SpeedOfSound (AeroDyn SpdSound, m/s) gives the nodes' Mach number
+	// output; unsteady aerodynamics takes its own from UA.
+	SpeedOfSound float64
 
 	WakeMod int         // WakeNone or WakeBEMT
 	BEMT    BEMTOptions // tip/hub loss, TanInd, AIDrag, TIDrag, IndToler, MaxIter
@@ -191,6 +194,9 @@ type Output struct {
 	Blades [][]NodeOutput
 	Tower  []TowerOutput
 	Rotor  RotorOutput
+	// SpeedOfSound is the rotor's (Params.SpeedOfSound), set by
+	// CalcOutput: the Mach number channels divide Vrel by it.
+	SpeedOfSound float64
 
 	// FreezeInduction, when set on an Output that a previous CalcOutput
 	// of the same rotor filled, makes the next CalcOutput keep each node's
@@ -468,6 +474,7 @@ func (r *Rotor) CalcOutput(t float64, in *Input, out *Output) error {
 	if err := r.checkInput(in); err != nil {
 		return err
 	}
+	out.SpeedOfSound = r.p.SpeedOfSound
 	if out == nil {
 		return errors.New("aero: nil output")
 	}

@@ -31,7 +31,8 @@ const (
 
 // edChannels is the catalogue of ElastoDyn channels (OutListParameters,
 // ElastoDyn tab) that the structure provides, keyed by upper-case name.
-func edChannels(numBl, nBlGages, nTwGages int) map[string]channel {
+func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
+	nTwGages := len(twrGagNd)
 	c := map[string]channel{}
 	add := func(name, unit string, get func(s *sim) float64) {
 		c[strings.ToUpper(name)] = channel{Name: name, Unit: unit, get: get}
@@ -53,6 +54,21 @@ func edChannels(numBl, nBlGages, nTwGages int) map[string]channel {
 	add("TTDspFA", "m", func(s *sim) float64 { return o(s).TTDspFA })
 	add("TTDspSS", "m", func(s *sim) float64 { return o(s).TTDspSS })
 	add("TTDspTwst", "deg", func(s *sim) float64 { return 0 })
+	// YawBrTDxt/yt are ElastoDyn's other names of TTDspFA/SS.
+	add("YawBrTDxt", "m", func(s *sim) float64 { return o(s).TTDspFA })
+	add("YawBrTDyt", "m", func(s *sim) float64 { return o(s).TTDspSS })
+	// Tower gages (TwrGagNd): the node's position in the inertial frame
+	// and its deflection in the tower-base frame.
+	for g, nd := range twrGagNd {
+		j := nd - 1
+		h := "TwHt" + strconv.Itoa(g+1)
+		for i, ax := range []string{"x", "y", "z"} {
+			i := i
+			add(h+"TP"+ax+"i", "m", func(s *sim) float64 { return o(s).TowerNodePos[j][i] })
+		}
+		add(h+"TDxt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][0] })
+		add(h+"TDyt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][1] })
+	}
 	for i, n := range []string{"x", "y", "z"} {
 		i := i
 		add("NcIMUTA"+n+"s", "m/s^2", func(s *sim) float64 { return o(s).NcIMUTA[i] })
@@ -227,6 +243,28 @@ func validNames(ed map[string]channel, extra []string) string {
 	sort.Strings(names)
 	names = append(names, extra...)
 	return strings.Join(names, ", ")
+}
+
+// edGageChannel builds ElastoDyn's blade strain-gage channel
+// Spn<g><Q><axis>b<b> for gage g at node bldGagNd[g-1]: the node's
+// deflection, rotation, acceleration and section loads, which are the
+// all-blade-node outputs of that node (ElastoDyn computes both from the
+// same loads outboard of the node). ok is false for other names.
+func edGageChannel(name string, bldGagNd []int, numBl int) (c channel, blade int, ok bool) {
+	var g, b int
+	var q string
+	if n, _ := fmt.Sscanf(strings.ToUpper(name), "SPN%1d%4s%1d", &g, &q, &b); n != 3 || g < 1 || g > len(bldGagNd) || b < 1 || b > numBl {
+		return channel{}, 0, false
+	}
+	if len(q) != 4 || q[3] != 'B' || q[2] < 'X' || q[2] > 'Z' {
+		return channel{}, 0, false
+	}
+	nodal, ok := edNodalChannel(q[:3], b-1, bldGagNd[g-1]-1)
+	if !ok {
+		return channel{}, 0, false
+	}
+	nodal.Name = name
+	return nodal, b, true
 }
 
 // edNodalChannel builds ElastoDyn's all-blade-node channel B<b>N<nnn><Q>.

@@ -465,7 +465,7 @@ func inflowFromDeck(d *deck.Deck) (inflow.Field, []inflow.Vec3, error) {
 func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, error) {
 	p := s.model.Params()
 	ed := d.ElastoDyn
-	edCat := edChannels(p.NumBl, ed.NBlGages, ed.NTwGages)
+	edCat := edChannels(p.NumBl, ed.NBlGages, ed.TwrGagNd[:min(ed.NTwGages, len(ed.TwrGagNd))])
 	nProbe := len(s.probePts)
 	var blOutNd []int
 	if d.AeroDyn != nil && d.AeroDyn.NBlOuts > 0 {
@@ -481,6 +481,10 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 	needNodes := 0
 	lookup := func(name string) (channel, bool) {
 		if c, ok := edCat[strings.ToUpper(name)]; ok {
+			return c, true
+		}
+		if c, kb, ok := edGageChannel(name, ed.BldGagNd[:min(ed.NBlGages, len(ed.BldGagNd))], p.NumBl); ok {
+			needNodes = max(needNodes, kb)
 			return c, true
 		}
 		// ElastoDyn blade-node channels B<b>N<nnn><Q>.

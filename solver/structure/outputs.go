@@ -24,6 +24,12 @@ type Outputs struct {
 	TTDspFA         float64 // tower-top displacement, m
 	TTDspSS         float64
 	TTDspTwst       float64 // rad (always 0: no tower torsion DOF)
+	// TowerNodePos is each ElastoDyn tower node's position (inertial
+	// frame, m) and TowerNodeDefl its fore-aft and side-to-side deflection
+	// in the tower-base frame, as TTDspFA/TTDspSS at the top: the tower
+	// gages' TwHt<g>TP*i and TwHt<g>TD*t outputs.
+	TowerNodePos  [][3]float64
+	TowerNodeDefl [][2]float64
 
 	RootFc, RootMc [][3]float64 // blade-root loads in the coned frame, N and N·m
 	RootFb         [][3]float64 // blade-root forces in the pitched frame, N
@@ -87,6 +93,7 @@ func (m *Model) NewOutputs() *Outputs {
 		RootFb: make([][3]float64, nb), TipDb: make([][3]float64, nb),
 		RootFc: make([][3]float64, nb), RootMc: make([][3]float64, nb), RootMb: make([][3]float64, nb),
 		Q: make([]float64, m.nDOF), QD: make([]float64, m.nDOF), QDD: make([]float64, m.nDOF),
+		TowerNodePos: make([][3]float64, m.p.TwrNodes), TowerNodeDefl: make([][2]float64, m.p.TwrNodes),
 	}
 }
 
@@ -441,6 +448,14 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	out.TTDspFA = top.fa[0]*st.Q[DOFTFA1] + top.fa[1]*st.Q[DOFTFA2]
 	out.TTDspSS = top.ss[0]*st.Q[DOFTSS1] + top.ss[1]*st.Q[DOFTSS2]
 	out.TTDspTwst = 0
+	for j := range out.TowerNodePos {
+		out.TowerNodePos[j] = [3]float64(c.pos[j])
+		sh := &m.tShape[j+1]
+		out.TowerNodeDefl[j] = [2]float64{
+			sh.fa[0]*st.Q[DOFTFA1] + sh.fa[1]*st.Q[DOFTFA2],
+			sh.ss[0]*st.Q[DOFTSS1] + sh.ss[1]*st.Q[DOFTSS2],
+		}
+	}
 	return nil
 }
 

@@ -29,7 +29,7 @@ const tol = validation.Tolerance
 // solver/waves TestRanLuxSeaMatchesOpenFAST), so the statistics of one
 // realisation can be compared: every mean and standard deviation within
 // 1 %, except the standard deviations of the two leeward fairlead tensions,
-// 1.2 % low, held to 1.5 % (docs/validation.md §10.1).
+// 1.2 % low, held to 1.5 % (docs/validation.md §10.2).
 func TestIEA15SemiIrregularAgainstOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a 300-s floating simulation in waves")
