@@ -79,6 +79,65 @@ func TestMorisonFixedCylinderAiry(t *testing.T) {
 	}
 }
 
+// TestMorisonSecondOrderStokesInertia: with WvSumQTF the strip-theory load
+// on a fixed vertical cylinder in a regular wave gains the inertia force of
+// the wave's second-order (Stokes) acceleration, whose closed-form integral
+// up to SWL is (Dean and Dalrymple 1991 §11.3.2, a₂ₓ = (3/2)ω²k a²
+// cosh 2k(z+h)/sinh⁴kh sin 2θ)
+//
+//	F₂ = ρ C_m (πD²/4) (3/4) ω² a² sinh 2kh / sinh⁴ kh · sin 2θ,
+//	M₂ = ρ C_m (πD²/4) (3/2) ω² k a² / sinh⁴ kh · (h sinh 2kh/(2k) − (cosh 2kh − 1)/(4k²)) · sin 2θ
+//
+// about the mudline, θ = −ωt at the pile (phase 0); drag is switched off
+// so that the load is linear in the kinematics.
+func TestMorisonSecondOrderStokesInertia(t *testing.T) {
+	const h, D, H, T = 30.0, 2.0, 6.0, 10.0
+	ph := 0.0
+	cfg := waves.Config{Gravity: grav, WtrDens: rho, WtrDpth: h, WaveMod: waves.Regular, WaveTMax: 800, WaveDT: 0.1,
+		WaveHs: H, WaveTp: T, RegularPhase: &ph, WvLowCOffS: 0, WvHiCOffS: 10}
+	first, err := waves.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.WvSumQTF = true
+	second, err := waves.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hd := pile(D, 0.05, -h, 10)
+	hd.Simple.Cd = 0
+	m1, err := NewMorison(hd, first, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := NewMorison(hd, second, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, w := H/2, first.Components()[0].Omega
+	k := waves.WaveNumber(w, grav, h)
+	kh := k * h
+	cm := rho * 2 * math.Pi / 4 * D * D // ρ C_m A, C_m = 2
+	sh4 := math.Pow(math.Sinh(kh), 4)
+	f2 := cm * 0.75 * w * w * a * a * math.Sinh(2*kh) / sh4
+	m2a := cm * 1.5 * w * w * k * a * a / sh4 * (h*math.Sinh(2*kh)/(2*k) - (math.Cosh(2*kh)-1)/(4*k*k))
+	l1, l2 := make([]NodeLoad, len(m1.Nodes)), make([]NodeLoad, len(m2.Nodes))
+	mot := make([]NodeMotion, len(m1.Nodes))
+	for _, tm := range []float64{0, 1, 2.5, 4.2, 6.9} {
+		m1.Loads(tm, mot, l1)
+		m2.Loads(tm, mot, l2)
+		r1, r2 := m1.Resultant(l1, [3]float64{0, 0, -h}), m2.Resultant(l2, [3]float64{0, 0, -h})
+		s2 := math.Sin(-2 * w * tm)
+		if d := r2[0] - r1[0]; math.Abs(d-f2*s2) > 2e-3*f2 {
+			t.Errorf("t=%g: second-order Fx %g, closed form %g", tm, d, f2*s2)
+		}
+		if d := r2[4] - r1[4]; math.Abs(d-m2a*s2) > 2e-3*m2a {
+			t.Errorf("t=%g: second-order My about the mudline %g, closed form %g", tm, d, m2a*s2)
+		}
+	}
+	t.Logf("second-order inertia force amplitude %.4g N (first order %.4g N)", f2, cm*a*w*w/k)
+}
+
 // TestMorisonStatics: a fully submerged inclined closed cylinder above the
 // seabed feels its buoyancy ρ g V upward and no net horizontal force (the
 // lateral pressure normal to the axis plus the two end plates); the water
