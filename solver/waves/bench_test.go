@@ -47,7 +47,7 @@ func BenchmarkProbeBuild(b *testing.B) {
 // BenchmarkProbeBuildSecondOrder is the set-up cost of one node's series
 // with the second-order waves of the IEA 15 MW monopile deck's cut-offs
 // turned on (WvDiffQTF and WvSumQTF, 0–3.04 and 0.31–3.2 rad/s) in a
-// 3630-s, 30-m sea: the pair sum over ~1,850 components.
+// 3630-s, 30-m sea: 2.24 M second-order terms from 1758 components.
 func BenchmarkProbeBuildSecondOrder(b *testing.B) {
 	s, err := New(Config{Gravity: g0, WtrDens: 1025, WtrDpth: 30, WaveMod: JONSWAPSea, WaveTMax: 3630, WaveDT: 0.25,
 		WaveHs: 6, WaveTp: 10, PkShpDflt: true, WvLowCOff: 0.15708, WvHiCOff: 3.2, WaveSeed: [2]int64{1, 2},
