@@ -808,6 +808,37 @@
 
     var MODE_LABELS = { tower_fore_aft: "tower FA", tower_side_side: "tower SS", blade_flap: "blade flap", blade_edge: "blade edge" };
 
+    // markLabelRows stacks the labels of the frequency marks above the plot
+    // in rows, so that no two labels of a row overlap (1P, 3P and the first
+    // modes lie within a few tenths of a hertz of each other on a 20-Hz
+    // axis): each label goes to the lowest row whose last label ends left
+    // of it. It sets each mark's label distance and returns the row count.
+    function markLabelRows(marks, xMin, xMax, logx, plotWidth) {
+      var at = function (f) {
+        return logx ? (Math.log(f) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin)) * plotWidth
+          : (f - xMin) / (xMax - xMin) * plotWidth;
+      };
+      var rowEnds = [];
+      marks.slice().sort(function (a, b) { return a.xAxis - b.xAxis; }).forEach(function (m) {
+        var x = at(m.xAxis);
+        var half = 3.5 * m.name.length + 4;
+        var r = 0;
+        while (r < rowEnds.length && rowEnds[r] > x - half) {
+          r++;
+        }
+        rowEnds[r] = x + half;
+        m.label = { distance: 4 + 14 * r };
+      });
+      return rowEnds.length;
+    }
+
+    // axisNumber writes an axis value in exponent form when it is very
+    // large or small (a log PSD axis spans many decades).
+    function axisNumber(v) {
+      var a = Math.abs(v);
+      return a !== 0 && (a >= 1e5 || a < 1e-3) ? v.toExponential(0) : String(v);
+    }
+
     function spectrum() {
       var pel = document.getElementById("psd-chart");
       var name = psdSel.value;
@@ -858,20 +889,26 @@
             }
           });
         }
-        series[0].markLine = { symbol: "none", silent: true, label: { formatter: "{b}", rotate: 90 }, data: marks };
         var s0 = first.spectra[0];
         var unit = s0.unit;
         var fLast = s0.frequency[s0.frequency.length - 1];
+        var xMax = Number(fLast.toPrecision(3));
+        // A log axis starts at the decade below the lowest frequency.
+        var xMin = logx ? Math.pow(10, Math.floor(Math.log10(series[0].data.length ? series[0].data[0][0] : s0.resolution))) : 0;
+        marks = marks.filter(function (m) { return m.xAxis > xMin && m.xAxis <= xMax; });
+        var rows = markLabelRows(marks, xMin, xMax, logx, psd.getWidth() - 110);
+        series[0].markLine = { symbol: "none", silent: true, label: { formatter: "{b}", position: "end" }, data: marks };
         psd.setOption({
           animation: false,
           tooltip: { trigger: "axis" },
           legend: { show: runs.length > 1, top: 0 },
           toolbox: { right: 10, feature: { saveAsImage: { name: imageName() + "-psd", pixelRatio: 2 } } },
-          grid: { left: 80, right: 30 },
+          grid: { left: 80, right: 30, top: Math.max(40, 24 + 14 * rows) },
           xAxis: { type: logx ? "log" : "value", name: "Frequency (Hz)", nameLocation: "middle", nameGap: 28,
-            min: logx ? undefined : 0, max: Number(fLast.toPrecision(3)) },
+            min: xMin, max: xMax },
           yAxis: { type: document.getElementById("psd-logy").checked ? "log" : "value",
-            name: name + " (" + (unit ? unit + ")²/Hz" : "1/Hz)") },
+            name: name + " (" + (unit ? unit + ")²/Hz" : "1/Hz)"), nameLocation: "middle", nameGap: 62,
+            axisLabel: { formatter: axisNumber } },
           dataZoom: [{ type: "inside", xAxisIndex: 0, filterMode: "none" }],
           series: series
         }, true);
