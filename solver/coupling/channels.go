@@ -48,6 +48,26 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 	add("HSShftV", "rpm", func(s *sim) float64 { return o(s).GenSpeed * rpm })
 	add("RotAccel", "deg/s^2", func(s *sim) float64 { return o(s).RotAccel * r2d })
 	add("GenAccel", "deg/s^2", func(s *sim) float64 { return o(s).GenAccel * r2d })
+	// ElastoDyn's other names of the rotor's and generator's azimuth,
+	// speed and acceleration (OutListParameters), and the low-speed shaft
+	// gage's speed and acceleration: those of the generator azimuth DOF,
+	// on the gearbox side of the drivetrain's torsion.
+	for _, n := range []string{"LSSTipPxa", "LSSTipPxs", "LSSTipP"} {
+		add(n, "deg", func(s *sim) float64 { return o(s).Azimuth * r2d })
+	}
+	for _, n := range []string{"LSSTipVxs", "LSSTipV"} {
+		add(n, "rpm", func(s *sim) float64 { return o(s).RotSpeed * rpm })
+	}
+	for _, n := range []string{"LSSTipAxa", "LSSTipAxs", "LSSTipA"} {
+		add(n, "deg/s^2", func(s *sim) float64 { return o(s).RotAccel * r2d })
+	}
+	for _, n := range []string{"LSSGagVxa", "LSSGagVxs", "LSSGagV"} {
+		add(n, "rpm", func(s *sim) float64 { return o(s).QD[structure.DOFGeAz] * rpm })
+	}
+	for _, n := range []string{"LSSGagAxa", "LSSGagAxs", "LSSGagA"} {
+		add(n, "deg/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFGeAz] * r2d })
+	}
+	add("HSShftA", "deg/s^2", func(s *sim) float64 { return o(s).GenAccel * r2d })
 	add("NacYaw", "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
 	add("YawPzn", "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
 	add("NacYawV", "deg/s", func(s *sim) float64 { return o(s).YawRate * r2d })
@@ -138,18 +158,43 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 	add("HSShftTq", unitM, func(s *sim) float64 { return o(s).HSShftTq * kilo })
 	add("HSSBrTq", unitM, func(s *sim) float64 { return o(s).HSSBrTq * kilo })
 	add("HSShftPwr", "kW", func(s *sim) float64 { return o(s).HSShftTq * o(s).GenSpeed * kilo })
-	add("Q_GeAz", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFGeAz] })
-	add("QD_GeAz", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFGeAz] })
-	add("QD2_GeAz", "rad/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFGeAz] })
-	add("Q_DrTr", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFDrTr] })
-	add("QD_DrTr", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFDrTr] })
-	add("QD2_DrTr", "rad/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFDrTr] })
-	add("Q_Yaw", "rad", func(s *sim) float64 { return s.st.Q[structure.DOFYaw] })
-	add("QD_Yaw", "rad/s", func(s *sim) float64 { return s.st.QD[structure.DOFYaw] })
-	add("Q_TFA1", "m", func(s *sim) float64 { return s.st.Q[structure.DOFTFA1] })
-	add("Q_TSS1", "m", func(s *sim) float64 { return -s.st.Q[structure.DOFTSS1] })
-	add("Q_TFA2", "m", func(s *sim) float64 { return s.st.Q[structure.DOFTFA2] })
-	add("Q_TSS2", "m", func(s *sim) float64 { return -s.st.Q[structure.DOFTSS2] })
+	// The degrees of freedom, their rates and accelerations (ElastoDyn's
+	// Q_, QD_ and QD2_ channels). ElastoDyn's side-to-side tower DOFs
+	// point the other way from this model's.
+	dofs := []struct {
+		name string
+		dof  int
+		unit string
+		sign float64
+	}{
+		{"GeAz", structure.DOFGeAz, "rad", 1}, {"DrTr", structure.DOFDrTr, "rad", 1}, {"Yaw", structure.DOFYaw, "rad", 1},
+		{"TFA1", structure.DOFTFA1, "m", 1}, {"TSS1", structure.DOFTSS1, "m", -1},
+		{"TFA2", structure.DOFTFA2, "m", 1}, {"TSS2", structure.DOFTSS2, "m", -1},
+	}
+	for k := 0; k < numBl; k++ {
+		b := strconv.Itoa(k + 1)
+		for m, mode := range []string{"F1", "E1", "F2"} {
+			dofs = append(dofs, struct {
+				name string
+				dof  int
+				unit string
+				sign float64
+			}{"B" + b + mode, structure.DOFBlade(k, m), "m", 1})
+		}
+	}
+	for _, d := range dofs {
+		j, sg := d.dof, d.sign
+		add("Q_"+d.name, d.unit, func(s *sim) float64 { return sg * s.st.Q[j] })
+		add("QD_"+d.name, d.unit+"/s", func(s *sim) float64 { return sg * s.st.QD[j] })
+		add("QD2_"+d.name, d.unit+"/s^2", func(s *sim) float64 { return sg * o(s).QDD[j] })
+	}
+	// No teeter hinge (two-bladed rotors are refused) and no furling:
+	// ElastoDyn writes these as INVALID.
+	for _, n := range []string{"Q_Teet", "QD_Teet", "QD2_Teet", "TeetPya", "TeetVya", "TeetAya", "RotTeetP", "RotTeetV", "RotTeetA",
+		"Q_RFrl", "QD_RFrl", "QD2_RFrl", "Q_TFrl", "QD_TFrl", "QD2_TFrl", "RotFurl", "RotFurlP", "RotFurlV", "RotFurlA",
+		"TailFurl", "TailFurlP", "TailFurlV", "TailFurlA", "RFrlBrM", "TFrlBrM"} {
+		invalid(n)
+	}
 	for k := 0; k < numBl; k++ {
 		k := k
 		b := strconv.Itoa(k + 1)
@@ -164,6 +209,14 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		add("TwstDefl"+b, "deg", func(*sim) float64 { return 0 })
 		add("TipRDzc"+b, "deg", func(*sim) float64 { return 0 })
 		add("TwrClrnc"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
+		add("TipClrnc"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
+		add("Tip2Twr"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
+		// The root moments' other names: in-plane and out-of-plane in the
+		// coned frame, edgewise and flapwise in the pitched frame.
+		add("RootMIP"+b, unitM, func(s *sim) float64 { return o(s).RootMc[k][0] * kilo })
+		add("RootMOoP"+b, unitM, func(s *sim) float64 { return o(s).RootMc[k][1] * kilo })
+		add("RootMEdg"+b, unitM, func(s *sim) float64 { return o(s).RootMb[k][0] * kilo })
+		add("RootMFlp"+b, unitM, func(s *sim) float64 { return o(s).RootMb[k][1] * kilo })
 		for i, ax := range []string{"x", "y", "z"} {
 			i := i
 			add("RootF"+ax+"c"+b, unitN, func(s *sim) float64 { return o(s).RootFc[k][i] * kilo })
@@ -172,18 +225,18 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 			add("RootF"+ax+"b"+b, unitN, func(s *sim) float64 { return o(s).RootFb[k][i] * kilo })
 			add("TipD"+ax+"b"+b, "m", func(s *sim) float64 { return o(s).TipDb[k][i] })
 		}
-		add("Q_BF1"+"_"+b, "m", func(s *sim) float64 { return s.st.Q[structure.DOFBlade(k, 0)] })
-		add("Q_BE1"+"_"+b, "m", func(s *sim) float64 { return s.st.Q[structure.DOFBlade(k, 1)] })
-		add("Q_BF2"+"_"+b, "m", func(s *sim) float64 { return s.st.Q[structure.DOFBlade(k, 2)] })
 		// Blade strain-gage channels are INVALID when the gage does not exist.
 		for g := nBlGages + 1; g <= 9; g++ {
-			for _, q := range []string{"MLx", "MLy", "MLz", "FLx", "FLy", "FLz"} {
-				invalid(fmt.Sprintf("Spn%d%sb%s", g, q, b))
+			for _, q := range []string{"ML", "FL", "TD", "RD", "AL", "ALg"} {
+				for _, ax := range []string{"x", "y", "z"} {
+					invalid(fmt.Sprintf("Spn%d%s%sb%s", g, q, ax, b))
+				}
 			}
 		}
 	}
 	for g := nTwGages + 1; g <= 9; g++ {
-		for _, q := range []string{"MLxt", "MLyt", "MLzt", "FLxt", "FLyt", "FLzt"} {
+		for _, q := range []string{"MLxt", "MLyt", "MLzt", "FLxt", "FLyt", "FLzt", "TDxt", "TDyt", "TDzt", "RDxt", "RDyt", "RDzt",
+			"ALxt", "ALyt", "ALzt", "ALgxt", "ALgyt", "ALgzt", "TPxi", "TPyi", "TPzi", "RPxi", "RPyi", "RPzi"} {
 			invalid(fmt.Sprintf("TwHt%d%s", g, q))
 		}
 	}

@@ -255,3 +255,64 @@ func runPath(ctx context.Context, path string, opts Options, progress func(simTi
 	}
 	return Run(ctx, d, opts, progress)
 }
+
+// ElastoDyn's other names of the same quantities give the same values,
+// the DOF channels follow the state (side-to-side tower DOFs reversed, as
+// Q_TSS1 always was), and teeter and furl channels are INVALID.
+func TestElastoDynChannelAliases(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_flex_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := [][2]string{
+		{"RootMxc1", "RootMIP1"}, {"RootMyc1", "RootMOoP1"}, {"RootMxb2", "RootMEdg2"}, {"RootMyb3", "RootMFlp3"},
+		{"TwrClrnc1", "TipClrnc1"}, {"TwrClrnc2", "Tip2Twr2"}, {"Azimuth", "LSSTipPxa"}, {"RotSpeed", "LSSTipVxs"},
+		{"RotAccel", "LSSTipAxa"}, {"GenAccel", "HSShftA"}, {"TTDspFA", "YawBrTDxt"}, {"TTDspSS", "YawBrTDyt"},
+	}
+	var names []string
+	for _, p := range same {
+		names = append(names, p[0], p[1])
+	}
+	names = append(names, "GenSpeed", "LSSGagVxa", "Q_TSS1", "QD_TSS1", "Q_B1F1", "QD2_B2E1", "Q_Teet", "RotFurl")
+	d.Main.DT_Out.Default = true // every step
+	res, err := Run(context.Background(), d, Options{OutPath: "-", TMax: 2, KeepData: true, Channels: names}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string][]float64{}
+	unit := map[string]string{}
+	for i, c := range res.Channels {
+		col[c.Name], unit[c.Name] = res.Data[i], c.Unit
+	}
+	last := len(res.Time) - 1
+	for _, p := range same {
+		a, b := col[p[0]][last], col[p[1]][last]
+		if a != b || unit[p[0]] != unit[p[1]] {
+			t.Errorf("%s = %g %s but %s = %g %s", p[0], a, unit[p[0]], p[1], b, unit[p[1]])
+		}
+		if a == 0 && !strings.HasPrefix(p[0], "TTDsp") {
+			t.Errorf("%s is zero at the end of the run", p[0])
+		}
+	}
+	// The LSS gage turns with the generator: GenSpeed / GBRatio (97).
+	if g, l := col["GenSpeed"][last], col["LSSGagVxa"][last]; math.Abs(g/97-l) > 1e-9*g {
+		t.Errorf("LSSGagVxa %g rpm, GenSpeed/97 = %g", l, g/97)
+	}
+	// QD_TSS1 is the rate of Q_TSS1 (central difference of the output).
+	q, qd := col["Q_TSS1"], col["QD_TSS1"]
+	for k := 1; k < last; k++ {
+		rate := (q[k+1] - q[k-1]) / (res.Time[k+1] - res.Time[k-1])
+		if math.Abs(rate-qd[k]) > 0.02*math.Abs(qd[k])+1e-4 {
+			t.Errorf("t=%g s: QD_TSS1 %g is not the rate of Q_TSS1 (%g)", res.Time[k], qd[k], rate)
+			break
+		}
+	}
+	for _, n := range []string{"Q_Teet", "RotFurl"} {
+		if unit[n] != "INVALID" {
+			t.Errorf("%s unit %q, want INVALID", n, unit[n])
+		}
+	}
+	if unit["Q_B1F1"] != "m" || unit["QD2_B2E1"] != "m/s^2" {
+		t.Errorf("blade DOF units %q, %q", unit["Q_B1F1"], unit["QD2_B2E1"])
+	}
+}
