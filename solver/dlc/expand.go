@@ -77,6 +77,10 @@ type Request struct {
 	// 50-year one, 6.3, 7.1 the 1-year one) instead of the normal sea
 	// state of their wind speed.
 	ExtremeSeaState *ExtremeSeaState `json:"extreme_sea_state,omitempty"`
+	// FloatingPlatform raises every DLC's transient to at least
+	// FloatingTransient unless the request's override sets it (the
+	// turbine's deck has a floating platform: FloatingPlatform).
+	FloatingPlatform bool `json:"floating_platform,omitempty"`
 	// Table replaces the standard table when not nil.
 	Table []DLC `json:"-"`
 }
@@ -257,6 +261,8 @@ func Expand(req Request) ([]Run, error) {
 		}
 		if ov.Transient != nil {
 			trans = *ov.Transient
+		} else if req.FloatingPlatform {
+			trans = math.Max(trans, FloatingTransient)
 		}
 		if !(dur > 0) || dur > 7200 || !(trans >= 0) || trans > 3600 {
 			return nil, fmt.Errorf("dlc: expand: DLC %s: duration %g s must be in (0, 7200] and transient %g s in [0, 3600]", id, dur, trans)

@@ -269,3 +269,15 @@ func BasisSeaStates(runs []Run) []BasisSeaState {
 	slices.SortStableFunc(out, func(a, b BasisSeaState) int { return cmp.Compare(a.WindSpeed, b.WindSpeed) })
 	return out
 }
+
+// FloatingPlatform reports whether the deck's turbine stands on a
+// floating platform: hydrodynamics without a substructure model, and at
+// least one platform degree of freedom free in ElastoDyn (a bottom-fixed
+// deck has SubDyn or a fixed platform).
+func FloatingPlatform(d *deck.Deck) bool {
+	if d == nil || d.Main == nil || d.ElastoDyn == nil || d.Main.CompHydro == 0 || d.Main.CompSub != 0 {
+		return false
+	}
+	ed := d.ElastoDyn
+	return ed.PtfmSgDOF || ed.PtfmSwDOF || ed.PtfmHvDOF || ed.PtfmRDOF || ed.PtfmPDOF || ed.PtfmYDOF
+}

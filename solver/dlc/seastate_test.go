@@ -168,3 +168,61 @@ func TestExtremeSeaStatesForParkedExtremeWind(t *testing.T) {
 		t.Errorf("6.1 and 6.3 with the extreme sea state only: %v", err)
 	}
 }
+
+// On a floating platform every DLC's transient is at least
+// FloatingTransient (an override still wins), and an event moves with it;
+// a bottom-fixed or land deck keeps the table's. FloatingPlatform tells
+// the semi from the monopile and the land turbine.
+func TestFloatingPlatformLengthensTheTransient(t *testing.T) {
+	iea15 := Turbine{Name: "IEA 15 MW", HubHeight: 150, RotorDiameter: 240, VIn: 3, VRated: 10.59, VOut: 25, RatedRotorSpeed: 7.56}
+	base := Request{Turbine: iea15, DLCs: []string{"1.2", "2.3"}, Class: "I", Category: "B", BatchSeed: 3,
+		SeaStates: []SeaStateBin{{WindSpeed: 10, Hs: 2, Tp: 8}}}
+	fixed, err := Expand(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := base
+	fl.FloatingPlatform = true
+	floating, err := Expand(fl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fixed) != len(floating) || len(fixed) == 0 {
+		t.Fatalf("%d and %d runs", len(fixed), len(floating))
+	}
+	for i, f := range fixed {
+		g := floating[i]
+		if g.Transient != math.Max(f.Transient, FloatingTransient) || g.TMax-g.Transient != f.TMax-f.Transient {
+			t.Fatalf("%s: transient %g s, run %g s on the floating platform; fixed %g s, %g s", f.ID, g.Transient, g.TMax, f.Transient, f.TMax)
+		}
+		if f.EventTime > 0 && g.EventTime-f.EventTime != g.Transient-f.Transient {
+			t.Errorf("%s: event at %g s, fixed at %g s: it must move with the transient", f.ID, g.EventTime, f.EventTime)
+		}
+	}
+	fl.Overrides = map[string]Override{"1.2": {Transient: ptr(90)}}
+	over, err := Expand(fl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range over {
+		if r.DLC == "1.2" && r.Transient != 90 {
+			t.Fatalf("%s: transient %g s, the override says 90 s", r.ID, r.Transient)
+		}
+	}
+	for _, c := range []struct {
+		path []string
+		want bool
+	}{
+		{[]string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"}, true},
+		{[]string{"reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-Monopile", "IEA-15-240-RWT-Monopile.fst"}, false},
+		{[]string{"reference-decks", "NREL-5MW-Land", "Main_Onshore.fst"}, false},
+	} {
+		d, err := deck.Load(testshared.Path(t, c.path...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FloatingPlatform(d); got != c.want {
+			t.Errorf("%s: FloatingPlatform %v, want %v", c.path[len(c.path)-1], got, c.want)
+		}
+	}
+}
