@@ -35,6 +35,27 @@ func (be *batchAPIEnv) assertNothingCharged(after string) {
 // storeDemo stores bundled turbine id in the organization, its main file
 // edited by edit (nil: as bundled), and returns the turbine's id.
 func (be *batchAPIEnv) storeDemo(id, name string, edit func([]byte) []byte) string {
+	be.t.Helper()
+	return be.storeDemoDir(id, name, func(dir, mainFile string) {
+		if edit == nil {
+			return
+		}
+		p := filepath.Join(dir, filepath.FromSlash(mainFile))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			be.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, edit(b), 0o644); err != nil {
+			be.t.Fatal(err)
+		}
+	})
+}
+
+// storeDemoDir stores bundled turbine id in the organization after
+// prepare has changed its files (dir: the built deck's folder; mainFile:
+// its main file, slash-separated, relative to dir) and returns the
+// turbine's id.
+func (be *batchAPIEnv) storeDemoDir(id, name string, prepare func(dir, mainFile string)) string {
 	t := be.t
 	t.Helper()
 	catalog, err := decks.NewBundledDemos(bundled.FS)
@@ -46,16 +67,7 @@ func (be *batchAPIEnv) storeDemo(id, name string, edit func([]byte) []byte) stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	if edit != nil {
-		p := filepath.Join(dir, filepath.FromSlash(*tb.MainFile))
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, edit(b), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	prepare(dir, *tb.MainFile)
 	tb.OrganizationID, tb.Name = be.org.ID, name
 	if err := db.NewTurbineService(be.db, be.trees, decks.Editor{}).CreateTurbine(context.Background(), tb, dir); err != nil {
 		t.Fatal(err)

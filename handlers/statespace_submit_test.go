@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"context"
 	"io/fs"
 	"net/http"
 	"os"
@@ -9,9 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	bundled "github.com/turbinesim/turbinesim/assets/turbines"
-	"github.com/turbinesim/turbinesim/db"
-	"github.com/turbinesim/turbinesim/decks"
 	"github.com/turbinesim/turbinesim/internal/testshared"
 )
 
@@ -22,49 +18,40 @@ import (
 func (be *batchAPIEnv) storeFloatingWith(variable, value string, extra map[string][]byte) (string, string) {
 	t := be.t
 	t.Helper()
-	catalog, err := decks.NewBundledDemos(bundled.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	tb, err := catalog.Build("iea-15mw-volturnus", dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hd, wamit string
-	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, "HydroDyn.dat") {
-			hd = p
+	var hdName string
+	id := be.storeDemoDir("iea-15mw-volturnus", "floating "+variable, func(dir, _ string) {
+		var hd, wamit string
+		filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, "HydroDyn.dat") {
+				hd = p
+			}
+			if err == nil && strings.HasSuffix(p, ".hst") {
+				wamit = filepath.Dir(p)
+			}
+			return nil
+		})
+		if hd == "" || wamit == "" {
+			t.Fatal("the floating demo has no HydroDyn file or WAMIT files")
 		}
-		if err == nil && strings.HasSuffix(p, ".hst") {
-			wamit = filepath.Dir(p)
-		}
-		return nil
-	})
-	if hd == "" || wamit == "" {
-		t.Fatal("the floating demo has no HydroDyn file or WAMIT files")
-	}
-	b, err := os.ReadFile(hd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, ok := testshared.SetValue(b, variable, value)
-	if !ok {
-		t.Fatalf("no %s line in %s", variable, filepath.Base(hd))
-	}
-	if err := os.WriteFile(hd, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for name, content := range extra {
-		if err := os.WriteFile(filepath.Join(wamit, name), content, 0o644); err != nil {
+		b, err := os.ReadFile(hd)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	tb.OrganizationID, tb.Name = be.org.ID, "floating "+variable
-	if err := db.NewTurbineService(be.db, be.trees, decks.Editor{}).CreateTurbine(context.Background(), tb, dir); err != nil {
-		t.Fatal(err)
-	}
-	return tb.ID, filepath.Base(hd)
+		b, ok := testshared.SetValue(b, variable, value)
+		if !ok {
+			t.Fatalf("no %s line in %s", variable, filepath.Base(hd))
+		}
+		if err := os.WriteFile(hd, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for name, content := range extra {
+			if err := os.WriteFile(filepath.Join(wamit, name), content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hdName = filepath.Base(hd)
+	})
+	return id, hdName
 }
 
 // A floating deck asking for state-space radiation (RdtnMod 2) without

@@ -8,9 +8,9 @@ import (
 )
 
 // CopyDeck copies the folder src (a reference case) into a new temporary
-// folder and returns it, leaving out OpenFAST's binary outputs (.outb),
-// so that a test can edit a deck without touching the shared copy. Files
-// are writable in the copy.
+// folder and returns it, leaving out what OpenFAST wrote (.outb, .sum,
+// .sum.yaml, .log), so that a test can edit a deck without touching the
+// shared copy. Files are writable in the copy.
 func CopyDeck(tb testing.TB, src string) string {
 	tb.Helper()
 	dst := tb.TempDir()
@@ -25,7 +25,8 @@ func CopyDeck(tb testing.TB, src string) string {
 		if e.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if filepath.Ext(p) == ".outb" {
+		switch filepath.Ext(p) {
+		case ".outb", ".sum", ".yaml", ".log":
 			return nil
 		}
 		b, err := os.ReadFile(p)

@@ -177,28 +177,7 @@ func TestReadSubDynSSIFile(t *testing.T) {
 // temporary deck tree.
 func copyCase(t *testing.T, src string) string {
 	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if strings.HasSuffix(p, ".outb") || strings.HasSuffix(p, ".yaml") {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testshared.CopyDeck(t, src)
 }
 
 // A deck whose SubDyn reaction names an SSI file: LoadIn reads it inside

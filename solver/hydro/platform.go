@@ -188,7 +188,8 @@ func (p *Platform) AInf() [6][6]float64 {
 func (p *Platform) Kernel() *Kernel { return p.kern }
 
 // Loads returns the loads at time t for the motion m, excluding −A∞ q̈.
-// It does not change the state.
+// It does not change the state (the state-space excitation extends its
+// precomputed series as far as t, which depends on t only).
 func (p *Platform) Loads(t float64, m Motion) PlatformLoads {
 	var l PlatformLoads
 	for d := 0; d < 6; d++ {

@@ -18,6 +18,24 @@ import (
 // held to an absolute bound instead of the relative one.
 const negligibleMotion = 0.01
 
+// referenceCase returns the reference case of that name, prepared.
+func referenceCase(t *testing.T, name string) validation.Case {
+	t.Helper()
+	cases, err := validation.Discover(testshared.Path(t, "reference-outputs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(cases, func(c validation.Case) bool { return c.Name == name })
+	if i < 0 {
+		t.Fatalf("%s not found in reference-outputs", name)
+	}
+	one := cases[i : i+1]
+	if err := validation.Prepare(one); err != nil {
+		t.Fatal(err)
+	}
+	return one[0]
+}
+
 // TestIEA15SemiPitchDecayAgainstOpenFAST runs the free pitch decay of the
 // IEA 15 MW on the VolturnUS-S semi (hydrostatics, radiation memory,
 // AddBQuad, MoorDyn lines; no wind, aerodynamics or control, rotor parked)
@@ -31,19 +49,7 @@ func TestIEA15SemiPitchDecayAgainstOpenFAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a 200-s floating simulation")
 	}
-	cases, err := validation.Discover(testshared.Path(t, "reference-outputs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(cases, func(c validation.Case) bool { return c.Name == "iea15_semi_decay_pitch" })
-	if i < 0 {
-		t.Fatal("iea15_semi_decay_pitch not found in reference-outputs")
-	}
-	one := cases[i : i+1]
-	if err := validation.Prepare(one); err != nil {
-		t.Fatal(err)
-	}
-	c := one[0]
+	c := referenceCase(t, "iea15_semi_decay_pitch")
 	if !c.Offshore {
 		t.Fatal("the decay case's deck has no offshore modules")
 	}

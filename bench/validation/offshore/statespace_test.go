@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -63,19 +62,7 @@ func TestIEA15SemiPitchDecayStateSpaceRadiation(t *testing.T) {
 		t.Skip("runs two 200-s floating simulations")
 	}
 	ss := testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-UMaineSemi", "HydroData", "IEA-15-240-RWT-UMaineSemi.ss")
-	cases, err := validation.Discover(testshared.Path(t, "reference-outputs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(cases, func(c validation.Case) bool { return c.Name == "iea15_semi_decay_pitch" })
-	if i < 0 {
-		t.Fatal("iea15_semi_decay_pitch not found in reference-outputs")
-	}
-	one := cases[i : i+1]
-	if err := validation.Prepare(one); err != nil {
-		t.Fatal(err)
-	}
-	conv := one[0]
+	conv := referenceCase(t, "iea15_semi_decay_pitch")
 	sscase := copyCase(t, conv)
 	deckDir := filepath.Dir(sscase.FST)
 	editFile(t, filepath.Join(deckDir, "IEA-15-240-RWT-UMaineSemi_HydroDyn.dat"), "RdtnMod", "2")
