@@ -36,9 +36,10 @@ import (
 // Cummins' radiation kernel of the .1 data
 // (TestStateSpaceImpulseResponseMatchesKernel); the excitation system
 // is x' = A x + B η(t + tc) with the force C x, η the incident wave
-// elevation at the WAMIT reference point: its impulse response is the
-// excitation impulse response delayed by tc, so the state driven tc ahead
-// gives the force now (Yu and Falnes 1995, causalised excitation).
+// elevation at the WAMIT reference point: the excitation impulse response
+// is not causal (the force leads the elevation at the reference point), so
+// the fit is of that response delayed by tc, and the states driven tc
+// ahead give the force now.
 
 // maxStates bounds the number of states a state-space file may declare
 // (SS_Fitting's fits have tens per DOF): the matrix exponential of the
