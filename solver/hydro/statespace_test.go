@@ -85,6 +85,11 @@ func TestSSReaderRefusesMalformed(t *testing.T) {
 	if ss.N != 2 || ss.C[2*2+1] != 7 || ss.B[1*6+2] != 1 {
 		t.Fatalf("small file: %+v", ss)
 	}
+	// a disabled DOF's velocity drives no state, whatever its column of B says
+	ss, err = ParseSSRadiation([]byte(strings.Replace(good, "1 0 0 0 0 0\n0 0 1", "1 3 0 0 0 0\n0 0 1", 1)), "m.ss")
+	if err != nil || ss.B[1] != 0 || ss.B[0] != 1 || ss.Enabled[1] {
+		t.Fatalf("disabled sway: B %v, enabled %v, %v", ss.B, ss.Enabled, err)
+	}
 	for _, c := range []struct{ name, text, want string }{
 		{"truncated", good[:strings.Index(good, "5 0")], "m.ss:8: the file ends before row 1 of C"},
 		{"sum", strings.Replace(good, "1 0 1 0 0 0\n-1", "1 0 2 0 0 0\n-1", 1), "m.ss:4: the states per DOF add up to 3"},
