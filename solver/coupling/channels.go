@@ -88,6 +88,14 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		}
 		add(h+"TDxt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][0] })
 		add(h+"TDyt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][1] })
+		// Section loads (resolveChannels has the structure compute them
+		// at every gage: Outputs.SetTowerGages).
+		g := g
+		for i, ax := range []string{"x", "y", "z"} {
+			i := i
+			add(h+"FL"+ax+"t", unitN, func(s *sim) float64 { return o(s).TowerGageF[g][i] * kilo })
+			add(h+"ML"+ax+"t", unitM, func(s *sim) float64 { return o(s).TowerGageM[g][i] * kilo })
+		}
 	}
 	for i, n := range []string{"x", "y", "z"} {
 		i := i

@@ -575,6 +575,13 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 	if needNodes > 0 {
 		s.edOut = s.model.NewOutputsWithNodes(needNodes)
 	}
+	if n := min(ed.NTwGages, len(ed.TwrGagNd)); n > 0 {
+		gages := make([]int, n)
+		for g, nd := range ed.TwrGagNd[:n] {
+			gages[g] = nd - 1
+		}
+		s.edOut.SetTowerGages(gages)
+	}
 	if len(unknown) > 0 {
 		var extra []string
 		for i := 1; i <= nProbe; i++ {

@@ -316,3 +316,66 @@ func TestElastoDynChannelAliases(t *testing.T) {
 		t.Errorf("blade DOF units %q, %q", unit["Q_B1F1"], unit["QD2_B2E1"])
 	}
 }
+
+// The tower gages' section loads continue the tower-base loads: at the
+// lowest node (half an element above the base) the fore-aft moment plus
+// the shear times the node's height is the base moment, and shear and
+// axial force are the base's but for the lower half element (its weight
+// by hand for the axial force), within 0.5 % (axial 0.1 %) of the
+// channel's level at every step; below the top the axial force is a
+// larger compression than at the yaw bearing.
+func TestTowerGageLoadsContinueTheBaseLoads(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_flex_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := d.ElastoDyn
+	ed.NTwGages, ed.TwrGagNd = 2, []int{1, ed.TwrNodes}
+	d.Main.DT_Out.Default = true
+	names := []string{"TwrBsMyt", "TwrBsFxt", "TwrBsFzt", "TwHt1MLyt", "TwHt1FLxt", "TwHt1FLzt", "TwHt1MLxt", "TwrBsMxt", "TwHt1FLyt", "TwHt2FLzt", "YawBrFzp"}
+	res, err := Run(context.Background(), d, Options{OutPath: "-", TMax: 5, KeepData: true, Channels: names}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string][]float64{}
+	for i, c := range res.Channels {
+		col[c.Name] = res.Data[i]
+	}
+	dh := (ed.TowerHt - ed.TowerBsHt) / float64(ed.TwrNodes)
+	h1 := dh / 2 // m, node 1 above the base
+	// The lower half of node 1's element weighs on the base but not on
+	// the gage (mass density near the base; kN).
+	tw := ed.Tower
+	rho := tw.TMassDen[0] + (tw.TMassDen[1]-tw.TMassDen[0])*(h1/(ed.TowerHt-ed.TowerBsHt)-tw.HtFract[0])/(tw.HtFract[1]-tw.HtFract[0])
+	halfWeight := 0.5 * rho * tw.AdjTwMa * dh * d.Main.Gravity / 1000
+	level := func(x []float64) float64 {
+		l := 0.0
+		for _, v := range x {
+			l = math.Max(l, math.Abs(v))
+		}
+		return l
+	}
+	my, mx := level(col["TwrBsMyt"]), level(col["TwrBsMxt"])
+	fx, fz := level(col["TwrBsFxt"]), level(col["TwrBsFzt"])
+	for k := range res.Time {
+		checks := []struct {
+			what      string
+			got, want float64
+			tol       float64
+		}{
+			{"MLyt + h·FLxt vs TwrBsMyt", col["TwHt1MLyt"][k] + h1*col["TwHt1FLxt"][k], col["TwrBsMyt"][k], 0.005 * my},
+			{"MLxt − h·FLyt vs TwrBsMxt", col["TwHt1MLxt"][k] - h1*col["TwHt1FLyt"][k], col["TwrBsMxt"][k], 0.005 * mx},
+			{"FLxt vs TwrBsFxt", col["TwHt1FLxt"][k], col["TwrBsFxt"][k], 0.005 * fx},
+			{"FLzt − half element's weight vs TwrBsFzt", col["TwHt1FLzt"][k] - halfWeight, col["TwrBsFzt"][k], 0.001 * fz},
+		}
+		for _, c := range checks {
+			if math.Abs(c.got-c.want) > c.tol {
+				t.Fatalf("t=%g s: %s: %g, want %g ± %g", res.Time[k], c.what, c.got, c.want, c.tol)
+			}
+		}
+	}
+	last := len(res.Time) - 1
+	if top, yb := col["TwHt2FLzt"][last], col["YawBrFzp"][last]; !(top < yb && yb < 0) {
+		t.Errorf("axial force below the top %g kN, at the yaw bearing %g kN: want both compressive and the lower one larger", top, yb)
+	}
+}

@@ -30,6 +30,13 @@ type Outputs struct {
 	// gages' TwHt<g>TP*i and TwHt<g>TD*t outputs.
 	TowerNodePos  [][3]float64
 	TowerNodeDefl [][2]float64
+	// TowerGages lists the tower nodes (0-based) whose section loads
+	// Outputs computes into TowerGageF/TowerGageM: the loads of everything
+	// above the node on the tower below it, in the node's local tower
+	// frame (turned by the tower's slope there), as ElastoDyn's
+	// TwHt<g>FLxt … MLzt. Set it with SetTowerGages.
+	TowerGages             []int
+	TowerGageF, TowerGageM [][3]float64
 
 	RootFc, RootMc [][3]float64 // blade-root loads in the coned frame, N and N·m
 	RootFb         [][3]float64 // blade-root forces in the pitched frame, N
@@ -137,6 +144,14 @@ type Motions struct {
 	// and angular velocity.
 	PtfmPos, PtfmVel, PtfmAngVel [3]float64
 	PtfmOrient                   [3][3]float64
+}
+
+// SetTowerGages makes Outputs compute the section loads of the tower
+// nodes (0-based) in nodes.
+func (o *Outputs) SetTowerGages(nodes []int) {
+	o.TowerGages = append([]int(nil), nodes...)
+	o.TowerGageF = make([][3]float64, len(nodes))
+	o.TowerGageM = make([][3]float64, len(nodes))
 }
 
 // NewOutputsWithNodes allocates Outputs that also carry the blade-node
@@ -432,6 +447,17 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 		FT = FT.add(L)
 		MT = MT.add(c.pos[m.ptTwrLoad0+i].sub(B).cross(L))
 	}
+	for g, J := range out.TowerGages {
+		F, M := s.towerSectionLoads(J, FY.add(Lyb), MY, O, load, u)
+		sh := &m.tShape[J+1]
+		sFA := sh.faS[0]*st.Q[DOFTFA1] + sh.faS[1]*st.Q[DOFTFA2]
+		sSS := sh.ssS[0]*st.Q[DOFTSS1] + sh.ssS[1]*st.Q[DOFTSS2]
+		f := rotationVector(vec3{-sSS, sFA, 0})
+		for i := range f {
+			f[i] = c.fp.apply(f[i])
+		}
+		out.TowerGageF[g], out.TowerGageM[g] = [3]float64(f.local(F)), [3]float64(f.local(M))
+	}
 	out.TwrBsF = FT
 	out.TwrBsM = MT
 	if m.floating {
@@ -457,6 +483,43 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 		}
 	}
 	return nil
+}
+
+// towerSectionLoads returns the force and the moment about tower node J
+// that everything above the node applies to the tower below it: the
+// tower top's loads (fTop and mTop about the yaw bearing O, its own mass
+// included), the tower nodes above J, half of node J's element acting a
+// quarter element above it, and the aerodynamic tower loads above J (half
+// of one at the node), as nodeOutputs does for a blade section.
+func (s *System) towerSectionLoads(J int, fTop, mTop, O vec3, load func(int) vec3, u *Inputs) (F, M vec3) {
+	m := s.m
+	c := s.c0
+	pJ := c.pos[J]
+	F = fTop
+	M = mTop.add(O.sub(pJ).cross(fTop))
+	for j := J + 1; j < m.p.TwrNodes; j++ {
+		L := load(j)
+		F = F.add(L)
+		M = M.add(c.pos[j].sub(pJ).cross(L))
+	}
+	up := c.pos[m.ptYawBr].sub(c.towerBase)
+	up = up.scale(1 / math.Sqrt(up.dot(up)))
+	quarter := up.scale(0.25 * m.twrDH)
+	half := load(J).scale(0.5)
+	F = F.add(half)
+	M = M.add(quarter.cross(half))
+	for i, h := range m.twrLoadH {
+		L := vec3(u.TowerForce[i])
+		switch {
+		case math.Abs(h-m.hNodes[J]) < 1e-9*m.twrFlexL:
+			F = F.add(L.scale(0.5))
+			M = M.add(quarter.cross(L.scale(0.5)))
+		case h > m.hNodes[J]:
+			F = F.add(L)
+			M = M.add(c.pos[m.ptTwrLoad0+i].sub(pJ).cross(L))
+		}
+	}
+	return F, M
 }
 
 // nodeOutputs fills the blade-node outputs of blade k. Section loads at
