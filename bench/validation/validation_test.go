@@ -95,7 +95,13 @@ func TestNREL5MWCasesAgainstOpenFAST(t *testing.T) {
 		// statistic is set by the start-up's free side-side sway (0.317 Hz,
 		// about 0.6 % damping), which tip-node events at Vx ~ 0 in the
 		// first 0.5 s excite; docs/validation.md §4 has the sensitivity.
-		"nrel5mw_turb12_full": {},
+		// Held at 2.5 %: with the speed of sound OpenFAST's unsteady
+		// aerodynamics use (AeroDyn's SpdSound "default" takes the primary
+		// file's 335 m/s; ours took 340.3 m/s until 29 Nov 2026) it is
+		// +2.15 %, and that start-up sway moves with the Mach number:
+		// 333-337 m/s give +2.0 to +2.2 %, 338 m/s +6.9 %, 339-340.3 m/s
+		// -0.3 to -0.4 %. Every other channel stays within 1 %.
+		"nrel5mw_turb12_full": {"TwrBsMxt": {Mean: Tolerance, Std: 0.025}},
 	}
 	CheckCases(t, "nrel5mw", cases)
 }
