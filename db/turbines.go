@@ -460,9 +460,20 @@ func (s *TurbineService) LoadDemo(ctx context.Context, orgID, userID, demoID str
 		Scan(&t.ID, &t.CreatedAt, &t.UpdatedAt)
 	if err != nil {
 		s.dropTree(t.SourceKey)
-		if isNotFound(translate(err, "")) { // lost the race: DO NOTHING returned no row
+		tr := translate(err, "")
+		if isNotFound(tr) { // lost the race: DO NOTHING returned no row
 			existing, ferr := s.findDemo(ctx, orgID, demoID)
 			return existing, ferr == nil, ferr
+		}
+		// A concurrent first load whose row committed while this insert
+		// ran can also surface as a violation of the organization's name
+		// index, which PostgreSQL may check before the demo index that ON
+		// CONFLICT names: that is the same lost race. A name taken by
+		// another turbine stays a conflict.
+		if turbinesim.ErrorCode(tr) == turbinesim.ECONFLICT {
+			if existing, ferr := s.findDemo(ctx, orgID, demoID); ferr == nil {
+				return existing, true, nil
+			}
 		}
 		return nil, false, translateTurbine(err, "loading demo", t.Name)
 	}

@@ -370,3 +370,27 @@ func TestTurbineDeleteWithActiveJob(t *testing.T) {
 		t.Fatalf("delete left %d trees", n)
 	}
 }
+
+// A demo whose name another turbine of the organization already has is a
+// conflict, not a reused demo (LoadDemo reads a name-index violation as a
+// lost race only when the demo's row exists).
+func TestTurbineDemoNameTakenIsAConflict(t *testing.T) {
+	t.Parallel()
+	f := newTurbineFixture(t)
+	ctx := context.Background()
+	main := "Main.fst"
+	own := &turbinesim.Turbine{OrganizationID: f.orgA, Name: "NREL 5MW", Description: "mine",
+		TurbineParams: turbinesim.TurbineParams{RatedPowerKW: fptr(5000)}, MainFile: &main}
+	if err := f.svc.CreateTurbine(ctx, own, f.deckDir(t, "own")); err != nil {
+		t.Fatal(err)
+	}
+	var calls int
+	var mu sync.Mutex
+	_, _, err := f.svc.LoadDemo(ctx, f.orgA, f.userA, "nrel-5mw", f.demoCreator(t, &calls, &mu))
+	if turbinesim.ErrorCode(err) != turbinesim.ECONFLICT {
+		t.Fatalf("loading a demo whose name is taken: %v, want a conflict", err)
+	}
+	if n := len(f.storedTrees(t)); n != 1 {
+		t.Fatalf("%d trees stored, want only the own turbine's", n)
+	}
+}
