@@ -63,6 +63,8 @@ func TestSupportedSeaStateAndHydroDyn(t *testing.T) {
 		{"IEA-15-240-RWT-UMaineSemi_SeaState.dat", "WaveStMod", "3"},
 		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "ExctnDisp", "1"},
 		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "PotMod", "2"},
+		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "ExctnDisp", "3"},
+		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "WaveDisp", "2"},
 		{fst, "CompSeaSt", "0"},
 	}
 	for _, c := range cases {

@@ -16,6 +16,7 @@ type HydroDyn struct {
 	PotMod       int     `fst:"PotMod"`
 	ExctnMod     int     `fst:"ExctnMod" opt:"0"`
 	ExctnDisp    int     `fst:"ExctnDisp" opt:"0"`
+	ExctnCutOff  float64 `fst:"ExctnCutOff" opt:"10"` // Hz, ExctnDisp 2
 	PtfmYMod     int     `fst:"PtfmYMod" opt:"0"`
 	PtfmRefY     float64 `fst:"PtfmRefY" opt:"0"`
 	RdtnMod      int     `fst:"RdtnMod" opt:"0"`

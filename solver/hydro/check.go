@@ -17,9 +17,10 @@ type Unsupported struct {
 }
 
 // Check reports the first input of a HydroDyn file that this package
-// cannot run with a sea of wave model waveMod, without reading the WAMIT
-// files or building anything; nil when it can run.
-func Check(hd *deck.HydroDyn, waveMod int) *Unsupported {
+// cannot run with a sea of wave model waveMod and stretching waveStMod
+// (SeaState WaveMod, WaveStMod), without reading the WAMIT files or
+// building anything; nil when it can run.
+func Check(hd *deck.HydroDyn, waveMod, waveStMod int) *Unsupported {
 	bad := func(v, f string, a ...any) *Unsupported {
 		return &Unsupported{Variable: v, Message: fmt.Sprintf(f, a...)}
 	}
@@ -33,8 +34,12 @@ func Check(hd *deck.HydroDyn, waveMod int) *Unsupported {
 			return bad("NAddDOF", "%d: generalised body modes are not supported; set NAddDOF 0", hd.NAddDOF)
 		case hd.ExctnMod < 0 || hd.ExctnMod > 2:
 			return bad("ExctnMod", "%d is not an excitation model (0, 1 or 2)", hd.ExctnMod)
-		case hd.ExctnMod != 0 && hd.ExctnDisp != 0:
-			return bad("ExctnDisp", "%d: excitation at the displaced position is not supported; set ExctnDisp 0", hd.ExctnDisp)
+		case hd.ExctnMod == 2 && hd.ExctnDisp != 0:
+			return bad("ExctnDisp", "%d with state-space excitation (ExctnMod 2): the excitation at the displaced position is modelled for ExctnMod 1 only; set ExctnDisp 0", hd.ExctnDisp)
+		case hd.ExctnMod == 1 && (hd.ExctnDisp < 0 || hd.ExctnDisp > 2):
+			return bad("ExctnDisp", "%d is not an excitation position (0 undisplaced, 1 displaced, 2 low-pass filtered displaced)", hd.ExctnDisp)
+		case hd.ExctnMod == 1 && hd.ExctnDisp == 2 && !(hd.ExctnCutOff > 0):
+			return bad("ExctnCutOff", "%g Hz: the corner frequency of the position filter must be > 0 with ExctnDisp 2", hd.ExctnCutOff)
 		case hd.RdtnMod < 0 || hd.RdtnMod > 2:
 			return bad("RdtnMod", "%d is not a radiation model (0, 1 or 2)", hd.RdtnMod)
 		case hd.RdtnMod == 1 && hd.RdtnTMax < 0:
@@ -58,8 +63,14 @@ func Check(hd *deck.HydroDyn, waveMod int) *Unsupported {
 		return bad("PotMod", "%d is not a potential-flow model (0 or 1)", hd.PotMod)
 	}
 	switch {
-	case hd.WaveDisp != 0 && len(hd.Members) > 0:
-		return bad("WaveDisp", "%d: wave kinematics at the displaced position are not supported; set WaveDisp 0", hd.WaveDisp)
+	case hd.WaveDisp != 0 && hd.WaveDisp != 1:
+		return bad("WaveDisp", "%d is not a kinematics position (0 undisplaced, 1 displaced)", hd.WaveDisp)
+	case hd.WaveDisp == 1 && len(hd.Members) > 0 && waveMod != waves.StillWater && waveStMod != 0:
+		// With stretching, HydroDyn moves the nodes vertically too and
+		// smooths the loads of nodes crossing the free surface (HydroDyn
+		// user documentation, WaveDisp); only the horizontal displacement
+		// of WaveStMod 0 is modelled.
+		return bad("WaveDisp", "1 with wave stretching (SeaState WaveStMod %d): the vertical node displacement and HydroDyn's load smoothing at the free surface are not modelled; set WaveDisp 0 or WaveStMod 0", waveStMod)
 	case hd.AMMod != 0 && waveMod != waves.StillWater:
 		return bad("AMMod", "%d: added mass up to the instantaneous free surface is not supported; set AMMod 0", hd.AMMod)
 	case hd.HstMod != 0 && waveMod != waves.StillWater:

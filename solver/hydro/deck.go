@@ -49,7 +49,7 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 			m.Warnings = append(m.Warnings, at(v.name)+": this second-order potential-flow load is not modelled (first order and DiffQTF only)")
 		}
 	}
-	if u := Check(hd, cfg.WaveMod); u != nil {
+	if u := Check(hd, cfg.WaveMod, cfg.WaveStMod); u != nil {
 		loc := at(u.Variable)
 		if u.Line > 0 {
 			loc = fmt.Sprintf("%s:%d: %s", file, u.Line, u.Variable)
@@ -66,6 +66,7 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 		}
 		pc := PlatformConfig{Rho: cfg.WtrDens, G: cfg.Gravity, Vol0: hd.PtfmVol0, COB: [2]float64{hd.PtfmCOBxt, hd.PtfmCOByt},
 			RdtnMod: hd.RdtnMod, RdtnTMax: hd.RdtnTMax, RdtnDT: hd.RdtnDT.Or(dt),
+			ExctnDisp: hd.ExctnDisp, ExctnCutOff: hd.ExctnCutOff,
 			AddF0: hd.AddF0, AddCLin: hd.AddCLin, AddBLin: hd.AddBLin, AddBQuad: hd.AddBQuad}
 		name := filepath.Base(hd.PotFile)
 		b, err := read(".hst")
@@ -110,6 +111,15 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 			}
 		}
 		if hd.DiffQTF != 0 && cfg.WaveMod != waves.StillWater {
+			switch hd.ExctnDisp {
+			case 1:
+				// HydroDyn user documentation, ExctnDisp: the QTF already
+				// holds the first-order motion's share of the second-order
+				// load, which the unfiltered displaced position adds again
+				m.Warnings = append(m.Warnings, at("ExctnDisp")+": 1 with the second-order load (DiffQTF) counts the first-order motion's contribution twice; HydroDyn's documentation advises ExctnDisp 2 with ExctnCutOff below the wave frequencies. The second-order load stays at the undisplaced position")
+			case 2:
+				m.Warnings = append(m.Warnings, at("ExctnDisp")+": the first-order excitation follows the filtered displaced position; the second-order load (DiffQTF) stays at the undisplaced position")
+			}
 			ext := fmt.Sprintf(".%dd", hd.DiffQTF)
 			if b, err = read(ext); err != nil {
 				return nil, err

@@ -16,7 +16,10 @@
 // file's C carrying the sign, C e^{At} B = −K(t); its states advance with
 // the coupling's step by the exact discretisation for a velocity linear
 // over the step), F_exc = Re Σ c_n conj(X(ω_n, β_n)) e^{−iω_n t}
-// from the sea's components (ExctnMod 1 at the undisplaced position) or,
+// from the sea's components (ExctnMod 1; with ExctnDisp 1 or 2 each
+// component is taken where the reference point has moved horizontally,
+// c_n → c_n e^{i k_n·Δ}, Δ instantaneous or low-pass filtered with the
+// corner frequency ExctnCutOff; see below) or,
 // for ExctnMod 2, C x of SS_Excitation_Fitting's <PotFile>.ssexctn
 // (ParseSSExcitation, SSExcitation: x' = A x + B η(t + tc), η the
 // first-order elevation at the WAMIT reference point, tc the file's time
@@ -57,6 +60,23 @@
 // rest); the loads are about that point in the global frame. Morison
 // kinematics are taken at the nodes' rest positions (WaveDisp 0) and loads
 // integrated up to SWL (AMMod 0, HstMod 0), as in the reference decks.
+//
+// Displaced positions (HydroDyn user documentation, ExctnDisp and WaveDisp):
+// with WaveDisp 1 each strip takes the kinematics at its node's displaced
+// X and Y and its rest Z (waves.Layer; no stretching: WaveDisp 1 with
+// WaveStMod > 0, where HydroDyn also moves nodes vertically and smooths the
+// loads at the free surface, is refused). With ExctnDisp 1 the first-order
+// excitation is evaluated at the reference point's displaced horizontal
+// position, with ExctnDisp 2 at that position through a first-order
+// low-pass filter of corner ExctnCutOff (Hz), updated once per step
+// (Platform.Advance); the heading of the waves to the body stays PtfmRefY
+// (0), so platform yaw does not turn the excitation. Both sum the
+// components directly at each evaluation (waves.Field) instead of
+// interpolating a precomputed series. The difference-frequency QTF load
+// stays at the undisplaced position (the documentation moves the
+// first-order excitation; ExctnDisp 2 exists to keep the first-order
+// motion's share, which the QTF holds, from being counted twice); a
+// warning says so.
 //
 // Output channels (Outputs): HydroFxi … HydroMzi (all loads about the
 // reference point, the added-mass terms included from the accelerations

@@ -39,11 +39,14 @@ type MorisonNode struct {
 	wpArea float64
 	// End is +1 at a member's second joint, −1 at its first, 0 inside: the
 	// outward axis of an end plate is End·Axis.
-	End            int
-	EndArea        float64 // end-plate area (outer), m²
-	AxCd, AxCa     float64 // joint axial coefficients at an end
-	AxCp           float64
-	probe          *waves.Probe
+	End        int
+	EndArea    float64 // end-plate area (outer), m²
+	AxCd, AxCa float64 // joint axial coefficients at an end
+	AxCp       float64
+	probe      *waves.Probe
+	// layer replaces probe with WaveDisp 1: the kinematics at the strip's
+	// displaced horizontal position, at its rest height
+	layer          *waves.Layer
 	endSubmerged   bool
 	endHydrostatic float64 // hydrostatic pressure at the end (Pa)
 	// prev and next are the neighbouring strips of the member (the node
@@ -85,8 +88,9 @@ type NodeLoad struct {
 // axis ρ g A (ẑ − (ẑ·t̂)t̂) with end-plate pressures, marine-growth and
 // the pressure of flooded or ballast fluid inside; at submerged member ends axial drag, dynamic pressure
 // and axial added mass from the joint's axial coefficients), with the
-// kinematics at the undisplaced node positions (WaveDisp 0) and the loads
-// integrated up to SWL (AMMod 0, HstMod 0).
+// kinematics at the undisplaced node positions (WaveDisp 0) or at their
+// displaced horizontal positions (WaveDisp 1, without stretching) and the
+// loads integrated up to SWL (AMMod 0, HstMod 0).
 //
 // Added mass, marine-growth mass and fluid-fill mass of each node are
 // exported as a 3×3 matrix (NodeMass) for the structure's mass matrix;
@@ -250,7 +254,11 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 					n.wpArea = math.Pi / 4 * n.D * n.D / math.Abs(ax[2])
 				}
 			}
-			n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
+			if hd.WaveDisp == 1 && m.hasWaves {
+				n.layer = sea.Layer(math.Min(n.Eval[2], 0))
+			} else {
+				n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
+			}
 			i := len(m.Nodes)
 			n.prev, n.next = max(i-1, i-k), min(i+1, i+ne-k)
 			m.Nodes = append(m.Nodes, n)
@@ -380,7 +388,8 @@ func addCylinderInertia(j *[3][3]float64, axis [3]float64, mass, kr2, ka2 float6
 
 // Loads computes the strip-theory load of every node at time t for the node
 // motions (translational velocity and acceleration, same order as Nodes),
-// at the nodes' rest positions, into out.
+// with the kinematics at the nodes' rest positions (WaveDisp 0) or their
+// displaced horizontal positions (WaveDisp 1), into out.
 func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
@@ -393,7 +402,16 @@ func (m *Morison) Loads(t float64, mot []NodeMotion, out []NodeLoad) {
 			f = n.hydrostatic(m.displacedAxis(i, mot))
 		}
 		var k waves.Kin
-		if n.WetLen > 0 || (n.End != 0 && n.endSubmerged) {
+		switch {
+		case n.WetLen == 0 && (n.End == 0 || !n.endSubmerged):
+		case n.layer != nil:
+			// WaveDisp 1 without stretching: the node's displaced X and Y
+			// (which carry its platform's rotation), its rest Z (HydroDyn
+			// user documentation, strip-theory options); the strip's
+			// evaluation point moves with its node
+			d := &mot[i].D
+			k = n.layer.At(n.Eval[0]+d[0], n.Eval[1]+d[1], t)
+		default:
 			k = n.probe.At(t)
 		}
 		if n.wpArea > 0 {

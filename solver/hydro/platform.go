@@ -53,10 +53,16 @@ type PlatformConfig struct {
 	Exc    *Excitation // nil: no wave excitation
 	// DiffQTF is the full difference-frequency QTF (DiffQTF 10, 11, 12);
 	// nil: no second-order load.
-	DiffQTF  *QTF
-	RdtnMod  int // 0 none, 1 convolution, 2 state-space (SSRad)
-	RdtnDT   float64
-	RdtnTMax float64
+	DiffQTF *QTF
+	// ExctnDisp is where the first-order excitation is taken: 0 at the
+	// undisplaced position, 1 at the reference point's displaced
+	// horizontal position, 2 at that position low-pass filtered with the
+	// corner frequency ExctnCutOff (Hz).
+	ExctnDisp   int
+	ExctnCutOff float64
+	RdtnMod     int // 0 none, 1 convolution, 2 state-space (SSRad)
+	RdtnDT      float64
+	RdtnTMax    float64
 	// SSRad is the radiation fit of the .ss file (RdtnMod 2); SSExc the
 	// excitation fit of the .ssexctn file (ExctnMod 2, used instead of Exc)
 	// and ExcDT the step its states are integrated on.
@@ -74,12 +80,16 @@ type PlatformConfig struct {
 //	f := p.Loads(t, motion)    // any number of times per step (predictor, corrector)
 //	p.Advance(t, motion)       // once the step at t is final
 type Platform struct {
-	cfg   PlatformConfig
-	exc   [6]*waves.Series
-	diff  [6]*waves.Series
-	kern  *Kernel
-	mem   radiationMemory
-	ssExc *SSExcitation
+	cfg PlatformConfig
+	exc [6]*waves.Series
+	// excField is the excitation at any horizontal position (ExctnDisp 1
+	// and 2; exc is then unused), pos the filter of that position
+	excField *waves.Field
+	pos      lowPass
+	diff     [6]*waves.Series
+	kern     *Kernel
+	mem      radiationMemory
+	ssExc    *SSExcitation
 }
 
 // fitHeading refuses a sea with waves from another heading than the
@@ -112,7 +122,28 @@ type radiationMemory interface {
 // state-space radiation (RdtnMod 2).
 func NewPlatform(cfg PlatformConfig, sea *waves.Sea) (*Platform, error) {
 	p := &Platform{cfg: cfg}
-	if cfg.Exc != nil && sea != nil {
+	switch {
+	case cfg.Exc == nil || sea == nil:
+	case cfg.ExctnDisp == 1 || cfg.ExctnDisp == 2:
+		// HydroDyn user documentation, ExctnDisp: the excitation of the
+		// WAMIT body at its reference point's displaced horizontal
+		// position (instantaneous, or low-pass filtered). The body's
+		// heading to the waves stays PtfmRefY (PtfmYMod 0, both zero
+		// here), so the displacement Δ only delays each component by its
+		// travel: c_n → c_n e^{i k_n·Δ}.
+		if cfg.ExctnDisp == 2 && !(cfg.ExctnCutOff > 0) {
+			return nil, fmt.Errorf("hydro: ExctnCutOff %g Hz: must be > 0 with ExctnDisp 2", cfg.ExctnCutOff)
+		}
+		p.excField = sea.Field(6, func(c waves.Component, dst []complex128) {
+			x := cfg.Exc.At(c.Omega, c.Dir*180/math.Pi)
+			for d := range dst {
+				dst[d] = c.C * cmplx.Conj(x[d])
+			}
+		})
+		p.pos = lowPass{omega: 2 * math.Pi * cfg.ExctnCutOff, on: cfg.ExctnDisp == 2}
+	case cfg.ExctnDisp != 0:
+		return nil, fmt.Errorf("hydro: ExctnDisp %d is not one of 0, 1, 2", cfg.ExctnDisp)
+	default:
 		for d := 0; d < 6; d++ {
 			p.exc[d] = sea.Synthesize(func(c waves.Component) complex128 {
 				x := cfg.Exc.At(c.Omega, c.Dir*180/math.Pi)
@@ -199,6 +230,10 @@ func (p *Platform) Loads(t float64, m Motion) PlatformLoads {
 	if p.ssExc != nil {
 		l.Excitation = p.ssExc.At(t)
 	}
+	if p.excField != nil {
+		at := p.pos.at(t, [2]float64{m.Q[0], m.Q[1]})
+		p.excField.At(at[0], at[1], t, l.Excitation[:])
+	}
 	l.Hydrostat = p.hydrostatic(m.Q)
 	if p.mem != nil {
 		l.Radiation = p.mem.Force(t, m.QD)
@@ -216,6 +251,65 @@ func (p *Platform) Advance(t float64, m Motion) {
 	if p.mem != nil {
 		p.mem.Advance(t, m.QD)
 	}
+	if p.excField != nil {
+		p.pos.advance(t, [2]float64{m.Q[0], m.Q[1]})
+	}
+}
+
+// ExcitationPosition returns the horizontal position (x, y) of the
+// reference point the excitation is taken at for the motion m at time t:
+// the origin with ExctnDisp 0, the displaced position with 1, the filtered
+// one with 2.
+func (p *Platform) ExcitationPosition(t float64, m Motion) [2]float64 {
+	if p.excField == nil {
+		return [2]float64{}
+	}
+	return p.pos.at(t, [2]float64{m.Q[0], m.Q[1]})
+}
+
+// lowPass is the first-order low-pass filter dy/dt = ω_c (x − y) of a
+// horizontal position (HydroDyn user documentation: ExctnDisp 2 filters the
+// platform reference point's position with the corner frequency
+// ExctnCutOff, as PtfmYMod 1 filters the yaw with a first-order low-pass
+// filter). It is discretised exactly for an input held at its value at the
+// end of each interval, y(t) = a y(t_c) + (1 − a) x(t), a = e^{−ω_c (t −
+// t_c)}: unit gain at zero frequency and, for ω_c Δt ≪ 1, gain 1/√2 at the
+// corner. Off (on false), it passes the position through.
+type lowPass struct {
+	omega   float64 // corner, rad/s
+	on      bool
+	started bool
+	tc      float64    // time of the committed state
+	y       [2]float64 // committed filtered position at tc
+}
+
+// at returns the filtered position at t > tc for the input x(t), without
+// changing the state; the input itself before the first commit.
+func (f *lowPass) at(t float64, x [2]float64) [2]float64 {
+	if !f.on || !f.started || t <= f.tc {
+		if f.on && f.started {
+			return f.y
+		}
+		return x
+	}
+	a := math.Exp(-f.omega * (t - f.tc))
+	return [2]float64{a*f.y[0] + (1-a)*x[0], a*f.y[1] + (1-a)*x[1]}
+}
+
+// advance commits the filtered position at t for the final input x(t); the
+// first commit starts the filter at its input.
+func (f *lowPass) advance(t float64, x [2]float64) {
+	if !f.on {
+		return
+	}
+	if !f.started {
+		f.y, f.tc, f.started = x, t, true
+		return
+	}
+	if t <= f.tc {
+		return
+	}
+	f.y, f.tc = f.at(t, x), t
 }
 
 // additional returns HydroDyn's additional platform load (HydroDyn user

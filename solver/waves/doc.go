@@ -74,6 +74,10 @@
 // its grid in space too: the X_HalfWidth, NX … NZ inputs, which set only
 // that discretisation, are not used). A Probe with at most eight
 // components sums them directly, exact in time.
+// For points that move (HydroDyn's WaveDisp 1, ExctnDisp 1 and 2),
+// Sea.Layer and Sea.Field sum the first-order components directly at any
+// horizontal position, one sine and cosine per component, with the depth
+// dependence fixed once per plane.
 //
 // Stretching (WaveStMod): 0 — kinematics up to SWL, zero above it;
 // 1 — vertical stretching: above SWL and below the instantaneous surface the
