@@ -89,7 +89,7 @@ func checkHydroDyn(d *deck.Deck) *Unsupported {
 	if err != nil {
 		return unsupportedAt(err, g.Meta.Path, "HydroDyn")
 	}
-	if h := hydro.Check(hd, mod, ss.WaveStMod); h != nil {
+	if h := hydro.Check(hd, hydro.SeaOptions{WaveMod: mod, WaveStMod: ss.WaveStMod, SecondOrder: ss.WvDiffQTF || ss.WvSumQTF}); h != nil {
 		line := h.Line
 		if line == 0 {
 			line = hd.Meta.LineOf(h.Variable)

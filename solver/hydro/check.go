@@ -16,11 +16,19 @@ type Unsupported struct {
 	Line              int // a table row's line, 0 otherwise
 }
 
+// SeaOptions is what Check needs of the SeaState file: the wave model
+// (WaveMod), the stretching (WaveStMod) and whether second-order wave
+// kinematics are on (WvDiffQTF or WvSumQTF).
+type SeaOptions struct {
+	WaveMod, WaveStMod int
+	SecondOrder        bool
+}
+
 // Check reports the first input of a HydroDyn file that this package
-// cannot run with a sea of wave model waveMod and stretching waveStMod
-// (SeaState WaveMod, WaveStMod), without reading the WAMIT files or
-// building anything; nil when it can run.
-func Check(hd *deck.HydroDyn, waveMod, waveStMod int) *Unsupported {
+// cannot run with the sea sea, without reading the WAMIT files or building
+// anything; nil when it can run.
+func Check(hd *deck.HydroDyn, sea SeaOptions) *Unsupported {
+	waveMod, waveStMod := sea.WaveMod, sea.WaveStMod
 	bad := func(v, f string, a ...any) *Unsupported {
 		return &Unsupported{Variable: v, Message: fmt.Sprintf(f, a...)}
 	}
@@ -71,6 +79,11 @@ func Check(hd *deck.HydroDyn, waveMod, waveStMod int) *Unsupported {
 		// user documentation, WaveDisp); only the horizontal displacement
 		// of WaveStMod 0 is modelled.
 		return bad("WaveDisp", "1 with wave stretching (SeaState WaveStMod %d): the vertical node displacement and HydroDyn's load smoothing at the free surface are not modelled; set WaveDisp 0 or WaveStMod 0", waveStMod)
+	case hd.WaveDisp == 1 && len(hd.Members) > 0 && waveMod != waves.StillWater && sea.SecondOrder:
+		// the displaced kinematics are summed over the components at each
+		// step (waves.Layer); the second-order pair terms, some 10⁵ for an
+		// irregular sea, are only precomputed at rest positions (Probe)
+		return bad("WaveDisp", "1 with second-order wave kinematics (SeaState WvDiffQTF or WvSumQTF): the second-order kinematics at the displaced position are not modelled; set WaveDisp 0 or turn WvDiffQTF and WvSumQTF off")
 	case hd.AMMod != 0 && waveMod != waves.StillWater:
 		return bad("AMMod", "%d: added mass up to the instantaneous free surface is not supported; set AMMod 0", hd.AMMod)
 	case hd.HstMod != 0 && waveMod != waves.StillWater:

@@ -49,7 +49,7 @@ func FromDeck(d *deck.Deck, root string, sea *waves.Sea, dt float64) (*Model, er
 			m.Warnings = append(m.Warnings, at(v.name)+": this second-order potential-flow load is not modelled (first order and DiffQTF only)")
 		}
 	}
-	if u := Check(hd, cfg.WaveMod, cfg.WaveStMod); u != nil {
+	if u := Check(hd, SeaOptions{WaveMod: cfg.WaveMod, WaveStMod: cfg.WaveStMod, SecondOrder: cfg.WvDiffQTF || cfg.WvSumQTF}); u != nil {
 		loc := at(u.Variable)
 		if u.Line > 0 {
 			loc = fmt.Sprintf("%s:%d: %s", file, u.Line, u.Variable)

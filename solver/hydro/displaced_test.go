@@ -220,27 +220,29 @@ func TestMorisonNodeAtDisplacedPosition(t *testing.T) {
 // accepted; ExctnDisp 2 needs a positive ExctnCutOff, and WaveDisp 1 on
 // strip-theory members is refused with stretching (the vertical
 // displacement and HydroDyn's free-surface load smoothing are not
-// modelled), naming the option.
+// modelled) and with second-order kinematics, naming the option.
 func TestCheckDisplacedPositionOptions(t *testing.T) {
 	potential := func() *deck.HydroDyn {
 		return &deck.HydroDyn{PotMod: 1, NBody: 1, ExctnMod: 1, RdtnMod: 1, RdtnTMax: 60, RdtnDT: deck.DefReal{Default: true}, WAMITULEN: 1, PotFile: "HydroData/semi", ExctnCutOff: 0.01}
 	}
 	for _, c := range []struct {
-		name      string
-		hd        *deck.HydroDyn
-		waveStMod int
-		refused   string // variable, "" when accepted
+		name    string
+		hd      *deck.HydroDyn
+		sea     SeaOptions
+		refused string // variable, "" when accepted
 	}{
-		{"ExctnDisp 1", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 1; return h }(), 0, ""},
-		{"ExctnDisp 2", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; return h }(), 0, ""},
-		{"ExctnDisp 3", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 3; return h }(), 0, "ExctnDisp"},
-		{"ExctnDisp 2 cut-off 0", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; h.ExctnCutOff = 0; return h }(), 0, "ExctnCutOff"},
-		{"WaveDisp 1", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), 0, ""},
-		{"WaveDisp 1 stretched", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), 1, "WaveDisp"},
-		{"WaveDisp 1 no members stretched", func() *deck.HydroDyn { h := potential(); h.WaveDisp = 1; return h }(), 2, ""},
-		{"WaveDisp 2", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 2; return h }(), 0, "WaveDisp"},
+		{"ExctnDisp 1", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
+		{"ExctnDisp 2", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
+		{"ExctnDisp 3", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 3; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, "ExctnDisp"},
+		{"ExctnDisp 2 cut-off 0", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; h.ExctnCutOff = 0; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, "ExctnCutOff"},
+		{"WaveDisp 1", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
+		{"WaveDisp 1 stretched", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 1}, "WaveDisp"},
+		{"WaveDisp 1 no members stretched", func() *deck.HydroDyn { h := potential(); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 2}, ""},
+		{"WaveDisp 1 second order", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, SecondOrder: true}, "WaveDisp"},
+		{"WaveDisp 1 still water second order", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.StillWater, SecondOrder: true}, ""},
+		{"WaveDisp 2", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 2; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, "WaveDisp"},
 	} {
-		u := Check(c.hd, waves.JONSWAPSea, c.waveStMod)
+		u := Check(c.hd, c.sea)
 		switch {
 		case c.refused == "" && u != nil:
 			t.Errorf("%s: refused: %+v", c.name, u)

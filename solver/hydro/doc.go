@@ -63,9 +63,10 @@
 //
 // Displaced positions (HydroDyn user documentation, ExctnDisp and WaveDisp):
 // with WaveDisp 1 each strip takes the kinematics at its node's displaced
-// X and Y and its rest Z (waves.Layer; no stretching: WaveDisp 1 with
-// WaveStMod > 0, where HydroDyn also moves nodes vertically and smooths the
-// loads at the free surface, is refused). With ExctnDisp 1 the first-order
+// X and Y and its rest Z (waves.Layer; first-order kinematics without
+// stretching: WaveDisp 1 with WaveStMod > 0, where HydroDyn also moves nodes
+// vertically and smooths the loads at the free surface, or with
+// second-order kinematics, is refused). With ExctnDisp 1 the first-order
 // excitation is evaluated at the reference point's displaced horizontal
 // position, with ExctnDisp 2 at that position through a first-order
 // low-pass filter of corner ExctnCutOff (Hz), updated once per step

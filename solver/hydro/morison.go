@@ -255,6 +255,9 @@ func NewMorison(hd *deck.HydroDyn, sea *waves.Sea, file string) (*Morison, error
 				}
 			}
 			if hd.WaveDisp == 1 && m.hasWaves {
+				if cfg.WaveStMod != 0 || cfg.WvDiffQTF || cfg.WvSumQTF {
+					return nil, fmt.Errorf("%s: WaveDisp 1 is modelled without wave stretching and second-order kinematics", where)
+				}
 				n.layer = sea.Layer(math.Min(n.Eval[2], 0))
 			} else {
 				n.probe = sea.Probe(n.Eval[0], n.Eval[1], math.Min(n.Eval[2], 0))
