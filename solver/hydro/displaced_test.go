@@ -233,6 +233,7 @@ func TestCheckDisplacedPositionOptions(t *testing.T) {
 	}{
 		{"ExctnDisp 1", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
 		{"ExctnDisp 2", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
+		{"ExctnDisp 1 state-space excitation", func() *deck.HydroDyn { h := potential(); h.ExctnMod = 2; h.ExctnDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea}, "ExctnDisp"},
 		{"ExctnDisp 3", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 3; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, "ExctnDisp"},
 		{"ExctnDisp 2 cut-off 0", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; h.ExctnCutOff = 0; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, "ExctnCutOff"},
 		{"WaveDisp 1", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
