@@ -61,7 +61,6 @@ func TestSupportedSeaStateAndHydroDyn(t *testing.T) {
 	}{
 		{"IEA-15-240-RWT-UMaineSemi_SeaState.dat", "WaveMod", "3"},
 		{"IEA-15-240-RWT-UMaineSemi_SeaState.dat", "WaveStMod", "3"},
-		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "ExctnDisp", "1"},
 		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "PotMod", "2"},
 		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "ExctnDisp", "3"},
 		{"IEA-15-240-RWT-UMaineSemi_HydroDyn.dat", "WaveDisp", "2"},

@@ -1,6 +1,9 @@
 package waves
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // BenchmarkProbeIrregular is the per-node, per-step cost of the wave
 // kinematics of an irregular sea (precomputed series, interpolated).
@@ -59,4 +62,70 @@ func BenchmarkProbeBuildSecondOrder(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s.Probe(0, 0, -10)
 	}
+}
+
+// semiSea is the sea of iea15_semi_steady10_irregular: JONSWAP Hs 4 m, Tp
+// 10 s over 850 s at 0.25 s, 0.111–3.2 rad/s (about 420 components).
+func semiSea(b *testing.B) *Sea {
+	s, err := New(Config{Gravity: g0, WtrDens: 1025, WtrDpth: 200, WaveMod: JONSWAPSea, WaveTMax: 850, WaveDT: 0.25,
+		WaveHs: 4, WaveTp: 10, PkShpDflt: true, WvLowCOff: 0.111527, WvHiCOff: 3.2, WaveSeed: [2]int64{1, 7}, WaveNDAmp: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkLayerSemi is the per-node, per-step cost of the kinematics at a
+// displaced position (WaveDisp 1): the direct sum over the semi sea's
+// components, one sine and cosine each.
+func BenchmarkLayerSemi(b *testing.B) {
+	s := semiSea(b)
+	l := s.Layer(-10)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.ReportMetric(float64(s.NumComponents()), "components")
+	var sum float64
+	for i := 0; i < b.N; i++ {
+		tm := float64(i) * 0.025
+		sum += l.At(20+0.1*math.Sin(tm), 0, tm).V[0]
+	}
+	_ = sum
+}
+
+// BenchmarkLayerIrregular is the same for the 3600-s sea of
+// BenchmarkProbeIrregular (about 2260 components).
+func BenchmarkLayerIrregular(b *testing.B) {
+	s := irregular(b, 1, true)
+	l := s.Layer(-10)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.ReportMetric(float64(s.NumComponents()), "components")
+	var sum float64
+	for i := 0; i < b.N; i++ {
+		tm := float64(i) * 0.025
+		sum += l.At(20+0.1*math.Sin(tm), 0, tm).V[0]
+	}
+	_ = sum
+}
+
+// BenchmarkDisplacedExcitationSemi is the per-evaluation cost of the six
+// excitation loads at a displaced position (ExctnDisp 1 and 2) in the semi
+// sea: a Field of six responses.
+func BenchmarkDisplacedExcitationSemi(b *testing.B) {
+	s := semiSea(b)
+	f := s.Field(6, func(c Component, dst []complex128) {
+		for d := range dst {
+			dst[d] = c.C * complex(float64(d+1), 0.5)
+		}
+	})
+	b.ReportAllocs()
+	b.ResetTimer()
+	var out [6]float64
+	var sum float64
+	for i := 0; i < b.N; i++ {
+		tm := float64(i) * 0.025
+		f.At(20+0.1*math.Sin(tm), 0.2, tm, out[:])
+		sum += out[0]
+	}
+	_ = sum
 }
