@@ -78,24 +78,15 @@ func semiSea(b *testing.B) *Sea {
 // BenchmarkLayerSemi is the per-node, per-step cost of the kinematics at a
 // displaced position (WaveDisp 1): the direct sum over the semi sea's
 // components, one sine and cosine each.
-func BenchmarkLayerSemi(b *testing.B) {
-	s := semiSea(b)
-	l := s.Layer(-10)
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.ReportMetric(float64(s.NumComponents()), "components")
-	var sum float64
-	for i := 0; i < b.N; i++ {
-		tm := float64(i) * 0.025
-		sum += l.At(20+0.1*math.Sin(tm), 0, tm).V[0]
-	}
-	_ = sum
-}
+func BenchmarkLayerSemi(b *testing.B) { benchmarkLayer(b, semiSea(b)) }
 
 // BenchmarkLayerIrregular is the same for the 3600-s sea of
-// BenchmarkProbeIrregular (about 2260 components).
-func BenchmarkLayerIrregular(b *testing.B) {
-	s := irregular(b, 1, true)
+// BenchmarkProbeIrregular (about 2220 components).
+func BenchmarkLayerIrregular(b *testing.B) { benchmarkLayer(b, irregular(b, 1, true)) }
+
+// benchmarkLayer evaluates a layer 10 m down at a point moving about 20 m
+// downwave.
+func benchmarkLayer(b *testing.B, s *Sea) {
 	l := s.Layer(-10)
 	b.ReportAllocs()
 	b.ResetTimer()

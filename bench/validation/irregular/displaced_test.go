@@ -6,6 +6,7 @@ import (
 	"math/cmplx"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -115,7 +116,7 @@ func TestSemiIrregularExcitationAtDisplacedPosition(t *testing.T) {
 		t.Errorf("surge excitation: correlation %.3f between ExctnDisp 0 and 2: the filtered offset did not move the phases", r)
 	}
 	// the sea is the same
-	if !equal(base["Wave1Elev"], disp["Wave1Elev"]) {
+	if !slices.Equal(base["Wave1Elev"], disp["Wave1Elev"]) {
 		t.Errorf("Wave1Elev differs between the runs")
 	}
 	// The surge excitation of the platform displaced by Δ(t) is, by hand,
@@ -216,16 +217,4 @@ func excitationCorrelation(t *testing.T, d *deck.Deck, dx float64) float64 {
 		den += e
 	}
 	return num / den
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
