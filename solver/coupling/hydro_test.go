@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -93,6 +94,31 @@ func TestSupportedSeaStateAndHydroDyn(t *testing.T) {
 		if u.File != c.file || u.Variable != c.variable || u.Line != line || line == 0 {
 			t.Errorf("%s %s: got %+v, want %s:%d", c.variable, c.value, u, c.file, line)
 		}
+	}
+}
+
+// A spread sea SeaState could not deal out evenly is refused at
+// submission naming the SeaState file, the line of WaveNDir and the values
+// that work: the semi's 850-s, 0.25-s sea has NStepWave/2 = 1700 =
+// 2^2·5^2·17 frequency bins, and SeaState tries 7, 9 and 11 directions
+// (past ceil(1.25·7) = 9) without finding a divisor. 5 directions divide
+// 1700 and are accepted.
+func TestSpreadSeaStateCannotDealIsRefused(t *testing.T) {
+	const folder, fst, ssFile = "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst", "IEA-15-240-RWT-UMaineSemi_SeaState.dat"
+	spread := func(nDir string) *deck.Deck {
+		return copyCase(t, "iea15_semi_steady10_irregular", folder, fst, map[string]map[string]string{
+			fst:    {"CompMooring": "0"},
+			ssFile: {"WaveDirMod": "1", "WaveDirSpread": "2", "WaveNDir": nDir, "WaveDirRange": "90"}})
+	}
+	d := spread("7")
+	u, ok := Supported(d).(*Unsupported)
+	g := &deck.Generic{Meta: d.Offshore.SeaState.Meta}
+	_, line, _ := g.Lookup("WaveNDir")
+	if !ok || u.File != ssFile || u.Variable != "WaveNDir" || u.Line != line || !strings.Contains(u.Message, "[17 25 85 425]") {
+		t.Fatalf("WaveNDir 7 of 1700 bins: %+v, want %s:%d WaveNDir naming 17, 25, 85 and 425", u, ssFile, line)
+	}
+	if err := Supported(spread("5")); err != nil {
+		t.Errorf("WaveNDir 5 of 1700 bins refused: %v", err)
 	}
 }
 

@@ -50,10 +50,16 @@ func Check(ss *deck.SeaState) *Unsupported {
 			return bad("ConstWaveMod", "%d: constrained waves are not supported; set ConstWaveMod 0", ss.ConstWaveMod)
 		case ss.WvCrntMod != 0 && ss.CurrMod != 0:
 			return bad("WvCrntMod", "%d: wave-current interaction is not supported; set WvCrntMod 0", ss.WvCrntMod)
-		case mod == JONSWAPSea && ss.WaveDirMod != 0 && ss.WaveDirMod != 1:
-			return bad("WaveDirMod", "%d is not a spreading model (0 or 1)", ss.WaveDirMod)
-		case mod == JONSWAPSea && ss.WaveDirMod == 1 && ss.WaveNDir > 1 && ss.WaveNDir%2 == 0:
-			return bad("WaveNDir", "%d: must be odd", ss.WaveNDir)
+		}
+		// Spreading as SeaState checks and adjusts it (spreading.go),
+		// including a WaveNDir SeaState cannot fit to the frequencies.
+		half := seriesSteps(mod, ss.WaveTMax, ss.WaveDT) / 2
+		if n, rng, _, u := spreadSettings(mod, ss.WaveDirMod, ss.WaveDirSpr, ss.WaveNDir, ss.WaveDirRng, half); u != nil {
+			return u
+		} else if n > 1 {
+			if _, err := equalEnergyDirections(ss.WaveDirSpr, rng, n); err != nil {
+				return bad("WaveDirSpread", "%g: %v", ss.WaveDirSpr, err)
+			}
 		}
 		if mod != UserElev {
 			// OpenFAST reads the seeds as 4-byte integers

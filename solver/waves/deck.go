@@ -86,6 +86,9 @@ func FromDeck(d *deck.Deck, root string) (*Sea, *deck.SeaState, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w (%s)", err, at("WaveMod"))
 	}
+	for _, n := range s.spreadNotes {
+		s.Warnings = append(s.Warnings, at(n.Variable)+": "+n.Message)
+	}
 	return s, ss, nil
 }
 

@@ -29,8 +29,9 @@
 //     1 for Pierson–Moskowitz; components at multiples of Δω up to π/WaveDT
 //     within [WvLowCOff, WvHiCOff]; random phases, and with WaveNDAmp
 //     normally distributed complex amplitudes (Rayleigh heights). Optional
-//     cos^2S directional spreading over WaveNDir equal-energy directions,
-//     one direction per frequency.
+//     cos^2S directional spreading (WaveDirMod 1) over WaveNDir equal-energy
+//     directions, one direction per frequency, as SeaState draws it
+//     (spreading.go).
 //   - 5: a user elevation time series at the origin (.Elev file), taken
 //     apart into components by FFT.
 //
@@ -45,8 +46,11 @@
 // reference cases agrees with OpenFAST's record to 0.2 mm
 // (TestRanLuxSeaMatchesOpenFAST); the integer-seed stream is checked
 // against gfortran 12.2's numbers (no OpenFAST reference run uses it).
-// Directional spreading assigns its directions to the frequencies with Go's
-// PCG generator seeded from both seeds (not SeaState's assignment).
+// A spread sea continues the same stream after the phases: WaveNDir draws
+// per group of WaveNDir frequency bins deal the directions by rank, as in
+// SeaState; no OpenFAST reference output uses spreading, so that part is
+// checked against the equal-energy definition and hand-worked draws, not an
+// OpenFAST record (docs/validation.md §10).
 //
 // Second-order waves. With WvDiffQTF / WvSumQTF the sea adds the
 // difference- and sum-frequency waves of Sharma and Dean (secondorder.go)

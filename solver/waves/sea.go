@@ -3,11 +3,8 @@ package waves
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/cmplx"
-	"math/rand/v2"
-	"sort"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 )
@@ -89,6 +86,9 @@ type Sea struct {
 	// Warnings lists inputs the deck gave that are not modelled (file:line:
 	// variable: message), for the run's warnings.
 	Warnings []string
+	// spreadNotes are the adjustments SeaState makes to the spreading
+	// inputs (FromDeck turns them into Warnings with their file and line).
+	spreadNotes []Unsupported
 }
 
 // New builds the sea state: the wave components from the spectrum or the
@@ -116,22 +116,7 @@ func New(cfg Config) (*Sea, error) {
 	if cfg.WaveTMax/cfg.WaveDT > 1<<22 {
 		return nil, fmt.Errorf("waves: WaveTMax/WaveDT = %g steps is too many (limit %d)", cfg.WaveTMax/cfg.WaveDT, 1<<22)
 	}
-	// An even number of steps covering WaveTMax; the effective period is
-	// nStep·WaveDT (SeaState likewise rounds the step count for its FFT).
-	n := int(math.Ceil(cfg.WaveTMax/cfg.WaveDT - 1e-9))
-	if n%2 == 1 {
-		n++
-	}
-	if n < 4 {
-		n = 4
-	}
-	if cfg.WaveMod != UserElev {
-		// SeaState lengthens the series to twice a product of the primes
-		// up to 23 for its FFT, which sets the frequency step of the
-		// spectrum's components (OpenFAST SeaState: WaveTMax is rounded
-		// up; WaveDOmega = 2π/WaveTMax).
-		n = 2 * smoothAtLeast(n/2)
-	}
+	n := seriesSteps(cfg.WaveMod, cfg.WaveTMax, cfg.WaveDT)
 	s.nStep, s.dt = n, cfg.WaveDT
 	s.period = float64(n) * cfg.WaveDT
 	s.fft = fourier.NewFFT(n)
@@ -174,36 +159,28 @@ func New(cfg Config) (*Sea, error) {
 		if gamma < 1 || gamma > 7 {
 			return nil, fmt.Errorf("waves: WavePkShp = %g, must be within [1, 7]", gamma)
 		}
-		dirs, err := spreadDirections(cfg)
+		draws := seaStateDraws(src, n/2, cfg.WaveNDAmp)
+		// With spreading, one direction per frequency bin, drawn after
+		// the phases as SeaState draws it (spreading.go).
+		offsets, notes, err := spreadOffsets(cfg, n/2, src)
 		if err != nil {
 			return nil, err
 		}
-		var idx []int
+		s.spreadNotes = notes
 		for i := 1; i < n/2; i++ {
 			w := float64(i) * dw
 			if w < cfg.WvLowCOff || w > cfg.WvHiCOff {
 				continue
 			}
-			idx = append(idx, i)
-		}
-		// one direction per frequency, each direction used equally often,
-		// in a seeded random order
-		assign := make([]float64, len(idx))
-		for i := range assign {
-			assign[i] = dirs[i%len(dirs)]
-		}
-		if len(dirs) > 1 {
-			rng := rand.New(rand.NewPCG(uint64(cfg.WaveSeed[0]), seed2(cfg)))
-			rng.Shuffle(len(assign), func(i, j int) { assign[i], assign[j] = assign[j], assign[i] })
-		}
-		draws := seaStateDraws(src, n/2, cfg.WaveNDAmp)
-		for j, i := range idx {
-			w := float64(i) * dw
 			sd := JONSWAP(w, cfg.WaveHs, cfg.WaveTp, gamma)
 			// SeaState's amplitude W·√(S Δω) multiplies e^{+iωt}; ours
 			// multiplies e^{−iωt}, hence the conjugate.
 			c := cmplx.Conj(draws[i]) * complex(math.Sqrt(sd*dw), 0)
-			s.add(w, dir+assign[j], c)
+			d := dir
+			if offsets != nil {
+				d += offsets[i]
+			}
+			s.add(w, d, c)
 		}
 	case UserElev:
 		if len(cfg.Elev) < n {
@@ -224,15 +201,6 @@ func New(cfg Config) (*Sea, error) {
 	return s, nil
 }
 
-func seed2(cfg Config) uint64 {
-	if cfg.RanLux {
-		h := fnv.New64a()
-		h.Write([]byte("RANLUX"))
-		return h.Sum64()
-	}
-	return uint64(cfg.WaveSeed[1])
-}
-
 func (s *Sea) add(omega, dir float64, c complex128) {
 	if c == 0 {
 		return
@@ -243,43 +211,24 @@ func (s *Sea) add(omega, dir float64, c complex128) {
 	})
 }
 
-// spreadDirections returns the direction offsets (rad, relative to WaveDir)
-// of WaveNDir equal-energy bins of the cos^2S spreading function
-// D(β) ∝ cos^{2S}(π β / R) over the range R = WaveDirRange, each at the
-// energy midpoint of its bin; one zero offset without spreading.
-func spreadDirections(cfg Config) ([]float64, error) {
-	if cfg.WaveDirMod == 0 || cfg.WaveNDir <= 1 {
-		return []float64{0}, nil
+// seriesSteps is the number of time steps of a sea's period: an even
+// number covering WaveTMax (at least 4); for the seas SeaState synthesises
+// from a spectrum or a regular wave, twice a product of the primes up to
+// 23, the length SeaState gives its FFT, which sets the frequency step of
+// the components (OpenFAST SeaState: WaveTMax is rounded up; WaveDOmega =
+// 2π/WaveTMax). The effective period is steps·WaveDT.
+func seriesSteps(waveMod int, tmax, dt float64) int {
+	n := int(math.Ceil(tmax/dt - 1e-9))
+	if n%2 == 1 {
+		n++
 	}
-	if cfg.WaveDirMod != 1 {
-		return nil, fmt.Errorf("waves: WaveDirMod %d is not one of 0, 1", cfg.WaveDirMod)
+	if n < 4 {
+		n = 4
 	}
-	if cfg.WaveNDir%2 == 0 {
-		return nil, fmt.Errorf("waves: WaveNDir = %d must be odd", cfg.WaveNDir)
+	if waveMod != UserElev {
+		n = 2 * smoothAtLeast(n/2)
 	}
-	if cfg.WaveDirSpr <= 0 || cfg.WaveDirRng <= 0 || cfg.WaveDirRng > 360 {
-		return nil, fmt.Errorf("waves: WaveDirSpread = %g must be > 0 and WaveDirRange = %g within (0, 360]", cfg.WaveDirSpr, cfg.WaveDirRng)
-	}
-	r := cfg.WaveDirRng * math.Pi / 180
-	const m = 4000
-	cum := make([]float64, m+1)
-	beta := func(i int) float64 { return -r/2 + r*float64(i)/m }
-	for i := 1; i <= m; i++ {
-		b := 0.5 * (beta(i-1) + beta(i))
-		cum[i] = cum[i-1] + math.Pow(math.Cos(math.Pi*b/r), 2*cfg.WaveDirSpr)
-	}
-	total := cum[m]
-	out := make([]float64, cfg.WaveNDir)
-	for j := range out {
-		target := (float64(j) + 0.5) / float64(cfg.WaveNDir) * total
-		i := sort.SearchFloat64s(cum, target)
-		if i < 1 {
-			i = 1
-		}
-		f := (target - cum[i-1]) / (cum[i] - cum[i-1])
-		out[j] = beta(i-1) + f*(beta(i)-beta(i-1))
-	}
-	return out, nil
+	return n
 }
 
 // Config returns the configuration the sea was built from.
