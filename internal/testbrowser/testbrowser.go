@@ -97,13 +97,27 @@ func Click(ctx context.Context, sel string, wait time.Duration) error {
 }
 
 // ClickCSS is chromedp's Click on the first element matching the CSS
-// selector sel, retried when the node it resolved was replaced before the
-// click reached it ("Could not find node with given id", "No node with given
-// id"): a redirect or an htmx swap that finishes just after the element
-// showed does that. The error comes before any mouse event is sent, so a
-// retry never clicks twice.
+// selector sel, once the page has loaded (document.readyState "complete":
+// the page's deferred scripts have attached their handlers, so a click on
+// a button that only a script handles is not lost on a slow machine),
+// retried when the node it resolved was replaced before the click reached
+// it ("Could not find node with given id", "No node with given id"): a
+// redirect or an htmx swap that finishes just after the element showed
+// does that. The error comes before any mouse event is sent, so a retry
+// never clicks twice.
 func ClickCSS(sel string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, tgt *chromedp.Target) (chromedp.Void, error) {
+		for {
+			done, err := chromedp.Evaluate[bool](`document.readyState === "complete"`)(ctx, tgt)
+			if err == nil && done {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return chromedp.Void{}, ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
 		for attempt := 0; ; attempt++ {
 			v, err := chromedp.Click(chromedp.CSS(sel))(ctx, tgt)
 			if err == nil || attempt == 20 || !staleNode(err) {
