@@ -33,7 +33,7 @@ func BenchmarkStreamedGridVelocities(b *testing.B) {
 	if err := windfile.WriteBTSFile(path, linearBox(true, 4)); err != nil {
 		b.Fatal(err)
 	}
-	s, err := windfile.OpenBTSStream(path, windfile.StreamOptions{})
+	s, err := windfile.OpenBTSStream(path, "box.bts", windfile.StreamOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

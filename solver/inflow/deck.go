@@ -83,7 +83,7 @@ func FromDeck(d *deck.Deck) (Field, error) {
 	case 3:
 		// The box is read from disk as the run advances, a few blocks of
 		// time steps at a time: a 600-s box is ~90 MB in memory.
-		s, err := windfile.OpenBTSStream(rel(iw.FileName_BTS), windfile.StreamOptions{})
+		s, err := windfile.OpenBTSStream(rel(iw.FileName_BTS), iw.FileName_BTS, windfile.StreamOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("inflow: TurbSim file: %w", err)
 		}

@@ -252,7 +252,7 @@ func TestStreamedGridMatchesWholeBox(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := windfile.OpenBTSStream(p, windfile.StreamOptions{BlockBytes: 128 << 10, Blocks: 2})
+		s, err := windfile.OpenBTSStream(p, path[len(path)-1], windfile.StreamOptions{BlockBytes: 128 << 10, Blocks: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

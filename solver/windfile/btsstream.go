@@ -30,31 +30,32 @@ type BTSStream struct {
 
 	r         io.ReaderAt
 	closer    io.Closer
+	name      string // how errors name the file ("bts" when unnamed)
 	hdr       *btsHeader
 	raw       []byte
 	bytesRead int64
 }
 
-// OpenBTSStream opens a .bts file for streaming; the header and the
-// file's size are checked as ParseBTS checks them, and no velocity is read
-// until Step asks for it. Close releases the file.
-func OpenBTSStream(path string, opt StreamOptions) (*BTSStream, error) {
+// OpenBTSStream opens the .bts file at path for streaming; the header and
+// the file's size are checked as ParseBTS checks them, and no velocity is
+// read until Step asks for it. Errors name the file as name (the file as
+// the user wrote it), never path, so no server path reaches a message.
+// Close releases the file.
+func OpenBTSStream(path, name string, opt StreamOptions) (*BTSStream, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("bts: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
 	}
 	h, err := readBTSHeader(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err == nil {
+		var s *BTSStream
+		if s, err = newBTSStream(f, h, opt); err == nil {
+			s.closer, s.name = f, name
+			return s, nil
+		}
 	}
-	s, err := newBTSStream(f, h, opt)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	s.closer = f
-	return s, nil
+	f.Close()
+	return nil, fmt.Errorf("%s: %w", name, withoutPath(err))
 }
 
 // NewBTSStream streams the .bts file of size bytes read through r.
@@ -79,7 +80,7 @@ func newBTSStream(r io.ReaderAt, h *btsHeader, opt StreamOptions) (*BTSStream, e
 		}
 		box.Description = string(bytes.TrimRight(d, " \x00"))
 	}
-	s := &BTSStream{Box: box, r: r, hdr: h}
+	s := &BTSStream{Box: box, r: r, hdr: h, name: "bts"}
 	s.stepBlocks = newStepBlocks(box.NT, box.NY*box.NZ, box.NTower, opt, s.fill)
 	s.raw = make([]byte, 2*s.perStep*s.blockSteps)
 	return s, nil
@@ -89,7 +90,7 @@ func newBTSStream(r io.ReaderAt, h *btsHeader, opt StreamOptions) (*BTSStream, e
 func (s *BTSStream) fill(dst []float32, first, n int) error {
 	raw := s.raw[:2*n*s.perStep]
 	if _, err := s.r.ReadAt(raw, s.hdr.dataOffset+2*int64(first)*int64(s.perStep)); err != nil {
-		return fmt.Errorf("bts: reading time steps %d-%d: %w", first, first+n-1, err)
+		return fmt.Errorf("%s: reading time steps %d-%d: %w", s.name, first, first+n-1, withoutPath(err))
 	}
 	s.bytesRead += int64(len(raw))
 	s.hdr.decode(dst, raw)

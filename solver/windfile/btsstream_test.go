@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -59,7 +60,7 @@ func TestBTSStreamMatchesWholeFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, opt := range []StreamOptions{{}, {BlockBytes: 1, Blocks: 2}, {BlockBytes: 3 * 4 * 3 * (whole.NY*whole.NZ + whole.NTower), Blocks: 3}} {
-			s, err := OpenBTSStream(path, opt)
+			s, err := OpenBTSStream(path, fx.path[len(fx.path)-1], opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +167,9 @@ func checkStreamBounded(t *testing.T, s boundedStream, cr *countingReader, fileS
 }
 
 // A truncated or corrupt file is refused when the stream opens, as
-// ParseBTS refuses it, before any velocity is read.
+// ParseBTS refuses it, before any velocity is read; the error names the
+// file as the caller names it, not by its path on the server. So does a
+// missing one.
 func TestBTSStreamRefusesCorrupt(t *testing.T) {
 	ff := NewFullField(3, 3, 4, 1)
 	ff.DY, ff.DZ, ff.DT, ff.URef, ff.ZHub, ff.GridBottom = 1, 1, 0.1, 8, 10, 9
@@ -179,13 +182,19 @@ func TestBTSStreamRefusesCorrupt(t *testing.T) {
 	for _, n := range []int{0, 10, 69, 71, len(good) - 1} {
 		p := filepath.Join(dir, "cut.bts")
 		os.WriteFile(p, good[:n], 0o644)
-		if s, err := OpenBTSStream(p, StreamOptions{}); err == nil {
+		if s, err := OpenBTSStream(p, "Wind/cut.bts", StreamOptions{}); err == nil {
 			s.Close()
 			t.Errorf("truncated to %d bytes: no error", n)
+		} else if !strings.Contains(err.Error(), "Wind/cut.bts") || strings.Contains(err.Error(), dir) {
+			t.Errorf("truncated to %d bytes: error %q should name Wind/cut.bts and no server path", n, err)
 		}
 		if _, err := ReadBTSHeader(bytes.NewReader(good[:n]), int64(n)); err == nil {
 			t.Errorf("header of a file truncated to %d bytes: no error", n)
 		}
+	}
+	if _, err := OpenBTSStream(filepath.Join(dir, "none.bts"), "Wind/none.bts", StreamOptions{}); err == nil ||
+		!strings.Contains(err.Error(), "Wind/none.bts") || strings.Contains(err.Error(), dir) {
+		t.Errorf("missing file: error %v should name Wind/none.bts and no server path", err)
 	}
 	h, err := ReadBTSHeader(bytes.NewReader(good), int64(len(good)))
 	if err != nil || h.NT != 4 || h.NY != 3 || h.NTower != 1 || h.URef != 8 || h.Grid != nil {
