@@ -29,14 +29,18 @@
     return Array.prototype.map.call(document.querySelectorAll("input.pick-" + kind + ":checked"), function (el) { return el.value; });
   }
   // Filter boxes: hide list entries and options whose text lacks the query.
+  // A query typed before this script ran (the page still loading) is
+  // applied at once, as a later keystroke would.
   Array.prototype.forEach.call(document.querySelectorAll("[data-filter-list], [data-filter-select]"), function (box) {
-    box.addEventListener("input", function () {
+    function apply() {
       var q = box.value.trim().toLowerCase();
       var target = document.getElementById(box.dataset.filterList || box.dataset.filterSelect);
       Array.prototype.forEach.call(target.querySelectorAll("[data-search]"), function (el) {
         el.hidden = q !== "" && el.dataset.search.indexOf(q) < 0;
       });
-    });
+    }
+    box.addEventListener("input", apply);
+    if (box.value !== "") apply();
   });
 
   if (root) {

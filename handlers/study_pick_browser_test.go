@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -62,14 +63,22 @@ func TestBrowserStudyPicksByNameAndSharesBatch(t *testing.T) {
 	if err != nil {
 		t.Fatalf("study editor: %v", err)
 	}
-	visible, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#pick-batches li:not([hidden])")).map(li => li.textContent.trim())`))
+	// The filter applies once the editor's script has run, which may be
+	// after the keystrokes while the page finishes loading: poll.
+	var visible []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		visible, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#pick-batches li:not([hidden])")).map(li => li.textContent.trim())`))
+		if (err == nil && len(visible) == 1) || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || len(visible) != 1 || !strings.Contains(visible[0], "Rated-wind power curve") {
 		t.Fatalf("batches after filtering: %q (%v)", visible, err)
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(chromedp.CSS("#pick-batches li:not([hidden]) input")),
+		testbrowser.ClickCSS("#pick-batches li:not([hidden]) input"),
 		chromedp.SendKeys(chromedp.CSS("#pick-jobs-filter"), "rated-wind"),
-		chromedp.Click(chromedp.CSS("#pick-jobs li:not([hidden]) input")),
+		testbrowser.ClickCSS("#pick-jobs li:not([hidden]) input"),
 		testbrowser.ClickCSS("#edit-save"),
 		chromedp.WaitVisible(chromedp.CSS("#edit-status.text-green-700")),
 	)
