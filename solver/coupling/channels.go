@@ -18,6 +18,9 @@ type channel struct {
 	Name string
 	Unit string
 	get  func(s *sim) float64
+	// detail marks a channel read from structure.Outputs.Detail, which
+	// the structure computes only when some channel needs it.
+	detail bool
 }
 
 const (
@@ -41,6 +44,11 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		c[strings.ToUpper(name)] = channel{Name: name, Unit: "INVALID", get: func(*sim) float64 { return 0 }}
 	}
 	o := func(s *sim) *structure.Outputs { return s.edOut }
+	det := func(s *sim) *structure.DetailOutputs { return s.edOut.Detail }
+	// addDetail adds a channel of structure.DetailOutputs.
+	addDetail := func(name, unit string, get func(s *sim) float64) {
+		c[strings.ToUpper(name)] = channel{Name: name, Unit: unit, get: get, detail: true}
+	}
 	add("Azimuth", "deg", func(s *sim) float64 { return o(s).Azimuth * r2d })
 	add("RotSpeed", "rpm", func(s *sim) float64 { return o(s).RotSpeed * rpm })
 	add("LSSTipVxa", "rpm", func(s *sim) float64 { return o(s).RotSpeed * rpm })
@@ -68,15 +76,60 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		add(n, "deg/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFGeAz] * r2d })
 	}
 	add("HSShftA", "deg/s^2", func(s *sim) float64 { return o(s).GenAccel * r2d })
-	add("NacYaw", "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
-	add("YawPzn", "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
-	add("NacYawV", "deg/s", func(s *sim) float64 { return o(s).YawRate * r2d })
+	for _, n := range []string{"NacYaw", "YawPzn", "YawPzp", "NacYawP", "YawPos"} {
+		add(n, "deg", func(s *sim) float64 { return o(s).NacYaw * r2d })
+	}
+	for _, n := range []string{"NacYawV", "YawVzn", "YawVzp", "YawRate"} {
+		add(n, "deg/s", func(s *sim) float64 { return o(s).YawRate * r2d })
+	}
+	for _, n := range []string{"YawAzn", "YawAzp", "NacYawA", "YawAccel"} {
+		add(n, "deg/s^2", func(s *sim) float64 { return o(s).QDD[structure.DOFYaw] * r2d })
+	}
+	// The low-speed shaft gage's azimuth: the generator azimuth DOF's
+	// (the gearbox side of the drivetrain's torsion), blade 1 up at 0.
+	for _, n := range []string{"LSSGagPxa", "LSSGagPxs", "LSSGagP"} {
+		add(n, "deg", func(s *sim) float64 { return o(s).LSSGagAzimuth * r2d })
+	}
 	add("TTDspFA", "m", func(s *sim) float64 { return o(s).TTDspFA })
 	add("TTDspSS", "m", func(s *sim) float64 { return o(s).TTDspSS })
-	add("TTDspTwst", "deg", func(s *sim) float64 { return 0 })
+	// No tower torsion DOF: the tower top's twist is zero, as in ElastoDyn.
+	for _, n := range []string{"TTDspTwst", "YawBrRDzt"} {
+		add(n, "deg", func(s *sim) float64 { return 0 })
+	}
 	// YawBrTDxt/yt are ElastoDyn's other names of TTDspFA/SS.
 	add("YawBrTDxt", "m", func(s *sim) float64 { return o(s).TTDspFA })
 	add("YawBrTDyt", "m", func(s *sim) float64 { return o(s).TTDspSS })
+	// The tower top's motion in other frames (DetailOutputs).
+	for i, ax := range []string{"x", "y", "z"} {
+		i := i
+		addDetail("YawBrTD"+ax+"p", "m", func(s *sim) float64 { return det(s).YawBrTDp[i] })
+		addDetail("YawBrTV"+ax+"p", "m/s", func(s *sim) float64 { return det(s).YawBrTVp[i] })
+		addDetail("YawBrTAg"+ax+"p", "m/s^2", func(s *sim) float64 { return det(s).YawBrTAgp[i] })
+		addDetail("YawBrRV"+ax+"p", "deg/s", func(s *sim) float64 { return det(s).YawBrRVp[i] * r2d })
+		addDetail("YawBrRA"+ax+"p", "deg/s^2", func(s *sim) float64 { return det(s).YawBrRAp[i] * r2d })
+		for _, n := range []string{"TwrTpTD" + ax + "i", "YawBrTD" + ax + "i"} {
+			addDetail(n, "m", func(s *sim) float64 { return det(s).TwrTpTDi[i] })
+		}
+		addDetail("NcIMUTAg"+ax+"s", "m/s^2", func(s *sim) float64 { return det(s).NcIMUTAg[i] })
+		addDetail("PtfmTD"+ax+"t", "m", func(s *sim) float64 { return det(s).PtfmTDt[i] })
+		addDetail("PtfmTAg"+ax+"t", "m/s^2", func(s *sim) float64 { return det(s).PtfmTAgt[i] })
+		addDetail("PtfmTAg"+ax+"i", "m/s^2", func(s *sim) float64 { return det(s).PtfmTAgi[i] })
+		addDetail("YawBrF"+ax+"n", unitN, func(s *sim) float64 { return det(s).YawBrFn[i] * kilo })
+		if i < 2 {
+			addDetail("YawBrM"+ax+"n", unitM, func(s *sim) float64 { return det(s).YawBrMn[i] * kilo })
+		}
+	}
+	// The yaw moment is the same about the nacelle's and the tower top's z axes.
+	add("YawBrMzn", unitM, func(s *sim) float64 { return o(s).YawBrM[2] * kilo })
+	for _, n := range []string{"YawBrTDzt", "TTDspAx"} {
+		addDetail(n, "m", func(s *sim) float64 { return det(s).YawBrTDt[2] })
+	}
+	for _, n := range []string{"YawBrRDxt", "TTDspRoll"} {
+		addDetail(n, "deg", func(s *sim) float64 { return det(s).YawBrRDt[0] * r2d })
+	}
+	for _, n := range []string{"YawBrRDyt", "TTDspPtch"} {
+		addDetail(n, "deg", func(s *sim) float64 { return det(s).YawBrRDt[1] * r2d })
+	}
 	// Tower gages (TwrGagNd): the node's position in the inertial frame
 	// and its deflection in the tower-base frame.
 	for g, nd := range twrGagNd {
@@ -89,13 +142,19 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		add(h+"TDxt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][0] })
 		add(h+"TDyt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][1] })
 		// Section loads (resolveChannels has the structure compute them
-		// at every gage: Outputs.SetTowerGages).
+		// at every gage: Outputs.SetTowerGages) and the gage's motion
+		// (DetailOutputs.TowerGages).
 		g := g
 		for i, ax := range []string{"x", "y", "z"} {
 			i := i
 			add(h+"FL"+ax+"t", unitN, func(s *sim) float64 { return o(s).TowerGageF[g][i] * kilo })
 			add(h+"ML"+ax+"t", unitM, func(s *sim) float64 { return o(s).TowerGageM[g][i] * kilo })
+			addDetail(h+"AL"+ax+"t", "m/s^2", func(s *sim) float64 { return det(s).TowerGages[g].AL[i] })
+			addDetail(h+"ALg"+ax+"t", "m/s^2", func(s *sim) float64 { return det(s).TowerGages[g].ALg[i] })
+			addDetail(h+"RD"+ax+"t", "deg", func(s *sim) float64 { return det(s).TowerGages[g].RD[i] * r2d })
+			addDetail(h+"RP"+ax+"i", "deg", func(s *sim) float64 { return det(s).TowerGages[g].RP[i] * r2d })
 		}
+		addDetail(h+"TDzt", "m", func(s *sim) float64 { return det(s).TowerGages[g].TD[2] })
 	}
 	for i, n := range []string{"x", "y", "z"} {
 		i := i
@@ -161,6 +220,20 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 	add("LSSGagFza", unitN, func(s *sim) float64 { return o(s).LSSGagF[2] * kilo })
 	add("LSSGagMya", unitM, func(s *sim) float64 { return o(s).LSSGagM[1] * kilo })
 	add("LSSGagMza", unitM, func(s *sim) float64 { return o(s).LSSGagM[2] * kilo })
+	addDetail("LSSGagMys", unitM, func(s *sim) float64 { return det(s).LSSGagMs[1] * kilo })
+	addDetail("LSSGagMzs", unitM, func(s *sim) float64 { return det(s).LSSGagMs[2] * kilo })
+	// ElastoDyn's other names of the shaft's thrust, torque and shear
+	// forces (the same all along the shaft).
+	for _, n := range []string{"LSSGagFxa", "LSSGagFxs"} {
+		add(n, unitN, func(s *sim) float64 { return o(s).RotThrust * kilo })
+	}
+	for _, n := range []string{"LSSGagMxa", "LSSGagMxs", "LSShftTq"} {
+		add(n, unitM, func(s *sim) float64 { return o(s).RotTorq * kilo })
+	}
+	add("LSShftFya", unitN, func(s *sim) float64 { return o(s).LSSGagF[1] * kilo })
+	add("LSShftFza", unitN, func(s *sim) float64 { return o(s).LSSGagF[2] * kilo })
+	add("LSSGagFys", unitN, func(s *sim) float64 { return o(s).LSShftFs[1] * kilo })
+	add("LSSGagFzs", unitN, func(s *sim) float64 { return o(s).LSShftFs[2] * kilo })
 	add("RotPwr", "kW", func(s *sim) float64 { return o(s).RotPwr * kilo })
 	add("LSShftPwr", "kW", func(s *sim) float64 { return o(s).RotPwr * kilo })
 	add("HSShftTq", unitM, func(s *sim) float64 { return o(s).HSShftTq * kilo })
@@ -197,8 +270,11 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		add("QD2_"+d.name, d.unit+"/s^2", func(s *sim) float64 { return sg * o(s).QDD[j] })
 	}
 	// No teeter hinge (two-bladed rotors are refused) and no furling:
-	// ElastoDyn writes these as INVALID.
-	for _, n := range []string{"Q_Teet", "QD_Teet", "QD2_Teet", "TeetPya", "TeetVya", "TeetAya", "RotTeetP", "RotTeetV", "RotTeetA",
+	// ElastoDyn writes these as INVALID. Yaw friction (ElastoDyn's
+	// YawFrctMod) is not modelled, so its torque and the yaw rate and
+	// acceleration its model holds are INVALID too.
+	for _, n := range []string{"YawFriMom", "YawFriMfp", "YawFriMz", "OmegaYF", "dOmegaYF", "TeetDefl",
+		"Q_Teet", "QD_Teet", "QD2_Teet", "TeetPya", "TeetVya", "TeetAya", "RotTeetP", "RotTeetV", "RotTeetA",
 		"Q_RFrl", "QD_RFrl", "QD2_RFrl", "Q_TFrl", "QD_TFrl", "QD2_TFrl", "RotFurl", "RotFurlP", "RotFurlV", "RotFurlA",
 		"TailFurl", "TailFurlP", "TailFurlV", "TailFurlA", "RFrlBrM", "TFrlBrM"} {
 		invalid(n)
@@ -206,8 +282,14 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 	for k := 0; k < numBl; k++ {
 		k := k
 		b := strconv.Itoa(k + 1)
-		add("BldPitch"+b, "deg", func(s *sim) float64 { return o(s).BlPitch[k] * r2d })
-		add("PtchPMzc"+b, "deg", func(s *sim) float64 { return o(s).BlPitch[k] * r2d })
+		for _, n := range []string{"BldPitch", "PtchPMzc", "PtchPMzb", "BlPitch"} {
+			add(n+b, "deg", func(s *sim) float64 { return o(s).BlPitch[k] * r2d })
+		}
+		// The pitch is prescribed (ElastoDyn's PitchDOF is refused): its
+		// rate and acceleration channels are INVALID, as ElastoDyn writes
+		// them without the pitch DOF.
+		invalid("BldPRate" + b)
+		invalid("BldPAcc" + b)
 		add("OoPDefl"+b, "m", func(s *sim) float64 { return o(s).OoPDefl[k] })
 		add("TipDxc"+b, "m", func(s *sim) float64 { return o(s).OoPDefl[k] })
 		add("IPDefl"+b, "m", func(s *sim) float64 { return o(s).IPDefl[k] })
@@ -216,6 +298,20 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		// No blade torsion DOF: the tip twist is zero, as in ElastoDyn.
 		add("TwstDefl"+b, "deg", func(*sim) float64 { return 0 })
 		add("TipRDzc"+b, "deg", func(*sim) float64 { return 0 })
+		add("TipRDzb"+b, "deg", func(*sim) float64 { return 0 })
+		// The tip's acceleration in the last node's element frame and its
+		// bending slopes (DetailOutputs).
+		for i, ax := range []string{"x", "y", "z"} {
+			i := i
+			addDetail("TipAL"+ax+"b"+b, "m/s^2", func(s *sim) float64 { return det(s).TipAL[k][i] })
+			addDetail("TipALg"+ax+"b"+b, "m/s^2", func(s *sim) float64 { return det(s).TipALg[k][i] })
+		}
+		for _, n := range []string{"TipRDxb", "RollDefl"} {
+			addDetail(n+b, "deg", func(s *sim) float64 { return det(s).TipRD[k][0] * r2d })
+		}
+		for _, n := range []string{"TipRDyb", "PtchDefl"} {
+			addDetail(n+b, "deg", func(s *sim) float64 { return det(s).TipRD[k][1] * r2d })
+		}
 		add("TwrClrnc"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
 		add("TipClrnc"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
 		add("Tip2Twr"+b, "m", func(s *sim) float64 { return o(s).TwrClrnc[k] })
@@ -312,15 +408,27 @@ func validNames(ed map[string]channel, extra []string) string {
 // all-blade-node outputs of that node (ElastoDyn computes both from the
 // same loads outboard of the node). ok is false for other names.
 func edGageChannel(name string, bldGagNd []int, numBl int) (c channel, blade int, ok bool) {
-	var g, b int
-	var q string
-	if n, _ := fmt.Sscanf(strings.ToUpper(name), "SPN%1d%4s%1d", &g, &q, &b); n != 3 || g < 1 || g > len(bldGagNd) || b < 1 || b > numBl {
+	u := strings.ToUpper(name)
+	n := len(u)
+	if n < len("SPN1MLXB1") || !strings.HasPrefix(u, "SPN") || u[n-2] != 'B' {
 		return channel{}, 0, false
 	}
-	if len(q) != 4 || q[3] != 'B' || q[2] < 'X' || q[2] > 'Z' {
+	g, b := int(u[3]-'0'), int(u[n-1]-'0')
+	q := u[4 : n-2]
+	if g < 1 || g > len(bldGagNd) || b < 1 || b > numBl {
 		return channel{}, 0, false
 	}
-	nodal, ok := edNodalChannel(q[:3], b-1, bldGagNd[g-1]-1)
+	j := bldGagNd[g-1] - 1
+	switch q {
+	case "ALGX", "ALGY", "ALGZ":
+		// The acceleration relative to g has no all-blade-node channel.
+		i := int(q[3] - 'X')
+		return channel{Name: name, Unit: "m/s^2", get: func(s *sim) float64 { return s.edOut.Nodes[b-1][j].ALg[i] }}, b, true
+	}
+	if len(q) != 3 || q[2] < 'X' || q[2] > 'Z' {
+		return channel{}, 0, false
+	}
+	nodal, ok := edNodalChannel(q, b-1, j)
 	if !ok {
 		return channel{}, 0, false
 	}

@@ -575,6 +575,11 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 	if needNodes > 0 {
 		s.edOut = s.model.NewOutputsWithNodes(needNodes)
 	}
+	for _, c := range cols {
+		if c.detail {
+			s.edOut.EnableDetail()
+		}
+	}
 	if n := min(ed.NTwGages, len(ed.TwrGagNd)); n > 0 {
 		gages := make([]int, n)
 		for g, nd := range ed.TwrGagNd[:n] {

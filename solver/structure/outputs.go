@@ -10,14 +10,18 @@ import (
 // toward the trailing edge, z radial), pitched blade frame b, rotating shaft
 // frame a, tower-top frame p (not yawing), tower-base frame t.
 type Outputs struct {
-	Azimuth  float64 // blade-1 azimuth, rad in [0, 2π)
-	RotSpeed float64 // LSS speed, rad/s
-	GenSpeed float64 // HSS speed, rad/s
-	RotAccel float64 // rad/s²
-	GenAccel float64 // rad/s²
-	BlPitch  []float64
-	NacYaw   float64
-	YawRate  float64
+	Azimuth float64 // blade-1 azimuth, rad in [0, 2π)
+	// LSSGagAzimuth is the low-speed shaft gage's azimuth, rad in [0, 2π):
+	// the generator azimuth DOF's (the gearbox side of the drivetrain's
+	// torsion), zero with blade 1 up as Azimuth.
+	LSSGagAzimuth float64
+	RotSpeed      float64 // LSS speed, rad/s
+	GenSpeed      float64 // HSS speed, rad/s
+	RotAccel      float64 // rad/s²
+	GenAccel      float64 // rad/s²
+	BlPitch       []float64
+	NacYaw        float64
+	YawRate       float64
 
 	OoPDefl, IPDefl []float64 // blade-tip deflections in the coned frame, m
 	TipDzc          []float64
@@ -73,9 +77,55 @@ type Outputs struct {
 
 	Q, QD, QDD []float64
 
+	// Detail holds the outputs few decks ask for (EnableDetail); nil
+	// otherwise, and Outputs then spends nothing on them.
+	Detail *DetailOutputs
+
 	// Nodes holds ElastoDyn's blade-node outputs for the first len(Nodes)
 	// blades (allocated by NewOutputsWithNodes), nil otherwise.
 	Nodes [][]NodeOutputs
+}
+
+// DetailOutputs are ElastoDyn's motion outputs beyond the common set
+// (OutListParameters, ElastoDyn tab), in SI units and radians. Accelerations
+// "relative to g" are the absolute acceleration minus gravity's, a − g with
+// g = (0, 0, −Gravity), as an accelerometer reads it: at rest they are
+// Gravity along the upward vertical. Frames as in Outputs; n is the nacelle
+// frame (yawing with the nacelle), i the inertial frame.
+type DetailOutputs struct {
+	// Tower top (yaw bearing, point O): its deflection from the
+	// undeflected tower top (on the displaced platform) in frames t and p;
+	// its displacement in the inertial frame from its undisplaced,
+	// undeflected position (all platform motion included); its velocity,
+	// acceleration relative to g, angular deflection (small-angle bending
+	// slopes, t frame), angular velocity and acceleration (p frame).
+	YawBrTDt, YawBrTDp, TwrTpTDi [3]float64
+	YawBrTVp, YawBrTAgp          [3]float64
+	YawBrRDt, YawBrRVp, YawBrRAp [3]float64
+	NcIMUTAg                     [3]float64 // frame s
+	PtfmTDt, PtfmTAgt, PtfmTAgi  [3]float64 // platform reference point
+	LSSGagMs                     [3]float64 // moment at the shaft strain gage, frame s
+	YawBrFn, YawBrMn             [3]float64 // yaw-bearing loads in the nacelle frame n
+	TipAL, TipALg, TipRD         [][3]float64
+	TowerGages                   []TowerGageMotion
+}
+
+// TowerGageMotion is the motion of one tower gage node (ElastoDyn's
+// TwHt<g> channels): acceleration, absolute and relative to g, in the
+// node's local tower frame (the platform frame turned by the tower's
+// slope there); deflection from the undeflected node in frame t (axial
+// shortening included); angular deflection (small-angle slopes, frame t);
+// and the section's roll, pitch and yaw angles in the inertial frame
+// (intrinsic Z-Y-X, the platform rotation and the bending slope combined).
+type TowerGageMotion struct {
+	AL, ALg, TD, RD, RP [3]float64
+}
+
+// EnableDetail makes Outputs compute Detail.
+func (o *Outputs) EnableDetail() {
+	if o.Detail == nil {
+		o.Detail = &DetailOutputs{}
+	}
 }
 
 // NodeOutputs are ElastoDyn's all-blade-node outputs at one structural node
@@ -87,6 +137,7 @@ type NodeOutputs struct {
 	TD         [3]float64 // m, frame j
 	RD         [3]float64 // rad about j1, j2 (j3 always 0: no torsion)
 	AL         [3]float64 // m/s², element frame n
+	ALg        [3]float64 // acceleration relative to g, m/s², element frame n
 	FL, ML     [3]float64 // N, N·m, element frame n
 	FLNT, MLNT [3]float64 // N, N·m, element frame without structural twist
 }
@@ -291,6 +342,7 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	g := vec3{0, 0, -p.Gravity}
 
 	out.Azimuth = m.Azimuth(st.Q)
+	out.LSSGagAzimuth = wrap2Pi(st.Q[DOFGeAz] + p.AzimB1Up + math.Pi/2)
 	out.RotSpeed = st.QD[DOFGeAz] + st.QD[DOFDrTr]
 	out.GenSpeed = st.QD[DOFGeAz] * p.GBRatio
 	out.RotAccel = qdd[DOFGeAz] + qdd[DOFDrTr]
@@ -449,13 +501,7 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 	}
 	for g, J := range out.TowerGages {
 		F, M := s.towerSectionLoads(J, FY.add(Lyb), MY, O, load, u)
-		sh := &m.tShape[J+1]
-		sFA := sh.faS[0]*st.Q[DOFTFA1] + sh.faS[1]*st.Q[DOFTFA2]
-		sSS := sh.ssS[0]*st.Q[DOFTSS1] + sh.ssS[1]*st.Q[DOFTSS2]
-		f := rotationVector(vec3{-sSS, sFA, 0})
-		for i := range f {
-			f[i] = c.fp.apply(f[i])
-		}
+		f, _ := s.towerSectionFrame(&m.tShape[J+1], st.Q)
 		out.TowerGageF[g], out.TowerGageM[g] = [3]float64(f.local(F)), [3]float64(f.local(M))
 	}
 	out.TwrBsF = FT
@@ -469,6 +515,9 @@ func (s *System) Outputs(st *State, u *Inputs, out *Outputs) error {
 
 	for k := range out.Nodes {
 		s.nodeOutputs(k, st, u, load, accel, out.Nodes[k])
+	}
+	if out.Detail != nil {
+		s.detailOutputs(st, qdd, accel, alpha, MG, FY, MY, out)
 	}
 	top := &m.tShape[p.TwrNodes+1]
 	out.TTDspFA = top.fa[0]*st.Q[DOFTFA1] + top.fa[1]*st.Q[DOFTFA2]
@@ -533,28 +582,19 @@ func (s *System) nodeOutputs(k int, st *State, u *Inputs, load func(int) vec3, a
 	fj := c.fj[k]
 	qb := st.Q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
 	i0 := m.ptBlade0 + k*(p.BldNodes+1)
-	b := &p.Blades[k]
+	up := vec3{0, 0, p.Gravity}
 	for J := range nodes {
 		sh := &m.bShape[k][J+1]
 		no := &nodes[J]
 		off := bladeOffset(sh, qb, 0)
 		no.TD = [3]float64(off)
-		var rx, ry float64
-		for md := 0; md < 3; md++ {
-			rx -= sh.sy[md] * qb[md]
-			ry += sh.sx[md] * qb[md]
-		}
+		rx, ry := bladeSlopes(sh, qb)
 		no.RD = [3]float64{rx, ry, 0}
-		// Element frame: structural twist about j3 (like pitch), then the
-		// bending slope.
-		tw := interp(m.rNodes[J]/m.bldFlexL, b.BlFract, b.StrcTwst)
-		nt := fj
-		if rx != 0 || ry != 0 {
-			nt = bendFrame(&fj, rx, ry)
-		}
-		n := nt.rotZ(-tw)
+		nt, n := s.bladeSectionFrame(k, J, rx, ry)
 		pJ := c.pos[i0+J]
-		no.AL = [3]float64(n.local(accel(i0 + J)))
+		aJ := accel(i0 + J)
+		no.AL = [3]float64(n.local(aJ))
+		no.ALg = [3]float64(n.local(aJ.add(up)))
 		var F, M vec3
 		for i := J + 1; i <= p.BldNodes; i++ {
 			L := load(i0 + i)
@@ -580,6 +620,129 @@ func (s *System) nodeOutputs(k int, st *State, u *Inputs, load func(int) vec3, a
 		}
 		no.FL, no.ML = [3]float64(n.local(F)), [3]float64(n.local(M))
 		no.FLNT, no.MLNT = [3]float64(nt.local(F)), [3]float64(nt.local(M))
+	}
+}
+
+// bladeSectionFrame returns blade k's section frames at node J (0-based)
+// for the bending slopes rx, ry about j1, j2: without structural twist
+// (the pitched frame turned by the slopes) and the element frame n (then
+// turned by the structural twist about its z axis, like pitch).
+func (s *System) bladeSectionFrame(k, J int, rx, ry float64) (nt, n frame) {
+	m := s.m
+	fj := s.c0.fj[k]
+	b := &m.p.Blades[k]
+	tw := interp(m.rNodes[J]/m.bldFlexL, b.BlFract, b.StrcTwst)
+	nt = fj
+	if rx != 0 || ry != 0 {
+		nt = bendFrame(&fj, rx, ry)
+	}
+	return nt, nt.rotZ(-tw)
+}
+
+// bladeSlopes returns the bending slopes about j1 and j2 of blade k's
+// shape sh: deflection toward +j2 along the span turns the section about
+// −j1, toward +j1 about +j2.
+func bladeSlopes(sh *bladeShape, qb []float64) (rx, ry float64) {
+	for md := 0; md < 3; md++ {
+		rx -= sh.sy[md] * qb[md]
+		ry += sh.sx[md] * qb[md]
+	}
+	return rx, ry
+}
+
+// towerSectionFrame returns the local tower frame of the section with
+// shape sh (the platform frame turned by the bending slopes; ElastoDyn's
+// t1, t2, t3 of the node) and the slopes' small-angle rotation
+// (−side-to-side slope, fore-aft slope, 0) in the platform frame.
+func (s *System) towerSectionFrame(sh *towerShape, q []float64) (frame, vec3) {
+	sFA := sh.faS[0]*q[DOFTFA1] + sh.faS[1]*q[DOFTFA2]
+	sSS := sh.ssS[0]*q[DOFTSS1] + sh.ssS[1]*q[DOFTSS2]
+	rd := vec3{-sSS, sFA, 0}
+	f := rotationVector(rd)
+	for i := range f {
+		f[i] = s.c0.fp.apply(f[i])
+	}
+	return f, rd
+}
+
+// eulerZYX returns the roll, pitch and yaw angles (intrinsic Z-Y-X, as
+// platformFrame composes them) of a frame whose rows are its axes.
+func eulerZYX(f *frame) [3]float64 {
+	return [3]float64{
+		math.Atan2(f[1][2], f[2][2]),
+		-math.Asin(math.Max(-1, math.Min(1, f[0][2]))),
+		math.Atan2(f[0][1], f[0][0]),
+	}
+}
+
+// detailOutputs fills out.Detail (DetailOutputs) from the configuration,
+// the generalized accelerations, the shaft frame's angular acceleration
+// alpha, the shaft gage moment mGage and the yaw-bearing loads fY, mY
+// (global axes).
+func (s *System) detailOutputs(st *State, qdd []float64, accel func(int) vec3, alpha, mGage, fY, mY vec3, out *Outputs) {
+	m := s.m
+	p := &m.p
+	nd := m.nDOF
+	c := s.c0
+	d := out.Detail
+	up := vec3{0, 0, p.Gravity}
+	O, B := c.towerTop, c.towerBase
+
+	rOPO := O.sub(B).sub(c.fp[2].scale(m.twrFlexL))
+	d.YawBrTDt, d.YawBrTDp = [3]float64(c.fp.local(rOPO)), [3]float64(c.fb.local(rOPO))
+	d.TwrTpTDi = [3]float64(O.sub(vec3{0, 0, p.TowerBsHt + m.twrFlexL}))
+	var vO vec3
+	for _, j := range s.moving {
+		vO = vO.axpy(st.QD[j], s.jac[m.ptYawBr*nd+j])
+	}
+	d.YawBrTVp = [3]float64(c.fb.local(vO))
+	d.YawBrTAgp = [3]float64(c.fb.local(accel(m.ptYawBr).add(up)))
+	_, rdTop := s.towerSectionFrame(&m.tShape[p.TwrNodes+1], st.Q)
+	d.YawBrRDt = [3]float64(rdTop)
+	// The nacelle turns on the tower top about its z axis at the yaw
+	// rate, so ω_p = ω_s − ψ̇ z_p and α_p = α_s − ψ̈ z_p − ψ̇ ω_p × z_p
+	// (the shaft frame is the nacelle's tilted by a constant angle).
+	zp := c.fb[2]
+	wB := s.omegaS.axpy(-st.QD[DOFYaw], zp)
+	aB := alpha.axpy(-qdd[DOFYaw], zp).sub(wB.cross(zp).scale(st.QD[DOFYaw]))
+	d.YawBrRVp, d.YawBrRAp = [3]float64(c.fb.local(wB)), [3]float64(c.fb.local(aB))
+	d.NcIMUTAg = [3]float64(c.fs.local(accel(m.ptIMU).add(up)))
+
+	aZ := vec3(out.PtfmTAi)
+	d.PtfmTDt = [3]float64(c.fp.local(vec3(out.PtfmTDi)))
+	d.PtfmTAgi = [3]float64(aZ.add(up))
+	d.PtfmTAgt = [3]float64(c.fp.local(aZ.add(up)))
+	d.LSSGagMs = [3]float64(c.fs.local(mGage))
+	d.YawBrFn, d.YawBrMn = [3]float64(c.fn.local(fY)), [3]float64(c.fn.local(mY))
+
+	// Blade tips: acceleration in the last node's element frame (the tip
+	// has no structural twist of its own), slopes of the tip's shape.
+	if len(d.TipAL) != p.NumBl {
+		d.TipAL, d.TipALg, d.TipRD = make([][3]float64, p.NumBl), make([][3]float64, p.NumBl), make([][3]float64, p.NumBl)
+	}
+	for k := 0; k < p.NumBl; k++ {
+		qb := st.Q[DOFBlade(k, 0) : DOFBlade(k, 0)+3]
+		J := p.BldNodes - 1
+		rxJ, ryJ := bladeSlopes(&m.bShape[k][J+1], qb)
+		_, n := s.bladeSectionFrame(k, J, rxJ, ryJ)
+		tip := accel(m.ptBlade0 + k*(p.BldNodes+1) + p.BldNodes)
+		d.TipAL[k], d.TipALg[k] = [3]float64(n.local(tip)), [3]float64(n.local(tip.add(up)))
+		rx, ry := bladeSlopes(&m.bShape[k][p.BldNodes+1], qb)
+		d.TipRD[k] = [3]float64{rx, ry, 0}
+	}
+
+	if len(d.TowerGages) != len(out.TowerGages) {
+		d.TowerGages = make([]TowerGageMotion, len(out.TowerGages))
+	}
+	for g, J := range out.TowerGages {
+		f, rd := s.towerSectionFrame(&m.tShape[J+1], st.Q)
+		a := accel(J)
+		td := c.fp.local(c.pos[J].sub(B))
+		td[2] -= m.hNodes[J]
+		d.TowerGages[g] = TowerGageMotion{
+			AL: [3]float64(f.local(a)), ALg: [3]float64(f.local(a.add(up))),
+			TD: [3]float64(td), RD: [3]float64(rd), RP: eulerZYX(&f),
+		}
 	}
 }
 

@@ -290,7 +290,7 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 		// acceleration and the frame's rotation in the same axes; the
 		// blade's sums are formed there and turned to global axes once.
 		aApexL, aHL, wHL, gL := fj.local(aApex), fj.local(aH), fj.local(wH), fj.local(g)
-		blade := func(pt int, sh *bladeShape) {
+		blade := func(pt int, sh *bladeShape, tip bool) {
 			dl := &s.bladeDL[pt]
 			for md := 0; md < 3; md++ {
 				var ax float64
@@ -300,9 +300,10 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 				dl[md] = vec3{sh.dx[md], sh.dy[md], -ax}
 			}
 			mi := m.ptMass[pt]
-			if mi <= 0 {
+			if mi <= 0 && !tip {
 				// A massless point (a load station) needs its mode
-				// partials only: nothing asks for its acceleration.
+				// partials only: nothing asks for its acceleration. The
+				// tip's, massless or not, is an output (TipALxb …).
 				return
 			}
 			r := c.off[pt]
@@ -317,14 +318,16 @@ func (s *System) analyticCoefficients(q, qdIn, pitch []float64) {
 			ab := aApexL.add(aHL.cross(r)).add(wHL.cross(wHL.cross(r))).add(wHL.cross(relVel).scale(2))
 			ab[2] += zz
 			s.abias[pt] = fj.apply(ab)
-			lump.add(mi, r, dl, gL.sub(ab).scale(mi))
+			if mi > 0 {
+				lump.add(mi, r, dl, gL.sub(ab).scale(mi))
+			}
 		}
 		i0 := m.ptBlade0 + k*(p.BldNodes+1)
 		for jn := 0; jn <= p.BldNodes; jn++ {
-			blade(i0+jn, &m.bShape[k][jn+1])
+			blade(i0+jn, &m.bShape[k][jn+1], jn == p.BldNodes)
 		}
 		for i := range m.loadR[k] {
-			blade(m.ptLoad0[k]+i, &m.loadShape[k][i])
+			blade(m.ptLoad0[k]+i, &m.loadShape[k][i], false)
 		}
 		lump.toGlobal(fj)
 	}
