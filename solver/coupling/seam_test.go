@@ -176,6 +176,7 @@ func TestSupportedNamesFileLineAndOption(t *testing.T) {
 		{func(d *deck.Deck) { d.Main.CompElast = 2 }, "IEA-15-240-RWT-UMaineSemi.fst", "CompElast"},
 		{func(d *deck.Deck) { d.Main.CompAero = 1 }, "IEA-15-240-RWT-UMaineSemi.fst", "CompAero"},
 		{func(d *deck.Deck) { d.ElastoDyn.PitchDOF = true }, "IEA-15-240-RWT-UMaineSemi_ElastoDyn.dat", "PitchDOF"},
+		{func(d *deck.Deck) { d.ElastoDyn.YawFrctMod, d.ElastoDyn.YawDOF = 1, true }, "IEA-15-240-RWT-UMaineSemi_ElastoDyn.dat", "YawFrctMod"},
 	}
 	for _, c := range cases {
 		d := semiDeckWithoutModules(t)
@@ -186,7 +187,7 @@ func TestSupportedNamesFileLineAndOption(t *testing.T) {
 			t.Fatalf("%s: got %v, want *Unsupported", c.variable, err)
 		}
 		meta := &d.Main.Meta
-		if c.variable == "PitchDOF" {
+		if c.variable == "PitchDOF" || c.variable == "YawFrctMod" {
 			meta = &d.ElastoDyn.Meta
 		}
 		if u.File != c.file || u.Variable != c.variable || u.Line != meta.LineOf(c.variable) || u.Line == 0 {

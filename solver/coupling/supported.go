@@ -184,6 +184,10 @@ func Supported(d *deck.Deck) error {
 			return at(&ed.Meta, "PitchDOF", "True is not supported (the blade-pitch DOF is not modelled; set PitchDOF to False)")
 		case ed.NumBl != 3:
 			return at(&ed.Meta, "NumBl", "%d: only 3-bladed rotors are supported", ed.NumBl)
+		case ed.YawFrctMod != 0 && ed.YawDOF:
+			// With the yaw DOF locked the friction torque moves nothing
+			// (only ElastoDyn's YawFri* channels, INVALID here, would show it).
+			return at(&ed.Meta, "YawFrctMod", "%d with YawDOF True is not supported (yaw-bearing friction is not modelled; set YawFrctMod to 0)", ed.YawFrctMod)
 		}
 	}
 	return nil

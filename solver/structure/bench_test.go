@@ -81,3 +81,45 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkSemiOutputs is one output evaluation of the semi's model
+// (Outputs at a new state: the equations of motion and the Newton–Euler
+// loads) with the common channels only and with DetailOutputs enabled
+// (tower top, IMU, platform, tips and one tower gage), which a run pays
+// for only when its OutList asks for a detail channel.
+//
+//	go test ./solver/structure -run '^$' -bench SemiOutputs -benchmem
+func BenchmarkSemiOutputs(b *testing.B) {
+	for _, detail := range []bool{false, true} {
+		name := "common"
+		if detail {
+			name = "detail"
+		}
+		b.Run(name, func(b *testing.B) {
+			m := semiModel(b, nil)
+			sys := NewSystem(m)
+			st, err := m.InitialState()
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.QD[DOFP], st.QD[DOFSg], st.QD[DOFTFA1] = 0.01, 0.2, 0.05
+			u := m.NewInputs()
+			out := m.NewOutputs()
+			out.SetTowerGages([]int{m.p.TwrNodes - 1})
+			if detail {
+				out.EnableDetail()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			c0 := cpuTime(b)
+			for i := 0; i < b.N; i++ {
+				st.Q[DOFGeAz] += 0.0125
+				st.Q[DOFP] += 1e-5
+				if err := sys.Outputs(st, u, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuTime(b)-c0).Seconds()/float64(b.N)*1e6, "cpu-µs/op")
+		})
+	}
+}
