@@ -61,11 +61,14 @@ func rateMatches(time, x, rate []float64, tol float64) (int, float64, bool) {
 //     angular velocity about y_p that of its pitch deflection and its
 //     angular acceleration that of its angular velocity (2 % of each
 //     channel's level);
+//   - a tower gage's local acceleration is the second difference of its
+//     deflection (3 % of its level);
 //   - positions: on land the tower top's displacement in the inertial
 //     frame is its deflection (x and z equal to 1e-12), a tower gage's
 //     height minus its rest height is its axial deflection, the gage's
 //     rotation in the inertial frame equals its angular deflection to
-//     second order, the tip's slopes are the secant of the deflection over
+//     second order, two neighbouring gages' mean slope is the secant of
+//     their deflections (1 %), the tip's slopes are the secant of the deflection over
 //     the last half element (3 % of their level) and its acceleration
 //     along the blade scales with the radius from the last node's (2 %);
 //   - the shaft gage's bending moment in the non-rotating frame has the
@@ -81,7 +84,7 @@ func TestElastoDynDetailChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 	ed := d.ElastoDyn
-	ed.NTwGages, ed.TwrGagNd = 2, []int{ed.TwrNodes / 2, ed.TwrNodes}
+	ed.NTwGages, ed.TwrGagNd = 3, []int{ed.TwrNodes / 2, ed.TwrNodes, ed.TwrNodes - 1}
 	ed.NBlGages, ed.BldGagNd = 1, []int{ed.BldNodes}
 	names := []string{"Azimuth", "Q_DrTr", "RotSpeed", "NacYaw", "YawPos", "BldPitch1", "BlPitch1", "PtchPMzb1",
 		"YawBrTAxp", "YawBrTAyp", "YawBrTAzp", "YawBrTAgxp", "YawBrTAgyp", "YawBrTAgzp",
@@ -90,7 +93,8 @@ func TestElastoDynDetailChannels(t *testing.T) {
 		"NcIMUTAxs", "NcIMUTAys", "NcIMUTAzs", "NcIMUTAgxs", "NcIMUTAgys", "NcIMUTAgzs",
 		"TwHt1ALxt", "TwHt1ALyt", "TwHt1ALzt", "TwHt1ALgxt", "TwHt1ALgyt", "TwHt1ALgzt",
 		"TwHt2ALxt", "TwHt2ALyt", "TwHt2ALzt", "TwHt2ALgxt", "TwHt2ALgyt", "TwHt2ALgzt",
-		"TwHt2TPzi", "TwHt2TDxt", "TwHt2TDzt", "TwHt2RDxt", "TwHt2RDyt", "TwHt2RPxi", "TwHt2RPyi", "TwHt2RPzi",
+		"TwHt2TPzi", "TwHt2TDxt", "TwHt2TDyt", "TwHt2TDzt", "TwHt2RDxt", "TwHt2RDyt", "TwHt2RPxi", "TwHt2RPyi", "TwHt2RPzi",
+		"TwHt3TDxt", "TwHt3TDyt", "TwHt3RDxt", "TwHt3RDyt",
 		"TipALxb1", "TipALyb1", "TipALzb1", "TipALgxb1", "TipALgyb1", "TipALgzb1", "TipRDxb1", "TipRDyb1", "RollDefl1", "PtchDefl1",
 		"TipDxb1", "TipDyb1", "Spn1TDxb1", "Spn1TDyb1", "Spn1ALzb1", "Spn1ALxb1", "Spn1ALyb1", "Spn1ALgxb1", "Spn1ALgyb1", "Spn1ALgzb1",
 		"LSSGagMya", "LSSGagMza", "LSSGagMys", "LSSGagMzs", "LSSTipMys", "LSSTipMzs", "LSShftFys", "LSShftFzs", "LSSGagPxa",
@@ -148,6 +152,20 @@ func TestElastoDynDetailChannels(t *testing.T) {
 		}
 	}
 
+	// The tower gage's acceleration along its local axes is the second
+	// difference of its deflection (the local frame is tilted by a slope of
+	// a few hundredths of a degree; 3 % of the level).
+	for _, ax := range []string{"x", "y"} {
+		x, a := col["TwHt2TD"+ax+"t"], col["TwHt2AL"+ax+"t"]
+		tol := 0.03 * level(a)
+		for k := 2; k < len(time)-2; k++ {
+			h := time[k+1] - time[k]
+			if dd := (x[k+1] - 2*x[k] + x[k-1]) / (h * h); math.Abs(dd-a[k]) > tol {
+				t.Fatalf("t=%g s: TwHt2AL%st %g, the second difference of TwHt2TD%st %g (± %g)", time[k], ax, a[k], ax, dd, tol)
+			}
+		}
+	}
+
 	// Positions and slopes.
 	dh := (ed.TowerHt - ed.TowerBsHt) / float64(ed.TwrNodes)
 	hGage := ed.TowerBsHt + (float64(ed.TwrNodes)-0.5)*dh
@@ -168,6 +186,10 @@ func TestElastoDynDetailChannels(t *testing.T) {
 			{"TwHt2RPxi vs TwHt2RDxt", col["TwHt2RPxi"][k], col["TwHt2RDxt"][k], 1e-4},
 			{"TwHt2RPyi vs TwHt2RDyt", col["TwHt2RPyi"][k], col["TwHt2RDyt"][k], 1e-4},
 			{"TwHt2RPzi", col["TwHt2RPzi"][k], 0, 1e-4},
+			// Between two neighbouring gages the mean slope is the secant
+			// of the deflection (deflection toward +y turns about −x).
+			{"TwHt2/3 RDyt vs the secant of TDxt (deg)", (col["TwHt2RDyt"][k] + col["TwHt3RDyt"][k]) / 2, (col["TwHt2TDxt"][k] - col["TwHt3TDxt"][k]) / dh * r2d, 0.01 * level(col["TwHt2RDyt"])},
+			{"TwHt2/3 RDxt vs the secant of −TDyt (deg)", (col["TwHt2RDxt"][k] + col["TwHt3RDxt"][k]) / 2, -(col["TwHt2TDyt"][k] - col["TwHt3TDyt"][k]) / dh * r2d, 0.01 * level(col["TwHt2RDxt"])},
 			{"TipRDyb1 vs the secant of TipDxb1 (deg)", col["TipRDyb1"][k], (col["TipDxb1"][k] - col["Spn1TDxb1"][k]) / (ed.TipRad - rNode) * r2d, 0.03 * rdy},
 			{"TipRDxb1 vs the secant of −TipDyb1 (deg)", col["TipRDxb1"][k], -(col["TipDyb1"][k] - col["Spn1TDyb1"][k]) / (ed.TipRad - rNode) * r2d, 0.03 * rdx},
 			{"TipALzb1 vs Spn1ALzb1·TipRad/r", col["TipALzb1"][k], col["Spn1ALzb1"][k] * ed.TipRad / rNode, 0.02 * level(col["TipALzb1"])},
