@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,6 +53,11 @@ type PrepareOptions struct {
 //   - the initial rotor speed and blade pitch from the deck's steady-state
 //     table (SteadyStateFromDeck) when it has one; parked states start with
 //     feathered blades (90°) and a standing rotor;
+//   - on a floating platform (FloatingPlatform), the initial platform
+//     displacements PtfmSurge … PtfmYaw at the platform's static
+//     equilibrium under the run's mean rotor load (PlatformStartFor); the
+//     mooring lines' initial state is solved for the displaced fairleads
+//     by the run itself;
 //   - operating-state changes through ServoDyn's timed manoeuvres (see
 //     applyState): grid loss, shut-down, emergency stop, start-up.
 //
@@ -238,6 +244,24 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 			ed.RotSpeed = rpm
 			for i := range ed.BlPitch {
 				ed.BlPitch[i] = pitch
+			}
+		}
+		if FloatingPlatform(d) {
+			// A floating platform starts at its static equilibrium under
+			// the run's mean rotor load, not at rest undisplaced, so the
+			// run does not spend its first minutes drifting there
+			// (docs/events.md §6).
+			ps, err := PlatformStartFor(ctx, d, run, opt.SteadyState)
+			switch {
+			case err == nil:
+				ed.PtfmSurge, ed.PtfmSway, ed.PtfmHeave = ps.Disp[0], ps.Disp[1], ps.Disp[2]
+				ed.PtfmRoll, ed.PtfmPitch, ed.PtfmYaw = ps.Disp[3], ps.Disp[4], ps.Disp[5]
+			case ctx.Err() != nil:
+				return "", fmt.Errorf("dlc: prepare %s: %w", run.ID, ctx.Err())
+			default:
+				// The run can still start from the deck's own initial
+				// position; it then carries the start-up drift.
+				slog.WarnContext(ctx, "floating platform starts at the deck's initial position: no static equilibrium", "run", run.ID, "err", err)
 			}
 		}
 	}

@@ -21,6 +21,9 @@ type CpSurface struct {
 	TSR   []float64
 	Pitch []float64
 	Cp    [][]float64
+	// Ct is the thrust coefficient on the same grid (the Ct part of a
+	// ROSCO table); nil when the surface has none.
+	Ct [][]float64
 }
 
 // maxCpTableBytes bounds the read of a Cp table: the published tables are
@@ -47,7 +50,7 @@ func ReadCpTable(path string) (*CpSurface, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dlc: Cp table %s: %w", filepath.Base(path), err)
 	}
-	return &CpSurface{TSR: t.TSR, Pitch: t.PitchDeg, Cp: t.Cp}, nil
+	return &CpSurface{TSR: t.TSR, Pitch: t.PitchDeg, Cp: t.Cp, Ct: t.Ct}, nil
 }
 
 // OperatingPoint is one steady operating point of a turbine.
@@ -55,6 +58,10 @@ type OperatingPoint struct {
 	WindSpeed  float64 `json:"wind_speed"`  // m/s
 	RotorSpeed float64 `json:"rotor_speed"` // rpm
 	Pitch      float64 `json:"pitch"`       // deg
+	// Cp and Ct are the rotor's power and thrust coefficients there, from
+	// the Cp surface (Ct zero when the surface has none).
+	Cp float64 `json:"cp,omitempty"`
+	Ct float64 `json:"ct,omitempty"`
 }
 
 // SteadyState is a table of operating points sorted by wind speed.
@@ -63,17 +70,26 @@ type SteadyState []OperatingPoint
 // At interpolates the table linearly at wind speed v; ok is false outside
 // the table's range or for an empty table.
 func (s SteadyState) At(v float64) (rpm, pitch float64, ok bool) {
+	p, ok := s.Point(v)
+	return p.RotorSpeed, p.Pitch, ok
+}
+
+// Point interpolates every quantity of the table linearly at wind speed v;
+// ok is false outside the table's range or for an empty table.
+func (s SteadyState) Point(v float64) (OperatingPoint, bool) {
 	n := len(s)
 	if n == 0 || math.IsNaN(v) || v < s[0].WindSpeed || v > s[n-1].WindSpeed {
-		return 0, 0, false
+		return OperatingPoint{}, false
 	}
 	i := sort.Search(n, func(i int) bool { return s[i].WindSpeed >= v })
 	if s[i].WindSpeed == v || i == 0 {
-		return s[i].RotorSpeed, s[i].Pitch, true
+		return s[i], true
 	}
 	a, b := s[i-1], s[i]
 	f := (v - a.WindSpeed) / (b.WindSpeed - a.WindSpeed)
-	return a.RotorSpeed + f*(b.RotorSpeed-a.RotorSpeed), a.Pitch + f*(b.Pitch-a.Pitch), true
+	lerp := func(x, y float64) float64 { return x + f*(y-x) }
+	return OperatingPoint{WindSpeed: v, RotorSpeed: lerp(a.RotorSpeed, b.RotorSpeed), Pitch: lerp(a.Pitch, b.Pitch),
+		Cp: lerp(a.Cp, b.Cp), Ct: lerp(a.Ct, b.Ct)}, true
 }
 
 // ControlPoint holds what a steady-state calculation needs from the
@@ -88,6 +104,11 @@ type ControlPoint struct {
 	FinePitch     float64 // PC_FinePit, deg
 	Radius        float64 // rotor radius (TipRad), m
 	AirDensity    float64 // kg/m³
+	// MinPitchWind and MinPitch (deg) are ROSCO's minimum-pitch
+	// saturation (PS_Mode 1: PS_WindSpeeds, PS_BldPitchMin), the
+	// "peak shaving" that pitches the blades out below rated to cap the
+	// thrust; nil without it.
+	MinPitchWind, MinPitch []float64
 }
 
 // ErrNoSteadyState says the deck lacks the controller data of a steady-state
@@ -141,6 +162,19 @@ func SteadyStateFromDeck(d *deck.Deck) (SteadyState, error) {
 		RatedRotor: vals["VS_RefSpd"] / gb * radSToRPM, MinRotor: vals["VS_MinOMSpd"] / gb * radSToRPM,
 		TSROpt: vals["VS_TSRopt"], FinePitch: vals["PC_FinePit"] * 180 / math.Pi,
 		Radius: d.ElastoDyn.TipRad, AirDensity: rho}
+	if ps, _, _ := c.Int("PS_Mode"); ps == 1 {
+		ws, ok1, err1 := c.Floats("PS_WindSpeeds")
+		mp, ok2, err2 := c.Floats("PS_BldPitchMin")
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("dlc: steady state: DISCON: %w", err)
+		}
+		if ok1 && ok2 && len(ws) == len(mp) && len(ws) > 0 && sort.Float64sAreSorted(ws) {
+			cp.MinPitchWind = ws
+			for _, x := range mp {
+				cp.MinPitch = append(cp.MinPitch, x*180/math.Pi)
+			}
+		}
+	}
 	var speeds []float64
 	for v := 1.0; v <= 40; v += 0.5 {
 		speeds = append(speeds, v)
@@ -193,14 +227,23 @@ func SteadyStateFromSurface(s *CpSurface, c ControlPoint, speeds []float64) (Ste
 		pAvail := c.GenEfficiency * 0.5 * c.AirDensity * area * v * v * v
 		target := c.RatedPower / pAvail
 		pitch := c.FinePitch
-		if cpAt(s, lambda, c.FinePitch) > target {
-			p, ok := pitchFor(s, lambda, c.FinePitch, target)
+		if len(c.MinPitch) > 0 {
+			// ROSCO saturates its pitch command from below by the table
+			// at its wind-speed estimate (PS_Mode 1).
+			pitch = math.Max(pitch, interp1(c.MinPitchWind, c.MinPitch, v))
+		}
+		if cpAt(s, lambda, pitch) > target {
+			p, ok := pitchFor(s, lambda, pitch, target)
 			if !ok {
 				continue
 			}
 			pitch = p
 		}
-		out = append(out, OperatingPoint{WindSpeed: v, RotorSpeed: omega, Pitch: pitch})
+		op := OperatingPoint{WindSpeed: v, RotorSpeed: omega, Pitch: pitch, Cp: cpAt(s, lambda, pitch)}
+		if len(s.Ct) == len(s.TSR) {
+			op.Ct = tableAt(s, s.Ct, lambda, pitch)
+		}
+		out = append(out, op)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("dlc: steady state: no wind speed falls inside the Cp surface")
@@ -230,11 +273,32 @@ func pitchFor(s *CpSurface, lambda, from, target float64) (float64, bool) {
 }
 
 // cpAt interpolates the surface bilinearly (clamped at the edges).
-func cpAt(s *CpSurface, lambda, pitch float64) float64 {
+func cpAt(s *CpSurface, lambda, pitch float64) float64 { return tableAt(s, s.Cp, lambda, pitch) }
+
+// interp1 interpolates y(x) linearly at v, holding the end values outside
+// x's range.
+func interp1(x, y []float64, v float64) float64 {
+	n := len(x)
+	switch {
+	case v <= x[0]:
+		return y[0]
+	case v >= x[n-1]:
+		return y[n-1]
+	}
+	k := sort.SearchFloat64s(x, v)
+	f := (v - x[k-1]) / (x[k] - x[k-1])
+	return y[k-1] + f*(y[k]-y[k-1])
+}
+
+// tableAt interpolates a table on s's grid (Cp or Ct) bilinearly.
+func tableAt(s *CpSurface, c [][]float64, lambda, pitch float64) float64 {
 	i, fi := bracket(s.TSR, lambda)
 	j, fj := bracket(s.Pitch, pitch)
-	c00, c01 := s.Cp[i][j], s.Cp[i][j+1]
-	c10, c11 := s.Cp[i+1][j], s.Cp[i+1][j+1]
+	if len(c[i]) <= j+1 || len(c[i+1]) <= j+1 {
+		return 0
+	}
+	c00, c01 := c[i][j], c[i][j+1]
+	c10, c11 := c[i+1][j], c[i+1][j+1]
 	return (1-fi)*((1-fj)*c00+fj*c01) + fi*((1-fj)*c10+fj*c11)
 }
 
