@@ -78,8 +78,9 @@ type Request struct {
 	// state of their wind speed.
 	ExtremeSeaState *ExtremeSeaState `json:"extreme_sea_state,omitempty"`
 	// FloatingPlatform raises every DLC's transient to at least
-	// FloatingTransient unless the request's override sets it (the
-	// turbine's deck has a floating platform: FloatingPlatform).
+	// FloatingTransient (operating states) or FloatingParkedTransient
+	// (parked, idling, start-up) unless the request's override sets it
+	// (the turbine's deck has a floating platform: FloatingPlatform).
 	FloatingPlatform bool `json:"floating_platform,omitempty"`
 	// Table replaces the standard table when not nil.
 	Table []DLC `json:"-"`
@@ -261,8 +262,10 @@ func Expand(req Request) ([]Run, error) {
 		}
 		if ov.Transient != nil {
 			trans = *ov.Transient
-		} else if req.FloatingPlatform {
+		} else if req.FloatingPlatform && operating(d.State) {
 			trans = math.Max(trans, FloatingTransient)
+		} else if req.FloatingPlatform {
+			trans = math.Max(trans, FloatingParkedTransient)
 		}
 		if !(dur > 0) || dur > 7200 || !(trans >= 0) || trans > 3600 {
 			return nil, fmt.Errorf("dlc: expand: DLC %s: duration %g s must be in (0, 7200] and transient %g s in [0, 3600]", id, dur, trans)

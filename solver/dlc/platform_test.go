@@ -13,6 +13,20 @@ import (
 
 const semiStill = "iea15_semi_steady10_still"
 
+// preparedDeck is the run deck PrepareRunWith writes, loaded back.
+func preparedDeck(t *testing.T, d *deck.Deck, run Run, opt PrepareOptions) *deck.Deck {
+	t.Helper()
+	fst, err := PrepareRunWith(context.Background(), d, run, t.TempDir(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := deck.Load(fst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func loadSemiStill(t *testing.T) *deck.Deck {
 	t.Helper()
 	d, err := deck.Load(testshared.Path(t, "reference-outputs", semiStill, "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
@@ -88,15 +102,7 @@ func TestPrepareStartsAFloatingRunAtItsEquilibrium(t *testing.T) {
 	}
 	start := func(d *deck.Deck, run Run) [6]float64 {
 		t.Helper()
-		fst, err := PrepareRunWith(context.Background(), d, run, t.TempDir(), PrepareOptions{SteadyState: ss})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := deck.Load(fst)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ed := got.ElastoDyn
+		ed := preparedDeck(t, d, run, PrepareOptions{SteadyState: ss}).ElastoDyn
 		return [6]float64{ed.PtfmSurge, ed.PtfmSway, ed.PtfmHeave, ed.PtfmRoll, ed.PtfmPitch, ed.PtfmYaw}
 	}
 	var operatingRun, parkedRun Run

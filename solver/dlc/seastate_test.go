@@ -170,12 +170,14 @@ func TestExtremeSeaStatesForParkedExtremeWind(t *testing.T) {
 }
 
 // On a floating platform every DLC's transient is at least
-// FloatingTransient (an override still wins), and an event moves with it;
+// FloatingTransient when it starts operating and FloatingParkedTransient
+// when it starts parked or idling (an override still wins), and an event
+// moves with it;
 // a bottom-fixed or land deck keeps the table's. FloatingPlatform tells
 // the semi from the monopile and the land turbine.
 func TestFloatingPlatformLengthensTheTransient(t *testing.T) {
 	iea15 := Turbine{Name: "IEA 15 MW", HubHeight: 150, RotorDiameter: 240, VIn: 3, VRated: 10.59, VOut: 25, RatedRotorSpeed: 7.56}
-	base := Request{Turbine: iea15, DLCs: []string{"1.2", "2.3"}, Class: "I", Category: "B", BatchSeed: 3,
+	base := Request{Turbine: iea15, DLCs: []string{"1.2", "2.3", "3.1", "4.1", "6.4"}, Class: "I", Category: "B", BatchSeed: 3,
 		SeaStates: []SeaStateBin{{WindSpeed: 10, Hs: 2, Tp: 8}}}
 	fixed, err := Expand(base)
 	if err != nil {
@@ -190,14 +192,23 @@ func TestFloatingPlatformLengthensTheTransient(t *testing.T) {
 	if len(fixed) != len(floating) || len(fixed) == 0 {
 		t.Fatalf("%d and %d runs", len(fixed), len(floating))
 	}
+	seen := map[float64]bool{}
 	for i, f := range fixed {
 		g := floating[i]
-		if g.Transient != math.Max(f.Transient, FloatingTransient) || g.TMax-g.Transient != f.TMax-f.Transient {
+		least := float64(FloatingTransient)
+		if !operating(g.State) {
+			least = FloatingParkedTransient
+		}
+		seen[least] = true
+		if g.Transient != math.Max(f.Transient, least) || g.TMax-g.Transient != f.TMax-f.Transient {
 			t.Fatalf("%s: transient %g s, run %g s on the floating platform; fixed %g s, %g s", f.ID, g.Transient, g.TMax, f.Transient, f.TMax)
 		}
 		if f.EventTime > 0 && g.EventTime-f.EventTime != g.Transient-f.Transient {
 			t.Errorf("%s: event at %g s, fixed at %g s: it must move with the transient", f.ID, g.EventTime, f.EventTime)
 		}
+	}
+	if !seen[FloatingTransient] || !seen[FloatingParkedTransient] {
+		t.Errorf("transients checked %v: want both an operating and a parked start", seen)
 	}
 	fl.Overrides = map[string]Override{"1.2": {Transient: ptr(90)}}
 	over, err := Expand(fl)

@@ -1,7 +1,6 @@
 package dlc
 
 import (
-	"context"
 	"errors"
 	"math"
 	"os"
@@ -122,14 +121,7 @@ func TestPrepareRunSteadyStateIEA15(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantRPM, wantPitch, _ := ss.At(15)
-	fst, err := PrepareRun(context.Background(), d, runs[0], t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := deck.Load(fst)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := preparedDeck(t, d, runs[0], PrepareOptions{SteadyState: ss})
 	ed := got.ElastoDyn
 	if math.Abs(ed.RotSpeed-wantRPM) > 1e-6 || math.Abs(ed.BlPitch[0]-wantPitch) > 1e-6 || ed.BlPitch[2] != ed.BlPitch[0] {
 		t.Errorf("initial rotor %g rpm pitch %v, want %g rpm %g°", ed.RotSpeed, ed.BlPitch, wantRPM, wantPitch)
