@@ -17,14 +17,7 @@ import (
 //
 //	go test ./solver/structure -run '^$' -bench SemiStateEvaluation -benchmem
 func BenchmarkSemiStateEvaluation(b *testing.B) {
-	m := semiModel(b, nil)
-	sys := NewSystem(m)
-	st, err := m.InitialState()
-	if err != nil {
-		b.Fatal(err)
-	}
-	st.QD[DOFP], st.QD[DOFSg], st.QD[DOFTFA1] = 0.01, 0.2, 0.05
-	u := m.NewInputs()
+	m, sys, st, u := semiMoving(b)
 	mo := m.NewMotions()
 	qdd := make([]float64, m.NumDOF())
 	b.ReportAllocs()
@@ -41,6 +34,18 @@ func BenchmarkSemiStateEvaluation(b *testing.B) {
 		sys.Motions(st, u.BlPitch, mo)
 	}
 	b.ReportMetric((cpuTime(b)-c0).Seconds()/float64(b.N)*1e6, "cpu-µs/op")
+}
+
+// semiMoving is the semi's model and system at its initial state with
+// pitch, surge and tower fore-aft rates, and zero inputs.
+func semiMoving(b *testing.B) (*Model, *System, *State, *Inputs) {
+	m := semiModel(b, nil)
+	st, err := m.InitialState()
+	if err != nil {
+		b.Fatal(err)
+	}
+	st.QD[DOFP], st.QD[DOFSg], st.QD[DOFTFA1] = 0.01, 0.2, 0.05
+	return m, NewSystem(m), st, m.NewInputs()
 }
 
 // semiModel is the structural model of the IEA 15 MW on the VolturnUS-S
@@ -96,14 +101,7 @@ func BenchmarkSemiOutputs(b *testing.B) {
 			name = "detail"
 		}
 		b.Run(name, func(b *testing.B) {
-			m := semiModel(b, nil)
-			sys := NewSystem(m)
-			st, err := m.InitialState()
-			if err != nil {
-				b.Fatal(err)
-			}
-			st.QD[DOFP], st.QD[DOFSg], st.QD[DOFTFA1] = 0.01, 0.2, 0.05
-			u := m.NewInputs()
+			m, sys, st, u := semiMoving(b)
 			out := m.NewOutputs()
 			out.SetTowerGages([]int{m.p.TwrNodes - 1})
 			if detail {
