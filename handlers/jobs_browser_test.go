@@ -41,8 +41,11 @@ func TestBrowserSubmitWatchAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("submitting in the browser: %v", err)
 	}
-	// A second run, queued behind the first (one worker).
-	resp, body := je.submitZip(deckZip(t, "20", nil), "Main_Onshore.fst", je.keyed())
+	// A second run, queued behind the first (one worker), long enough (600
+	// simulated seconds, tens of CPU seconds) that it is still queued or
+	// running when Cancel is clicked: a 20-s run started when the first
+	// finished and succeeded before the click in a full test run at load 17.
+	resp, body := je.submitZip(deckZip(t, "600", nil), "Main_Onshore.fst", je.keyed())
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("second submit: %d %s", resp.StatusCode, body)
 	}
