@@ -344,3 +344,91 @@ func rotZYX(roll, pitch, yaw float64) [3][3]float64 {
 		{-sp, cp * sr, cp * cr},
 	}
 }
+
+// A rigid NREL 5 MW rotor turning at a fixed 10 rpm (every DOF off):
+// each blade tip moves on a circle of radius TipRad·cos(PreCone) about the
+// shaft, so its acceleration is the centripetal Ω²·TipRad·cos(PreCone)
+// toward the shaft, Ω²·TipRad·cos²(PreCone) of it inward along the blade
+// axis zb (1e-9 relative), whatever the blade's pitch and twist turn xb
+// and yb to.
+func TestTipAccelerationOfARigidRotorIsCentripetal(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_rigid_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := d.ElastoDyn
+	ed.GenDOF = false
+	var names []string
+	for b := 1; b <= 3; b++ {
+		for _, ax := range []string{"x", "y", "z"} {
+			names = append(names, fmt.Sprintf("TipAL%sb%d", ax, b))
+		}
+	}
+	names = append(names, "RotSpeed", "BldPitch1")
+	time, col, _ := runColumns(t, d, 2, names)
+	omega := ed.RotSpeed * math.Pi / 30
+	cone := ed.PreCone[0] * deg
+	radial := omega * omega * ed.TipRad * math.Cos(cone)
+	for k := range time {
+		if w := col["RotSpeed"][k]; math.Abs(w-ed.RotSpeed) > 1e-9 {
+			t.Fatalf("t=%g s: RotSpeed %g rpm, want the fixed %g", time[k], w, ed.RotSpeed)
+		}
+		for b := 1; b <= 3; b++ {
+			x, y, z := col[fmt.Sprintf("TipALxb%d", b)][k], col[fmt.Sprintf("TipALyb%d", b)][k], col[fmt.Sprintf("TipALzb%d", b)][k]
+			if n := math.Sqrt(x*x + y*y + z*z); math.Abs(n-radial) > 1e-9*radial {
+				t.Fatalf("t=%g s: blade %d tip acceleration %.12g m/s², want Ω²·TipRad·cos(PreCone) = %.12g", time[k], b, n, radial)
+			}
+			if want := -radial * math.Cos(cone); math.Abs(z-want) > 1e-9*radial {
+				t.Fatalf("t=%g s: TipALzb%d %.12g m/s², want %.12g", time[k], b, z, want)
+			}
+		}
+	}
+	if col["BldPitch1"][len(time)-1] == 0 && math.Abs(cone) == 0 {
+		t.Fatal("no pitch and no cone: the frame checks are idle")
+	}
+}
+
+// The IEA 15 MW semi's turbine toppling about the platform reference point
+// (pitch the only DOF, rigid tower, nothing but gravity, 5° initial
+// pitch): the tower top's frame p is the platform's, so its angular
+// velocity and acceleration are the platform's (1e-9), and the tower top,
+// H = TowerHt − PtfmRefzt above the pivot, moves at ω·H along x_p with
+// the tangential acceleration α·H along x_p and the centripetal −ω²·H
+// along z_p (1e-9 relative).
+func TestTowerTopMotionOnAPitchingPlatform(t *testing.T) {
+	d := semiDeckWithoutModules(t)
+	ed := d.ElastoDyn
+	ed.PtfmPitch = 5
+	names := []string{"PtfmRVyt", "PtfmRAyt", "YawBrRVxp", "YawBrRVyp", "YawBrRVzp", "YawBrRAxp", "YawBrRAyp", "YawBrRAzp",
+		"YawBrTVxp", "YawBrTVyp", "YawBrTVzp", "YawBrTAxp", "YawBrTAzp"}
+	time, col, _ := runColumns(t, d, 2, names)
+	h := ed.TowerHt - ed.PtfmRefzt
+	if w := col["PtfmRVyt"][len(time)-1] * deg; !(math.Abs(w) > 1e-3) {
+		t.Fatalf("the platform does not topple: pitch rate %g rad/s", w)
+	}
+	for k := range time {
+		w, a := col["PtfmRVyt"][k]*deg, col["PtfmRAyt"][k]*deg
+		scale := math.Max(1, math.Max(math.Abs(a), w*w)*h)
+		for _, c := range []struct {
+			what      string
+			got, want float64
+			tol       float64
+		}{
+			{"YawBrRVyp vs PtfmRVyt", col["YawBrRVyp"][k], col["PtfmRVyt"][k], 1e-9 * math.Max(1, math.Abs(col["PtfmRVyt"][k]))},
+			{"YawBrRAyp vs PtfmRAyt", col["YawBrRAyp"][k], col["PtfmRAyt"][k], 1e-9 * math.Max(1, math.Abs(col["PtfmRAyt"][k]))},
+			{"YawBrRVxp", col["YawBrRVxp"][k], 0, 1e-9},
+			{"YawBrRVzp", col["YawBrRVzp"][k], 0, 1e-9},
+			{"YawBrRAxp", col["YawBrRAxp"][k], 0, 1e-9},
+			{"YawBrRAzp", col["YawBrRAzp"][k], 0, 1e-9},
+			{"YawBrTVxp vs ω·H", col["YawBrTVxp"][k], w * h, 1e-9 * math.Max(1, math.Abs(w*h))},
+			{"YawBrTVyp", col["YawBrTVyp"][k], 0, 1e-9},
+			{"YawBrTVzp", col["YawBrTVzp"][k], 0, 1e-9},
+			{"YawBrTAxp vs α·H", col["YawBrTAxp"][k], a * h, 1e-9 * scale},
+			{"YawBrTAzp vs −ω²·H", col["YawBrTAzp"][k], -w * w * h, 1e-9 * scale},
+		} {
+			if math.Abs(c.got-c.want) > c.tol {
+				t.Fatalf("t=%g s: %s: %.12g, want %.12g", time[k], c.what, c.got, c.want)
+			}
+		}
+	}
+}
