@@ -517,6 +517,26 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 		}
 		return channel{}, false
 	}
+	// OpenFAST's output lists read a leading "-" or "_", or an "m" or "M"
+	// that does not begin a channel's name, as "minus": the channel
+	// negated, under the name as written (NWTC library,
+	// FindValidChannelIndx; ElastoDyn's SetOutParam keeps the name).
+	resolve := func(name string) (channel, bool) {
+		if c, ok := lookup(name); ok {
+			return c, true
+		}
+		if name == "" || !strings.ContainsRune("-_mM", rune(name[0])) {
+			return channel{}, false
+		}
+		c, ok := lookup(name[1:])
+		if !ok {
+			return channel{}, false
+		}
+		get := c.get
+		c.Name = name
+		c.get = func(s *sim) float64 { return 0 - get(s) }
+		return c, true
+	}
 	// v5 glue-code channels as OpenFAST v5.0.0 writes them for loose
 	// coupling: one "iteration" per step, no error, one Jacobian count at
 	// initialisation.
@@ -561,7 +581,7 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 	}
 	var dropped, unknown []string
 	for _, name := range requested {
-		c, ok := lookup(name)
+		c, ok := resolve(name)
 		if !ok {
 			if opts.SkipUnsupported {
 				dropped = append(dropped, name)

@@ -432,3 +432,35 @@ func TestTowerTopMotionOnAPitchingPlatform(t *testing.T) {
 		}
 	}
 }
+
+// A channel name with a leading "-", "_", or an "m" or "M" that does not
+// begin a channel's name is the channel negated, under the name as written
+// with the channel's unit (OpenFAST's output lists); an INVALID channel
+// stays INVALID and zero, and a name that is a channel's own is never
+// read as "minus" (M1N1... would be SubDyn's, MTwrBsMyt is minus
+// TwrBsMyt).
+func TestNegatedChannelNames(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_flex_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"TwrBsMyt", "-TwrBsMyt", "_TwrBsMyt", "MTwrBsMyt", "RotSpeed", "mRotSpeed", "YawBrTAgzp", "-YawBrTAgzp", "-BldPRate1", "-RtFldFxh", "RtFldFxh"}
+	time, col, unit := runColumns(t, d, 1, names)
+	last := len(time) - 1
+	for _, p := range [][2]string{{"TwrBsMyt", "-TwrBsMyt"}, {"TwrBsMyt", "_TwrBsMyt"}, {"TwrBsMyt", "MTwrBsMyt"}, {"RotSpeed", "mRotSpeed"}, {"YawBrTAgzp", "-YawBrTAgzp"}, {"RtFldFxh", "-RtFldFxh"}} {
+		a, b := col[p[0]], col[p[1]]
+		if b == nil {
+			t.Fatalf("no column named %s", p[1])
+		}
+		if a[last] == 0 || b[last] != -a[last] || unit[p[0]] != unit[p[1]] {
+			t.Errorf("%s = %g %s, %s = %g %s: want the negative, same unit", p[0], a[last], unit[p[0]], p[1], b[last], unit[p[1]])
+		}
+	}
+	if unit["-BldPRate1"] != "INVALID" || col["-BldPRate1"][last] != 0 || math.Signbit(col["-BldPRate1"][last]) {
+		t.Errorf("-BldPRate1 %g %q, want +0 INVALID", col["-BldPRate1"][last], unit["-BldPRate1"])
+	}
+	d.Main.DT_Out.Default = true
+	if _, err := Run(context.Background(), d, Options{OutPath: "-", TMax: 0.1, Channels: []string{"xTwrBsMyt"}}, nil); err == nil {
+		t.Error("xTwrBsMyt was accepted")
+	}
+}
