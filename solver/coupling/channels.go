@@ -19,8 +19,10 @@ type channel struct {
 	Unit string
 	get  func(s *sim) float64
 	// detail marks a channel read from structure.Outputs.Detail, which
-	// the structure computes only when some channel needs it.
-	detail bool
+	// the structure computes only when some channel needs it; towerGage
+	// one that needs the tower gages' section loads or motions
+	// (Outputs.SetTowerGages).
+	detail, towerGage bool
 }
 
 const (
@@ -48,6 +50,11 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 	// addDetail adds a channel of structure.DetailOutputs.
 	addDetail := func(name, unit string, get func(s *sim) float64) {
 		c[strings.ToUpper(name)] = channel{Name: name, Unit: unit, get: get, detail: true}
+	}
+	// addGage adds a tower-gage channel of the section loads (detail
+	// false) or of DetailOutputs.TowerGages (detail true).
+	addGage := func(name, unit string, detail bool, get func(s *sim) float64) {
+		c[strings.ToUpper(name)] = channel{Name: name, Unit: unit, get: get, detail: detail, towerGage: true}
 	}
 	add("Azimuth", "deg", func(s *sim) float64 { return o(s).Azimuth * r2d })
 	add("RotSpeed", "rpm", func(s *sim) float64 { return o(s).RotSpeed * rpm })
@@ -141,20 +148,20 @@ func edChannels(numBl, nBlGages int, twrGagNd []int) map[string]channel {
 		}
 		add(h+"TDxt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][0] })
 		add(h+"TDyt", "m", func(s *sim) float64 { return o(s).TowerNodeDefl[j][1] })
-		// Section loads (resolveChannels has the structure compute them
-		// at every gage: Outputs.SetTowerGages) and the gage's motion
-		// (DetailOutputs.TowerGages).
+		// Section loads and the gage's motion (DetailOutputs.TowerGages):
+		// when one of these is asked for, resolveChannels has the
+		// structure compute them at every gage (Outputs.SetTowerGages).
 		g := g
 		for i, ax := range []string{"x", "y", "z"} {
 			i := i
-			add(h+"FL"+ax+"t", unitN, func(s *sim) float64 { return o(s).TowerGageF[g][i] * kilo })
-			add(h+"ML"+ax+"t", unitM, func(s *sim) float64 { return o(s).TowerGageM[g][i] * kilo })
-			addDetail(h+"AL"+ax+"t", "m/s^2", func(s *sim) float64 { return det(s).TowerGages[g].AL[i] })
-			addDetail(h+"ALg"+ax+"t", "m/s^2", func(s *sim) float64 { return det(s).TowerGages[g].ALg[i] })
-			addDetail(h+"RD"+ax+"t", "deg", func(s *sim) float64 { return det(s).TowerGages[g].RD[i] * r2d })
-			addDetail(h+"RP"+ax+"i", "deg", func(s *sim) float64 { return det(s).TowerGages[g].RP[i] * r2d })
+			addGage(h+"FL"+ax+"t", unitN, false, func(s *sim) float64 { return o(s).TowerGageF[g][i] * kilo })
+			addGage(h+"ML"+ax+"t", unitM, false, func(s *sim) float64 { return o(s).TowerGageM[g][i] * kilo })
+			addGage(h+"AL"+ax+"t", "m/s^2", true, func(s *sim) float64 { return det(s).TowerGages[g].AL[i] })
+			addGage(h+"ALg"+ax+"t", "m/s^2", true, func(s *sim) float64 { return det(s).TowerGages[g].ALg[i] })
+			addGage(h+"RD"+ax+"t", "deg", true, func(s *sim) float64 { return det(s).TowerGages[g].RD[i] * r2d })
+			addGage(h+"RP"+ax+"i", "deg", true, func(s *sim) float64 { return det(s).TowerGages[g].RP[i] * r2d })
 		}
-		addDetail(h+"TDzt", "m", func(s *sim) float64 { return det(s).TowerGages[g].TD[2] })
+		addGage(h+"TDzt", "m", true, func(s *sim) float64 { return det(s).TowerGages[g].TD[2] })
 	}
 	for i, n := range []string{"x", "y", "z"} {
 		i := i

@@ -595,12 +595,16 @@ func resolveChannels(d *deck.Deck, s *sim, opts Options) ([]channel, []string, e
 	if needNodes > 0 {
 		s.edOut = s.model.NewOutputsWithNodes(needNodes)
 	}
+	towerGages := false
 	for _, c := range cols {
 		if c.detail {
 			s.edOut.EnableDetail()
 		}
+		towerGages = towerGages || c.towerGage
 	}
-	if n := min(ed.NTwGages, len(ed.TwrGagNd)); n > 0 {
+	// The tower gages' section loads and motions are computed only for a
+	// run that asks for one of their channels.
+	if n := min(ed.NTwGages, len(ed.TwrGagNd)); n > 0 && towerGages {
 		gages := make([]int, n)
 		for g, nd := range ed.TwrGagNd[:n] {
 			gages[g] = nd - 1

@@ -464,3 +464,35 @@ func TestNegatedChannelNames(t *testing.T) {
 		t.Error("xTwrBsMyt was accepted")
 	}
 }
+
+// The structure computes the detail outputs and the tower gages' section
+// loads only for a run that asks for one of their channels: a deck with
+// tower gages whose OutList names only their positions, or no tower-gage
+// channel at all, leaves Outputs.TowerGages and Outputs.Detail empty.
+func TestDetailAndGageOutputsOnlyWhenAsked(t *testing.T) {
+	d, err := deck.Load(testshared.Path(t, "reference-outputs", "nrel5mw_steady8_flex_bem", "Main_Onshore.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.ElastoDyn.NTwGages, d.ElastoDyn.TwrGagNd = 2, []int{3, 9}
+	for _, c := range []struct {
+		channels      []string
+		gages, detail bool
+	}{
+		{[]string{"RotSpeed", "TwHt1TPxi", "TwHt2TDxt", "YawBrTAxp"}, false, false},
+		{[]string{"RotSpeed", "TwHt2MLyt"}, true, false},
+		{[]string{"RotSpeed", "TwHt1ALxt"}, true, true},
+		{[]string{"RotSpeed", "YawBrTAgxp"}, false, true},
+	} {
+		s, _, _, _, err := build(d, Options{OutPath: "-", TMax: 0.1, Channels: c.channels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gages := len(s.edOut.TowerGages) == 2; gages != c.gages {
+			t.Errorf("%v: tower gages computed %v (%v), want %v", c.channels, gages, s.edOut.TowerGages, c.gages)
+		}
+		if detail := s.edOut.Detail != nil; detail != c.detail {
+			t.Errorf("%v: detail computed %v, want %v", c.channels, detail, c.detail)
+		}
+	}
+}
