@@ -249,6 +249,17 @@ type RunSetup struct {
 	Yaw  *float64 `json:"yaw,omitempty"`
 	// Sweep holds the swept parameter values of a parametric batch run.
 	Sweep map[string]float64 `json:"sweep,omitempty"`
+	// Floating says the turbine stands on a floating platform
+	// (hydrodynamics on, no fixed substructure, a platform degree of
+	// freedom free). Such a run starts with the platform at rest at its
+	// undisplaced position and settles far more slowly than the rotor
+	// (surge period about 140 s on the IEA 15 MW VolturnUS-S), so its
+	// default analysis window and its plausibility checks leave out a
+	// longer start-up transient (docs/events.md §6).
+	Floating bool `json:"floating,omitempty"`
+	// Transient is a DLC run's start-up transient (s), its DLC's as the
+	// batch stored it: the part of the run its analyses leave out.
+	Transient *float64 `json:"transient,omitempty"`
 }
 
 // RunWind is the wind of a run. Kind is "steady" (power-law profile),

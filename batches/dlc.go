@@ -388,10 +388,10 @@ func (s *DLCBatches) Submit(ctx context.Context, by BatchSubmitter, req *DLCBatc
 
 // runSetup says what a DLC run simulates: the base deck's time step and
 // waves, and the run's wind (a turbulent box of its wind model and
-// turbine class, or an IEC event), DLC, seed and yaw.
+// turbine class, or an IEC event), DLC, seed, yaw and start-up transient.
 func runSetup(base *deck.Deck, run dlc.Run) *turbinesim.RunSetup {
 	s := decks.RunSetupOf(base)
-	s.DLC, s.Seed, s.Yaw = run.DLC, run.SeedIndex, new(run.Yaw)
+	s.DLC, s.Seed, s.Yaw, s.Transient = run.DLC, run.SeedIndex, new(run.Yaw), new(run.Transient)
 	speed := run.WindSpeed
 	if ts := run.Turbulence; ts != nil {
 		s.Wind = turbinesim.RunWind{Kind: "turbulent", Speed: &speed, Shear: ts.ShearExponent,

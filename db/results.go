@@ -125,7 +125,7 @@ func (s *ResultService) output(ctx context.Context, j *turbinesim.Job) (*outputs
 	if name == "" {
 		name = mainOutput(j.OutputFiles, "")
 	}
-	return &outputs.JobOutput{JobID: j.ID, BatchID: j.BatchID, File: name, Record: rec}, nil
+	return &outputs.JobOutput{JobID: j.ID, BatchID: j.BatchID, File: name, Record: rec, Setup: j.Setup}, nil
 }
 
 // BatchRuns implements outputs.ResultService. There is no batches table

@@ -7,13 +7,15 @@ import (
 
 	"github.com/turbinesim/turbinesim"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/dlc"
 )
 
 // RunSetupOf says what a run deck simulates, for the job's record: the
 // time step, InflowWind's wind (WindType: steady with its power-law
 // profile, or the wind file it names) and, for an offshore deck, the
 // waves of SeaState (or of HydroDyn, in decks before SeaState was split
-// out). Values the deck does not set are left out. File names are the
+// out) and whether the turbine floats (dlc.FloatingPlatform). Values the
+// deck does not set are left out. File names are the
 // base names as the deck writes them, never a path of the server.
 func RunSetupOf(d *deck.Deck) *turbinesim.RunSetup {
 	s := &turbinesim.RunSetup{}
@@ -37,6 +39,7 @@ func RunSetupOf(d *deck.Deck) *turbinesim.RunSetup {
 		}
 	}
 	s.Waves = wavesOf(d)
+	s.Floating = dlc.FloatingPlatform(d)
 	return s
 }
 

@@ -21,6 +21,10 @@ type JobOutput struct {
 	// File is the output's name inside the job's output tree.
 	File   string
 	Record *analysis.Record
+	// Setup is what the run simulates (Job.Setup; nil when it was not
+	// recorded): a floating platform's or a DLC run's start-up transient
+	// sets the run's default analysis window.
+	Setup *turbinesim.RunSetup
 }
 
 // BatchRun is one job of a batch; Output is nil unless the job succeeded

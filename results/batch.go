@@ -340,8 +340,8 @@ func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
 // query gives no t_start: the runs of a DLC batch after their DLC's
 // Transient (e.g. 60 s for turbulent cases, stored with the batch
 // request), as the certification report does; every other run (parametric
-// sweeps, plain job batches, a run the request does not name) after
-// analysis.StartupWindow. A start-up excursion is neither an extreme load,
+// sweeps, plain job batches, a run the request does not name) after its
+// own start-up transient (runWindow: 30 s, 200 s on a floating platform). A start-up excursion is neither an extreme load,
 // nor fatigue of the operating turbine, nor a point of its power curve.
 // An explicit t_start keeps the query's window for every run.
 func (a *ResultAnalysis) skipTransients(ctx context.Context, orgID string, b *batchRuns) error {
@@ -354,7 +354,7 @@ func (a *ResultAnalysis) skipTransients(ctx context.Context, orgID string, b *ba
 		endp = &end
 	}
 	for i, r := range b.runs {
-		b.windows[i] = runWindow(r.Record.Time, nil, endp)
+		b.windows[i] = runWindow(r, nil, endp)
 	}
 	transient, err := a.dlcTransients(ctx, orgID, b.id)
 	if err != nil || transient == nil {
@@ -400,11 +400,7 @@ func (a *ResultAnalysis) dlcTransients(ctx context.Context, orgID, batchID strin
 
 // window states the windows of b's runs (describeBatchWindows).
 func (b *batchRuns) window() AnalysisWindow {
-	recs := make([]*analysis.Record, len(b.runs))
-	for i, r := range b.runs {
-		recs[i] = r.Record
-	}
-	return describeBatchWindows(b.query.Window, b.windows, b.names, recs, b.dlcTransients)
+	return describeBatchWindows(b.query.Window, b.windows, b.names, b.runs, b.dlcTransients)
 }
 
 // fatigueDLC is the design load case whose runs make a DLC batch's

@@ -124,13 +124,13 @@ func (a *ResultAnalysis) Fatigue(ctx context.Context, orgID, jobID string, req F
 	if err := checkUltimateChannels(req.UltimateLoads, names); err != nil {
 		return nil, err
 	}
-	w := runWindow(rec.Time, req.TStart, req.TEnd)
+	w := runWindow(out, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
 	resp := &FatigueResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Duration: rec.Time[hi-1] - rec.Time[lo], RangeBins: rb,
-		Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
+		Window: describeRunWindow(out, lo, hi, req.TStart)}
 	for _, n := range names {
 		idx, _ := rec.Index(n)
 		cf := ChannelFatigue{Channel: n, Unit: rec.Unit(idx)}

@@ -301,7 +301,7 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 	if err := checkUltimateChannels(req.UltimateLoads, analysed); err != nil {
 		return nil, err
 	}
-	w := runWindow(rec.Time, req.TStart, req.TEnd)
+	w := runWindow(out, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
@@ -310,7 +310,7 @@ func (a *ResultAnalysis) Statistics(ctx context.Context, orgID, jobID string, re
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
-	resp := &StatisticsResponse{JobID: out.JobID, Channels: make([]ChannelStatistics, len(stats)), Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
+	resp := &StatisticsResponse{JobID: out.JobID, Channels: make([]ChannelStatistics, len(stats)), Window: describeRunWindow(out, lo, hi, req.TStart)}
 	for i, st := range stats {
 		resp.Start, resp.End = st.Start, st.End
 		if InvalidChannel(st.Unit) {
@@ -468,13 +468,13 @@ func (a *ResultAnalysis) Spectrum(ctx context.Context, orgID, jobID string, req 
 	if err := CheckChannels(rec, names); err != nil {
 		return nil, err
 	}
-	w := runWindow(rec.Time, req.TStart, req.TEnd)
+	w := runWindow(out, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
 	resp := &SpectrumResponse{JobID: out.JobID, Method: req.Method, Detrend: req.Detrend, Harmonics: []analysis.Harmonic{},
-		AnalysisWindow: describeRunWindow(rec.Time, lo, hi, req.TStart)}
+		AnalysisWindow: describeRunWindow(out, lo, hi, req.TStart)}
 	if hi-lo > 1 {
 		// The output's sampling interval (OpenFAST writes at DT_Out).
 		dt := (rec.Time[hi-1] - rec.Time[lo]) / float64(hi-lo-1)

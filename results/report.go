@@ -327,11 +327,11 @@ func (r *CertificationReports) Build(ctx context.Context, orgID, batchID string,
 	// (its DLC's Transient); the report states it.
 	windows := make([]analysis.Window, len(ok))
 	names := make([]string, len(ok))
-	records := make([]*analysis.Record, len(ok))
+	runs := make([]*outputs.JobOutput, len(ok))
 	for i, u := range ok {
-		windows[i], names[i], records[i] = analysis.After(u.run.Transient), u.run.ID, u.out.Record
+		windows[i], names[i], runs[i] = analysis.After(u.run.Transient), u.run.ID, u.out
 	}
-	rep.Window = describeBatchWindows(analysis.WholeRecord(), windows, names, records, true)
+	rep.Window = describeBatchWindows(analysis.WholeRecord(), windows, names, runs, true)
 	rep.Window.Detail = "every load, curve and energy figure starts each run after its DLC's transient, as the batch's DLC table set it"
 	sensors := reportSensors(ok[0].out.Record)
 	rep.Sensors = sensors

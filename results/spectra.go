@@ -172,13 +172,13 @@ func (a *ResultAnalysis) Markov(ctx context.Context, orgID, jobID string, req Ma
 	if err := checkCells(len(names), rb*mb); err != nil {
 		return nil, err
 	}
-	w := runWindow(rec.Time, req.TStart, req.TEnd)
+	w := runWindow(out, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
 	}
 	resp := &MarkovResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Duration: rec.Time[hi-1] - rec.Time[lo],
-		RangeBins: rb, MeanBins: mb, Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
+		RangeBins: rb, MeanBins: mb, Window: describeRunWindow(out, lo, hi, req.TStart)}
 	for _, n := range names {
 		y, _ := rec.Channel(n)
 		cycles, err := analysis.Rainflow(y[lo:hi])
@@ -288,7 +288,7 @@ func (a *ResultAnalysis) LoadDuration(ctx context.Context, orgID, jobID string, 
 	if err != nil {
 		return nil, err
 	}
-	w := runWindow(rec.Time, req.TStart, req.TEnd)
+	w := runWindow(out, req.TStart, req.TEnd)
 	lo, hi, err := w.Range(rec.Time)
 	if err != nil {
 		return nil, invalidAnalysis(err)
@@ -297,7 +297,7 @@ func (a *ResultAnalysis) LoadDuration(ctx context.Context, orgID, jobID string, 
 		return nil, turbinesim.Errorf(turbinesim.EINVALID, "t_start/t_end: the window holds a single sample")
 	}
 	resp := &LoadDurationResponse{JobID: out.JobID, Start: rec.Time[lo], End: rec.Time[hi-1], Bins: bins, SpeedChannel: speed,
-		Window: describeRunWindow(rec.Time, lo, hi, req.TStart)}
+		Window: describeRunWindow(out, lo, hi, req.TStart)}
 	var omega []float64
 	if speed != "" {
 		s, _ := rec.Channel(speed)

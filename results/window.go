@@ -1,18 +1,23 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/turbinesim/turbinesim/decks"
+	"github.com/turbinesim/turbinesim/outputs"
 	"github.com/turbinesim/turbinesim/solver/analysis"
 )
 
 // The analysis window of every answer. A run starts from the deck's
 // initial conditions, not from the operating state, so its first seconds
-// are a start-up transient (analysis.DefaultTransient): statistics, DELs,
+// are a start-up transient (decks.StartupTransient: 30 s, 200 s on a
+// floating platform): statistics, DELs,
 // extremes, spectra and curves leave it out unless the caller gives
 // t_start (t_start=0 keeps the whole run). Each answer says which window
 // it used in its AnalysisWindow.
@@ -78,41 +83,111 @@ func fmtSeconds(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // runWindow is the window of one run's answer: t_start and t_end when the
 // caller gave t_start, else the run after its start-up transient
-// (analysis.StartupWindow), up to tEnd when given.
-func runWindow(time []float64, tStart, tEnd *float64) analysis.Window {
+// (startupOf: 30 s, 200 s on a floating platform, a DLC run's own; the
+// first half of a shorter run), up to tEnd when given.
+func runWindow(out *outputs.JobOutput, tStart, tEnd *float64) analysis.Window {
+	time := out.Record.Time
 	if tStart != nil || len(time) == 0 {
 		return analysis.NewWindow(tStart, tEnd)
 	}
-	from, _ := analysis.StartupWindow(time).Bounds()
+	from, _ := startupOf(out).window(time).Bounds()
 	return analysis.NewWindow(&from, tEnd)
 }
 
 // describeRunWindow states the window of one run's answer, with the
 // samples it held (time[lo] to time[hi-1]).
-func describeRunWindow(time []float64, lo, hi int, tStart *float64) AnalysisWindow {
+func describeRunWindow(out *outputs.JobOutput, lo, hi int, tStart *float64) AnalysisWindow {
+	time := out.Record.Time
 	s, e := time[lo], time[hi-1]
 	w := AnalysisWindow{TStart: &s, TEnd: &e, Reason: WindowGiven}
 	if tStart == nil {
-		w.Reason, w.Detail = WindowStartupRemoved, startupDetail(time)
+		w.Reason, w.Detail = WindowStartupRemoved, startupOf(out).detail(time)+"; t_start=0 keeps the whole run"
 	}
 	return w
 }
 
-// startupDetail says how much of a run StartupWindow leaves out.
-func startupDetail(time []float64) string {
+// startup is the start-up transient a run's default window leaves out:
+// seconds, and why: a floating platform's from rest, or a DLC run's own
+// (dlc "1.2").
+type startup struct {
+	seconds  float64
+	floating bool
+	dlc      string
+}
+
+// startupOf is out's start-up transient: a DLC run's own, as its batch's
+// analyses and report use it (RunSetup.Transient; it may start at the
+// platform's equilibrium), else decks.StartupTransient: a floating
+// platform released at rest at its undisplaced position drifts and
+// oscillates at its surge and pitch periods long after the rotor has
+// settled (docs/events.md §6).
+func startupOf(out *outputs.JobOutput) startup {
+	s := out.Setup
+	switch {
+	case s == nil:
+		return startup{seconds: decks.StartupTransient(false)}
+	case s.Transient != nil && *s.Transient >= 0:
+		return startup{seconds: *s.Transient, floating: s.Floating, dlc: cmp.Or(s.DLC, "?")}
+	}
+	return startup{seconds: decks.StartupTransient(s.Floating), floating: s.Floating}
+}
+
+// kind names the runs whose transient s is, for the detail of a batch
+// whose runs differ.
+func (s startup) kind() string {
+	switch {
+	case s.dlc != "":
+		return "of DLC " + s.dlc
+	case s.floating:
+		return "on a floating platform"
+	}
+	return "on land or a fixed foundation"
+}
+
+// halved reports whether a run with times time is too short for its
+// transient and keeps its second half instead (StartupWindowOf). A DLC
+// run lasts its transient and its window, so it keeps its window
+// whatever their ratio, as its batch's analyses do.
+func (s startup) halved(time []float64) bool {
+	span := time[len(time)-1] - time[0]
+	if s.dlc != "" {
+		return s.seconds >= span
+	}
+	return span < 2*s.seconds
+}
+
+// window is the window of a run with times time after its start-up
+// transient.
+func (s startup) window(time []float64) analysis.Window {
+	if len(time) > 0 && !s.halved(time) {
+		return analysis.After(time[0] + s.seconds)
+	}
+	return analysis.StartupWindowOf(time, s.seconds)
+}
+
+// detail says how much of a run with times time window leaves out: "the
+// first 200 s: the start-up transient of a floating platform".
+func (s startup) detail(time []float64) string {
 	if len(time) == 0 {
 		return ""
 	}
-	if span := time[len(time)-1] - time[0]; span < 2*analysis.DefaultTransient {
-		return fmt.Sprintf("the first half of a run shorter than %g s; t_start=0 keeps the whole run", 2*analysis.DefaultTransient)
+	d := fmt.Sprintf("the first %g s", s.seconds)
+	if s.halved(time) {
+		d = fmt.Sprintf("the first half of a run shorter than %g s", 2*s.seconds)
 	}
-	return fmt.Sprintf("the first %g s; t_start=0 keeps the whole run", analysis.DefaultTransient)
+	switch {
+	case s.dlc != "":
+		d += ": the start-up transient of its DLC (" + s.dlc + ")"
+	case s.floating:
+		d += ": the start-up transient of a floating platform"
+	}
+	return d
 }
 
 // describeBatchWindows states the windows of a batch answer's runs: one
 // start when they share it, else per DLC when each DLC's runs share one,
 // else the range of starts.
-func describeBatchWindows(q analysis.Window, windows []analysis.Window, names []string, records []*analysis.Record, dlcTransients bool) AnalysisWindow {
+func describeBatchWindows(q analysis.Window, windows []analysis.Window, names []string, runs []*outputs.JobOutput, dlcTransients bool) AnalysisWindow {
 	qs, qe := q.Bounds()
 	var w AnalysisWindow
 	if !math.IsInf(qe, 1) {
@@ -126,15 +201,12 @@ func describeBatchWindows(q analysis.Window, windows []analysis.Window, names []
 	switch {
 	case dlcTransients:
 		w.Detail = "each run after its DLC's start-up transient (the batch's DLC table); t_start=0 keeps the whole runs"
-	case len(records) > 0:
-		w.Detail = startupDetail(records[0].Time)
-		for _, r := range records[1:] {
-			if d := startupDetail(r.Time); d != w.Detail {
-				w.Detail = fmt.Sprintf("the first %g s of each run, the first half of runs shorter than %g s; t_start=0 keeps the whole runs",
-					analysis.DefaultTransient, 2*analysis.DefaultTransient)
-				break
-			}
-		}
+	case len(runs) > 0:
+		w.Detail = startupsDetail(runs)
+	}
+	records := make([]*analysis.Record, len(runs))
+	for i, r := range runs {
+		records[i] = r.Record
 	}
 	starts := map[float64]bool{}
 	byDLC := map[string]float64{}
@@ -165,4 +237,39 @@ func describeBatchWindows(q analysis.Window, windows []analysis.Window, names []
 		w.TStartMin, w.TStartMax = &lo, &hi
 	}
 	return w
+}
+
+// startupsDetail says how much of each run of a batch its default window
+// leaves out: one run's detail when every run's is the same, else each
+// kind of platform's transient, with the first half of the shorter runs.
+func startupsDetail(runs []*outputs.JobOutput) string {
+	first := startupOf(runs[0]).detail(runs[0].Record.Time)
+	same, short := true, false
+	var kinds []startup
+	for _, r := range runs {
+		s := startupOf(r)
+		if !slices.Contains(kinds, s) {
+			kinds = append(kinds, s)
+		}
+		time := r.Record.Time
+		if len(time) > 0 && s.halved(time) {
+			short = true
+		}
+		same = same && s.detail(time) == first
+	}
+	if same {
+		return first + "; t_start=0 keeps the whole runs"
+	}
+	slices.SortFunc(kinds, func(a, b startup) int {
+		return cmp.Or(cmp.Compare(a.seconds, b.seconds), strings.Compare(a.dlc, b.dlc))
+	})
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("the first %g s of each run %s", k.seconds, k.kind())
+	}
+	d := strings.Join(parts, ", ")
+	if short {
+		d += ", the first half of a shorter run"
+	}
+	return d + " (its start-up transient); t_start=0 keeps the whole runs"
 }

@@ -48,7 +48,7 @@ func TestRunChecksOfOutbMatchWholeRecord(t *testing.T) {
 	if err := outfile.WriteOutbFile(path, f, outfile.OutbOptions{FileID: outfile.FileIDNoCompressWithoutTime}); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := runner.RunChecks(d, &coupling.Result{OutPath: path})
+	got, _, err := runner.RunChecks(d, &coupling.Result{OutPath: path}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,23 +98,23 @@ func (w *Worker) dropBoxesWhenDone(ctx context.Context, log *slog.Logger, job *t
 
 // prepareFromRecipe is the child's side: it reads the recipe, makes the
 // run from the base deck whose main file is fst (inside base) into
-// prepared, and returns the run's main .fst and the job log's line naming
-// the generated wind.
-func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared, boxes string) (string, string, error) {
+// prepared, and returns the run's main .fst, the job log's line naming
+// the generated wind and the run's start-up transient (s, its DLC's).
+func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared, boxes string) (string, string, float64, error) {
 	if base == "" {
-		return "", "", fmt.Errorf("-recipe needs -base, the base deck's folder")
+		return "", "", 0, fmt.Errorf("-recipe needs -base, the base deck's folder")
 	}
 	raw, err := os.ReadFile(recipePath)
 	if err != nil {
-		return "", "", fmt.Errorf("reading the run recipe: %w", err)
+		return "", "", 0, fmt.Errorf("reading the run recipe: %w", err)
 	}
 	var recipe batches.RunRecipe
 	if err := json.Unmarshal(raw, &recipe); err != nil {
-		return "", "", fmt.Errorf("reading the run recipe %s: %w", filepath.Base(recipePath), err)
+		return "", "", 0, fmt.Errorf("reading the run recipe %s: %w", filepath.Base(recipePath), err)
 	}
 	entry, err := filepath.Rel(base, fst)
 	if err != nil || entry == ".." || filepath.IsAbs(entry) || len(entry) > 2 && entry[:3] == ".."+string(filepath.Separator) {
-		return "", "", fmt.Errorf("the deck %s is not inside -base %s", fst, base)
+		return "", "", 0, fmt.Errorf("the deck %s is not inside -base %s", fst, base)
 	}
 	start := time.Now()
 	var cache *dlc.BoxCache
@@ -123,14 +123,14 @@ func prepareFromRecipe(ctx context.Context, recipePath, base, fst, prepared, box
 	}
 	runFst, note, err := PrepareRecipe(ctx, &recipe, base, filepath.ToSlash(entry), prepared, cache)
 	if err != nil {
-		return "", "", err
+		return "", "", 0, err
 	}
 	how := "generated"
 	if cache != nil && cache.Reused() > 0 {
 		how = "box reused from the batch's folder, prepared"
 	}
 	return filepath.Join(prepared, filepath.FromSlash(runFst)),
-		fmt.Sprintf("%s (%s in %.1f s)", note, how, time.Since(start).Seconds()), nil
+		fmt.Sprintf("%s (%s in %.1f s)", note, how, time.Since(start).Seconds()), recipe.Run.Transient, nil
 }
 
 // PrepareRecipe writes the run of recipe, made from the base deck at entry

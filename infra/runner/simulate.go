@@ -24,6 +24,7 @@ import (
 	"github.com/turbinesim/turbinesim/solver/analysis"
 	"github.com/turbinesim/turbinesim/solver/coupling"
 	"github.com/turbinesim/turbinesim/solver/deck"
+	"github.com/turbinesim/turbinesim/solver/dlc"
 	"github.com/turbinesim/turbinesim/solver/outfile"
 )
 
@@ -89,15 +90,19 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// A DLC batch run: its wind and deck are made here, under the limits
 	// just set (and inside the worker's sandbox), not in the worker.
+	// dlcTransient is a DLC run's own start-up transient (its DLC's, as
+	// stored with the batch), which its analyses leave out.
+	var dlcTransient *float64
 	if *recipePath != "" {
 		prepared := *preparedDir
 		if prepared == "" {
 			prepared = filepath.Join(filepath.Dir(*recipePath), "prepared")
 		}
-		fst, note, err := prepareFromRecipe(ctx, *recipePath, *baseDir, path, prepared, *boxDir)
+		fst, note, transient, err := prepareFromRecipe(ctx, *recipePath, *baseDir, path, prepared, *boxDir)
 		if err != nil {
 			return fmt.Errorf("%s: %w", PrepareFailure, err)
 		}
+		dlcTransient = &transient
 		fmt.Fprintln(stderr, note)
 		path = fst
 		// The box generation's heap (one velocity component's series and
@@ -159,7 +164,7 @@ func Simulate(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// back to the system before the checks read the output file, the two
 	// do not add up in the process's peak.
 	debug.FreeOSMemory()
-	checks, basis, err := RunChecks(d, res)
+	checks, basis, err := RunChecks(d, res, dlcTransient)
 	if err != nil {
 		// The run itself succeeded: it stays unchecked, and the log says why.
 		fmt.Fprintln(stderr, "warning: plausibility checks not made:", err)
@@ -192,16 +197,22 @@ type ChecksLine struct {
 
 // RunChecks checks a finished run's output file against the physical
 // bounds of its deck (decks.PlausibilityLimits) after its start-up
-// transient (analysis.StartupWindow: the first 30 s, or the first half of a
-// shorter run), and for non-finite samples and INVALID channels over the
-// whole record. The start-up transient is left out because a run starts
-// from the deck's initial conditions, not the operating state: the NREL
-// 5 MW at 16 m/s, released at its initial rotor speed with no generator
-// torque until TimGenOn = 5 s, passes 1.3 × rated at 4 s and then settles;
-// post-processing discards that part, so it is not a reason to discard
+// transient, and for non-finite samples and INVALID channels over the
+// whole record. The transient is the deck's (decks.StartupTransient: the
+// first 30 s, on a floating platform the first
+// decks.FloatingStartupTransient = 200 s, or the first half of a shorter
+// run), or a DLC run's own (dlcTransient, its DLC's as stored with the
+// batch, but at least the rotor's 30 s) when that is shorter, so that the
+// checks cover every sample the run's analyses use. It is left out because a run starts from the
+// deck's initial conditions, not the operating state: the NREL 5 MW at
+// 16 m/s, released at its initial rotor speed with no generator torque
+// until TimGenOn = 5 s, passes 1.3 × rated at 4 s and then settles; a
+// floating platform released at rest drifts tens of metres in surge and
+// swings at its pitch period for minutes (docs/events.md §6).
+// Post-processing discards that part, so it is not a reason to discard
 // the run. It returns the failed checks (empty, not nil, when it passed)
 // and where each bound came from, the checked window last.
-func RunChecks(d *deck.Deck, res *coupling.Result) ([]turbinesim.RunCheck, []string, error) {
+func RunChecks(d *deck.Deck, res *coupling.Result, dlcTransient *float64) ([]turbinesim.RunCheck, []string, error) {
 	out := res.OutPath
 	if out == "" {
 		out = res.TextPath
@@ -217,14 +228,33 @@ func RunChecks(d *deck.Deck, res *coupling.Result) ([]turbinesim.RunCheck, []str
 	if err != nil {
 		return nil, nil, err
 	}
-	w := analysis.StartupWindow(rec.Time)
+	floating := dlc.FloatingPlatform(d)
+	w := analysis.StartupWindowOf(rec.Time, decks.StartupTransient(floating))
+	startup := "the start-up transient"
+	if floating {
+		startup += " of a floating platform"
+	}
+	// A DLC run on a floating platform starts at the platform's
+	// equilibrium when it starts operating, and its analyses start after
+	// its DLC's transient (dlc.FloatingTransient), shorter than the
+	// platform's from rest: its checks start there too, so that they
+	// cover all its analyses use, though never before the rotor's own
+	// start-up transient (the checks of a run whose DLC keeps its whole
+	// record start where a land run's do).
+	if dlcTransient != nil {
+		from, _ := w.Bounds()
+		rotor, _ := analysis.StartupWindow(rec.Time).Bounds()
+		if t := math.Max(*dlcTransient, rotor); t < from {
+			w, startup = analysis.After(t), "its DLC's start-up transient"
+		}
+	}
 	failed, err := analysis.Plausibility(rec, w, lim)
 	if err != nil {
 		return nil, nil, err
 	}
 	failed = append(nonFinite, failed...)
 	from, _ := w.Bounds()
-	basis = append(basis, fmt.Sprintf("checked from t = %g s (after the start-up transient; non-finite values and INVALID channels over the whole run)", from))
+	basis = append(basis, fmt.Sprintf("checked from t = %g s (after %s; non-finite values and INVALID channels over the whole run)", from, startup))
 	checks := make([]turbinesim.RunCheck, 0, min(len(failed), maxRunChecks))
 	// Physical failures first, so that the bound on the list never drops
 	// one of them for an INVALID channel.

@@ -106,12 +106,18 @@ const DefaultTransient = 30.0
 // the start-up transient: the first DefaultTransient seconds, or the first
 // half of a record shorter than twice that, so that a short run keeps a
 // window.
-func StartupWindow(time []float64) Window {
+func StartupWindow(time []float64) Window { return StartupWindowOf(time, DefaultTransient) }
+
+// StartupWindowOf is StartupWindow for a run whose start-up transient
+// lasts transient seconds (a floating platform settles far more slowly
+// than a rotor): the record after its first transient seconds, or its
+// second half when it is shorter than twice that.
+func StartupWindowOf(time []float64, transient float64) Window {
 	if len(time) == 0 {
 		return Window{}
 	}
 	span := time[len(time)-1] - time[0]
-	return After(time[0] + math.Min(DefaultTransient, span/2))
+	return After(time[0] + math.Min(transient, span/2))
 }
 
 // WholeRecord selects every sample (same as the zero Window).
