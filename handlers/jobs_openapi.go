@@ -75,10 +75,12 @@ func jobSchemas() map[string]any {
 		"waves": obj([]string{"model"}, map[string]any{
 			"model": str, "hs": fnum("significant wave height, m"), "tp": fnum("peak period, s"), "direction": fnum("wave direction, deg"),
 		}),
-		"dlc":   map[string]any{"type": "string", "description": "design load case of a DLC batch run, e.g. 1.2"},
-		"seed":  map[string]any{"type": "integer", "description": "seed number (from 1) of a turbulent DLC run"},
-		"yaw":   fnum("yaw misalignment of a DLC run, deg"),
-		"sweep": map[string]any{"type": "object", "additionalProperties": num, "description": "the swept parameter values of a parametric batch run"},
+		"dlc":       map[string]any{"type": "string", "description": "design load case of a DLC batch run, e.g. 1.2"},
+		"seed":      map[string]any{"type": "integer", "description": "seed number (from 1) of a turbulent DLC run"},
+		"yaw":       fnum("yaw misalignment of a DLC run, deg"),
+		"sweep":     map[string]any{"type": "object", "additionalProperties": num, "description": "the swept parameter values of a parametric batch run"},
+		"floating":  map[string]any{"type": "boolean", "description": "true when the turbine stands on a floating platform (hydrodynamics on, no fixed substructure, a platform degree of freedom free); absent otherwise. Such a run starts with the platform at rest, so its plausibility checks and every analysis without t_start leave out a longer start-up transient (the first " + floatingTransient + " s)"},
+		"transient": fnum("start-up transient of a DLC run, s: its DLC's as the batch stored it, which its analyses leave out"),
 	})
 	setup["description"] = "what the run simulates, read from its deck at submission; values the deck does not set are absent"
 	job := obj([]string{"id", "name", "tags", "status", "entrypoint", "t_max", "sim_time", "percent", "attempt", "price_cents", "tokens", "output_files", "warnings", "checks", "created_at"},

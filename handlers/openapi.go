@@ -6,7 +6,14 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/turbinesim/turbinesim/decks"
 )
+
+// floatingTransient is the start-up transient (s) of a run on a floating
+// platform that its plausibility checks and default analysis windows
+// leave out (decks.FloatingStartupTransient), as the documents state it.
+var floatingTransient = strconv.FormatFloat(decks.FloatingStartupTransient, 'g', -1, 64)
 
 // The OpenAPI 3.1 description of the JSON API, written by hand next to the
 // routes. TestOpenAPIMatchesRoutes fails when a JSON route is registered
@@ -155,7 +162,7 @@ func runChecksSchema() map[string]any {
 		"channel": str, "time": nnum, "value": nnum, "limit": nnum, "message": str})
 	return map[string]any{"type": []string{"array", "null"}, "items": check,
 		"description": "the plausibility checks the finished run failed, null when it was not checked (a run that did not succeed, or one finished before runs were checked), empty when it passed. " +
-			"Every succeeded run's outputs are checked after its start-up transient (the first 30 s, or the first half of a shorter run; non-finite values and INVALID channels over the whole run) against its deck's bounds: rotor speed ≤ 1.3 × the controller's rated speed (ROSCO PC_RefSpd, the baseline's set-point, ServoDyn VS_RtGnSp) or ROSCO's overspeed shut-down speed SD_MaxGenSpd when higher; " +
+			"Every succeeded run's outputs are checked after its start-up transient (the first 30 s, the first " + floatingTransient + " s on a floating platform, a DLC run's own transient when that is shorter, as its analyses; or the first half of a shorter run; non-finite values and INVALID channels over the whole run) against its deck's bounds: rotor speed ≤ 1.3 × the controller's rated speed (ROSCO PC_RefSpd, the baseline's set-point, ServoDyn VS_RtGnSp) or ROSCO's overspeed shut-down speed SD_MaxGenSpd when higher; " +
 			"pitch rate ≤ the controller's actuator limit (PC_MaxRat, else PtchRate_Max) and yaw rate ≤ YawManRat (yaw DOF off), both with 5 % for sampling; tip deflection ≤ the blade length, tower-top deflection ≤ the tower height; every sample finite; no divergence (a motion whose peak in the last fifth of the run is over ten times that of the first fifth and above its bound); " +
 			"channels written INVALID. At most 100 checks are listed, the last saying how many more failed. The solver log states the bounds used."}
 }
