@@ -153,7 +153,7 @@ func (s *DLCBatches) plan(ctx context.Context, orgID string, req *DLCBatchReques
 	}
 	p.request = dlc.Request{Turbine: key, DLCs: req.DLCs, Class: req.Class, Category: req.Category, SeedsPerBin: req.SeedsPerBin,
 		SpeedStep: req.SpeedStep, BatchSeed: req.BatchSeed, Overrides: req.Overrides, Grid: req.Grid, SeaStates: req.SeaStates,
-		ExtremeSeaState: req.ExtremeSeaState, FloatingPlatform: dlc.FloatingPlatform(d)}
+		ExtremeSeaState: req.ExtremeSeaState, FloatingPlatform: dlc.FloatingPlatform(d), LoadedPlatformStart: dlc.LoadedPlatformStart(d)}
 	offshore := d.Main.CompSeaSt == 1 && d.Offshore.SeaState != nil
 	if (len(req.SeaStates) > 0 || req.ExtremeSeaState != nil) && !offshore {
 		release()

@@ -26,7 +26,8 @@ type RunRecipe struct {
 // Prepare writes the run into outDir: its wind file under Wind/ and its
 // deck, made from the base deck at entry inside baseDir (dlc.PrepareRunWith).
 // It returns the run's main .fst relative to outDir (slash-separated) and
-// one line for the job's log naming what was generated.
+// one line for the job's log naming what was generated and where a
+// floating platform starts.
 func (r *RunRecipe) Prepare(ctx context.Context, baseDir, entry, outDir string) (string, string, error) {
 	return r.PrepareWith(ctx, baseDir, entry, outDir, nil)
 }
@@ -38,7 +39,8 @@ func (r *RunRecipe) PrepareWith(ctx context.Context, baseDir, entry, outDir stri
 	if err != nil {
 		return "", "", fmt.Errorf("loading the base deck: %w", err)
 	}
-	opt := dlc.PrepareOptions{Boxes: boxes}
+	var notes []string
+	opt := dlc.PrepareOptions{Boxes: boxes, Notes: &notes}
 	if r.SteadyState {
 		if opt.SteadyState, err = dlc.SteadyStateFromDeck(d); err != nil {
 			return "", "", fmt.Errorf("steady-state table of the base deck: %w", err)
@@ -52,7 +54,11 @@ func (r *RunRecipe) PrepareWith(ctx context.Context, baseDir, entry, outDir stri
 	if err != nil {
 		return "", "", fmt.Errorf("run deck path: %w", err)
 	}
-	return filepath.ToSlash(rel), r.describe(), nil
+	line := r.describe()
+	for _, n := range notes {
+		line += "; " + n
+	}
+	return filepath.ToSlash(rel), line, nil
 }
 
 // describe says what Prepare generated, for the job's log.

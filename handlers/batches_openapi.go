@@ -81,7 +81,7 @@ func batchSchemas() map[string]any {
 	override := obj(nil, map[string]any{
 		"speeds": numArr, "seeds": integer, "yaw": numArr,
 		"duration":  desc(num, "analysis window, s"),
-		"transient": desc(num, "seconds discarded at the start; without it the DLC table's (60 s for turbulent cases, 30 s for events), raised on a floating platform to at least 100 s for cases that start operating (each run starts with the platform at its static equilibrium under the run's mean rotor load, and the controller's start-up still sets it moving) and 200 s for cases that start parked or idling (whose equilibrium leaves out the wind's drag), since the platform's slow motions outlast the rotor's start-up"),
+		"transient": desc(num, "seconds discarded at the start; without it the DLC table's (60 s for turbulent cases, 30 s for events), raised on a floating platform to at least 100 s for cases that start operating (each run starts with the platform at its static equilibrium under the run's mean rotor load from the deck's ROSCO performance table, and the controller's start-up still sets it moving) and 200 s for cases that start parked or idling (whose equilibrium leaves out the wind's drag) and for every case of a deck without that table, since the platform's slow motions outlast the rotor's start-up"),
 	})
 	detail := obj([]string{"id", "progress", "runs"}, map[string]any{})
 	for k, v := range batch["properties"].(map[string]any) {

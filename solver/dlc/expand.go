@@ -78,10 +78,15 @@ type Request struct {
 	// state of their wind speed.
 	ExtremeSeaState *ExtremeSeaState `json:"extreme_sea_state,omitempty"`
 	// FloatingPlatform raises every DLC's transient to at least
-	// FloatingTransient (operating states) or FloatingParkedTransient
-	// (parked, idling, start-up) unless the request's override sets it
-	// (the turbine's deck has a floating platform: FloatingPlatform).
+	// FloatingParkedTransient unless the request's override sets it (the
+	// turbine's deck has a floating platform: FloatingPlatform), or to at
+	// least FloatingTransient for the DLCs that start operating when
+	// LoadedPlatformStart is set too.
 	FloatingPlatform bool `json:"floating_platform,omitempty"`
+	// LoadedPlatformStart says the operating runs start with the floating
+	// platform at its equilibrium under the rotor's load (the deck has a
+	// performance table with thrust coefficients: LoadedPlatformStart).
+	LoadedPlatformStart bool `json:"loaded_platform_start,omitempty"`
 	// Table replaces the standard table when not nil.
 	Table []DLC `json:"-"`
 }
@@ -262,7 +267,7 @@ func Expand(req Request) ([]Run, error) {
 		}
 		if ov.Transient != nil {
 			trans = *ov.Transient
-		} else if req.FloatingPlatform && operating(d.State) {
+		} else if req.FloatingPlatform && req.LoadedPlatformStart && operating(d.State) {
 			trans = math.Max(trans, FloatingTransient)
 		} else if req.FloatingPlatform {
 			trans = math.Max(trans, FloatingParkedTransient)

@@ -2,7 +2,6 @@ package dlc
 
 import (
 	"context"
-	"errors"
 	"math"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
@@ -75,6 +74,23 @@ func PlatformStartFor(ctx context.Context, d *deck.Deck, run Run, ss SteadyState
 	return PlatformStart{Disp: [6]float64{q[0], q[1], q[2], q[3] * deg, q[4] * deg, q[5] * deg}, Thrust: rotor.Thrust, Torque: rotor.Torque}, nil
 }
 
-// notFloating says whether err is PlatformStartFor's refusal of a deck
-// without a floating platform.
-func notFloating(err error) bool { return errors.Is(err, equilibrium.ErrNotFloating) }
+// LoadedPlatformStart says whether the operating runs of a deck start with
+// its floating platform at the equilibrium under the rotor's load: the
+// deck has a floating platform and a steady-state table with thrust
+// coefficients (SteadyStateFromDeck). Without one they start at the
+// equilibrium without rotor load and drift from there.
+func LoadedPlatformStart(d *deck.Deck) bool {
+	if !FloatingPlatform(d) {
+		return false
+	}
+	ss, err := SteadyStateFromDeck(d)
+	if err != nil {
+		return false
+	}
+	for _, op := range ss {
+		if op.Ct > 0 {
+			return true
+		}
+	}
+	return false
+}

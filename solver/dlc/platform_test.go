@@ -2,7 +2,9 @@ package dlc
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -100,9 +102,11 @@ func TestPrepareStartsAFloatingRunAtItsEquilibrium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var notes []string
 	start := func(d *deck.Deck, run Run) [6]float64 {
 		t.Helper()
-		ed := preparedDeck(t, d, run, PrepareOptions{SteadyState: ss}).ElastoDyn
+		notes = nil
+		ed := preparedDeck(t, d, run, PrepareOptions{SteadyState: ss, Notes: &notes}).ElastoDyn
 		return [6]float64{ed.PtfmSurge, ed.PtfmSway, ed.PtfmHeave, ed.PtfmRoll, ed.PtfmPitch, ed.PtfmYaw}
 	}
 	var operatingRun, parkedRun Run
@@ -118,6 +122,9 @@ func TestPrepareStartsAFloatingRunAtItsEquilibrium(t *testing.T) {
 	if op[0] < 15 || op[4] < 3 || op[2] >= 0 {
 		t.Errorf("operating run starts at %v: want the platform downwind, pitched and sunk", op)
 	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "static equilibrium") || !strings.Contains(notes[0], fmt.Sprintf("surge %.2f m", op[0])) {
+		t.Errorf("notes for the run's log %q: want the platform's start", notes)
+	}
 	if e := d.ElastoDyn; e.PtfmSurge != 0 || e.PtfmPitch != 0 {
 		t.Errorf("input deck modified: PtfmSurge %g, PtfmPitch %g", e.PtfmSurge, e.PtfmPitch)
 	}
@@ -131,8 +138,8 @@ func TestPrepareStartsAFloatingRunAtItsEquilibrium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := start(land, lruns[0]); got != ([6]float64{}) {
-		t.Errorf("land deck starts at platform displacement %v", got)
+	if got := start(land, lruns[0]); got != ([6]float64{}) || len(notes) != 0 {
+		t.Errorf("land deck starts at platform displacement %v (notes %q)", got, notes)
 	}
 }
 

@@ -30,6 +30,9 @@ type PrepareOptions struct {
 	// is taken from it (generated there once) and linked into the run's
 	// Wind/ folder.
 	Boxes *BoxCache
+	// Notes, when not nil, receives what the run's log should say about
+	// the initial conditions chosen (a floating platform's start).
+	Notes *[]string
 }
 
 // PrepareRun writes one run into dir: the run's wind file (a TurbSim .bts
@@ -256,12 +259,15 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 			case err == nil:
 				ed.PtfmSurge, ed.PtfmSway, ed.PtfmHeave = ps.Disp[0], ps.Disp[1], ps.Disp[2]
 				ed.PtfmRoll, ed.PtfmPitch, ed.PtfmYaw = ps.Disp[3], ps.Disp[4], ps.Disp[5]
+				note(opt, fmt.Sprintf("floating platform started at its static equilibrium under a rotor thrust of %.3g MN (surge %.2f m, sway %.2f m, heave %.2f m, roll %.2f°, pitch %.2f°, yaw %.2f°)",
+					ps.Thrust/1e6, ps.Disp[0], ps.Disp[1], ps.Disp[2], ps.Disp[3], ps.Disp[4], ps.Disp[5]))
 			case ctx.Err() != nil:
 				return "", fmt.Errorf("dlc: prepare %s: %w", run.ID, ctx.Err())
 			default:
 				// The run can still start from the deck's own initial
 				// position; it then carries the start-up drift.
 				slog.WarnContext(ctx, "floating platform starts at the deck's initial position: no static equilibrium", "run", run.ID, "err", err)
+				note(opt, "floating platform started at the deck's initial position: its static equilibrium was not found")
 			}
 		}
 	}
@@ -293,6 +299,13 @@ func PrepareRunWith(ctx context.Context, d *deck.Deck, run Run, dir string, opt 
 		return "", fmt.Errorf("dlc: prepare %s: wind file: %w", run.ID, err)
 	}
 	return fst, nil
+}
+
+// note adds a line for the run's log to opt.Notes.
+func note(opt PrepareOptions, line string) {
+	if opt.Notes != nil {
+		*opt.Notes = append(*opt.Notes, line)
+	}
 }
 
 // isWindVar says whether v is one of InflowWind's wind-file variables

@@ -184,7 +184,7 @@ func TestFloatingPlatformLengthensTheTransient(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl := base
-	fl.FloatingPlatform = true
+	fl.FloatingPlatform, fl.LoadedPlatformStart = true, true
 	floating, err := Expand(fl)
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +210,19 @@ func TestFloatingPlatformLengthensTheTransient(t *testing.T) {
 	if !seen[FloatingTransient] || !seen[FloatingParkedTransient] {
 		t.Errorf("transients checked %v: want both an operating and a parked start", seen)
 	}
+	// Without a loaded start (no thrust table) operating runs too keep
+	// the transient of a platform starting unloaded.
+	unloaded := fl
+	unloaded.LoadedPlatformStart = false
+	ul, err := Expand(unloaded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range fixed {
+		if ul[i].Transient != math.Max(f.Transient, FloatingParkedTransient) {
+			t.Fatalf("%s: transient %g s without a loaded start", ul[i].ID, ul[i].Transient)
+		}
+	}
 	fl.Overrides = map[string]Override{"1.2": {Transient: ptr(90)}}
 	over, err := Expand(fl)
 	if err != nil {
@@ -234,6 +247,9 @@ func TestFloatingPlatformLengthensTheTransient(t *testing.T) {
 		}
 		if got := FloatingPlatform(d); got != c.want {
 			t.Errorf("%s: FloatingPlatform %v, want %v", c.path[len(c.path)-1], got, c.want)
+		}
+		if got := LoadedPlatformStart(d); got != c.want {
+			t.Errorf("%s: LoadedPlatformStart %v, want %v", c.path[len(c.path)-1], got, c.want)
 		}
 	}
 }

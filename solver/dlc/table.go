@@ -164,9 +164,9 @@ const (
 	EventTransient     = 30
 	EventDelay         = 10 // event start after the transient
 	// FloatingTransient is the least transient of every DLC that starts
-	// in an operating state on a floating platform. The platform starts
-	// at its static equilibrium under the run's mean rotor load
-	// (PlatformStartFor), so what remains is the controller's own
+	// in an operating state on a floating platform whose runs start at
+	// its static equilibrium under the run's mean rotor load
+	// (LoadedPlatformStart, PlatformStartFor), so what remains is the controller's own
 	// start-up, which sets the platform surging (a ROSCO-controlled rotor
 	// pitches out for the first 20 s): on the IEA 15 MW VolturnUS-S in
 	// turbulent DLC 1.2 bins at 10 and 18 m/s the statistics from 60 s on
@@ -177,11 +177,13 @@ const (
 	// deviation 1.7× those from 400 s on; from rest at 200 s: +2.4 %,
 	// 1.6×). docs/events.md §6.
 	FloatingTransient = 100
-	// FloatingParkedTransient is the least transient of every DLC that
-	// starts parked or idling on a floating platform: its equilibrium
-	// leaves out the wind's drag on the parked rotor and the tower, so
-	// the platform still drifts to its mean offset (not measured with the
-	// equilibrium start; the transient the platform needs from rest).
+	// FloatingParkedTransient is the least transient of every other DLC
+	// on a floating platform: those that start parked or idling, whose
+	// equilibrium leaves out the wind's drag on the parked rotor and the
+	// tower, and every DLC of a deck without the performance table of the
+	// loaded start; the platform still drifts to its mean offset there
+	// (not measured with the equilibrium start; the transient the
+	// platform needs from rest).
 	FloatingParkedTransient = 200
 )
 
