@@ -19,7 +19,7 @@ type PlatformStart struct {
 	Thrust, Torque float64
 }
 
-// RotorStaticLoad is the mean rotor load of a run in an operating state at
+// MeanRotorLoad is the mean rotor load of a run in an operating state at
 // wind speed v (m/s, hub height) with yaw misalignment yaw (deg): from the
 // steady operating point of ss, the thrust ½ρAv²·Ct and the aerodynamic
 // torque ½ρAv³·Cp/Ω of the deck's performance table at that point's
@@ -29,7 +29,7 @@ type PlatformStart struct {
 // Wind Energy Handbook, §3.10: the axial induction sees the wind's
 // component along the shaft). The blade pitch is returned in rad. ok is
 // false outside the table or without a thrust coefficient.
-func RotorStaticLoad(ss SteadyState, v, yaw, airDensity, radius float64) (structure.RotorStaticLoad, float64, bool) {
+func MeanRotorLoad(ss SteadyState, v, yaw, airDensity, radius float64) (structure.RotorStaticLoad, float64, bool) {
 	op, ok := ss.Point(v)
 	if !ok || !(op.Ct > 0) || !(op.RotorSpeed > 0) {
 		return structure.RotorStaticLoad{}, 0, false
@@ -41,7 +41,7 @@ func RotorStaticLoad(ss SteadyState, v, yaw, airDensity, radius float64) (struct
 }
 
 // PlatformStartFor computes the static equilibrium of a floating
-// platform for a run: under the mean rotor load (RotorStaticLoad) when the
+// platform for a run: under the mean rotor load (MeanRotorLoad) when the
 // run's state is operating and ss has the point, otherwise — parked,
 // idling, start-up from a standing rotor, or no performance table — with no
 // rotor load (the drag of a parked rotor and of the tower is left out). A
@@ -62,7 +62,7 @@ func PlatformStartFor(ctx context.Context, d *deck.Deck, run Run, ss SteadyState
 		if !(rho > 0) {
 			rho = 1.225
 		}
-		if r, bp, ok := RotorStaticLoad(ss, run.WindSpeed, run.Yaw, rho, d.ElastoDyn.TipRad); ok {
+		if r, bp, ok := MeanRotorLoad(ss, run.WindSpeed, run.Yaw, rho, d.ElastoDyn.TipRad); ok {
 			rotor, pitch = r, bp
 		}
 	}

@@ -199,3 +199,25 @@ func TestEquilibriumStartHoldsTheSemiInSteadyWind(t *testing.T) {
 		t.Errorf("FAIRTEN1 %.4g N at the start, %.4g N at 60 s", ften[0], ften[len(ften)-1])
 	}
 }
+
+// The mean rotor load by hand: at 10 m/s, Ct 0.8 and Cp 0.45 at 7 rpm on a
+// 120-m rotor in air of 1.225 kg/m³, thrust ½ρπR²V²Ct and torque
+// ½ρπR²V³Cp/Ω; a 30° yaw misalignment scales them by cos² = 0.75 and
+// cos³; outside the table there is none.
+func TestMeanRotorLoadByHand(t *testing.T) {
+	ss := SteadyState{{WindSpeed: 9, RotorSpeed: 7, Pitch: 0, Cp: 0.45, Ct: 0.8}, {WindSpeed: 11, RotorSpeed: 7, Pitch: 2, Cp: 0.45, Ct: 0.8}}
+	q := 0.5 * 1.225 * math.Pi * 120 * 120 * 10 * 10
+	omega := 7 * math.Pi / 30
+	r, pitch, ok := MeanRotorLoad(ss, 10, 0, 1.225, 120)
+	if !ok || math.Abs(r.Thrust/(q*0.8)-1) > 1e-12 || math.Abs(r.Torque/(q*10*0.45/omega)-1) > 1e-12 || math.Abs(pitch-1*math.Pi/180) > 1e-12 {
+		t.Errorf("load %+v, pitch %g rad; want thrust %g N, torque %g N·m, pitch 1°", r, pitch, q*0.8, q*10*0.45/omega)
+	}
+	c := math.Cos(math.Pi / 6)
+	y, _, _ := MeanRotorLoad(ss, 10, 30, 1.225, 120)
+	if math.Abs(y.Thrust/(r.Thrust*c*c)-1) > 1e-12 || math.Abs(y.Torque/(r.Torque*c*c*c)-1) > 1e-12 {
+		t.Errorf("yawed 30°: %+v, want %g N, %g N·m", y, r.Thrust*c*c, r.Torque*c*c*c)
+	}
+	if _, _, ok := MeanRotorLoad(ss, 12, 0, 1.225, 120); ok {
+		t.Error("a load outside the table")
+	}
+}

@@ -163,9 +163,15 @@ func Solve(ctx context.Context, load LoadFunc, free [6]bool, q0 [6]float64, opt 
 			step /= 2
 		}
 		if !accepted {
-			// No step reduces the residual: it is at the load functions'
-			// own noise, which is the equilibrium as well as they know it.
-			return q, r, nil
+			// No step reduces the residual. Weighted by the stiffness it
+			// is a displacement: within ten step tolerances it is the load
+			// functions' own noise (their inner solves' tolerances), the
+			// equilibrium as well as they know it; beyond, the iteration
+			// is lost.
+			if r0 < 10*opt.StepTol {
+				return q, r, nil
+			}
+			return q, r, fmt.Errorf("%w: no step reduces the residual %v", ErrNotConverged, r)
 		}
 		q, r = qt, rt
 		small := true
