@@ -44,6 +44,22 @@ func Check(hd *deck.HydroDyn, sea SeaOptions) *Unsupported {
 			return bad("ExctnMod", "%d is not an excitation model (0, 1 or 2)", hd.ExctnMod)
 		case hd.ExctnMod == 2 && hd.ExctnDisp != 0:
 			return bad("ExctnDisp", "%d with state-space excitation (ExctnMod 2): the excitation at the displaced position is modelled for ExctnMod 1 only; set ExctnDisp 0", hd.ExctnDisp)
+		case hd.ExctnMod == 2 && (hd.MnDrift != 0 || hd.NewmanApp != 0 || hd.DiffQTF != 0 || hd.SumQTF != 0):
+			// OpenFAST v5.0.0's HydroDyn refuses every second-order
+			// load with the state-space excitation (its input checks for
+			// ExctnMod 2); a deck OpenFAST will not run is not run here.
+			v, n := "DiffQTF", hd.DiffQTF
+			switch {
+			case hd.MnDrift != 0:
+				v, n = "MnDrift", hd.MnDrift
+			case hd.NewmanApp != 0:
+				v, n = "NewmanApp", hd.NewmanApp
+			case hd.SumQTF != 0 && hd.DiffQTF == 0:
+				v, n = "SumQTF", hd.SumQTF
+			}
+			return bad(v, "%d with state-space excitation (ExctnMod 2): OpenFAST's HydroDyn does not combine second-order wave loads with it either; set %s 0 or ExctnMod 1", n, v)
+		case hd.ExctnMod == 2 && sea.SecondOrder:
+			return bad("ExctnMod", "2 (state-space excitation) with second-order wave kinematics (SeaState WvDiffQTF or WvSumQTF True): OpenFAST's HydroDyn refuses this combination too; set ExctnMod 1 or turn WvDiffQTF and WvSumQTF off")
 		case hd.ExctnMod == 1 && (hd.ExctnDisp < 0 || hd.ExctnDisp > 2):
 			return bad("ExctnDisp", "%d is not an excitation position (0 undisplaced, 1 displaced, 2 low-pass filtered displaced)", hd.ExctnDisp)
 		case hd.ExctnMod == 1 && hd.ExctnDisp == 2 && !(hd.ExctnCutOff > 0):

@@ -254,3 +254,41 @@ func TestCheckDisplacedPositionOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckStateSpaceExcitationRefusesSecondOrder: ExctnMod 2 is refused,
+// naming the option, with any second-order wave load (MnDrift, NewmanApp,
+// DiffQTF, SumQTF) or second-order kinematics, as OpenFAST v5.0.0's
+// HydroDyn refuses them (it stops at initialisation on the semi deck with
+// ExctnMod 2 and its DiffQTF 12); without them it is accepted.
+func TestCheckStateSpaceExcitationRefusesSecondOrder(t *testing.T) {
+	ss := func(edit func(h *deck.HydroDyn)) *deck.HydroDyn {
+		h := &deck.HydroDyn{PotMod: 1, NBody: 1, ExctnMod: 2, RdtnMod: 1, RdtnTMax: 60, RdtnDT: deck.DefReal{Default: true}, WAMITULEN: 1, PotFile: "HydroData/semi"}
+		edit(h)
+		return h
+	}
+	irregular := SeaOptions{WaveMod: waves.JONSWAPSea}
+	for _, c := range []struct {
+		name    string
+		hd      *deck.HydroDyn
+		sea     SeaOptions
+		refused string
+	}{
+		{"first order only", ss(func(h *deck.HydroDyn) {}), irregular, ""},
+		{"DiffQTF", ss(func(h *deck.HydroDyn) { h.DiffQTF = 12 }), irregular, "DiffQTF"},
+		{"SumQTF", ss(func(h *deck.HydroDyn) { h.SumQTF = 12 }), irregular, "SumQTF"},
+		{"MnDrift", ss(func(h *deck.HydroDyn) { h.MnDrift = 8 }), irregular, "MnDrift"},
+		{"NewmanApp", ss(func(h *deck.HydroDyn) { h.NewmanApp = 8 }), irregular, "NewmanApp"},
+		{"second-order kinematics", ss(func(h *deck.HydroDyn) {}), SeaOptions{WaveMod: waves.JONSWAPSea, SecondOrder: true}, "ExctnMod"},
+		{"DiffQTF with ExctnMod 1", ss(func(h *deck.HydroDyn) { h.ExctnMod, h.DiffQTF = 1, 12 }), SeaOptions{WaveMod: waves.JONSWAPSea, SecondOrder: true}, ""},
+	} {
+		u := Check(c.hd, c.sea)
+		switch {
+		case c.refused == "" && u != nil:
+			t.Errorf("%s: refused: %+v", c.name, u)
+		case c.refused != "" && u == nil:
+			t.Errorf("%s: accepted", c.name)
+		case c.refused != "" && u.Variable != c.refused:
+			t.Errorf("%s: refused as %s (%s), want %s", c.name, u.Variable, u.Message, c.refused)
+		}
+	}
+}

@@ -105,52 +105,78 @@ func TestIEA15SemiPitchDecayStateSpaceRadiation(t *testing.T) {
 }
 
 // TestIEA15SemiIrregularStateSpaceExcitation runs the irregular case
-// (300 s, wind, JONSWAP waves, second-order drift) with the published
-// state-space excitation (ExctnMod 2, the deck edited in a copy, the
-// .ssexctn placed next to the case's WAMIT files) and compares it with
-// OpenFAST's run of the .3 excitation (ExctnMod 1) over t ≥ 60 s. The fit's
-// own error shows (solver/hydro TestSSExcitationAgainstWAMIT3: 15-20° of
-// phase, surge and pitch of the opposite sign): measured, the first-order
-// excitation's std −2.9 % (surge), +3.5 % (heave), −1.0 % (pitch); the
-// platform's surge, heave, pitch std +1.1 %, −4.7 %, −1.3 %; TwrBsMyt −7.0 %,
-// FAIRTEN1 +5.1 %, FAIRTEN2/3 −12 % (our ExctnMod 1 run: all within
-// 1.2 %). The excitation and platform motions are held to 6 %, so that
-// excitation that does not reach the coupled run, or a broken
-// integration, fails.
+// (300 s, wind, JONSWAP waves) with the published state-space excitation
+// (ExctnMod 2, the deck edited in a copy, the .ssexctn placed next to the
+// case's WAMIT files). OpenFAST v5.0.0 runs ExctnMod 2 only without
+// second-order loads and kinematics (it stops at initialisation on this
+// deck's DiffQTF 12 and WvDiffQTF/WvSumQTF True), and so does the solver,
+// so the copy has them off. The first-order excitation channels are
+// compared with OpenFAST's run of the .3 excitation (ExctnMod 1), which
+// the QTF does not touch; the fit's own error shows (solver/hydro
+// TestSSExcitationAgainstWAMIT3: 15-20° of phase, surge and pitch of the
+// opposite sign): std −2.9 % (surge), +3.5 % (heave), −1.0 % (pitch). The
+// platform's motions, which the QTF's slow drift changes, are compared
+// with our own ExctnMod 1 run of the same copy. Both are held to 6 %, so
+// that excitation that does not reach the coupled run, or a broken
+// integration, fails. docs/validation.md §10.3 has the comparison with
+// OpenFAST's own ExctnMod 2 run of a parked semi.
 func TestIEA15SemiIrregularStateSpaceExcitation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a 300-s floating simulation")
 	}
 	ssx := testshared.Path(t, "reference-decks", "IEA-15-240-RWT", "IEA-15-240-RWT-UMaineSemi", "HydroData", "IEA-15-240-RWT-UMaineSemi.ssexctn")
-	c := copyCase(t, referenceCase(t, "iea15_semi_steady10_irregular"))
-	deckDir := filepath.Dir(c.FST)
-	editFile(t, filepath.Join(deckDir, "IEA-15-240-RWT-UMaineSemi_HydroDyn.dat"), "ExctnMod", "2")
 	b, err := os.ReadFile(ssx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(deckDir, "HydroData", "IEA-15-240-RWT-UMaineSemi.ssexctn"), b, 0o644); err != nil {
-		t.Fatal(err)
+	ref := referenceCase(t, "iea15_semi_steady10_irregular")
+	excitation := []string{"B1WvsF1xi", "B1WvsF1zi", "B1WvsM1yi"}
+	motions := []string{"PtfmSurge", "PtfmHeave", "PtfmPitch"}
+	run := func(exctnMod string) *validation.CaseResult {
+		c := copyCase(t, ref)
+		deckDir := filepath.Dir(c.FST)
+		hd := filepath.Join(deckDir, "IEA-15-240-RWT-UMaineSemi_HydroDyn.dat")
+		editFile(t, hd, "ExctnMod", exctnMod)
+		editFile(t, hd, "DiffQTF", "0")
+		sea := filepath.Join(deckDir, "IEA-15-240-RWT-UMaineSemi_SeaState.dat")
+		editFile(t, sea, "WvDiffQTF", "False")
+		editFile(t, sea, "WvSumQTF", "False")
+		if err := os.WriteFile(filepath.Join(deckDir, "HydroData", "IEA-15-240-RWT-UMaineSemi.ssexctn"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := validation.RunCase(context.Background(), c, append(append(excitation, motions...), "TwrBsMyt", "FAIRTEN1"))
+		if r.Err != nil {
+			t.Fatalf("ExctnMod %s: %v", exctnMod, r.Err)
+		}
+		return &r
 	}
-	held := []string{"B1WvsF1xi", "B1WvsF1zi", "B1WvsM1yi", "PtfmSurge", "PtfmHeave", "PtfmPitch"}
-	r := validation.RunCase(context.Background(), c, append(held, "TwrBsMyt", "FAIRTEN1"))
-	if r.Err != nil {
-		t.Fatal(r.Err)
-	}
-	for _, ch := range r.Channels {
+	ss, dft := run("2"), run("1")
+	for _, ch := range ss.Channels {
 		if ch.Missing != "" {
 			continue
 		}
-		t.Logf("%-10s mean %+8.3f%%  std %+8.3f%% (OpenFAST ExctnMod 1 std %.4g)", ch.Name, 100*ch.MeanErr, 100*ch.StdErr, ch.RefStd)
+		o, _ := dft.Channel(ch.Name)
+		t.Logf("%-10s ExctnMod 2 std %.4g: %+7.2f%% vs OpenFAST's ExctnMod 1 with the QTF, %+7.2f%% vs our ExctnMod 1 without it", ch.Name, ch.Std, 100*ch.StdErr, 100*(ch.Std/o.Std-1))
 	}
-	for _, name := range held {
-		ch, ok := r.Channel(name)
+	for _, name := range excitation {
+		ch, ok := ss.Channel(name)
 		if !ok || ch.Missing != "" {
 			t.Errorf("%s: not compared", name)
 			continue
 		}
 		if math.Abs(ch.StdErr) > 0.06 {
 			t.Errorf("%s: std %+.2f%% off OpenFAST's ExctnMod 1 run (bound 6%%)", name, 100*ch.StdErr)
+		}
+	}
+	for _, name := range motions {
+		ch, ok := ss.Channel(name)
+		o, ok1 := dft.Channel(name)
+		if !ok || !ok1 || ch.Missing != "" {
+			t.Errorf("%s: not compared", name)
+			continue
+		}
+		if e := ch.Std/o.Std - 1; math.Abs(e) > 0.06 {
+			t.Errorf("%s: std %+.2f%% off our ExctnMod 1 run (bound 6%%)", name, 100*e)
 		}
 	}
 }
