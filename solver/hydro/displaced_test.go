@@ -3,6 +3,7 @@ package hydro
 import (
 	"math"
 	"math/cmplx"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/solver/deck"
@@ -290,5 +291,38 @@ func TestCheckStateSpaceExcitationRefusesSecondOrder(t *testing.T) {
 		case c.refused != "" && u.Variable != c.refused:
 			t.Errorf("%s: refused as %s (%s), want %s", c.name, u.Variable, u.Message, c.refused)
 		}
+	}
+}
+
+// TestCoarseGridNote: with ExctnDisp 1 the semi's SeaState grid (NX 2,
+// X_HalfWidth 60 m: points 60 m apart) is coarse for its 10-s waves
+// (156 m), where OpenFAST's interpolation over the grid moves the parked
+// platform's motions by 6-9 % (docs/validation.md §10.6), so the run
+// carries a note naming the SeaState file's NX line; a 1-m grid, or the
+// undisplaced excitation, carries none.
+func TestCoarseGridNote(t *testing.T) {
+	const hd = semiFolder + "_HydroDyn.dat"
+	const ss = semiFolder + "_SeaState.dat"
+	note := func(edits ...[3]string) string {
+		root, d := semiCopy(t, "iea15_semi_steady10_irregular", edits...)
+		m, err := modelOf(t, root, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range m.Warnings {
+			if strings.Contains(w, "wave grid") {
+				return w
+			}
+		}
+		return ""
+	}
+	if w := note([3]string{hd, "ExctnDisp", "1"}); !strings.HasPrefix(w, ss+":12: NX:") || !strings.Contains(w, "dX 60 m") || !strings.Contains(w, "7.8 m") {
+		t.Errorf("coarse grid: note %q", w)
+	}
+	if w := note([3]string{hd, "ExctnDisp", "1"}, [3]string{ss, "NX", "61"}); w != "" {
+		t.Errorf("1-m grid: note %q", w)
+	}
+	if w := note(); w != "" {
+		t.Errorf("ExctnDisp 0: note %q", w)
 	}
 }
