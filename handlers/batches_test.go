@@ -41,6 +41,22 @@ type batchAPIEnv struct {
 
 func float(v float64) *float64 { return &v }
 
+// claim takes queued job id as a worker's attempt would, for a test that
+// plays the worker's side by hand (ReportProgress, FinishJob).
+func (be *batchAPIEnv) claim(id string) *turbinesim.Job {
+	be.t.Helper()
+	ctx := context.Background()
+	var queueID int64
+	if err := be.db.GetContext(ctx, &queueID, `SELECT coalesce(queue_id, 0) FROM jobs WHERE id = $1`, id); err != nil {
+		be.t.Fatal(err)
+	}
+	j, err := be.jobs.ClaimJob(ctx, id, queueID)
+	if err != nil || j == nil {
+		be.t.Fatalf("claim %s: %v %v", id, j, err)
+	}
+	return j
+}
+
 // newBatchAPIEnv is the application with turbines, jobs and batches on a
 // database with River's tables, the NREL 5 MW land deck stored as a
 // turbine, the bundled demo catalogue, and (when workers) two in-process

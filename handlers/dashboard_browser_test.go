@@ -39,19 +39,7 @@ func TestBrowserDashboardAfterFailedRunAndRunningBatch(t *testing.T) {
 	}
 	doomed := decodeInto[turbinesim.Job](t, body)
 
-	claim := func(id string) *turbinesim.Job {
-		t.Helper()
-		var queueID int64
-		if err := be.db.GetContext(ctx, &queueID, `SELECT coalesce(queue_id, 0) FROM jobs WHERE id = $1`, id); err != nil {
-			t.Fatal(err)
-		}
-		j, err := be.jobs.ClaimJob(ctx, id, queueID)
-		if err != nil || j == nil {
-			t.Fatalf("claim %s: %v %v", id, j, err)
-		}
-		return j
-	}
-	d := claim(doomed.ID)
+	d := be.claim(doomed.ID)
 	const failure = "solver stopped at t = 3.20 s: blade 1 tip deflection diverged"
 	if ok, err := be.jobs.FinishJob(ctx, d.ID, d.Attempt, db.JobOutcome{Status: turbinesim.JobFailed, Detail: failure}); !ok || err != nil {
 		t.Fatalf("finish: %v %v", ok, err)
@@ -60,7 +48,7 @@ func TestBrowserDashboardAfterFailedRunAndRunningBatch(t *testing.T) {
 	if err := be.db.SelectContext(ctx, &runIDs, `SELECT job_id FROM batch_runs WHERE batch_id = $1 ORDER BY position`, batch.ID); err != nil || len(runIDs) != 6 {
 		t.Fatalf("batch runs %v (%v)", runIDs, err)
 	}
-	running := claim(runIDs[0])
+	running := be.claim(runIDs[0])
 	if _, err := be.jobs.ReportProgress(ctx, running.ID, running.Attempt, 4, nil); err != nil {
 		t.Fatal(err)
 	}

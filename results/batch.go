@@ -341,8 +341,9 @@ func (b *batchRuns) filter(keep func(name string) bool) *batchRuns {
 // Transient (e.g. 60 s for turbulent cases, stored with the batch
 // request), as the certification report does; every other run (parametric
 // sweeps, plain job batches, a run the request does not name) after its
-// own start-up transient (runWindow: 30 s, 200 s on a floating platform). A start-up excursion is neither an extreme load,
-// nor fatigue of the operating turbine, nor a point of its power curve.
+// own start-up transient (runWindow: 30 s, 200 s on a floating
+// platform). A start-up excursion is neither an extreme load, nor fatigue
+// of the operating turbine, nor a point of its power curve.
 // An explicit t_start keeps the query's window for every run.
 func (a *ResultAnalysis) skipTransients(ctx context.Context, orgID string, b *batchRuns) error {
 	start, end := b.query.Window.Bounds()
