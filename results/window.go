@@ -165,14 +165,17 @@ func (s startup) window(time []float64) analysis.Window {
 	return analysis.StartupWindowOf(time, s.seconds)
 }
 
-// detail says how much of a run with times time window leaves out: "the
-// first 200 s: the start-up transient of a floating platform".
+// detail says how much of a run with times time its window leaves out:
+// "the first 200 s: the start-up transient of a floating platform".
 func (s startup) detail(time []float64) string {
 	if len(time) == 0 {
 		return ""
 	}
 	d := fmt.Sprintf("the first %g s", s.seconds)
-	if s.halved(time) {
+	switch {
+	case s.halved(time) && s.dlc != "":
+		d = fmt.Sprintf("the first half of a run not longer than its %g-s transient", s.seconds)
+	case s.halved(time):
 		d = fmt.Sprintf("the first half of a run shorter than %g s", 2*s.seconds)
 	}
 	switch {
