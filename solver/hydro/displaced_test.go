@@ -217,6 +217,30 @@ func TestMorisonNodeAtDisplacedPosition(t *testing.T) {
 	}
 }
 
+// checkCase is a HydroDyn file and sea that Check accepts (refused "")
+// or refuses naming the variable refused.
+type checkCase struct {
+	name    string
+	hd      *deck.HydroDyn
+	sea     SeaOptions
+	refused string
+}
+
+func checkCases(t *testing.T, cases []checkCase) {
+	t.Helper()
+	for _, c := range cases {
+		u := Check(c.hd, c.sea)
+		switch {
+		case c.refused == "" && u != nil:
+			t.Errorf("%s: refused: %+v", c.name, u)
+		case c.refused != "" && u == nil:
+			t.Errorf("%s: accepted", c.name)
+		case c.refused != "" && u.Variable != c.refused:
+			t.Errorf("%s: refused as %s (%s), want %s", c.name, u.Variable, u.Message, c.refused)
+		}
+	}
+}
+
 // TestCheckDisplacedPositionOptions: ExctnDisp 0–2 and WaveDisp 0–1 are
 // accepted; ExctnDisp 2 needs a positive ExctnCutOff, and WaveDisp 1 on
 // strip-theory members is refused with stretching (the vertical
@@ -226,12 +250,7 @@ func TestCheckDisplacedPositionOptions(t *testing.T) {
 	potential := func() *deck.HydroDyn {
 		return &deck.HydroDyn{PotMod: 1, NBody: 1, ExctnMod: 1, RdtnMod: 1, RdtnTMax: 60, RdtnDT: deck.DefReal{Default: true}, WAMITULEN: 1, PotFile: "HydroData/semi", ExctnCutOff: 0.01}
 	}
-	for _, c := range []struct {
-		name    string
-		hd      *deck.HydroDyn
-		sea     SeaOptions
-		refused string // variable, "" when accepted
-	}{
+	checkCases(t, []checkCase{
 		{"ExctnDisp 1", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
 		{"ExctnDisp 2", func() *deck.HydroDyn { h := potential(); h.ExctnDisp = 2; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, ""},
 		{"ExctnDisp 1 state-space excitation", func() *deck.HydroDyn { h := potential(); h.ExctnMod = 2; h.ExctnDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea}, "ExctnDisp"},
@@ -243,17 +262,7 @@ func TestCheckDisplacedPositionOptions(t *testing.T) {
 		{"WaveDisp 1 second order", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, SecondOrder: true}, "WaveDisp"},
 		{"WaveDisp 1 still water second order", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 1; return h }(), SeaOptions{WaveMod: waves.StillWater, SecondOrder: true}, ""},
 		{"WaveDisp 2", func() *deck.HydroDyn { h := pile(2, 1, -20, 5); h.WaveDisp = 2; return h }(), SeaOptions{WaveMod: waves.JONSWAPSea, WaveStMod: 0}, "WaveDisp"},
-	} {
-		u := Check(c.hd, c.sea)
-		switch {
-		case c.refused == "" && u != nil:
-			t.Errorf("%s: refused: %+v", c.name, u)
-		case c.refused != "" && u == nil:
-			t.Errorf("%s: accepted", c.name)
-		case c.refused != "" && u.Variable != c.refused:
-			t.Errorf("%s: refused as %s (%s), want %s", c.name, u.Variable, u.Message, c.refused)
-		}
-	}
+	})
 }
 
 // TestCheckStateSpaceExcitationRefusesSecondOrder: ExctnMod 2 is refused,
@@ -268,12 +277,7 @@ func TestCheckStateSpaceExcitationRefusesSecondOrder(t *testing.T) {
 		return h
 	}
 	irregular := SeaOptions{WaveMod: waves.JONSWAPSea}
-	for _, c := range []struct {
-		name    string
-		hd      *deck.HydroDyn
-		sea     SeaOptions
-		refused string
-	}{
+	checkCases(t, []checkCase{
 		{"first order only", ss(func(h *deck.HydroDyn) {}), irregular, ""},
 		{"DiffQTF", ss(func(h *deck.HydroDyn) { h.DiffQTF = 12 }), irregular, "DiffQTF"},
 		{"SumQTF", ss(func(h *deck.HydroDyn) { h.SumQTF = 12 }), irregular, "SumQTF"},
@@ -281,17 +285,7 @@ func TestCheckStateSpaceExcitationRefusesSecondOrder(t *testing.T) {
 		{"NewmanApp", ss(func(h *deck.HydroDyn) { h.NewmanApp = 8 }), irregular, "NewmanApp"},
 		{"second-order kinematics", ss(func(h *deck.HydroDyn) {}), SeaOptions{WaveMod: waves.JONSWAPSea, SecondOrder: true}, "ExctnMod"},
 		{"DiffQTF with ExctnMod 1", ss(func(h *deck.HydroDyn) { h.ExctnMod, h.DiffQTF = 1, 12 }), SeaOptions{WaveMod: waves.JONSWAPSea, SecondOrder: true}, ""},
-	} {
-		u := Check(c.hd, c.sea)
-		switch {
-		case c.refused == "" && u != nil:
-			t.Errorf("%s: refused: %+v", c.name, u)
-		case c.refused != "" && u == nil:
-			t.Errorf("%s: accepted", c.name)
-		case c.refused != "" && u.Variable != c.refused:
-			t.Errorf("%s: refused as %s (%s), want %s", c.name, u.Variable, u.Message, c.refused)
-		}
-	}
+	})
 }
 
 // TestCoarseGridNote: with ExctnDisp 1 the semi's SeaState grid (NX 2,
