@@ -154,6 +154,12 @@ func decodeField(r *reader, f reflect.StructField, fv reflect.Value, name string
 func decodeOne(r *reader, f reflect.StructField, fv reflect.Value, label string, keys []string, def string, optional bool) error {
 	i, vals, _, ok := r.find(keys...)
 	if !ok {
+		if j, word := r.runTogether(keys); j >= 0 {
+			// OpenFAST reads the line by position and stops on it; taken
+			// as absent here, an optional variable would silently get its
+			// default.
+			return r.errLine(j, label, "%q: the value and the name run together; put a space between them", word)
+		}
 		if !optional {
 			return r.errLine(r.cur, label, "line not found (required; expected %s)", kindName(fv))
 		}

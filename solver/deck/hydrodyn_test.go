@@ -1,7 +1,12 @@
 package deck
 
 import (
+	"bytes"
+	"errors"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/turbinesim/turbinesim/internal/testshared"
@@ -80,5 +85,38 @@ func TestHydroDynSeaStateTyped(t *testing.T) {
 	}
 	if ss2.WaveMod != "2" || ss2.WaveSeed1 != "-561580799" || ss2.WvLowCOff != 0.111527 || ss2.WaveDT != 0.25 {
 		t.Errorf("semi SeaState %+v", ss2)
+	}
+}
+
+// TestValueRunIntoItsNameIsAnError: a SeaState line whose value is run
+// into its name ("17WaveNDir", a missing space) is an error naming the
+// file, the line and the variable, as OpenFAST stops on it; read as an
+// absent optional variable it gave WaveNDir its default, 1, in silence.
+func TestValueRunIntoItsNameIsAnError(t *testing.T) {
+	src := testshared.Path(t, "reference-outputs", "iea15_semi_steady10_irregular")
+	dir := testshared.CopyDeck(t, src)
+	sea := filepath.Join(dir, "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi_SeaState.dat")
+	b, err := os.ReadFile(sea)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^\S+\s+WaveNDir\s`)
+	loc := re.FindIndex(b)
+	if loc == nil {
+		t.Fatal("no WaveNDir line")
+	}
+	at := 1 + bytes.Count(b[:loc[0]], []byte("\n"))
+	b = re.ReplaceAll(b, []byte("17WaveNDir "))
+	if err := os.WriteFile(sea, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(filepath.Join(dir, "IEA-15-240-RWT-UMaineSemi", "IEA-15-240-RWT-UMaineSemi.fst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Offshore.SeaState.SeaState()
+	var e *Error
+	if !errors.As(err, &e) || e.Line != at || e.Variable != "WaveNDir" || !strings.HasSuffix(e.File, "_SeaState.dat") || !strings.Contains(e.Msg, `"17WaveNDir"`) {
+		t.Fatalf("got %v (%+v), want an error at line %d naming WaveNDir", err, e, at)
 	}
 }

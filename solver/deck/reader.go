@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/turbinesim/turbinesim/solver/internal/fortran"
 )
 
 func asError(err error, target **Error) bool { return errors.As(err, target) }
@@ -127,6 +129,34 @@ func (r *reader) find(names ...string) (int, []Token, string, bool) {
 		}
 	}
 	return -1, nil, "", false
+}
+
+// runTogether finds, in the reader's scope, a line whose first word is a
+// value with one of names (normalised) run onto it ("17WaveNDir"): the
+// line of a variable find cannot see. It returns the line's index and the
+// word, or −1.
+func (r *reader) runTogether(names []string) (int, string) {
+	for i := r.lo; i < r.hi; i++ {
+		l := &r.src.Lines[i]
+		if len(l.toks) == 0 || l.toks[0].Quoted {
+			continue
+		}
+		word := l.toks[0].Text
+		w := normName(word)
+		for _, n := range names {
+			if len(w) <= len(n) || !strings.HasSuffix(w, n) {
+				continue
+			}
+			prefix := word[:len(word)-len(n)]
+			if _, isReal := parseReal(prefix); isReal {
+				return i, word
+			}
+			if _, isLogical := fortran.Logical(prefix); isLogical {
+				return i, word
+			}
+		}
+	}
+	return -1, ""
 }
 
 // has reports whether a variable is present, without moving the cursor.
